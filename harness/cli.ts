@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+/**
+ * The redgreen command line. This file only wires commands together: each
+ * command lives in `harness/cli/<name>.ts`, parses its own flags, and calls
+ * into the rooms (fixture, model-server, session, campaign, score, report).
+ */
+import { Command, CommanderError } from 'commander';
+import { ExitCode } from './cli/exit.js';
+import { registerFixtureCommand } from './cli/fixture.js';
+import { harnessVersion } from './lib/package-root.js';
+
+export function buildProgram(): Command {
+  const program = new Command();
+  program
+    .name('redgreen')
+    .description(
+      'Evaluate agent skill text: run fresh model sessions against the released (RED) and changed (GREEN)\n' +
+        'SKILL.md on truthful fixture repos, score what they decided, and gate the change on the numbers.',
+    )
+    .version(harnessVersion(), '-V, --version', 'print the redgreen version')
+    .helpOption('-h, --help', 'show help for redgreen or a command')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+
+  registerFixtureCommand(program);
+  return program;
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv as string[]);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') {
+        return ExitCode.ok;
+      }
+      if (error.code === 'commander.help') return ExitCode.ok;
+      // Commander already printed the one-line message; usage errors exit 2.
+      return ExitCode.usage;
+    }
+    throw error;
+  }
+  return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.ok;
+}
+
+main(process.argv).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(
+      `redgreen: internal error (a bug, please report it): ${String(error instanceof Error ? (error.stack ?? error.message) : error)}\n`,
+    );
+    process.exitCode = 70;
+  },
+);

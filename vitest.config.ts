@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['tests/**/*.test.ts'],
+    globalSetup: ['tests/global-setup.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // Tests spawn git, bash, the model server and the Claude Code engine; two cores.
+    pool: 'forks',
+    maxWorkers: 2,
+  },
+});
