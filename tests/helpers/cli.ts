@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { execa, type Result } from 'execa';
+import { execa } from 'execa';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const cliPath = path.join(repoRoot, 'dist/harness/cli.js');
@@ -19,12 +19,19 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
   };
 }
 
+export interface CliResult {
+  readonly exitCode: number | undefined;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly timedOut: boolean;
+}
+
 /** Run the compiled `redgreen` CLI as a user would, without throwing on a non-zero exit. */
 export async function runCli(
   args: readonly string[],
   options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number; input?: string } = {},
-): Promise<Result> {
-  return execa(process.execPath, [cliPath, ...args], {
+): Promise<CliResult> {
+  const result = await execa(process.execPath, [cliPath, ...args], {
     cwd: options.cwd ?? repoRoot,
     env: options.env ?? cleanEnv(),
     extendEnv: false,
@@ -32,4 +39,10 @@ export async function runCli(
     timeout: options.timeoutMs ?? 60_000,
     ...(options.input === undefined ? {} : { input: options.input }),
   });
+  return {
+    exitCode: result.exitCode,
+    stdout: String(result.stdout),
+    stderr: String(result.stderr),
+    timedOut: result.timedOut,
+  };
 }
