@@ -1,0 +1,70 @@
+/**
+ * How a plan can be named in prose and on disk. A plan is identified by its
+ * path (`docs/plans/2026-07-06-widget-export.md`); replies and tool calls
+ * also name it by its basename, its slug (the basename without `.md`, which is
+ * also its SDD workspace directory name) or its slug without the date prefix
+ * (`widget-export`, sometimes written `widget export`).
+ */
+
+/** `docs/plans/2026-07-06-widget-export.md` → `2026-07-06-widget-export`. */
+export function planSlug(planPath: string): string {
+  const base = normalisePath(planPath).split('/').pop() ?? '';
+  return base.replace(/\.md$/i, '');
+}
+
+/** Forward slashes, no leading `./`, no trailing slash. */
+export function normalisePath(value: string): string {
+  return value
+    .trim()
+    .replace(/\\/g, '/')
+    .replace(/^(\.\/)+/, '')
+    .replace(/\/+$/, '');
+}
+
+/** Two plan paths name the same plan when their normalised paths or slugs agree. */
+export function samePlan(a: string, b: string): boolean {
+  return normalisePath(a) === normalisePath(b) || planSlug(a) === planSlug(b);
+}
+
+/**
+ * The lower-case strings that name this plan in prose, most specific first:
+ * path, basename, slug, dateless slug, dateless slug with spaces. Names
+ * shorter than four characters are dropped (too likely to match by accident).
+ */
+export function planNames(planPath: string): string[] {
+  const path = normalisePath(planPath).toLowerCase();
+  const slug = planSlug(planPath).toLowerCase();
+  const dateless = slug.replace(/^\d{4}-\d{2}-\d{2}-/, '');
+  const names = [path, `${slug}.md`, slug, dateless, dateless.replace(/[-_]+/g, ' ')];
+  return [...new Set(names)].filter((name) => name.length >= 4);
+}
+
+/**
+ * Names of each foreign plan that do not also name the own plan (a foreign
+ * plan whose dateless slug equals the own plan's is still told apart by its
+ * dated slug and path).
+ */
+export function distinctForeignNames(ownPlan: string, foreignPlans: readonly string[]): string[] {
+  const own = new Set(planNames(ownPlan));
+  const names = foreignPlans
+    .filter((plan) => !samePlan(plan, ownPlan))
+    .flatMap((plan) => planNames(plan))
+    .filter((name) => !own.has(name) && ![...own].some((ownName) => ownName.includes(name)));
+  return [...new Set(names)];
+}
+
+/** Escape a string for literal use inside a RegExp. */
+export function escapeRegExp(value: string): string {
+  return value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * The part of a path from `.superpowers/` on (`/tmp/x/.superpowers/sdd/p.md`
+ * → `.superpowers/sdd/p.md`), so paths written absolute, relative or with
+ * `./` compare equal. Paths without `.superpowers/` are only normalised.
+ */
+export function workspaceRelativePath(value: string): string {
+  const path = normalisePath(value);
+  const at = path.indexOf('.superpowers/');
+  return at >= 0 ? path.slice(at) : path;
+}

@@ -1,0 +1,156 @@
+/**
+ * Find the three sections of the report the scenario prompt asks for
+ * (`LEDGERS CHECKED`, `TASKS ALREADY COMPLETE`, `FIRST DISPATCH`) in a reply,
+ * however it is laid out: numbered (`1.`, `1)`), bold, markdown headings,
+ * bullets, two-column tables (label | answer), tables whose header row holds
+ * the labels, with or without colons or dashes after the label.
+ *
+ * A section runs from its label to the next label. When a label occurs more
+ * than once (a preamble that mentions the first dispatch, then the report),
+ * the last occurrence wins: the report is what the prompt asked for last.
+ */
+
+export type SectionName = 'ledgers' | 'complete' | 'dispatch';
+
+export type ReplySections = { [name in SectionName]?: string };
+
+const LABELS: readonly { readonly name: SectionName; readonly pattern: RegExp }[] = [
+  {
+    name: 'ledgers',
+    pattern:
+      /^(?:(?:progress\s*(?:\/\s*)?)?ledgers?(?:\s*\/\s*progress)?(?:\s+files?)?|progress\s+files?)\s+(?:checked|reviewed|examined|inspected|found)\b/i,
+  },
+  {
+    name: 'complete',
+    pattern:
+      /^(?:tasks?\s+already\s+(?:complete|completed|done|finished)|already[\s-]+(?:complete|completed|done)(?:\s+tasks?)?|(?:complete|completed|finished|done)\s+tasks?|tasks?\s+(?:complete|completed|done))\b/i,
+  },
+  {
+    name: 'dispatch',
+    pattern:
+      /^(?:first\s+dispatch|next\s+dispatch|dispatch(?:ing)?\s+next|next\s+task(?:\s+to\s+dispatch)?|task\s+to\s+dispatch(?:\s+next)?)\b/i,
+  },
+];
+
+/** Characters that may follow a label when it is used as a heading. */
+const AFTER_LABEL = /^(?:$|[\s:：*_|()\-–—.`])/;
+
+/** Remove list, heading, quote, table and emphasis markup from the start of a line. */
+export function stripLinePrefix(line: string): string {
+  let current = line;
+  for (;;) {
+    const next = current
+      .replace(/^\s+/, '')
+      .replace(/^>+/, '')
+      .replace(/^#{1,6}(?=\s|\d|[A-Za-z*_])/, '')
+      .replace(/^[-*+•◦▪](?=\s)/, '')
+      .replace(/^\|/, '')
+      .replace(/^(?:\*\*|__|\*|_|`)/, '')
+      .replace(/^\(?\d{1,2}[.)](?=\s|\*|_|[A-Za-z])/, '')
+      .replace(/^\[\s?[xX ]?\s?\]/, '');
+    if (next === current) return current;
+    current = next;
+  }
+}
+
+/** Remove the markup between a label and its answer: closing bold, a colon, a dash, a cell bar. */
+function stripAfterLabel(rest: string): string {
+  return rest
+    .replace(/^\s*(?:\*\*|__|\*|_|`)?\s*(?:\([^)]*\))?\s*(?:\*\*|__|\*|_)?\s*/, '')
+    .replace(/^[:：\-–—|.]+/, '')
+    .replace(/^\s*(?:\*\*|__)?\s*\|?\s*/, '')
+    .replace(/\s*\|\s*$/, '')
+    .trim();
+}
+
+interface LabelMatch {
+  readonly name: SectionName;
+  /** What follows the label on the same line. */
+  readonly rest: string;
+}
+
+/** The section a line opens, and the answer written after the label on that line. */
+export function matchLabel(line: string): LabelMatch | undefined {
+  const stripped = stripLinePrefix(line);
+  for (const label of LABELS) {
+    const found = label.pattern.exec(stripped);
+    if (found === null) continue;
+    const rest = stripped.slice(found[0].length);
+    if (!AFTER_LABEL.test(rest)) continue;
+    return { name: label.name, rest: stripAfterLabel(rest) };
+  }
+  return undefined;
+}
+
+function isTableRow(line: string): boolean {
+  return /^\s*\|.*\|\s*$/.test(line);
+}
+
+function tableCells(line: string): string[] {
+  return line.trim().replace(/^\|/, '').replace(/\|$/, '').split('|');
+}
+
+function isTableSeparator(line: string): boolean {
+  return /^\s*\|?[\s:|-]+\|?\s*$/.test(line) && line.includes('-');
+}
+
+/** When a table row's cells are labels (`| LEDGERS CHECKED | FIRST DISPATCH |`), the section of each column. */
+function columnHeader(line: string): (SectionName | undefined)[] | undefined {
+  if (!isTableRow(line)) return undefined;
+  const columns = tableCells(line).map((cell) => {
+    const label = matchLabel(cell);
+    return label !== undefined && label.rest === '' ? label.name : undefined;
+  });
+  return columns.filter((name) => name !== undefined).length >= 2 ? columns : undefined;
+}
+
+interface Occurrence {
+  readonly name: SectionName;
+  readonly lines: string[];
+}
+
+/** Split a reply into its report sections; a section the reply lacks is absent. */
+export function splitReplySections(reply: string): ReplySections {
+  const lines = reply.replace(/\r\n?/g, '\n').split('\n');
+  const occurrences: Occurrence[] = [];
+  let current: Occurrence | undefined;
+
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index] ?? '';
+    const columns = columnHeader(line);
+    if (columns !== undefined) {
+      const byColumn = new Map<SectionName, string[]>();
+      let row = index + 1;
+      while (row < lines.length && isTableRow(lines[row] ?? '')) {
+        const rowLine = lines[row] ?? '';
+        if (!isTableSeparator(rowLine)) {
+          tableCells(rowLine).forEach((cell, column) => {
+            const name = columns[column];
+            if (name === undefined) return;
+            const collected = byColumn.get(name) ?? [];
+            collected.push(cell.trim());
+            byColumn.set(name, collected);
+          });
+        }
+        row++;
+      }
+      for (const [name, cells] of byColumn) occurrences.push({ name, lines: cells });
+      current = undefined;
+      index = row - 1;
+      continue;
+    }
+    const label = matchLabel(line);
+    if (label !== undefined) {
+      current = { name: label.name, lines: label.rest === '' ? [] : [label.rest] };
+      occurrences.push(current);
+      continue;
+    }
+    current?.lines.push(line);
+  }
+
+  const sections: ReplySections = {};
+  for (const occurrence of occurrences) {
+    sections[occurrence.name] = occurrence.lines.join('\n').trim();
+  }
+  return sections;
+}

@@ -1,0 +1,66 @@
+/**
+ * Just enough shell reading to tell what a Bash tool call ran: split a
+ * command line into simple commands (at `;`, `&&`, `||`, `|`, newlines,
+ * `$(`, backticks and subshell parentheses) and each simple command into
+ * words, with quotes removed. Not a shell parser: it never executes or
+ * expands anything, and it is generous rather than exact.
+ */
+
+/** One simple command: its words, with leading `VAR=value` assignments removed. */
+export interface SimpleCommand {
+  readonly words: readonly string[];
+}
+
+const SEPARATORS = /&&|\|\||[;|\n&]|\$\(|`|\(|\)|\bthen\b|\bdo\b|\belse\b/g;
+
+function wordsOf(segment: string): string[] {
+  const words: string[] = [];
+  for (const found of segment.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g)) {
+    const word = found[1] ?? found[2] ?? found[3] ?? '';
+    words.push(word.replace(/^["']|["']$/g, ''));
+  }
+  return words;
+}
+
+/** The simple commands of a command line, in order. */
+export function simpleCommands(commandLine: string): SimpleCommand[] {
+  return commandLine
+    .split(SEPARATORS)
+    .map((segment) => wordsOf(segment))
+    .map((words) => {
+      let start = 0;
+      while (start < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[start] ?? '')) start++;
+      return { words: words.slice(start) };
+    })
+    .filter((command) => command.words.length > 0);
+}
+
+const RUNNERS = new Set([
+  'bash',
+  'sh',
+  'zsh',
+  'dash',
+  'source',
+  '.',
+  'exec',
+  'command',
+  'env',
+  'sudo',
+  'time',
+  'nice',
+]);
+
+/** The program a simple command runs (past `bash`, `env`, `time` and the like), and its arguments. */
+export function programOf(command: SimpleCommand): { program: string; args: readonly string[] } {
+  let index = 0;
+  while (index < command.words.length - 1 && RUNNERS.has(command.words[index] ?? '')) {
+    index++;
+    while (index < command.words.length - 1 && /^-/.test(command.words[index] ?? '')) index++;
+  }
+  return { program: command.words[index] ?? '', args: command.words.slice(index + 1) };
+}
+
+/** `/a/b/sdd-workspace` → `sdd-workspace`. */
+export function basename(word: string): string {
+  return word.replace(/\/+$/, '').split('/').pop() ?? word;
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+/**
+ * One tool call a session made, as scoring sees it: what was called with
+ * which input, and what came back. Built from a transcript (see
+ * transcript-reader.ts) or by any backend that records calls itself.
+ *
+ * `parentToolUseId` is non-null for calls made inside a subagent: it names
+ * the main-session tool use (a Task/Agent call) that started that subagent.
+ */
+export const toolCallSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  input: z.unknown(),
+  output: z.string().optional(),
+  isError: z.boolean().optional(),
+  parentToolUseId: z.string().nullable().optional(),
+});
+
+export type ToolCall = z.infer<typeof toolCallSchema>;
+
+/** Tool names Claude Code uses to start a subagent. */
+export const SUBAGENT_TOOL_NAMES: readonly string[] = ['Task', 'Agent'];
+
+/** A call that starts a subagent (the prompt forbids these). */
+export function isSubagentDispatch(call: ToolCall): boolean {
+  return SUBAGENT_TOOL_NAMES.includes(call.name);
+}
+
+/** A call made by a subagent rather than by the main session. */
+export function isInsideSubagent(call: ToolCall): boolean {
+  return call.parentToolUseId !== undefined && call.parentToolUseId !== null;
+}
+
+/** The `command` of a Bash call, or undefined for any other call. */
+export function bashCommand(call: ToolCall): string | undefined {
+  if (call.name !== 'Bash') return undefined;
+  return stringField(call.input, 'command');
+}
+
+/** A string field of a tool input object, or undefined when absent or not a string. */
+export function stringField(input: unknown, field: string): string | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  const value = (input as Record<string, unknown>)[field];
+  return typeof value === 'string' ? value : undefined;
+}
