@@ -1,0 +1,30 @@
+/**
+ * The model server's public API: a local Anthropic Messages API whose brain is
+ * a scripted policy, with fault injection. Other rooms import from here only.
+ */
+export {
+  type ApiErrorBody,
+  type ApiErrorType,
+  apiErrorStatus,
+} from './api-error.js';
+export type { AssistantMessage, RedgreenMetadata } from './assistant-message.js';
+export {
+  type Failure,
+  type FaultRule,
+  type FaultRuleInput,
+  FaultRuleSchema,
+  parseFaultSpec,
+  validateFaultRules,
+} from './faults.js';
+export { isScriptedModel, policyNamedBy, scriptedModelId } from './model-id.js';
+export {
+  defaultExtraCallOptions,
+  type ExtraCallOptions,
+  isPolicyName,
+  type PolicyName,
+  policyNames,
+} from './policies/index.js';
+export type { RequestLogEntry } from './request-log.js';
+export { type ModelServer, type ModelServerOptions, startModelServer } from './server.js';
+export { sessionHeader } from './session-key.js';
+export { usageHeader, usageLabel } from './usage-estimate.js';

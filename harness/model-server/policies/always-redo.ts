@@ -1,0 +1,38 @@
+/**
+ * `always-redo`: ignores every ledger and restarts the plan at Task 1, claiming
+ * nothing complete. In S2 it re-does Tasks 1–2, which is the failure the
+ * ledger exists to prevent; it is here so the scorer can be shown failing it.
+ */
+import type { Policy, PolicyContext } from './context.js';
+import type { PolicyProgram } from './program.js';
+import { call } from './program.js';
+import { formatReport } from './report.js';
+import { readSkill, unanchoredReport } from './skill-text.js';
+import { git, maybeLookAround, maybeVerify, planRead, readFile } from './steps.js';
+import { bash } from './tools.js';
+
+export const alwaysRedoPolicy: Policy = {
+  name: 'always-redo',
+  summary: 'ignores every ledger and starts the plan at Task 1',
+  needs: ['Read', 'Bash'],
+  *program(context) {
+    const skill = yield* readSkill(context);
+    if (!skill.ok) return unanchoredReport(context, skill.problem);
+    return yield* freshStart(context, 'none consulted — starting the plan over from Task 1.');
+  },
+};
+
+/** Start the plan from Task 1 without reading any ledger. */
+export function* freshStart(context: PolicyContext, ledgersNote: string): PolicyProgram {
+  const plan = planRead(yield* readFile(context.facts.planFile));
+  yield* maybeLookAround(context);
+  yield* call(bash(git(context, 'log --oneline -n 10'), 'See where the branch stands'));
+  yield* maybeVerify(context);
+  return formatReport({
+    ledgers: [],
+    noLedgersNote: ledgersNote,
+    completeTasks: [],
+    firstDispatch: { kind: 'task', task: plan.tasks[0]?.number ?? 1 },
+    tasks: plan.tasks,
+  });
+}

@@ -1,0 +1,39 @@
+/**
+ * The scripted policies, by name. Each is labelled `scripted:<name>` wherever
+ * a model name is shown (see ../model-id.ts).
+ */
+import { alwaysRedoPolicy } from './always-redo.js';
+import type { Policy } from './context.js';
+import { forensicPolicy } from './forensic.js';
+import { literalPolicy } from './literal.js';
+import { skillReaderPolicy } from './skill-reader.js';
+import { structuralPolicy } from './structural.js';
+
+export const policyNames = [
+  'literal',
+  'forensic',
+  'structural',
+  'always-redo',
+  'skill-reader',
+] as const;
+
+export type PolicyName = (typeof policyNames)[number];
+
+const policies: Readonly<Record<PolicyName, Policy>> = {
+  literal: literalPolicy,
+  forensic: forensicPolicy,
+  structural: structuralPolicy,
+  'always-redo': alwaysRedoPolicy,
+  'skill-reader': skillReaderPolicy,
+};
+
+export function isPolicyName(name: string): name is PolicyName {
+  return (policyNames as readonly string[]).includes(name);
+}
+
+export function policyByName(name: PolicyName): Policy {
+  return policies[name];
+}
+
+export type { ExtraCallOptions, Policy, PolicyContext } from './context.js';
+export { defaultExtraCallOptions } from './context.js';

@@ -1,0 +1,145 @@
+/**
+ * The policy's next assistant turn, derived only from the conversation: the
+ * program is run from the start and REPLAYED against the tool results already
+ * in the history. Step k of the program is matched with the k-th assistant
+ * turn that called tools; its outcomes are fed back in; the first step with no
+ * turn in the history is the answer, or the program's final report once it
+ * returns. Tool_use ids are derived from (session key, policy, step, call), so
+ * they are deterministic and prove a history turn is the one this program
+ * asked for. Nothing about a session is remembered between requests: the
+ * server can restart between turns and the conversation carries on.
+ */
+
+import { sha256Hex } from '../../lib/hash.js';
+import { err, ok, type Result } from '../../lib/result.js';
+import type { ToolResultBlock } from '../api-schema.js';
+import type { ToolExchange } from '../conversation.js';
+import { scriptedModelId } from '../model-id.js';
+import type { ExtraCallOptions, PolicyContext } from './context.js';
+import { type PolicyName, policyByName } from './index.js';
+import type { PolicyProgram, ToolCall, ToolOutcome } from './program.js';
+import { readPromptFacts } from './prompt-facts.js';
+import { seededRng } from './rng.js';
+
+export interface TurnRequest {
+  readonly policy: PolicyName;
+  readonly sessionKey: string;
+  /** The user's text (the campaign prompt), from which the policy learns its paths. */
+  readonly promptText: string;
+  readonly offeredTools: ReadonlySet<string>;
+  readonly exchanges: readonly ToolExchange[];
+  /** Without a seed a policy makes no optional extra calls. */
+  readonly seed: string | undefined;
+  readonly extras: ExtraCallOptions;
+}
+
+export interface IdentifiedToolCall extends ToolCall {
+  readonly id: string;
+}
+
+export type PolicyTurn =
+  | {
+      readonly kind: 'tool_use';
+      readonly step: number;
+      readonly calls: readonly IdentifiedToolCall[];
+    }
+  | { readonly kind: 'text'; readonly step: number; readonly text: string };
+
+/** The history holds tool turns this program did not ask for (another policy, seed or session). */
+export interface ReplayDivergence {
+  readonly step: number;
+  readonly message: string;
+}
+
+export function nextPolicyTurn(request: TurnRequest): Result<PolicyTurn, ReplayDivergence> {
+  const program = programFor(request);
+  let step = 0;
+  let next = program.next();
+  while (!next.done) {
+    const calls = next.value.map((toolCall, index) => ({
+      ...toolCall,
+      id: toolUseId(request, step, index, toolCall),
+    }));
+    const exchange = request.exchanges[step];
+    if (exchange === undefined) return ok({ kind: 'tool_use', step, calls });
+    const historyIds = exchange.calls.map((toolUse) => toolUse.id);
+    const expectedIds = calls.map((toolCall) => toolCall.id);
+    if (historyIds.join(',') !== expectedIds.join(',')) {
+      return err({
+        step,
+        message: `the conversation's tool turn ${step + 1} (${historyIds.join(', ')}) is not the one ${scriptedModelId(request.policy)} asks for at that point (${expectedIds.join(', ')}); was it started by another policy, seed or session key?`,
+      });
+    }
+    const outcomes = calls.map((toolCall) => outcomeOf(exchange.results.get(toolCall.id)));
+    next = program.next(outcomes);
+    step += 1;
+  }
+  if (step < request.exchanges.length) {
+    return err({
+      step,
+      message: `${scriptedModelId(request.policy)} finished after ${step} tool turns but the conversation holds ${request.exchanges.length}`,
+    });
+  }
+  return ok({ kind: 'text', step, text: next.value });
+}
+
+function programFor(request: TurnRequest): PolicyProgram {
+  const policy = policyByName(request.policy);
+  const label = scriptedModelId(request.policy);
+  const facts = readPromptFacts(request.promptText);
+  if (!facts.ok) {
+    return say(
+      `${label} could not find ${facts.error.item} in the prompt (expected ${facts.error.expected}); no tools were run.`,
+    );
+  }
+  const missing = policy.needs.filter((tool) => !request.offeredTools.has(tool));
+  if (missing.length > 0) {
+    return say(
+      `${label} cannot act: the request offers no ${missing.join(' or ')} tool (offered: ${[...request.offeredTools].join(', ') || 'none'}); no tools were run.`,
+    );
+  }
+  const context: PolicyContext = {
+    facts: facts.value,
+    offeredTools: request.offeredTools,
+    rng:
+      request.seed === undefined
+        ? undefined
+        : seededRng('policy', request.seed, request.sessionKey),
+    extras: request.extras,
+  };
+  return policy.program(context);
+}
+
+// biome-ignore lint/correctness/useYield: a program that ends at once is still a program
+function* say(text: string): PolicyProgram {
+  return text;
+}
+
+function toolUseId(request: TurnRequest, step: number, index: number, toolCall: ToolCall): string {
+  const digest = sha256Hex(
+    [
+      request.sessionKey,
+      request.policy,
+      String(step),
+      String(index),
+      toolCall.name,
+      JSON.stringify(toolCall.input),
+    ].join('\u0000'),
+  );
+  return `toolu_rg${digest.slice(0, 22)}`;
+}
+
+function outcomeOf(result: ToolResultBlock | undefined): ToolOutcome {
+  if (result === undefined) return { text: '', isError: true };
+  const content = result.content;
+  const text =
+    typeof content === 'string'
+      ? content
+      : (content ?? [])
+          .map((block) =>
+            block.type === 'text' && typeof block.text === 'string' ? block.text : '',
+          )
+          .filter((part) => part !== '')
+          .join('\n');
+  return { text, isError: result.is_error === true };
+}

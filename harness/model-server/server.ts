@@ -1,0 +1,549 @@
+/**
+ * The model server: a local Anthropic Messages API on 127.0.0.1 whose "model"
+ * is a scripted policy. It answers `POST /v1/messages` (with or without
+ * `?beta=true`) as plain JSON or, with `stream: true`, as SSE; it answers
+ * `POST /v1/messages/count_tokens`; anything else is a 404 in the API's error
+ * shape. It holds no conversation state: each answer is derived from the
+ * request's own message history (see policies/next-turn.ts), so it serves many
+ * sessions at once and can restart between turns. The only per-session state
+ * is the fault counters (faults.ts).
+ *
+ * Which policy answers: a model id `scripted:<policy>` names it; any other
+ * model id is echoed back as requested and answered by the server's default
+ * policy, which the `redgreen` field and the `x-redgreen-policy` header name.
+ */
+import { randomUUID } from 'node:crypto';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import type { z } from 'zod';
+import { sha256Hex } from '../lib/hash.js';
+import { type ApiError, apiError } from './api-error.js';
+import {
+  CountTokensRequestSchema,
+  type CreateMessageRequest,
+  CreateMessageRequestSchema,
+  contentBlocks,
+  describeIssues,
+  isTextBlock,
+  type MessageParam,
+} from './api-schema.js';
+import { type AssistantMessage, assistantMessage } from './assistant-message.js';
+import { readConversation } from './conversation.js';
+import {
+  createFaultBook,
+  type Failure,
+  type FaultBook,
+  type FaultRuleInput,
+  validateFaultRules,
+} from './faults.js';
+import { policyNamedBy, scriptedModelId } from './model-id.js';
+import {
+  defaultExtraCallOptions,
+  type ExtraCallOptions,
+  isPolicyName,
+  type PolicyName,
+} from './policies/index.js';
+import { nextPolicyTurn } from './policies/next-turn.js';
+import { openRequestLog, type RequestLog, type RequestLogEntry } from './request-log.js';
+import { sessionKeyOf } from './session-key.js';
+import { formatSse, messageEvents } from './sse-events.js';
+import { estimateInputTokens, usageHeader, usageLabel } from './usage-estimate.js';
+
+export interface ModelServerOptions {
+  /** The policy that answers requests whose model id is not `scripted:<policy>`. */
+  readonly policy: PolicyName;
+  /** Default 127.0.0.1. */
+  readonly host?: string;
+  /** Default 0: the system picks a free port; read it back from the result. */
+  readonly port?: number;
+  /** Seeds the policies' optional extra calls and random delays. No seed: no extra calls. */
+  readonly seed?: string | number;
+  readonly extras?: Partial<ExtraCallOptions>;
+  readonly faults?: readonly FaultRuleInput[];
+  /** Append one JSON line per request to this file. */
+  readonly logFile?: string;
+  /** Largest request body accepted (default 32 MiB); larger gets 413. */
+  readonly maxBodyBytes?: number;
+}
+
+export interface ModelServer {
+  /** `http://127.0.0.1:<port>`: what ANTHROPIC_BASE_URL / `baseURL` should be. */
+  readonly baseUrl: string;
+  readonly port: number;
+  readonly policy: PolicyName;
+  /** Stop accepting, let in-flight responses finish briefly, then close every connection. */
+  close(): Promise<void>;
+}
+
+const defaultMaxBodyBytes = 32 * 1024 * 1024;
+const closeGraceMs = 2000;
+
+/** Start a model server. Rejects only if the options are invalid or the port cannot be bound. */
+export async function startModelServer(options: ModelServerOptions): Promise<ModelServer> {
+  if (!isPolicyName(options.policy)) throw new Error(`unknown policy: ${String(options.policy)}`);
+  const rules = validateFaultRules(options.faults ?? []);
+  if (!rules.ok) throw new Error(`${rules.error.input}: ${rules.error.problem}`);
+  let log: RequestLog | undefined;
+  if (options.logFile !== undefined) {
+    const opened = await openRequestLog(options.logFile);
+    if (!opened.ok) throw new Error(`${opened.error.input}: ${opened.error.problem}`);
+    log = opened.value;
+  }
+  const seed = options.seed === undefined ? undefined : String(options.seed);
+  const settings: Settings = {
+    policy: options.policy,
+    seed,
+    extras: { ...defaultExtraCallOptions, ...options.extras },
+    faults: createFaultBook(rules.value, seed ?? ''),
+    maxBodyBytes: options.maxBodyBytes ?? defaultMaxBodyBytes,
+    log,
+  };
+
+  // Each request until its response has closed (and its log line is written).
+  const open = new Set<Promise<void>>();
+  const server = http.createServer((request, response) => {
+    handle(settings, request, response).catch((error: unknown) => {
+      // A bug in the server must not take the process down; answer 500 if we still can.
+      process.stderr.write(`redgreen model server: internal error: ${String(error)}\n`);
+      if (!response.headersSent && !response.destroyed) {
+        sendJson(response, apiError('api_error', 'internal error in the model server'));
+      } else {
+        response.destroy();
+      }
+    });
+    const closed = new Promise<void>((resolve) => response.once('close', () => resolve()));
+    open.add(closed);
+    void closed.then(() => open.delete(closed));
+  });
+  server.keepAliveTimeout = 60_000;
+  server.headersTimeout = 65_000;
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+
+  const host = options.host ?? '127.0.0.1';
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await log?.close();
+    throw error;
+  }
+  const port = (server.address() as AddressInfo).port;
+
+  let closing: Promise<void> | undefined;
+  return {
+    baseUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    policy: options.policy,
+    close() {
+      closing ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        await Promise.race([
+          Promise.allSettled([...open]),
+          new Promise((resolve) => setTimeout(resolve, closeGraceMs).unref()),
+        ]);
+        server.closeAllConnections();
+        await Promise.allSettled([...open]);
+        await closed;
+        await log?.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+interface Settings {
+  readonly policy: PolicyName;
+  readonly seed: string | undefined;
+  readonly extras: ExtraCallOptions;
+  readonly faults: FaultBook;
+  readonly maxBodyBytes: number;
+  readonly log: RequestLog | undefined;
+}
+
+/** What the log line for a request says, filled in as handling proceeds. */
+interface LogFacts {
+  session: string | null;
+  sessionSource: string | null;
+  turn: number | null;
+  model: string | null;
+  policy: string | null;
+  messages: number | null;
+  stream: boolean | null;
+  action: string;
+}
+
+async function handle(
+  settings: Settings,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const started = performance.now();
+  const url = new URL(request.url ?? '/', 'http://model-server.invalid');
+  const facts: LogFacts = {
+    session: null,
+    sessionSource: null,
+    turn: null,
+    model: null,
+    policy: null,
+    messages: null,
+    stream: null,
+    action: 'none',
+  };
+  response.on('error', () => {
+    // The client went away mid-write; nothing to do but not crash.
+  });
+  response.once('close', () => {
+    if (!response.writableFinished && facts.action === 'none') facts.action = 'client-aborted';
+    const entry: RequestLogEntry = {
+      time: new Date().toISOString(),
+      method: request.method ?? '',
+      path: `${url.pathname}${url.search}`,
+      status: response.headersSent ? response.statusCode : 0,
+      ...facts,
+      durationMs: Math.round(performance.now() - started),
+    };
+    settings.log?.write(entry, request.headers);
+  });
+  response.setHeader('request-id', `req_redgreen_${randomUUID().replace(/-/g, '')}`);
+
+  const route = `${request.method} ${url.pathname.replace(/\/+$/, '')}`;
+  if (route === 'POST /v1/messages') return handleMessages(settings, request, response, facts);
+  if (route === 'POST /v1/messages/count_tokens') {
+    return handleCountTokens(request, response, facts, settings.maxBodyBytes);
+  }
+  request.resume();
+  return fail(
+    response,
+    facts,
+    apiError('not_found_error', `no such endpoint: ${request.method} ${url.pathname}`),
+  );
+}
+
+async function handleMessages(
+  settings: Settings,
+  request: IncomingMessage,
+  response: ServerResponse,
+  facts: LogFacts,
+): Promise<void> {
+  const body = await readJsonBody(request, settings.maxBodyBytes);
+  if (body.kind === 'aborted') {
+    facts.action = 'client-aborted';
+    return;
+  }
+  if (body.kind === 'error') return fail(response, facts, body.error);
+  const parsed = parseWith(CreateMessageRequestSchema, body.value);
+  if (!parsed.ok) return fail(response, facts, parsed.error);
+  const message = parsed.value;
+  facts.model = message.model;
+  facts.messages = message.messages.length;
+  facts.stream = message.stream === true;
+
+  const history = readConversation(message.messages);
+  if (!history.ok) return fail(response, facts, history.error);
+  const session = sessionKeyOf(request.headers, message);
+  const turn = history.value.assistantMessages + 1;
+  facts.session = session.key;
+  facts.sessionSource = session.source;
+  facts.turn = turn;
+
+  const requested = policyNamedBy(message.model);
+  if (requested !== undefined && !isPolicyName(requested)) {
+    return fail(
+      response,
+      facts,
+      apiError('not_found_error', `model: ${message.model} (no such scripted policy)`),
+    );
+  }
+  const policy = requested ?? settings.policy;
+  facts.policy = scriptedModelId(policy);
+  response.setHeader('x-redgreen-policy', scriptedModelId(policy));
+
+  const next = nextPolicyTurn({
+    policy,
+    sessionKey: session.key,
+    promptText: promptTextOf(message.messages),
+    offeredTools: new Set((message.tools ?? []).map((tool) => tool.name)),
+    exchanges: history.value.exchanges,
+    seed: settings.seed,
+    extras: settings.extras,
+  });
+  if (!next.ok) {
+    return fail(response, facts, apiError('invalid_request_error', next.error.message));
+  }
+
+  const decision = settings.faults.decide(session.key, turn);
+  if (decision.delayMs > 0) {
+    const waited = await waitUnlessClosed(response, decision.delayMs);
+    if (!waited) {
+      facts.action = 'client-aborted';
+      return;
+    }
+  }
+
+  const reply = assistantMessage({
+    id: `msg_rg${sha256Hex([session.key, policy, String(turn)].join('\u0000')).slice(0, 22)}`,
+    model: message.model,
+    content:
+      next.value.kind === 'text'
+        ? [{ type: 'text', text: next.value.text }]
+        : next.value.calls.map((call) => ({
+            type: 'tool_use',
+            id: call.id,
+            name: call.name,
+            input: call.input,
+          })),
+    inputTokens: estimateInputTokens(message),
+    redgreen: { policy: scriptedModelId(policy), usage: usageLabel, session: session.key, turn },
+  });
+
+  if (decision.failure !== undefined) {
+    facts.action = `fault:${decision.failure.kind === 'status' ? decision.failure.status : decision.failure.kind}`;
+    return injectFailure(response, decision.failure, reply, message);
+  }
+  response.setHeader(usageHeader, usageLabel);
+  facts.action =
+    next.value.kind === 'text'
+      ? 'text'
+      : `tool_use:${next.value.calls.map((call) => call.name).join(',')}`;
+  if (message.stream === true) {
+    await writeStream(response, messageEvents(reply).map(formatSse));
+  } else {
+    sendJson(response, { status: 200, body: reply });
+  }
+}
+
+async function handleCountTokens(
+  request: IncomingMessage,
+  response: ServerResponse,
+  facts: LogFacts,
+  maxBodyBytes: number,
+): Promise<void> {
+  const body = await readJsonBody(request, maxBodyBytes);
+  if (body.kind === 'aborted') {
+    facts.action = 'client-aborted';
+    return;
+  }
+  if (body.kind === 'error') return fail(response, facts, body.error);
+  const parsed = parseWith(CountTokensRequestSchema, body.value);
+  if (!parsed.ok) return fail(response, facts, parsed.error);
+  const history = readConversation(parsed.value.messages);
+  if (!history.ok) return fail(response, facts, history.error);
+  facts.model = parsed.value.model;
+  facts.messages = parsed.value.messages.length;
+  facts.action = 'count_tokens';
+  response.setHeader(usageHeader, usageLabel);
+  sendJson(response, {
+    status: 200,
+    body: { input_tokens: estimateInputTokens(parsed.value), redgreen: { usage: usageLabel } },
+  });
+}
+
+/** The user's own words: every text block of the user messages, in order. */
+function promptTextOf(messages: readonly MessageParam[]): string {
+  return messages
+    .filter((message) => message.role === 'user')
+    .flatMap((message) => contentBlocks(message).filter(isTextBlock))
+    .map((block) => block.text)
+    .join('\n\n');
+}
+
+async function injectFailure(
+  response: ServerResponse,
+  failure: Failure,
+  reply: AssistantMessage,
+  request: CreateMessageRequest,
+): Promise<void> {
+  switch (failure.kind) {
+    case 'status': {
+      const type =
+        failure.status === 429
+          ? 'rate_limit_error'
+          : failure.status === 529
+            ? 'overloaded_error'
+            : 'api_error';
+      response.setHeader('retry-after', String(failure.retryAfterSeconds));
+      sendJson(response, apiError(type, `injected fault: ${failure.status} ${type}`));
+      return;
+    }
+    case 'drop': {
+      if (request.stream !== true) {
+        response.socket?.destroy();
+        return;
+      }
+      const [start, ping] = messageEvents(reply).map(formatSse);
+      await writeStream(response, [start ?? '', ping ?? ''], { end: false });
+      response.socket?.destroy();
+      return;
+    }
+    case 'malformed': {
+      if (request.stream !== true) {
+        sendRaw(response, 200, 'application/json', `${JSON.stringify(reply).slice(0, 40)},,}`);
+        return;
+      }
+      const [start] = messageEvents(reply).map(formatSse);
+      await writeStream(response, [
+        start ?? '',
+        'event: content_block_start\ndata: {"type":"content_block_start",,"index":0}\n\n',
+      ]);
+      return;
+    }
+    case 'truncated': {
+      if (request.stream !== true) {
+        const whole = JSON.stringify(reply);
+        sendRaw(response, 200, 'application/json', whole.slice(0, Math.floor(whole.length / 2)));
+        return;
+      }
+      const events = messageEvents(reply).map(formatSse);
+      const kept = events.slice(0, Math.max(2, events.length - 3));
+      const cut = events[kept.length] ?? '';
+      await writeStream(response, [...kept, cut.slice(0, Math.floor(cut.length / 2))]);
+      return;
+    }
+  }
+}
+
+type BodyRead =
+  | { readonly kind: 'ok'; readonly value: unknown }
+  | { readonly kind: 'error'; readonly error: ApiError }
+  | { readonly kind: 'aborted' };
+
+function readJsonBody(request: IncomingMessage, maxBytes: number): Promise<BodyRead> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const settle = (result: BodyRead): void => {
+      if (settled) return;
+      settled = true;
+      resolve(result);
+    };
+    request.on('data', (chunk: Buffer) => {
+      if (settled) return;
+      size += chunk.length;
+      if (size > maxBytes) {
+        request.resume();
+        settle({
+          kind: 'error',
+          error: apiError('request_too_large', `request body exceeds ${maxBytes} bytes`),
+        });
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('error', () => settle({ kind: 'aborted' }));
+    request.on('aborted', () => settle({ kind: 'aborted' }));
+    request.on('close', () => {
+      if (!request.complete) settle({ kind: 'aborted' });
+    });
+    request.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      if (text.trim() === '') {
+        settle({
+          kind: 'error',
+          error: apiError('invalid_request_error', 'request body is empty'),
+        });
+        return;
+      }
+      try {
+        settle({ kind: 'ok', value: JSON.parse(text) as unknown });
+      } catch (error) {
+        settle({
+          kind: 'error',
+          error: apiError(
+            'invalid_request_error',
+            `request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+        });
+      }
+    });
+  });
+}
+
+function parseWith<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+): { ok: true; value: z.output<S> } | { ok: false; error: ApiError } {
+  const parsed = schema.safeParse(value);
+  return parsed.success
+    ? { ok: true, value: parsed.data }
+    : { ok: false, error: apiError('invalid_request_error', describeIssues(parsed.error)) };
+}
+
+function fail(response: ServerResponse, facts: LogFacts, error: ApiError): void {
+  facts.action = `error:${error.body.error.type}`;
+  sendJson(response, error);
+}
+
+function sendJson(response: ServerResponse, reply: { status: number; body: unknown }): void {
+  sendRaw(response, reply.status, 'application/json', JSON.stringify(reply.body));
+}
+
+function sendRaw(response: ServerResponse, status: number, type: string, body: string): void {
+  if (response.headersSent || response.destroyed) return;
+  response.writeHead(status, {
+    'content-type': type,
+    'content-length': Buffer.byteLength(body),
+  });
+  response.end(body);
+}
+
+/** Write SSE chunks in order; resolves when written (or the client is gone). */
+async function writeStream(
+  response: ServerResponse,
+  chunks: readonly string[],
+  options: { end: boolean } = { end: true },
+): Promise<void> {
+  if (response.destroyed) return;
+  if (!response.headersSent) {
+    response.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+    });
+  }
+  for (const chunk of chunks) {
+    if (response.destroyed) return;
+    await untilWrittenOrClosed(response, (done) => response.write(chunk, done));
+  }
+  if (options.end && !response.destroyed) {
+    await untilWrittenOrClosed(response, (done) => response.end(done));
+  }
+}
+
+function untilWrittenOrClosed(
+  response: ServerResponse,
+  write: (done: () => void) => void,
+): Promise<void> {
+  return new Promise((resolve) => {
+    const finish = (): void => {
+      response.off('close', finish);
+      resolve();
+    };
+    response.once('close', finish);
+    write(finish);
+  });
+}
+
+/** Wait, unless the client disconnects first; true if the wait completed. */
+function waitUnlessClosed(response: ServerResponse, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const onClose = (): void => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      response.off('close', onClose);
+      resolve(true);
+    }, ms);
+    response.once('close', onClose);
+  });
+}
