@@ -1,12 +1,138 @@
+import path from 'node:path';
 import type { Command } from 'commander';
+import type { BuildFailure, SanityGateFailure } from '../fixture/index.js';
+import { inputError } from '../lib/input-error.js';
+import { ExitCode, failWithInputError } from './exit.js';
 
-/** Placeholder until the fixture builder lands (issue 2). */
+const helpAfter = `
+Forms:
+  redgreen fixture <scenario> <layout> <dest>   build one variant at <dest>
+  redgreen fixture --all <dir>                  build every variant at <dir>/<scenario>-<layout>
+
+The shipped recipe (fixtures/widget-v3) has scenarios s1 (a stale ledger from another plan) and
+s2 (a legitimate same-plan resume), each with layouts flat (the released ledger path) and scoped
+(plan-scoped workspaces). With the default --tz the repositories are commit-for-commit those of
+the seed generator run under TZ=UTC. A sanity gate runs before anything is placed at <dest>.
+
+Exit codes: 0 built; 1 the sanity gate rejected the fixture (nothing written); 2 bad input.
+
+Examples:
+  redgreen fixture s1 scoped /tmp/s1-scoped --json
+  redgreen fixture s2 flat /tmp/s2-flat --tz=-07:00
+  redgreen fixture --all /tmp/fixtures
+`;
+
+/** `redgreen fixture`: build fixture repositories from a recipe. */
 export function registerFixtureCommand(program: Command): void {
   program
     .command('fixture')
-    .description('build a widget-v3 fixture repository (not yet implemented)')
-    .action(() => {
-      process.stderr.write('redgreen fixture: not yet implemented\n');
-      process.exitCode = 2;
-    });
+    .description(
+      'build a fixture repository (history, ledgers, workspace layout) from a recipe, check it with the sanity gate, and print its fingerprint',
+    )
+    .argument('[scenario]', 'scenario id from the recipe (widget-v3: s1, s2)')
+    .argument('[layout]', 'layout id of that scenario (widget-v3: flat, scoped)')
+    .argument('[dest]', 'directory to create; must not exist, or be empty')
+    .option(
+      '--all <dir>',
+      'build every scenario/layout variant into <dir>/<scenario>-<layout> in one process',
+    )
+    .option(
+      '--tz <offset>',
+      'UTC offset (±HH:MM) at which the recipe wall-clock commit dates are read',
+      '+00:00',
+    )
+    .option('--json', 'print the fingerprint as JSON (an array with --all) instead of a summary')
+    .option(
+      '--realistic-gitignore',
+      'also write .superpowers/sdd/.gitignore (*) in flat layouts, as the released workspace script does; off by default so fixtures match the campaign',
+    )
+    .option(
+      '--recipe <dir>',
+      'recipe directory (default: fixtures/widget-v3 in the redgreen package)',
+    )
+    .addHelpText('after', helpAfter)
+    .action(
+      async (
+        scenario: string | undefined,
+        layout: string | undefined,
+        dest: string | undefined,
+        rawOptions: unknown,
+      ) => {
+        process.exitCode = await runFixtureCommand([scenario, layout, dest], rawOptions);
+      },
+    );
+}
+
+async function runFixtureCommand(
+  positionals: readonly (string | undefined)[],
+  rawOptions: unknown,
+): Promise<number> {
+  const { fixtureCommandOptionsSchema } = await import('../fixture/command-options.js');
+  const parsed = fixtureCommandOptionsSchema.safeParse(rawOptions);
+  if (!parsed.success) {
+    return failWithInputError(
+      inputError('options', parsed.error.issues[0]?.message ?? 'invalid', 'see --help'),
+    );
+  }
+  const options = parsed.data;
+  const given = positionals.filter((value): value is string => value !== undefined);
+  if (options.all !== undefined && given.length > 0) {
+    return failWithInputError(
+      inputError(
+        'arguments',
+        '--all takes no scenario, layout or dest',
+        'give either --all <dir> or <scenario> <layout> <dest>',
+      ),
+    );
+  }
+  if (options.all === undefined && given.length !== 3) {
+    return failWithInputError(
+      inputError(
+        'arguments',
+        `expected <scenario> <layout> <dest>, got ${given.length} argument(s)`,
+        'e.g. redgreen fixture s1 scoped /tmp/s1-scoped, or --all <dir>',
+      ),
+    );
+  }
+
+  const fixture = await import('../fixture/index.js');
+  const recipe = fixture.loadRecipe(options.recipe ?? fixture.defaultRecipeDir());
+  if (!recipe.ok) return failWithInputError(recipe.error);
+  const common = {
+    recipe: recipe.value,
+    tz: options.tz,
+    realisticGitignore: options.realisticGitignore ?? false,
+  };
+
+  if (options.all !== undefined) {
+    const built = await fixture.buildAllFixtures({ ...common, dest: options.all });
+    if (!built.ok) return reportFailure(built.error, fixture.formatGateFailure);
+    if (options.json) {
+      const fingerprints = built.value.map((variant) => variant.fingerprint);
+      process.stdout.write(`${JSON.stringify(fingerprints, null, 2)}\n`);
+    } else {
+      for (const variant of built.value) {
+        process.stdout.write(fixture.formatFixtureSummary(variant.path, variant.fingerprint));
+      }
+    }
+    return ExitCode.ok;
+  }
+
+  const [scenario = '', layout = '', dest = ''] = given;
+  const built = await fixture.buildFixture({ ...common, scenario, layout, dest });
+  if (!built.ok) return reportFailure(built.error, fixture.formatGateFailure);
+  if (options.json) process.stdout.write(`${JSON.stringify(built.value, null, 2)}\n`);
+  else process.stdout.write(fixture.formatFixtureSummary(path.resolve(dest), built.value));
+  return ExitCode.ok;
+}
+
+function reportFailure(
+  failure: BuildFailure,
+  formatGate: (gate: SanityGateFailure) => string,
+): number {
+  if (failure.kind === 'gate') {
+    process.stderr.write(`redgreen: ${formatGate(failure)}\n`);
+    return ExitCode.failed;
+  }
+  return failWithInputError(failure);
 }
