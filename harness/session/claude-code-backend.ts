@@ -1,0 +1,216 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { query, type SDKMessage, type SDKResultMessage } from '@anthropic-ai/claude-agent-sdk';
+import { claudeCodeEnvironment, privateDirsOf } from './engine-env.js';
+import type { Sandbox } from './sandbox.js';
+import type {
+  SessionBackend,
+  SessionOutcome,
+  SessionRequest,
+  TokenUsage,
+} from './session-types.js';
+import { writeShellPrefix } from './shell-prefix.js';
+
+/**
+ * Permission rules for a session: Claude Code's general-purpose tool set,
+ * minus web access. Reads (which also govern Glob and Grep) are allowed in
+ * the fixture and the skill only; edits in the fixture only; Bash always, as
+ * every command runs through the confining shell prefix. Subagent dispatch
+ * stays available so that a session ignoring the prompt's scope limit is
+ * recorded doing so. In `dontAsk` mode anything else is denied.
+ */
+export function claudeCodeAllowedTools(fixtureDir: string, skillDir: string): string[] {
+  const under = (dir: string): string => `/${dir}/**`;
+  return [
+    'Bash',
+    `Read(${under(fixtureDir)})`,
+    `Read(${under(skillDir)})`,
+    `Edit(${under(fixtureDir)})`,
+    `Write(${under(fixtureDir)})`,
+    'TodoWrite',
+    'Task',
+    'Agent',
+  ];
+}
+
+export const CLAUDE_CODE_DISALLOWED_TOOLS = ['WebFetch', 'WebSearch'] as const;
+
+export interface ClaudeCodeBackendOptions {
+  readonly binary: string;
+  /** Confines every Bash command (through CLAUDE_CODE_SHELL_PREFIX). */
+  readonly sandbox: Sandbox;
+  /** API retries inside the engine; the harness timeout bounds the rest. */
+  readonly maxRetries: number;
+}
+
+function usageOf(result: SDKResultMessage): TokenUsage {
+  const totals = { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 };
+  for (const model of Object.values(result.modelUsage ?? {})) {
+    totals.input += model.inputTokens;
+    totals.output += model.outputTokens;
+    totals.cacheWrite += model.cacheCreationInputTokens;
+    totals.cacheRead += model.cacheReadInputTokens;
+  }
+  return totals;
+}
+
+/** Runs one session on the real Claude Code engine through the Agent SDK. */
+export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBackend {
+  return {
+    name: 'claude-code',
+    async run(request: SessionRequest): Promise<SessionOutcome> {
+      const dirs = privateDirsOf(request.privateDir);
+      await mkdir(dirs.home, { recursive: true });
+      await mkdir(dirs.tmp, { recursive: true });
+      const shellPrefix = path.join(request.privateDir, 'confined-shell');
+      await writeShellPrefix(shellPrefix, {
+        sandbox: options.sandbox,
+        fixtureDir: request.fixtureRepo,
+        skillDir: request.skillDir,
+        home: dirs.home,
+        tmp: dirs.tmp,
+      });
+
+      const abort = new AbortController();
+      const timeoutMs = request.limits.sessionTimeoutSeconds * 1000;
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        abort.abort();
+      }, timeoutMs);
+      const onOuterAbort = (): void => abort.abort();
+      request.signal.addEventListener('abort', onOuterAbort, { once: true });
+
+      let result: SDKResultMessage | undefined;
+      let modelReported: string | null = null;
+      let engine = 'claude-code';
+      let turns = 0;
+      let lastAssistantText: string | null = null;
+      let failure: string | undefined;
+      try {
+        const session = query({
+          prompt: request.prompt,
+          options: {
+            cwd: request.fixtureRepo,
+            pathToClaudeCodeExecutable: options.binary,
+            env: claudeCodeEnvironment({
+              dirs,
+              model: request.model,
+              repId: request.repId,
+              shellPrefix,
+              maxRetries: options.maxRetries,
+            }),
+            settingSources: [],
+            persistSession: false,
+            systemPrompt: { type: 'preset', preset: 'claude_code' },
+            tools: { type: 'preset', preset: 'claude_code' },
+            allowedTools: claudeCodeAllowedTools(request.fixtureRepo, request.skillDir),
+            disallowedTools: [...CLAUDE_CODE_DISALLOWED_TOOLS],
+            permissionMode: 'dontAsk',
+            maxTurns: request.limits.maxTurns,
+            model: request.model.id,
+            additionalDirectories: [request.skillDir],
+            abortController: abort,
+            stderr: (data: string) => request.engineLog(data),
+          },
+        });
+        for await (const message of session as AsyncIterable<SDKMessage>) {
+          request.transcript.write(message);
+          if (message.type === 'system' && message.subtype === 'init') {
+            modelReported = message.model;
+            engine = `claude-code ${message.claude_code_version}`;
+          } else if (message.type === 'assistant') {
+            if (message.parent_tool_use_id === null) {
+              turns += 1;
+              const text = message.message.content
+                .filter(
+                  (block): block is { type: 'text'; text: string } & typeof block =>
+                    block.type === 'text',
+                )
+                .map((block) => (block as { text: string }).text)
+                .join('');
+              if (text.trim().length > 0) lastAssistantText = text;
+              if (typeof message.message.model === 'string') modelReported = message.message.model;
+            }
+          } else if (message.type === 'result') {
+            result = message;
+          }
+        }
+      } catch (error) {
+        failure = error instanceof Error ? error.message : String(error);
+      } finally {
+        clearTimeout(timer);
+        request.signal.removeEventListener('abort', onOuterAbort);
+      }
+
+      const base = {
+        modelReported,
+        engine,
+        engineCostEstimateUsd: result?.total_cost_usd ?? null,
+        usage: result === undefined ? null : usageOf(result),
+        turns: result?.num_turns ?? turns,
+      };
+      if (timedOut) {
+        return {
+          ...base,
+          status: {
+            kind: 'indeterminate',
+            stage: 'timeout',
+            reason: `no result within the session timeout (${request.limits.sessionTimeoutSeconds} s)`,
+          },
+          finalReply: lastAssistantText,
+          stopReason: 'timeout',
+        };
+      }
+      if (request.signal.aborted) {
+        return {
+          ...base,
+          status: { kind: 'indeterminate', stage: 'aborted', reason: 'aborted by the user' },
+          finalReply: lastAssistantText,
+          stopReason: 'aborted',
+        };
+      }
+      if (result === undefined) {
+        return {
+          ...base,
+          status: {
+            kind: 'indeterminate',
+            stage: 'engine',
+            reason: `the engine ended without a result${failure === undefined ? '' : `: ${failure.split('\n')[0]}`}`,
+          },
+          finalReply: lastAssistantText,
+          stopReason: null,
+        };
+      }
+      if (result.subtype !== 'success') {
+        const stage = result.subtype === 'error_during_execution' ? 'api' : 'limit';
+        const detail = result.errors.length > 0 ? `: ${result.errors[0]}` : '';
+        return {
+          ...base,
+          status: { kind: 'indeterminate', stage, reason: `${result.subtype}${detail}` },
+          finalReply: lastAssistantText,
+          stopReason: result.subtype,
+        };
+      }
+      const apiStatus = (result as { api_error_status?: number | null }).api_error_status;
+      if (result.is_error) {
+        return {
+          ...base,
+          status: {
+            kind: 'indeterminate',
+            stage: 'api',
+            reason: `the engine reported an error${apiStatus ? ` (API status ${apiStatus})` : ''}: ${result.result.split('\n')[0]}`,
+          },
+          finalReply: null,
+          stopReason: result.stop_reason ?? result.subtype,
+        };
+      }
+      return {
+        ...base,
+        status: { kind: 'completed' },
+        finalReply: result.result,
+        stopReason: result.stop_reason ?? result.subtype,
+      };
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import path from 'node:path';
+import type { ModelEndpoint } from './session-types.js';
+
+/** The only directories a session's PATH contains: system tools (bash, git, coreutils). */
+export const SESSION_PATH = '/usr/local/bin:/usr/bin:/bin';
+
+export interface PrivateDirs {
+  readonly home: string;
+  readonly tmp: string;
+}
+
+export function privateDirsOf(privateDir: string): PrivateDirs {
+  return { home: path.join(privateDir, 'home'), tmp: path.join(privateDir, 'tmp') };
+}
+
+/**
+ * The Claude Code engine's whole environment, built from an allowlist: a
+ * private HOME, config dir and TMPDIR, the model endpoint, and switches that
+ * keep the engine quiet and bounded. Nothing else from the caller's
+ * environment reaches it. Every Bash command goes through `shellPrefix`,
+ * which clears the environment (so the API key never reaches a tool) and
+ * confines the command.
+ */
+export function claudeCodeEnvironment(options: {
+  readonly dirs: PrivateDirs;
+  readonly model: ModelEndpoint;
+  readonly repId: string;
+  readonly shellPrefix: string;
+  readonly maxRetries: number;
+}): Record<string, string> {
+  const { dirs, model } = options;
+  const env: Record<string, string> = {
+    PATH: SESSION_PATH,
+    HOME: dirs.home,
+    CLAUDE_CONFIG_DIR: path.join(dirs.home, '.claude'),
+    TMPDIR: dirs.tmp,
+    LANG: 'C.UTF-8',
+    TZ: 'UTC',
+    SHELL: '/bin/bash',
+    ANTHROPIC_API_KEY: model.apiKey,
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    CLAUDE_CODE_MAX_RETRIES: String(options.maxRetries),
+    CLAUDE_AGENT_SDK_CLIENT_APP: 'redgreen',
+  };
+  if (model.baseUrl !== undefined) env.ANTHROPIC_BASE_URL = model.baseUrl;
+  if (model.scripted) env.ANTHROPIC_CUSTOM_HEADERS = `x-redgreen-session: ${options.repId}`;
+  env.CLAUDE_CODE_SHELL_PREFIX = options.shellPrefix;
+  return env;
+}

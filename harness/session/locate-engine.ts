@@ -1,0 +1,29 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+/**
+ * The Claude Code binary that `@anthropic-ai/claude-agent-sdk` ships in its
+ * platform package (`@anthropic-ai/claude-agent-sdk-<platform>-<arch>`), or
+ * undefined when this machine has none installed.
+ */
+export function locateClaudeCodeBinary(): string | undefined {
+  const require = createRequire(import.meta.url);
+  const platformPackages = [
+    `@anthropic-ai/claude-agent-sdk-${process.platform}-${process.arch}`,
+    `@anthropic-ai/claude-agent-sdk-${process.platform}-${process.arch}-musl`,
+  ];
+  for (const name of platformPackages) {
+    try {
+      const manifest = require.resolve(`${name}/package.json`);
+      const binary = path.join(
+        path.dirname(manifest),
+        process.platform === 'win32' ? 'claude.exe' : 'claude',
+      );
+      if (existsSync(binary)) return binary;
+    } catch {
+      // not installed for this platform; try the next
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,70 @@
+import type { Limits } from '../campaign/config-schema.js';
+import type { TranscriptSink } from './transcript-sink.js';
+
+/** Where a session's model calls go, and how the model is named in results. */
+export interface ModelEndpoint {
+  /** The model id sent in requests (`scripted:<policy>` for the local model server). */
+  readonly id: string;
+  /** Messages API base URL; undefined means the SDK's default (the real API). */
+  readonly baseUrl: string | undefined;
+  /** The key sent to that endpoint. Never written anywhere, never given to a tool. */
+  readonly apiKey: string;
+  /** True when the brain is a scripted policy on redgreen's local model server. */
+  readonly scripted: boolean;
+}
+
+/** Everything one fresh session needs. Paths are absolute. */
+export interface SessionRequest {
+  /** `<arm>/<scenario>-rep<N>`; also sent to the local model server as the session key. */
+  readonly repId: string;
+  readonly prompt: string;
+  /** The session's working directory: its own copy of the fixture repository. */
+  readonly fixtureRepo: string;
+  /** The read-only skill copy the prompt points at. */
+  readonly skillDir: string;
+  /** A private directory for this session's HOME, config and TMPDIR. */
+  readonly privateDir: string;
+  readonly model: ModelEndpoint;
+  readonly limits: Limits;
+  readonly transcript: TranscriptSink;
+  /** Receives the engine's diagnostic output (stderr), for the rep's engine.log. */
+  readonly engineLog: (chunk: string) => void;
+  readonly signal: AbortSignal;
+}
+
+/** Why a session produced no decision that can be scored. */
+export type IndeterminateStage = 'api' | 'engine' | 'timeout' | 'limit' | 'aborted' | 'reply';
+
+export interface TokenUsage {
+  readonly input: number;
+  readonly output: number;
+  readonly cacheWrite: number;
+  readonly cacheRead: number;
+}
+
+export interface SessionOutcome {
+  readonly status:
+    | { readonly kind: 'completed' }
+    | {
+        readonly kind: 'indeterminate';
+        readonly stage: IndeterminateStage;
+        readonly reason: string;
+      };
+  /** The session's final reply text, verbatim, when it produced one. */
+  readonly finalReply: string | null;
+  /** How the session ended, in the backend's own words (result subtype, stop_reason). */
+  readonly stopReason: string | null;
+  readonly turns: number;
+  readonly usage: TokenUsage | null;
+  /** The model id as the engine / API reported it back. */
+  readonly modelReported: string | null;
+  /** The engine's own cost estimate, when it gives one (Claude Code does). */
+  readonly engineCostEstimateUsd: number | null;
+  /** Engine name and version, e.g. `claude-code 2.1.332` or `redgreen-messages @anthropic-ai/sdk 1.14.0`. */
+  readonly engine: string;
+}
+
+export interface SessionBackend {
+  readonly name: 'claude-code' | 'messages';
+  run(request: SessionRequest): Promise<SessionOutcome>;
+}

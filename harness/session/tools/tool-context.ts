@@ -1,0 +1,24 @@
+import type { Sandbox } from '../sandbox.js';
+
+/** What a tool needs to run one call for one session. */
+export interface ToolContext {
+  readonly sandbox: Sandbox;
+  /** Read-write root and working directory. */
+  readonly fixtureDir: string;
+  /** Read-only roots besides the fixture (the skill copy). */
+  readonly readOnlyDirs: readonly string[];
+  /** HOME for the unsandboxed fallback. */
+  readonly fallbackHome: string;
+  readonly timeoutMs: number;
+  readonly maxOutputBytes: number;
+}
+
+/** A tool's answer, as it goes back to the model in a `tool_result` block. */
+export interface ToolOutput {
+  readonly content: string;
+  readonly isError: boolean;
+}
+
+export function toolError(message: string): ToolOutput {
+  return { content: message, isError: true };
+}

@@ -1,0 +1,201 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { detectSandbox, runConfined, type Sandbox } from '../../harness/session/sandbox.js';
+import { writeShellPrefix } from '../../harness/session/shell-prefix.js';
+import { executeTool, type ToolContext } from '../../harness/session/tools/index.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
+
+let listener: Server;
+let port = 0;
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+  sandbox = await detectSandbox();
+  listener = createServer((socket) => socket.end('hello from the host\n'));
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  const address = listener.address();
+  port = typeof address === 'object' && address !== null ? address.port : 0;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => listener.close(resolve));
+});
+
+const callerHome = os.homedir();
+const secretInHome = path.join(callerHome, `.redgreen-sandbox-probe-${process.pid}`);
+
+function layout(): { fixture: string; skill: string; outside: string } {
+  const root = makeTempDir();
+  const fixture = path.join(root, 'repo');
+  const skill = path.join(root, 'skill');
+  const outside = path.join(root, 'outside');
+  for (const dir of [fixture, skill, outside]) mkdirSync(dir);
+  writeFileSync(path.join(skill, 'SKILL.md'), 'the skill\n');
+  return { fixture, skill, outside };
+}
+
+function context(dirs: { fixture: string; skill: string }, kind: Sandbox = sandbox): ToolContext {
+  return {
+    sandbox: kind,
+    fixtureDir: dirs.fixture,
+    readOnlyDirs: [dirs.skill],
+    fallbackHome: dirs.fixture,
+    timeoutMs: 10_000,
+    maxOutputBytes: 10_000,
+  };
+}
+
+const netProbe = () => `exec 3<>/dev/tcp/127.0.0.1/${port} && head -n1 <&3 || echo NO-NETWORK`;
+
+describe('the messages backend sandbox (bubblewrap where the machine allows)', () => {
+  it('uses bubblewrap on this machine (CI installs it)', () => {
+    expect(sandbox.kind).toBe('bubblewrap');
+  });
+
+  it('lets a command write in the fixture and read the skill', async () => {
+    const dirs = layout();
+    const out = await executeTool(
+      'Bash',
+      { command: 'echo made > made.txt && cat ../skill/SKILL.md' },
+      context(dirs),
+    );
+    expect(out.isError).toBe(false);
+    expect(out.content).toContain('the skill');
+    expect(readFileSync(path.join(dirs.fixture, 'made.txt'), 'utf8')).toBe('made\n');
+  });
+
+  it('refuses writes outside the fixture, including into the skill', async () => {
+    const dirs = layout();
+    const target = path.join(dirs.outside, 'escaped.txt');
+    const out = await executeTool(
+      'Bash',
+      { command: `echo x > ${target}; echo y > ${dirs.skill}/SKILL.md` },
+      context(dirs),
+    );
+    expect(out.isError).toBe(true);
+    expect(existsSync(target)).toBe(false);
+    expect(readFileSync(path.join(dirs.skill, 'SKILL.md'), 'utf8')).toBe('the skill\n');
+  });
+
+  it("refuses reads of the caller's HOME", async () => {
+    writeFileSync(secretInHome, 'caller secret\n');
+    try {
+      const dirs = layout();
+      const bash = await executeTool('Bash', { command: `cat ${secretInHome}` }, context(dirs));
+      expect(bash.content).not.toContain('caller secret');
+      const read = await executeTool('Read', { file_path: secretInHome }, context(dirs));
+      expect(read.isError).toBe(true);
+      expect(read.content).toMatch(/outside this session's sandbox/);
+      const grep = await executeTool(
+        'Grep',
+        { pattern: 'caller', path: callerHome },
+        context(dirs),
+      );
+      expect(grep.isError).toBe(true);
+    } finally {
+      await execa('rm', ['-f', secretInHome]);
+    }
+  });
+
+  it('refuses network access', async () => {
+    const out = await executeTool('Bash', { command: netProbe() }, context(layout()));
+    expect(out.content).toContain('NO-NETWORK');
+    expect(out.content).not.toContain('hello from the host');
+  });
+
+  it('planted negative: the unconfined fallback does reach the network and the outside', async () => {
+    const dirs = layout();
+    const fallback: Sandbox = { kind: 'process', description: 'test' };
+    const net = await executeTool('Bash', { command: netProbe() }, context(dirs, fallback));
+    expect(net.content).toContain('hello from the host');
+    await executeTool(
+      'Bash',
+      { command: `echo x > ${dirs.outside}/escaped.txt` },
+      context(dirs, fallback),
+    );
+    expect(existsSync(path.join(dirs.outside, 'escaped.txt'))).toBe(true);
+  });
+
+  it('gives commands a scrubbed environment with no API key, even in the fallback', async () => {
+    process.env.ANTHROPIC_API_KEY = 'sk-ant-sandbox-canary-abcdef';
+    try {
+      for (const kind of [sandbox, { kind: 'process', description: 'test' } as Sandbox]) {
+        const out = await executeTool('Bash', { command: 'env' }, context(layout(), kind));
+        expect(out.content).toContain('PATH=');
+        expect(out.content).not.toContain('sandbox-canary');
+      }
+    } finally {
+      delete process.env.ANTHROPIC_API_KEY;
+    }
+  });
+
+  it('caps output and times out commands', async () => {
+    const dirs = layout();
+    const big = await executeTool(
+      'Bash',
+      { command: 'head -c 50000 /dev/zero | tr "\\0" a' },
+      context(dirs),
+    );
+    expect(big.content).toContain('[output truncated');
+    const slow = await runConfined(sandbox, {
+      argv: ['sleep', '30'],
+      fixtureDir: dirs.fixture,
+      readOnlyDirs: [],
+      fallbackHome: dirs.fixture,
+      timeoutMs: 500,
+      maxOutputBytes: 1000,
+    });
+    expect(slow.timedOut).toBe(true);
+  });
+});
+
+describe("the Claude Code backend's shell prefix (every Bash command runs through it)", () => {
+  async function runThroughPrefix(
+    command: string,
+    dirs: { fixture: string; skill: string },
+  ): Promise<string> {
+    const privateDir = makeTempDir();
+    const home = path.join(privateDir, 'home');
+    const tmp = path.join(privateDir, 'tmp');
+    mkdirSync(home);
+    mkdirSync(tmp);
+    const script = path.join(privateDir, 'confined-shell');
+    await writeShellPrefix(script, {
+      sandbox,
+      fixtureDir: dirs.fixture,
+      skillDir: dirs.skill,
+      home,
+      tmp,
+    });
+    const result = await execa(script, [command], {
+      cwd: dirs.fixture,
+      env: { PATH: '/usr/bin:/bin', ANTHROPIC_API_KEY: 'sk-ant-prefix-canary-123456' },
+      extendEnv: false,
+      reject: false,
+    });
+    return `${String(result.stdout)}\n${String(result.stderr)}`;
+  }
+
+  it('clears the environment, confines writes and reads, and has no network', async () => {
+    const dirs = layout();
+    writeFileSync(secretInHome, 'caller secret\n');
+    try {
+      const output = await runThroughPrefix(
+        `env; echo ok > inside.txt; echo x > ${dirs.outside}/escaped.txt; cat ${secretInHome}; ${netProbe()}`,
+        dirs,
+      );
+      expect(output).toContain('PATH=');
+      expect(output).not.toContain('prefix-canary');
+      expect(output).not.toContain('caller secret');
+      expect(output).toContain('NO-NETWORK');
+      expect(existsSync(path.join(dirs.fixture, 'inside.txt'))).toBe(true);
+      expect(existsSync(path.join(dirs.outside, 'escaped.txt'))).toBe(false);
+    } finally {
+      await execa('rm', ['-f', secretInHome]);
+    }
+  });
+});
