@@ -38,8 +38,23 @@ export function sessionKeyOf(
   if (fromClaudeCode !== undefined) return { key: fromClaudeCode, source: 'claude-code-header' };
 
   const firstUser = request.messages.find((message) => message.role === 'user');
-  const digest = sha256Hex(JSON.stringify(firstUser?.content ?? null)).slice(0, 16);
+  const digest = sha256Hex(
+    JSON.stringify(contentWithoutCacheMarks(firstUser?.content ?? null)),
+  ).slice(0, 16);
   return { key: `first-message:${digest}`, source: 'first-message' };
+}
+
+/**
+ * A message's content as the conversation defines it: clients move
+ * `cache_control` breakpoints from turn to turn, so they must not change the key.
+ */
+function contentWithoutCacheMarks(content: unknown): unknown {
+  if (!Array.isArray(content)) return content;
+  return content.map((block: unknown) => {
+    if (typeof block !== 'object' || block === null) return block;
+    const { cache_control: _ignored, ...rest } = block as Record<string, unknown>;
+    return rest;
+  });
 }
 
 function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {

@@ -162,4 +162,23 @@ describe('the session key', () => {
       hashed.key,
     );
   });
+
+  it('keys a conversation the same whether or not its first message carries a moving cache breakpoint', () => {
+    const block = { type: 'text' as const, text: 'resume the plan' };
+    const marked = sessionKeyOf(
+      {},
+      {
+        messages: [
+          { role: 'user', content: [{ ...block, cache_control: { type: 'ephemeral' as const } }] },
+        ],
+      },
+    );
+    const plain = sessionKeyOf({}, { messages: [{ role: 'user', content: [block] }] });
+    expect(marked).toEqual(plain);
+    const other = sessionKeyOf(
+      {},
+      { messages: [{ role: 'user', content: [{ ...block, text: 'something else' }] }] },
+    );
+    expect(other.key).not.toBe(plain.key);
+  });
 });

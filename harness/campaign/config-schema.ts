@@ -1,0 +1,112 @@
+import { z } from 'zod';
+
+/**
+ * The campaign file (`scenarios/*.campaign.json`): which skill texts to
+ * compare (arms), on which scenarios, how many fresh sessions per cell, with
+ * which model and backend, under which limits, and which gates decide the
+ * outcome. Unknown fields are errors, so a typo never silently changes a run.
+ */
+
+const nameSchema = z
+  .string()
+  .regex(
+    /^[a-z][a-z0-9-]{0,31}$/,
+    'use lower-case letters, digits and dashes, starting with a letter',
+  );
+
+export const armSchema = z
+  .object({
+    name: nameSchema,
+    role: z.enum(['red', 'green']),
+    label: z.string().min(1).describe('the text under test, as the Results table names it'),
+    skill: z
+      .string()
+      .min(1)
+      .describe('a directory, or git:<repo>@<ref>:<subdir> (materialised with git archive)'),
+    layout: z.string().min(1).describe('the fixture layout this arm runs on (flat | scoped)'),
+  })
+  .strict();
+
+export const gateSchema = z.discriminatedUnion('kind', [
+  z
+    .object({
+      kind: z.literal('min-pass-rate'),
+      arm: nameSchema,
+      scenario: z.string().min(1),
+      passes: z.number().int().nonnegative(),
+      of: z.number().int().positive(),
+    })
+    .strict()
+    .refine((gate) => gate.passes <= gate.of, { message: 'passes must not exceed of' }),
+  z
+    .object({
+      kind: z.literal('green-better'),
+      scenario: z.string().min(1),
+      alpha: z.number().gt(0).lt(1).default(0.05),
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('no-regression'),
+      scenario: z.string().min(1),
+      alpha: z.number().gt(0).lt(1).default(0.05),
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('max-indeterminate-share'),
+      share: z.number().min(0).max(1),
+    })
+    .strict(),
+]);
+
+export const limitsSchema = z
+  .object({
+    maxTurns: z.number().int().min(1).max(500).default(40),
+    sessionTimeoutSeconds: z.number().positive().max(7200).default(600),
+    toolTimeoutSeconds: z.number().positive().max(600).default(120),
+    toolOutputMaxBytes: z.number().int().min(1024).max(10_000_000).default(30_000),
+    maxCostUsd: z.number().positive().nullable().default(null),
+  })
+  .strict();
+
+export const campaignSchema = z
+  .object({
+    $schema: z.string().optional(),
+    id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'use lower-case letters, digits and dashes'),
+    title: z.string().min(1),
+    description: z.string().optional(),
+    arms: z.array(armSchema).min(1),
+    scenarios: z.array(z.string().regex(/^[a-z0-9][a-z0-9-]*$/)).min(1),
+    reps: z.number().int().min(1).max(1000),
+    model: z.string().min(1).describe('model for live runs (ANTHROPIC_API_KEY set)'),
+    offlineModel: z
+      .string()
+      .regex(/^scripted:[a-z-]+$/)
+      .describe('scripted policy used when no API key is set'),
+    backend: z.enum(['claude-code', 'messages']).default('claude-code'),
+    concurrency: z.number().int().min(1).max(64).default(4),
+    seed: z.number().int().nonnegative().default(1),
+    limits: limitsSchema.default(limitsSchema.parse({})),
+    gates: z.array(gateSchema).default([]),
+  })
+  .strict();
+
+export type ArmConfig = z.infer<typeof armSchema>;
+export type GateConfig = z.infer<typeof gateSchema>;
+export type Limits = z.infer<typeof limitsSchema>;
+export type CampaignConfig = z.infer<typeof campaignSchema>;
+export type BackendName = CampaignConfig['backend'];
+
+export const scenarioSchema = z
+  .object({
+    id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
+    title: z.string().min(1),
+    description: z.string().optional(),
+    fixture: z.object({ recipe: z.string().min(1), scenario: z.string().min(1) }).strict(),
+    plan: z.string().min(1).describe("the session's own plan, relative to the fixture repo"),
+    prompt: z.string().min(1).describe('a template name in scenarios/prompts/ (without .hbs)'),
+  })
+  .strict();
+
+export type ScenarioConfig = z.infer<typeof scenarioSchema>;

@@ -1,0 +1,97 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { appendLineDurable, writeFileAtomic } from '../lib/atomic-write.js';
+
+/**
+ * `ledger.jsonl`: the record of which reps of a campaign run are finished.
+ * Its first line names the campaign identity; then one line per finished
+ * rep attempt, appended with a single durable write once the rep's directory
+ * is complete. A crash can lose only reps in flight; a trailing partial line
+ * (a crash mid-append) is ignored on reading.
+ */
+export const ledgerHeaderSchema = z
+  .object({
+    type: z.literal('campaign'),
+    identity: z.string().regex(/^[0-9a-f]{64}$/),
+    campaign: z.string(),
+    harness: z.string(),
+  })
+  .strict();
+
+export const ledgerRepLineSchema = z
+  .object({
+    type: z.literal('rep'),
+    id: z.string(),
+    arm: z.string(),
+    scenario: z.string(),
+    rep: z.number().int().positive(),
+    attempt: z.number().int().positive(),
+    status: z.enum(['completed', 'indeterminate']),
+    verdict: z.enum(['pass', 'fail', 'indeterminate']),
+    toolUses: z.number().int().nonnegative(),
+    dir: z.string(),
+  })
+  .strict();
+
+export type LedgerHeader = z.infer<typeof ledgerHeaderSchema>;
+export type LedgerRepLine = z.infer<typeof ledgerRepLineSchema>;
+
+export interface LedgerContents {
+  readonly header: LedgerHeader;
+  /** The newest attempt of each rep, by rep id. */
+  readonly reps: ReadonlyMap<string, LedgerRepLine>;
+  /** Every rep line, in order (superseded attempts included). */
+  readonly lines: readonly LedgerRepLine[];
+}
+
+export type LedgerReadError =
+  | { readonly kind: 'missing' }
+  | { readonly kind: 'corrupt'; readonly line: number; readonly detail: string };
+
+export async function readLedger(
+  ledgerPath: string,
+): Promise<{ ok: true; value: LedgerContents } | { ok: false; error: LedgerReadError }> {
+  if (!existsSync(ledgerPath)) return { ok: false, error: { kind: 'missing' } };
+  const text = await readFile(ledgerPath, 'utf8');
+  // The last element is '' after a final newline, or a partial line a crash left: drop it.
+  const complete = text.split('\n').slice(0, -1);
+  const first = complete[0];
+  if (first === undefined)
+    return { ok: false, error: { kind: 'corrupt', line: 1, detail: 'no header line' } };
+  let header: LedgerHeader;
+  try {
+    header = ledgerHeaderSchema.parse(JSON.parse(first));
+  } catch (error) {
+    return {
+      ok: false,
+      error: { kind: 'corrupt', line: 1, detail: String(error).split('\n')[0] ?? '' },
+    };
+  }
+  const lines: LedgerRepLine[] = [];
+  const reps = new Map<string, LedgerRepLine>();
+  for (let index = 1; index < complete.length; index += 1) {
+    const raw = complete[index] ?? '';
+    if (raw.trim() === '') continue;
+    try {
+      const line = ledgerRepLineSchema.parse(JSON.parse(raw));
+      lines.push(line);
+      const previous = reps.get(line.id);
+      if (previous === undefined || previous.attempt < line.attempt) reps.set(line.id, line);
+    } catch (error) {
+      return {
+        ok: false,
+        error: { kind: 'corrupt', line: index + 1, detail: String(error).split('\n')[0] ?? '' },
+      };
+    }
+  }
+  return { ok: true, value: { header, reps, lines } };
+}
+
+export async function createLedger(ledgerPath: string, header: LedgerHeader): Promise<void> {
+  await writeFileAtomic(ledgerPath, `${JSON.stringify(ledgerHeaderSchema.parse(header))}\n`);
+}
+
+export async function appendRepLine(ledgerPath: string, line: LedgerRepLine): Promise<void> {
+  await appendLineDurable(ledgerPath, JSON.stringify(ledgerRepLineSchema.parse(line)));
+}

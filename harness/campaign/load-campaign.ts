@@ -1,0 +1,324 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { loadRecipe, type Recipe, resolveVariant } from '../fixture/index.js';
+import { type InputError, inputError } from '../lib/input-error.js';
+import { packageRoot } from '../lib/package-root.js';
+import { err, ok, type Result } from '../lib/result.js';
+import { inputErrorFromZod } from '../lib/zod-input-error.js';
+import type { ScoringSpec } from '../score/scoring-spec.js';
+import { loadScoringSpec } from '../score/scoring-spec.js';
+import {
+  type BackendName,
+  type CampaignConfig,
+  campaignSchema,
+  type GateConfig,
+  type Limits,
+  type ScenarioConfig,
+  scenarioSchema,
+} from './config-schema.js';
+import { loadPromptTemplate, type PromptTemplate } from './prompt-template.js';
+import { resolveSkillSource, type SkillSource } from './skill-source.js';
+
+export interface ResolvedArm {
+  readonly name: string;
+  readonly role: 'red' | 'green';
+  readonly label: string;
+  readonly layout: string;
+  readonly source: SkillSource;
+}
+
+export interface ResolvedScenario {
+  readonly id: string;
+  readonly config: ScenarioConfig;
+  readonly recipe: Recipe;
+  readonly prompt: PromptTemplate;
+  readonly scoring: ScoringSpec;
+}
+
+/** A campaign file with every reference checked and every CLI override applied. */
+export interface ResolvedCampaign {
+  readonly file: string;
+  readonly config: CampaignConfig;
+  readonly arms: readonly ResolvedArm[];
+  readonly scenarios: readonly ResolvedScenario[];
+  readonly reps: number;
+  readonly concurrency: number;
+  readonly backend: BackendName;
+  readonly seed: number;
+  readonly limits: Limits;
+  readonly gates: readonly GateConfig[];
+}
+
+/** Values from the command line that replace the campaign file's. */
+export interface CampaignOverrides {
+  readonly reps?: number;
+  readonly concurrency?: number;
+  readonly backend?: BackendName;
+  readonly seed?: number;
+  readonly maxTurns?: number;
+  readonly sessionTimeoutSeconds?: number;
+  readonly maxCostUsd?: number;
+  /** `name=source` pairs from `--arm`; sources resolve against `cwd`. */
+  readonly arms?: readonly string[];
+  readonly cwd: string;
+}
+
+export function defaultCampaignFile(): string {
+  return path.join(packageRoot(), 'scenarios', 'plan-scoped-workspace.campaign.json');
+}
+
+function readCampaignFile(file: string): Result<CampaignConfig, InputError> {
+  if (!existsSync(file)) {
+    return err(
+      inputError(
+        'campaign',
+        `${file} does not exist`,
+        'pass a scenarios/*.campaign.json file, or none for the default',
+      ),
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    return err(
+      inputError(file, `is not valid JSON (${(error as Error).message})`, 'fix the JSON syntax'),
+    );
+  }
+  const parsed = campaignSchema.safeParse(json);
+  if (!parsed.success) return err(inputErrorFromZod(file, parsed.error));
+  return ok(parsed.data);
+}
+
+function readScenarioFile(file: string): Result<ScenarioConfig, InputError> {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : 'is not valid JSON';
+    return err(inputError(file, reason, 'each scenario needs scenarios/<id>/scenario.json'));
+  }
+  const parsed = scenarioSchema.safeParse(json);
+  if (!parsed.success) return err(inputErrorFromZod(file, parsed.error));
+  return ok(parsed.data);
+}
+
+function recipeDirFor(name: string, scenarioDir: string): string {
+  return name.includes('/')
+    ? path.resolve(scenarioDir, name)
+    : path.join(packageRoot(), 'fixtures', name);
+}
+
+async function resolveScenario(
+  id: string,
+  scenariosDir: string,
+  where: string,
+): Promise<Result<ResolvedScenario, InputError>> {
+  const scenarioDir = path.join(scenariosDir, id);
+  if (!existsSync(scenarioDir)) {
+    return err(
+      inputError(
+        where,
+        `scenario "${id}" has no folder ${scenarioDir}`,
+        'create scenarios/<id>/ or fix the id',
+      ),
+    );
+  }
+  const config = readScenarioFile(path.join(scenarioDir, 'scenario.json'));
+  if (!config.ok) return config;
+  if (config.value.id !== id) {
+    return err(
+      inputError(
+        path.join(scenarioDir, 'scenario.json'),
+        `declares id "${config.value.id}"`,
+        `set "id": "${id}"`,
+      ),
+    );
+  }
+  const recipe = loadRecipe(recipeDirFor(config.value.fixture.recipe, scenarioDir));
+  if (!recipe.ok) return recipe;
+  if (recipe.value.spec.scenarios[config.value.fixture.scenario] === undefined) {
+    return err(
+      inputError(
+        `${path.join(scenarioDir, 'scenario.json')}: fixture.scenario`,
+        `"${config.value.fixture.scenario}" is not a scenario of the recipe`,
+        `use one of ${Object.keys(recipe.value.spec.scenarios).join(', ')}`,
+      ),
+    );
+  }
+  const prompt = await loadPromptTemplate(
+    path.join(scenariosDir, 'prompts', `${config.value.prompt}.hbs`),
+    `${path.join(scenarioDir, 'scenario.json')}: prompt`,
+  );
+  if (!prompt.ok) return prompt;
+  const scoring = loadScoringSpec(id, scenariosDir);
+  if (!scoring.ok) return scoring;
+  return ok({
+    id,
+    config: config.value,
+    recipe: recipe.value,
+    prompt: prompt.value,
+    scoring: scoring.value,
+  });
+}
+
+function parseArmOverride(text: string): { name: string; spec: string } | undefined {
+  const index = text.indexOf('=');
+  if (index <= 0 || index === text.length - 1) return undefined;
+  return { name: text.slice(0, index), spec: text.slice(index + 1) };
+}
+
+/**
+ * Read a campaign file and check everything it references — scenario
+ * folders, scoring specs, prompt templates and their variables, fixture
+ * recipes and layouts, skill directories and git refs — before any fixture
+ * is built or any session starts. The first problem comes back as one
+ * InputError naming the field and the fix.
+ */
+export async function loadCampaign(
+  file: string,
+  overrides: CampaignOverrides,
+): Promise<Result<ResolvedCampaign, InputError>> {
+  const absolute = path.resolve(overrides.cwd, file);
+  const read = readCampaignFile(absolute);
+  if (!read.ok) return read;
+  const config = read.value;
+  const campaignDir = path.dirname(absolute);
+
+  const sources = new Map(
+    config.arms.map((arm, index) => [
+      arm.name,
+      { spec: arm.skill, base: campaignDir, input: `${absolute}: arms[${index}].skill` },
+    ]),
+  );
+  for (const text of overrides.arms ?? []) {
+    const parsed = parseArmOverride(text);
+    if (parsed === undefined) {
+      return err(
+        inputError(
+          `--arm ${text}`,
+          'is not name=source',
+          'write it as --arm red=<dir or git:repo@ref:subdir>',
+        ),
+      );
+    }
+    if (!sources.has(parsed.name)) {
+      return err(
+        inputError(
+          `--arm ${text}`,
+          `the campaign has no arm "${parsed.name}"`,
+          `use one of ${config.arms.map((arm) => arm.name).join(', ')}`,
+        ),
+      );
+    }
+    sources.set(parsed.name, {
+      spec: parsed.spec,
+      base: overrides.cwd,
+      input: `--arm ${parsed.name}`,
+    });
+  }
+
+  const names = new Set<string>();
+  for (const arm of config.arms) {
+    if (names.has(arm.name)) {
+      return err(
+        inputError(
+          `${absolute}: arms`,
+          `arm "${arm.name}" appears twice`,
+          'give every arm its own name',
+        ),
+      );
+    }
+    names.add(arm.name);
+  }
+
+  const scenarios: ResolvedScenario[] = [];
+  for (const [index, id] of config.scenarios.entries()) {
+    const scenario = await resolveScenario(id, campaignDir, `${absolute}: scenarios[${index}]`);
+    if (!scenario.ok) return scenario;
+    scenarios.push(scenario.value);
+  }
+
+  const arms: ResolvedArm[] = [];
+  for (const [index, arm] of config.arms.entries()) {
+    for (const scenario of scenarios) {
+      const variant = resolveVariant(scenario.recipe, scenario.config.fixture.scenario, arm.layout);
+      if (!variant.ok) {
+        return err(
+          inputError(
+            `${absolute}: arms[${index}].layout`,
+            `"${arm.layout}" is not a layout of scenario ${scenario.id}'s fixture`,
+            variant.error.fix,
+          ),
+        );
+      }
+    }
+    const source = sources.get(arm.name);
+    if (source === undefined) throw new Error(`no skill source recorded for arm ${arm.name}`);
+    const resolved = await resolveSkillSource(source.spec, source.base, source.input);
+    if (!resolved.ok) return resolved;
+    arms.push({
+      name: arm.name,
+      role: arm.role,
+      label: arm.label,
+      layout: arm.layout,
+      source: resolved.value,
+    });
+  }
+
+  for (const [index, gate] of config.gates.entries()) {
+    const where = `${absolute}: gates[${index}]`;
+    if ('scenario' in gate && !config.scenarios.includes(gate.scenario)) {
+      return err(
+        inputError(
+          where,
+          `names scenario "${gate.scenario}", which the campaign does not run`,
+          'fix the scenario id',
+        ),
+      );
+    }
+    if ('arm' in gate && !names.has(gate.arm)) {
+      return err(
+        inputError(
+          where,
+          `names arm "${gate.arm}", which the campaign does not have`,
+          'fix the arm name',
+        ),
+      );
+    }
+    if (gate.kind === 'green-better' || gate.kind === 'no-regression') {
+      const roles = new Set(config.arms.map((arm) => arm.role));
+      if (!roles.has('red') || !roles.has('green')) {
+        return err(
+          inputError(
+            where,
+            `${gate.kind} compares a red and a green arm`,
+            'give the campaign one arm of each role',
+          ),
+        );
+      }
+    }
+  }
+
+  const limits: Limits = {
+    ...config.limits,
+    ...(overrides.maxTurns === undefined ? {} : { maxTurns: overrides.maxTurns }),
+    ...(overrides.sessionTimeoutSeconds === undefined
+      ? {}
+      : { sessionTimeoutSeconds: overrides.sessionTimeoutSeconds }),
+    ...(overrides.maxCostUsd === undefined ? {} : { maxCostUsd: overrides.maxCostUsd }),
+  };
+  return ok({
+    file: absolute,
+    config,
+    arms,
+    scenarios,
+    reps: overrides.reps ?? config.reps,
+    concurrency: overrides.concurrency ?? config.concurrency,
+    backend: overrides.backend ?? config.backend,
+    seed: overrides.seed ?? config.seed,
+    limits,
+    gates: config.gates,
+  });
+}

@@ -1,0 +1,65 @@
+import { type InputError, inputError } from '../lib/input-error.js';
+import { err, ok, type Result } from '../lib/result.js';
+
+/**
+ * Which brain a run talks to.
+ * - scripted: a policy on redgreen's local Messages API server (offline, no key).
+ * - live: a real model through the Messages API (needs ANTHROPIC_API_KEY;
+ *   ANTHROPIC_BASE_URL may point at an Anthropic-compatible endpoint).
+ */
+export type ModelChoice =
+  | {
+      readonly kind: 'scripted';
+      readonly id: string;
+      readonly policy: string;
+      /** Why this model: asked for with --model, or the offline default because no key is set. */
+      readonly reason: 'requested' | 'no-api-key';
+    }
+  | { readonly kind: 'live'; readonly id: string; readonly baseUrl: string | undefined };
+
+export const SCRIPTED_PREFIX = 'scripted:';
+
+export function chooseModel(options: {
+  readonly requested: string | undefined;
+  readonly campaignModel: string;
+  readonly offlineModel: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly knownPolicies: readonly string[];
+}): Result<ModelChoice, InputError> {
+  const hasKey = (options.env.ANTHROPIC_API_KEY ?? '').trim().length > 0;
+  const requested = options.requested;
+  const id = requested ?? (hasKey ? options.campaignModel : options.offlineModel);
+  if (id.startsWith(SCRIPTED_PREFIX)) {
+    const policy = id.slice(SCRIPTED_PREFIX.length);
+    if (!options.knownPolicies.includes(policy)) {
+      return err(
+        inputError(
+          '--model',
+          `"${id}" names no scripted policy`,
+          `use one of ${options.knownPolicies.map((name) => SCRIPTED_PREFIX + name).join(', ')}`,
+        ),
+      );
+    }
+    return ok({
+      kind: 'scripted',
+      id,
+      policy,
+      reason: requested === undefined ? 'no-api-key' : 'requested',
+    });
+  }
+  if (!hasKey) {
+    return err(
+      inputError(
+        '--model',
+        `"${id}" is a live model but ANTHROPIC_API_KEY is not set`,
+        'export ANTHROPIC_API_KEY, or run offline with --model scripted:skill-reader',
+      ),
+    );
+  }
+  const baseUrl = options.env.ANTHROPIC_BASE_URL?.trim();
+  return ok({
+    kind: 'live',
+    id,
+    baseUrl: baseUrl === undefined || baseUrl === '' ? undefined : baseUrl,
+  });
+}

@@ -1,0 +1,55 @@
+/**
+ * The plan of a campaign run: every rep of every cell, in the order they are
+ * dispatched. Reps are interleaved (rep 1 of every cell before rep 2 of any),
+ * so drift in the model or the machine hits all arms alike.
+ */
+export interface PlannedRep {
+  readonly arm: string;
+  readonly scenario: string;
+  /** 1-based rep number within its cell. */
+  readonly rep: number;
+  /** `<arm>/<scenario>-rep<N>`: the rep's id and its directory under reps/. */
+  readonly id: string;
+}
+
+export function repId(arm: string, scenario: string, rep: number): string {
+  return `${arm}/${scenario}-rep${rep}`;
+}
+
+export function planReps(
+  arms: readonly string[],
+  scenarios: readonly string[],
+  reps: number,
+): PlannedRep[] {
+  const plan: PlannedRep[] = [];
+  for (let rep = 1; rep <= reps; rep += 1) {
+    for (const scenario of scenarios) {
+      for (const arm of arms) plan.push({ arm, scenario, rep, id: repId(arm, scenario, rep) });
+    }
+  }
+  return plan;
+}
+
+export interface Shard {
+  /** 1-based shard index. */
+  readonly index: number;
+  readonly count: number;
+}
+
+/**
+ * A deterministic 1/n slice of the plan: the reps at positions k-1, k-1+n, …
+ * The plan order depends only on the campaign, so every shard job of the
+ * same campaign picks disjoint slices that together cover the plan.
+ */
+export function shardOf(plan: readonly PlannedRep[], shard: Shard): PlannedRep[] {
+  return plan.filter((_, position) => position % shard.count === shard.index - 1);
+}
+
+export function parseShard(text: string): Shard | undefined {
+  const match = /^(\d+)\/(\d+)$/.exec(text.trim());
+  if (match === null) return undefined;
+  const index = Number(match[1]);
+  const count = Number(match[2]);
+  if (count < 1 || index < 1 || index > count) return undefined;
+  return { index, count };
+}

@@ -1,0 +1,117 @@
+import { readFile } from 'node:fs/promises';
+import Handlebars from 'handlebars';
+import { type InputError, inputError } from '../lib/input-error.js';
+import { err, ok, type Result } from '../lib/result.js';
+
+/** The variables every session prompt is rendered with. */
+export interface PromptVariables {
+  /** Absolute path of the read-only skill copy the session is told to follow. */
+  readonly skillDir: string;
+  /** Absolute path of the session's fixture repository. */
+  readonly fixtureRepo: string;
+  /** The session's own plan, relative to the fixture repository. */
+  readonly planPath: string;
+}
+
+export const promptVariableNames: readonly (keyof PromptVariables)[] = [
+  'skillDir',
+  'fixtureRepo',
+  'planPath',
+];
+
+export interface PromptTemplate {
+  readonly path: string;
+  readonly source: string;
+  render(variables: PromptVariables): string;
+}
+
+/**
+ * Variable names a parsed template reads: every path expression, except the
+ * names of helpers (`{{#if x}}` reads `x`, not `if`).
+ */
+function referencedNames(program: hbs.AST.Program): Set<string> {
+  const names = new Set<string>();
+  const helperPaths = new Set<unknown>();
+  const visit = (node: unknown): void => {
+    if (node === null || typeof node !== 'object') return;
+    const typed = node as { type?: string; path?: unknown; params?: unknown[]; original?: unknown };
+    const isCall = typed.type === 'BlockStatement' || (typed.params?.length ?? 0) > 0;
+    if (isCall && typed.path !== undefined) helperPaths.add(typed.path);
+    if (
+      typed.type === 'PathExpression' &&
+      !helperPaths.has(node) &&
+      typeof typed.original === 'string'
+    ) {
+      names.add(typed.original);
+    }
+    for (const value of Object.values(node)) {
+      if (Array.isArray(value)) value.forEach(visit);
+      else if (value !== null && typeof value === 'object') visit(value);
+    }
+  };
+  visit(program);
+  return names;
+}
+
+/**
+ * Load a Handlebars prompt template and check, before any session starts,
+ * that it uses every variable a session needs and no variable redgreen does
+ * not supply.
+ */
+export async function loadPromptTemplate(
+  templatePath: string,
+  inputName: string,
+): Promise<Result<PromptTemplate, InputError>> {
+  let source: string;
+  try {
+    source = await readFile(templatePath, 'utf8');
+  } catch {
+    return err(
+      inputError(
+        inputName,
+        `prompt template ${templatePath} cannot be read`,
+        'name a template that exists in scenarios/prompts/ (without .hbs)',
+      ),
+    );
+  }
+  let program: hbs.AST.Program;
+  try {
+    program = Handlebars.parse(source);
+  } catch (error) {
+    return err(
+      inputError(
+        inputName,
+        `prompt template ${templatePath} is not valid Handlebars (${String(error instanceof Error ? error.message.split('\n')[0] : error)})`,
+        'fix the template syntax',
+      ),
+    );
+  }
+  const used = referencedNames(program);
+  const known = new Set<string>(promptVariableNames);
+  const unknown = [...used].filter((name) => !known.has(name));
+  if (unknown.length > 0) {
+    return err(
+      inputError(
+        inputName,
+        `prompt template ${templatePath} uses {{${unknown[0]}}}, which redgreen does not supply`,
+        `use only ${promptVariableNames.map((name) => `{{${name}}}`).join(', ')}`,
+      ),
+    );
+  }
+  const missing = promptVariableNames.filter((name) => !used.has(name));
+  if (missing.length > 0) {
+    return err(
+      inputError(
+        inputName,
+        `prompt template ${templatePath} never mentions {{${missing[0]}}}, so sessions would not know it`,
+        `add {{${missing[0]}}} to the template`,
+      ),
+    );
+  }
+  const compiled = Handlebars.compile(source, { noEscape: true, strict: true });
+  return ok({
+    path: templatePath,
+    source,
+    render: (variables: PromptVariables) => compiled(variables),
+  });
+}

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+
+/**
+ * `meta.json` of one rep: how the session ran (not what it decided; that is
+ * score.json). Written by the runner, read back by the scorer and reports.
+ */
+export const tokenUsageSchema = z
+  .object({
+    input: z.number().int().nonnegative(),
+    output: z.number().int().nonnegative(),
+    cacheWrite: z.number().int().nonnegative(),
+    cacheRead: z.number().int().nonnegative(),
+  })
+  .strict();
+
+export const sessionStatusSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('completed') }).strict(),
+  z
+    .object({
+      kind: z.literal('indeterminate'),
+      stage: z.enum(['api', 'engine', 'timeout', 'limit', 'aborted', 'reply', 'harness']),
+      reason: z.string(),
+    })
+    .strict(),
+]);
+
+export const repMetaSchema = z
+  .object({
+    id: z.string(),
+    arm: z.string(),
+    scenario: z.string(),
+    rep: z.number().int().positive(),
+    attempt: z.number().int().positive(),
+    status: sessionStatusSchema,
+    /** tool_use blocks the main session emitted, deduplicated by id. */
+    toolUses: z.number().int().nonnegative(),
+    /** tool_use blocks emitted inside subagents (counted apart from toolUses). */
+    subagentToolUses: z.number().int().nonnegative(),
+    subagentDispatches: z.number().int().nonnegative(),
+    toolCallsByName: z.record(z.string(), z.number().int().nonnegative()),
+    turns: z.number().int().nonnegative(),
+    tokens: tokenUsageSchema.nullable(),
+    /** True when the token numbers are estimates (the local model server's). */
+    tokensEstimated: z.boolean(),
+    /** At the repository's price table; null when the model is unpriced or usage unknown. */
+    costUsd: z.number().nonnegative().nullable(),
+    pricingAsOf: z.string(),
+    engineCostEstimateUsd: z.number().nonnegative().nullable(),
+    durationMs: z.number().nonnegative(),
+    model: z
+      .object({ requested: z.string(), reported: z.string().nullable(), scripted: z.boolean() })
+      .strict(),
+    backend: z.enum(['claude-code', 'messages']),
+    engine: z.string(),
+    sandbox: z.string(),
+    stopReason: z.string().nullable(),
+    harnessVersion: z.string(),
+    fixture: z.object({ scenario: z.string(), layout: z.string(), head: z.string() }).strict(),
+    skill: z.object({ tree: z.string() }).strict(),
+    /** How many times the API key was found (and replaced) in what the session produced. */
+    secretRedactions: z.number().int().nonnegative(),
+    transcriptMalformedLines: z.number().int().nonnegative(),
+  })
+  .strict();
+
+export type RepMeta = z.infer<typeof repMetaSchema>;
+export type SessionStatus = z.infer<typeof sessionStatusSchema>;

@@ -1,0 +1,75 @@
+import path from 'node:path';
+import { writeFileAtomic } from '../lib/atomic-write.js';
+import { type InputError, inputError } from '../lib/input-error.js';
+import { packageRoot } from '../lib/package-root.js';
+import { err, ok, type Result } from '../lib/result.js';
+import { loadResults } from '../report/load-results.js';
+import { loadScoringSpec, type ScoringSpec } from '../score/scoring-spec.js';
+import { REP_FILES } from './results-layout.js';
+import { scoreRepDirectory } from './score-rep-dir.js';
+
+export interface RescoreSummary {
+  readonly rescored: number;
+  /** Reps whose verdict changed: id, before, after. */
+  readonly changed: readonly { id: string; before: string; after: string }[];
+}
+
+function scenarioDirs(campaignFile: string): string[] {
+  return [path.dirname(campaignFile), path.join(packageRoot(), 'scenarios')];
+}
+
+/**
+ * Score every recorded rep of a results directory again from its files,
+ * with the scenarios' current scoring specs, and rewrite each score.json
+ * (atomically). Needs no model; the ledger is left as it is.
+ */
+export async function rescoreResults(dir: string): Promise<Result<RescoreSummary, InputError>> {
+  const loaded = await loadResults(dir);
+  if (!loaded.ok) return loaded;
+  const { record } = loaded.value;
+  const specs = new Map<string, ScoringSpec>();
+  for (const scenario of record.scenarios) {
+    let found: ScoringSpec | undefined;
+    let lastError: InputError | undefined;
+    for (const scenariosDir of scenarioDirs(record.campaign.file)) {
+      const spec = loadScoringSpec(scenario.id, scenariosDir);
+      if (spec.ok) {
+        found = spec.value;
+        break;
+      }
+      lastError = spec.error;
+    }
+    if (found === undefined) {
+      return err(
+        lastError ??
+          inputError(scenario.id, 'has no scoring spec', 'add scenarios/<id>/scoring.json'),
+      );
+    }
+    specs.set(scenario.id, found);
+  }
+  const changed: { id: string; before: string; after: string }[] = [];
+  for (const rep of loaded.value.reps) {
+    const spec = specs.get(rep.meta.scenario);
+    const key = `${rep.meta.scenario}:${rep.meta.fixture.layout}`;
+    const fingerprint = record.fixtures[key];
+    if (spec === undefined || fingerprint === undefined) {
+      return err(
+        inputError(
+          rep.dir,
+          `has no fixture fingerprint ${key} in campaign.json`,
+          'rerun the campaign',
+        ),
+      );
+    }
+    const scored = await scoreRepDirectory(rep.dir, spec, fingerprint);
+    if (!scored.ok) return scored;
+    if (scored.value.score.verdict !== rep.score.verdict) {
+      changed.push({ id: rep.id, before: rep.score.verdict, after: scored.value.score.verdict });
+    }
+    await writeFileAtomic(
+      path.join(rep.dir, REP_FILES.score),
+      `${JSON.stringify(scored.value.score, null, 2)}\n`,
+    );
+  }
+  return ok({ rescored: loaded.value.reps.length, changed });
+}

@@ -1,0 +1,55 @@
+import path from 'node:path';
+
+/**
+ * Where everything of one campaign run lives under `results/<run>/`. The
+ * only module that knows these names; every writer and reader goes through it.
+ */
+export interface ResultsLayout {
+  readonly root: string;
+  readonly campaignFile: string;
+  readonly ledgerFile: string;
+  readonly skillsDir: string;
+  readonly repsDir: string;
+  readonly resultsMarkdown: string;
+  readonly resultsCsv: string;
+  readonly resultsJson: string;
+  readonly reportHtml: string;
+  readonly overridesFile: string;
+  skillDir(arm: string): string;
+  repDir(arm: string, scenario: string, rep: number): string;
+  /** Where an earlier (superseded) attempt of a rep is kept. */
+  supersededAttemptDir(arm: string, scenario: string, rep: number, attempt: number): string;
+}
+
+export function resultsLayout(root: string): ResultsLayout {
+  const abs = path.resolve(root);
+  const reps = path.join(abs, 'reps');
+  return {
+    root: abs,
+    campaignFile: path.join(abs, 'campaign.json'),
+    ledgerFile: path.join(abs, 'ledger.jsonl'),
+    skillsDir: path.join(abs, 'skills'),
+    repsDir: reps,
+    resultsMarkdown: path.join(abs, 'results.md'),
+    resultsCsv: path.join(abs, 'results.csv'),
+    resultsJson: path.join(abs, 'results.json'),
+    reportHtml: path.join(abs, 'report.html'),
+    overridesFile: path.join(abs, 'overrides.json'),
+    skillDir: (arm) => path.join(abs, 'skills', arm),
+    repDir: (arm, scenario, rep) => path.join(reps, arm, `${scenario}-rep${rep}`),
+    supersededAttemptDir: (arm, scenario, rep, attempt) =>
+      path.join(reps, arm, `${scenario}-rep${rep}.attempt${attempt}`),
+  };
+}
+
+/** Files inside one rep's directory. */
+export const REP_FILES = {
+  reply: 'reply.md',
+  transcript: 'transcript.jsonl',
+  meta: 'meta.json',
+  score: 'score.json',
+  prompt: 'prompt.md',
+  snapshotBefore: 'snapshot-before.json',
+  snapshotAfter: 'snapshot-after.json',
+  engineLog: 'engine.log',
+} as const;

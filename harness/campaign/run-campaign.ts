@@ -1,0 +1,256 @@
+import { rm } from 'node:fs/promises';
+import pLimit from 'p-limit';
+import { type InputError, inputError } from '../lib/input-error.js';
+import { err, ok, type Result } from '../lib/result.js';
+import {
+  type FaultRuleInput,
+  isPolicyName,
+  type ModelServer,
+  startModelServer,
+} from '../model-server/index.js';
+import { claudeCodeBackend } from '../session/claude-code-backend.js';
+import { locateClaudeCodeBinary } from '../session/locate-engine.js';
+import { messagesBackend } from '../session/messages-backend.js';
+import { detectSandbox } from '../session/sandbox.js';
+import type { ModelEndpoint, SessionBackend } from '../session/session-types.js';
+import { readLedger } from './ledger.js';
+import type { ResolvedCampaign } from './load-campaign.js';
+import type { ModelChoice } from './model-choice.js';
+import { type PlannedRep, planReps, type Shard, shardOf } from './plan.js';
+import { type Invocation, type PreparedRun, prepareRun } from './prepare-run.js';
+import { type RepResult, type RunContext, runRep } from './rep-runner.js';
+import type { RunControl } from './run-control.js';
+import type { RunEventSink } from './run-events.js';
+
+/** The key sent to the local model server; it is not a secret and unlocks nothing. */
+export const OFFLINE_API_KEY = 'redgreen-offline-no-key';
+
+export interface RunOptions {
+  readonly campaign: ResolvedCampaign;
+  readonly model: ModelChoice;
+  readonly invocation: Invocation;
+  readonly outDir: string;
+  readonly resume: boolean;
+  readonly shard: Shard | null;
+  readonly retryIndeterminate: number;
+  readonly keepWorkDirs: boolean;
+  /** Faults injected into the in-process scripted model server (harness testing). */
+  readonly faults: readonly FaultRuleInput[];
+  readonly control: RunControl;
+  readonly events: RunEventSink;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+export interface RunSummary {
+  readonly outDir: string;
+  readonly results: readonly RepResult[];
+  readonly missing: number;
+  readonly stoppedEarly: boolean;
+}
+
+async function createBackend(
+  campaign: ResolvedCampaign,
+  model: ModelChoice,
+): Promise<Result<{ backend: SessionBackend; engine: string; sandbox: string }, InputError>> {
+  if (campaign.backend === 'claude-code') {
+    const binary = locateClaudeCodeBinary();
+    if (binary === undefined) {
+      return err(
+        inputError(
+          '--backend claude-code',
+          'the Claude Code engine is not installed (no @anthropic-ai/claude-agent-sdk platform package)',
+          'run npm install, or use --backend messages',
+        ),
+      );
+    }
+    const sandbox = await detectSandbox();
+    return ok({
+      backend: claudeCodeBackend({
+        binary,
+        sandbox,
+        maxRetries: model.kind === 'scripted' ? 2 : 4,
+      }),
+      engine: 'claude-code',
+      sandbox: `${sandbox.description}; Read/Glob/Grep limited to the fixture and skill by permission rules`,
+    });
+  }
+  const sandbox = await detectSandbox();
+  return ok({
+    backend: messagesBackend({ sandbox, maxRetries: model.kind === 'scripted' ? 2 : 4 }),
+    engine: 'redgreen-messages',
+    sandbox: sandbox.description,
+  });
+}
+
+async function startBrain(
+  model: ModelChoice,
+  options: RunOptions,
+): Promise<{ endpoint: ModelEndpoint; server: ModelServer | undefined }> {
+  if (model.kind === 'live') {
+    return {
+      endpoint: {
+        id: model.id,
+        baseUrl: model.baseUrl,
+        apiKey: options.env.ANTHROPIC_API_KEY ?? '',
+        scripted: false,
+      },
+      server: undefined,
+    };
+  }
+  if (!isPolicyName(model.policy)) throw new Error(`unknown policy ${model.policy}`);
+  const server = await startModelServer({
+    policy: model.policy,
+    seed: options.campaign.seed,
+    faults: options.faults,
+  });
+  return {
+    endpoint: { id: model.id, baseUrl: server.baseUrl, apiKey: OFFLINE_API_KEY, scripted: true },
+    server,
+  };
+}
+
+/**
+ * Run (or resume) a campaign: prepare the results directory, start the brain
+ * (a live endpoint, or the scripted model server in-process), and dispatch
+ * the missing reps of the plan (or of this shard) interleaved through a pool,
+ * each landing on disk as it finishes. Then optionally retry reps whose
+ * session was indeterminate. Stops dispatching on Ctrl-C or at --max-cost.
+ */
+export async function runCampaign(options: RunOptions): Promise<Result<RunSummary, InputError>> {
+  const { campaign, model, control, events } = options;
+  const backend = await createBackend(campaign, model);
+  if (!backend.ok) return backend;
+  const prepared = await prepareRun({
+    campaign,
+    model,
+    invocation: options.invocation,
+    outDir: options.outDir,
+    resume: options.resume,
+    shard: options.shard,
+    engine: backend.value.engine,
+    sandbox: backend.value.sandbox,
+  });
+  if (!prepared.ok) return prepared;
+  const run: PreparedRun = prepared.value;
+  const brain = await startBrain(model, options);
+  const started = performance.now();
+  try {
+    const context: RunContext = {
+      campaign,
+      layout: run.layout,
+      backend: backend.value.backend,
+      model: brain.endpoint,
+      variants: run.variants,
+      skills: run.skills,
+      workRoot: run.workRoot,
+      sandboxDescription: backend.value.sandbox,
+      keepWorkDirs: options.keepWorkDirs,
+    };
+    const fullPlan = planReps(
+      campaign.arms.map((arm) => arm.name),
+      campaign.scenarios.map((scenario) => scenario.id),
+      campaign.reps,
+    );
+    const plan = options.shard === null ? fullPlan : shardOf(fullPlan, options.shard);
+    const ledger = await readLedger(run.layout.ledgerFile);
+    if (!ledger.ok) throw new Error('ledger unreadable right after preparing the run');
+    const done = ledger.value.reps;
+    const todo = plan.filter((rep) => !done.has(rep.id));
+    events({
+      type: 'run-start',
+      campaign: campaign.config.id,
+      outDir: run.layout.root,
+      model: model.id,
+      scripted: model.kind === 'scripted',
+      backend: campaign.backend,
+      total: plan.length,
+      alreadyDone: plan.length - todo.length,
+      toRun: todo.length,
+      concurrency: campaign.concurrency,
+    });
+
+    const results: RepResult[] = [];
+    let spent: number | null = null;
+    const limit = pLimit(campaign.concurrency);
+    const maxCost = campaign.limits.maxCostUsd;
+
+    const runOne = async (rep: PlannedRep, attempt: number): Promise<void> => {
+      if (control.stopping) return;
+      events({ type: 'rep-start', id: rep.id, attempt });
+      let outcome: Awaited<ReturnType<typeof runRep>>;
+      try {
+        outcome = await runRep(context, rep, attempt, control.signal);
+      } catch (error) {
+        events({
+          type: 'rep-dropped',
+          id: rep.id,
+          reason: `harness error: ${error instanceof Error ? error.message : String(error)}`,
+        });
+        return;
+      }
+      if ('dropped' in outcome) {
+        events({ type: 'rep-dropped', id: rep.id, reason: outcome.dropped });
+        return;
+      }
+      results.push(outcome);
+      if (outcome.meta.costUsd !== null) spent = (spent ?? 0) + outcome.meta.costUsd;
+      events({
+        type: 'rep-done',
+        id: rep.id,
+        attempt,
+        verdict: outcome.score.verdict,
+        reason: outcome.score.verdict === 'pass' ? undefined : outcome.score.reasons[0],
+        toolUses: outcome.meta.toolUses,
+        costUsd: outcome.meta.costUsd,
+        durationMs: outcome.meta.durationMs,
+      });
+      if (
+        maxCost !== null &&
+        spent !== null &&
+        spent >= maxCost &&
+        control.stop(`spent $${(spent as number).toFixed(2)}, at or over --max-cost $${maxCost}`)
+      ) {
+        events({ type: 'stopping', reason: control.stopReason ?? '' });
+      }
+    };
+
+    await Promise.all(todo.map((rep) => limit(() => runOne(rep, 1))));
+
+    for (let round = 0; round < options.retryIndeterminate && !control.stopping; round += 1) {
+      const current = await readLedger(run.layout.ledgerFile);
+      if (!current.ok) break;
+      const retry = plan.filter(
+        (rep) => current.value.reps.get(rep.id)?.status === 'indeterminate',
+      );
+      if (retry.length === 0) break;
+      await Promise.all(
+        retry.map((rep) =>
+          limit(() => runOne(rep, (current.value.reps.get(rep.id)?.attempt ?? 0) + 1)),
+        ),
+      );
+    }
+
+    const final = await readLedger(run.layout.ledgerFile);
+    const recorded = final.ok ? plan.filter((rep) => final.value.reps.has(rep.id)) : [];
+    const latest = final.ok ? recorded.map((rep) => final.value.reps.get(rep.id)) : [];
+    events({
+      type: 'run-end',
+      finished: results.length,
+      pass: latest.filter((line) => line?.verdict === 'pass').length,
+      fail: latest.filter((line) => line?.verdict === 'fail').length,
+      indeterminate: latest.filter((line) => line?.verdict === 'indeterminate').length,
+      missing: plan.length - recorded.length,
+      costUsd: spent,
+      elapsedMs: performance.now() - started,
+    });
+    return ok({
+      outDir: run.layout.root,
+      results,
+      missing: plan.length - recorded.length,
+      stoppedEarly: control.stopping,
+    });
+  } finally {
+    await brain.server?.close();
+    if (!options.keepWorkDirs) await rm(run.workRoot, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * How a user stops a run: the first request stops dispatching new reps and
+ * lets those in flight finish; the second aborts the reps in flight (they are
+ * not recorded, so a resume runs them again). The ledger stays consistent
+ * either way because a rep is recorded only once its directory is complete.
+ */
+export class RunControl {
+  #stopReason: string | undefined;
+  readonly #abort = new AbortController();
+
+  get stopping(): boolean {
+    return this.#stopReason !== undefined;
+  }
+
+  get stopReason(): string | undefined {
+    return this.#stopReason;
+  }
+
+  get signal(): AbortSignal {
+    return this.#abort.signal;
+  }
+
+  /** Stop dispatching; returns false if a stop was already requested. */
+  stop(reason: string): boolean {
+    if (this.#stopReason !== undefined) return false;
+    this.#stopReason = reason;
+    return true;
+  }
+
+  abortInFlight(): void {
+    this.#abort.abort();
+  }
+
+  /** The Ctrl-C policy: first press stops dispatching, the second aborts. */
+  interrupt(): 'stopping' | 'aborting' {
+    if (this.stop('interrupted (Ctrl-C); press Ctrl-C again to abort the reps in flight')) {
+      return 'stopping';
+    }
+    this.abortInFlight();
+    return 'aborting';
+  }
+}

@@ -1,0 +1,39 @@
+/** What a campaign run reports while it works; rendered by a progress reporter. */
+export type RunEvent =
+  | {
+      readonly type: 'run-start';
+      readonly campaign: string;
+      readonly outDir: string;
+      readonly model: string;
+      readonly scripted: boolean;
+      readonly backend: string;
+      readonly total: number;
+      readonly alreadyDone: number;
+      readonly toRun: number;
+      readonly concurrency: number;
+    }
+  | { readonly type: 'rep-start'; readonly id: string; readonly attempt: number }
+  | {
+      readonly type: 'rep-done';
+      readonly id: string;
+      readonly attempt: number;
+      readonly verdict: 'pass' | 'fail' | 'indeterminate';
+      readonly reason: string | undefined;
+      readonly toolUses: number;
+      readonly costUsd: number | null;
+      readonly durationMs: number;
+    }
+  | { readonly type: 'rep-dropped'; readonly id: string; readonly reason: string }
+  | { readonly type: 'stopping'; readonly reason: string }
+  | {
+      readonly type: 'run-end';
+      readonly finished: number;
+      readonly pass: number;
+      readonly fail: number;
+      readonly indeterminate: number;
+      readonly missing: number;
+      readonly costUsd: number | null;
+      readonly elapsedMs: number;
+    };
+
+export type RunEventSink = (event: RunEvent) => void;

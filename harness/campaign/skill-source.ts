@@ -1,0 +1,204 @@
+import { spawn } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+import { isolatedGitEnv } from '../lib/git-env.js';
+import { type InputError, inputError } from '../lib/input-error.js';
+import { err, ok, type Result } from '../lib/result.js';
+import { directoryTreeId } from './tree-id.js';
+
+/**
+ * Where an arm's skill text comes from: a directory, or a subdirectory of a
+ * git commit (`git:<repo>@<ref>:<subdir>`), which is always read through
+ * `git archive` from the object store, never from a working tree.
+ */
+export type SkillSource =
+  | { readonly kind: 'dir'; readonly spec: string; readonly dir: string }
+  | {
+      readonly kind: 'git';
+      readonly spec: string;
+      readonly repo: string;
+      readonly ref: string;
+      readonly subdir: string;
+      /** The commit the ref resolved to. */
+      readonly commit: string;
+      /** The tree id of `<commit>:<subdir>`. */
+      readonly tree: string;
+    };
+
+const GIT_SPEC = /^git:(.+)@([^@:]+):(.*)$/;
+
+async function git(
+  repo: string,
+  args: readonly string[],
+): Promise<{ ok: boolean; stdout: string }> {
+  const home = await mkdtemp(path.join(os.tmpdir(), 'redgreen-git-home-'));
+  try {
+    const result = await execa('git', ['-C', repo, ...args], {
+      env: isolatedGitEnv(home),
+      extendEnv: false,
+      reject: false,
+    });
+    return { ok: result.exitCode === 0, stdout: String(result.stdout).trim() };
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Parse and check a skill source without copying anything: the directory
+ * exists and holds SKILL.md, or the repository, ref and subdirectory resolve
+ * to a tree with SKILL.md. `baseDir` resolves relative paths.
+ */
+export async function resolveSkillSource(
+  spec: string,
+  baseDir: string,
+  inputName: string,
+): Promise<Result<SkillSource, InputError>> {
+  const gitMatch = GIT_SPEC.exec(spec);
+  if (spec.startsWith('git:')) {
+    if (gitMatch === null) {
+      return err(
+        inputError(
+          inputName,
+          `"${spec}" is not a git skill source`,
+          'write it as git:<repo>@<ref>:<subdir>',
+        ),
+      );
+    }
+    const [, repoSpec = '', ref = '', subdirSpec = ''] = gitMatch;
+    const repo = path.resolve(baseDir, repoSpec);
+    const subdir = subdirSpec.replace(/^\/+|\/+$/g, '');
+    if (!existsSync(repo)) {
+      return err(
+        inputError(
+          inputName,
+          `repository ${repo} does not exist`,
+          'point at a git repository on this machine',
+        ),
+      );
+    }
+    const commit = await git(repo, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+    if (!commit.ok) {
+      return err(
+        inputError(
+          inputName,
+          `ref "${ref}" does not resolve to a commit in ${repo}`,
+          'use a branch, tag or commit hash that exists there (git log --oneline)',
+        ),
+      );
+    }
+    const treeish = subdir === '' ? `${commit.stdout}^{tree}` : `${commit.stdout}:${subdir}`;
+    const tree = await git(repo, ['rev-parse', '--verify', '--quiet', treeish]);
+    const type = tree.ok
+      ? await git(repo, ['cat-file', '-t', tree.stdout])
+      : { ok: false, stdout: '' };
+    if (!tree.ok || type.stdout !== 'tree') {
+      return err(
+        inputError(
+          inputName,
+          `"${subdir}" is not a directory at ${ref} in ${repo}`,
+          'name the skill directory relative to the repository root',
+        ),
+      );
+    }
+    const skillFile = await git(repo, ['cat-file', '-e', `${tree.stdout}:SKILL.md`]);
+    if (!skillFile.ok) {
+      return err(
+        inputError(
+          inputName,
+          `${subdir || '(root)'} at ${ref} has no SKILL.md`,
+          'point at a skill directory',
+        ),
+      );
+    }
+    return ok({ kind: 'git', spec, repo, ref, subdir, commit: commit.stdout, tree: tree.stdout });
+  }
+  const dir = path.resolve(baseDir, spec);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    return err(
+      inputError(
+        inputName,
+        `skill directory ${dir} does not exist`,
+        'point at a directory that holds SKILL.md',
+      ),
+    );
+  }
+  if (!existsSync(path.join(dir, 'SKILL.md'))) {
+    return err(
+      inputError(
+        inputName,
+        `${dir} has no SKILL.md`,
+        'point at a skill directory (the one that holds SKILL.md)',
+      ),
+    );
+  }
+  return ok({ kind: 'dir', spec, dir });
+}
+
+function run(
+  command: string,
+  args: readonly string[],
+  stdinFrom?: NodeJS.ReadableStream,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      stdio: [stdinFrom ? 'pipe' : 'ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    if (stdinFrom && child.stdin) stdinFrom.pipe(child.stdin);
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${command} failed: ${stderr.trim()}`)),
+    );
+  });
+}
+
+async function makeReadOnly(dir: string): Promise<void> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const child = path.join(dir, entry.name);
+    if (entry.isDirectory()) await makeReadOnly(child);
+    else if (entry.isFile()) await chmod(child, (await stat(child)).mode & 0o555);
+  }
+  await chmod(dir, 0o555);
+}
+
+export interface MaterialisedSkill {
+  readonly dir: string;
+  /** Git tree id of the copied text (for git sources: the source tree itself). */
+  readonly tree: string;
+}
+
+/**
+ * Copy a skill source into `dest` (inside the results directory) and make the
+ * copy read-only. Git sources come from `git archive`, so uncommitted edits in
+ * the source repository's working tree can never leak into a run.
+ */
+export async function materialiseSkill(
+  source: SkillSource,
+  dest: string,
+): Promise<MaterialisedSkill> {
+  await mkdir(dest, { recursive: true });
+  if (source.kind === 'git') {
+    const home = await mkdtemp(path.join(os.tmpdir(), 'redgreen-git-home-'));
+    try {
+      const archive = spawn('git', ['-C', source.repo, 'archive', '--format=tar', source.tree], {
+        env: isolatedGitEnv(home),
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      await run('tar', ['-x', '-C', dest], archive.stdout);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  } else {
+    await run('cp', ['-R', `${source.dir}/.`, dest]);
+  }
+  const tree = await directoryTreeId(dest);
+  await makeReadOnly(dest);
+  return { dir: dest, tree };
+}

@@ -1,0 +1,42 @@
+import { InvalidArgumentError } from 'commander';
+
+/** Commander argument parsers that reject bad values with a message naming the fix. */
+export function positiveInt(
+  name: string,
+  max = Number.MAX_SAFE_INTEGER,
+): (value: string) => number {
+  return (value: string) => {
+    const parsed = Number(value);
+    if (!/^\d+$/.test(value) || !Number.isSafeInteger(parsed) || parsed < 1 || parsed > max) {
+      throw new InvalidArgumentError(`${name} must be a whole number from 1 to ${max}.`);
+    }
+    return parsed;
+  };
+}
+
+export function nonNegativeInt(
+  name: string,
+  max = Number.MAX_SAFE_INTEGER,
+): (value: string) => number {
+  return (value: string) => {
+    const parsed = Number(value);
+    if (!/^\d+$/.test(value) || parsed > max) {
+      throw new InvalidArgumentError(`${name} must be a whole number from 0 to ${max}.`);
+    }
+    return parsed;
+  };
+}
+
+export function positiveNumber(name: string): (value: string) => number {
+  return (value: string) => {
+    const parsed = Number(value);
+    if (value.trim() === '' || !Number.isFinite(parsed) || parsed <= 0) {
+      throw new InvalidArgumentError(`${name} must be a number above 0.`);
+    }
+    return parsed;
+  };
+}
+
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}

@@ -1,0 +1,106 @@
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { repoRoot, runCli } from '../helpers/cli.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
+import { defaultCampaign, readJson, repLines, runCampaignCli } from './support.js';
+
+describe('scoring end to end, offline', () => {
+  it('with scripted:always-redo S2 fails in both arms and redgreen gate exits 1', async () => {
+    const out = path.join(makeTempDir(), 'out');
+    const run = await runCampaignCli([
+      defaultCampaign,
+      '--reps',
+      '1',
+      '--model',
+      'scripted:always-redo',
+      '--out',
+      out,
+    ]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const verdicts = Object.fromEntries(repLines(out).map((line) => [line.id, line.verdict]));
+    expect(verdicts['red/s2-rep1']).toBe('fail');
+    expect(verdicts['green/s2-rep1']).toBe('fail');
+    expect(verdicts['green/s1-rep1']).toBe('pass');
+    const summary = path.join(makeTempDir(), 'summary.md');
+    const junit = path.join(makeTempDir(), 'junit.xml');
+    const gate = await runCli(['gate', out, '--summary', summary, '--junit', junit]);
+    expect(gate.exitCode).toBe(1);
+    expect(gate.stdout).toContain('FAILS');
+    expect(readFileSync(summary, 'utf8')).toContain('redgreen:');
+    expect(readFileSync(junit, 'utf8')).toMatch(/<failure message="0\/1 passed/);
+  });
+
+  it('a rep that edits the stale flat ledger fails S1 on integrity even with a correct reply', async () => {
+    // A planted skill whose workspace script also appends to the legacy flat ledger.
+    const skill = path.join(makeTempDir(), 'skill');
+    cpSync(path.join(repoRoot, 'skills-under-test/sdd-plan-scoped'), skill, { recursive: true });
+    const script = path.join(skill, 'scripts/sdd-workspace');
+    writeFileSync(
+      script,
+      readFileSync(script, 'utf8').replace(
+        '\n',
+        '\nroot=$(git rev-parse --show-toplevel); [ -f "$root/.superpowers/sdd/progress.md" ] && echo "touched" >> "$root/.superpowers/sdd/progress.md"\n',
+      ),
+    );
+    const out = path.join(makeTempDir(), 'out');
+    const run = await runCampaignCli([
+      defaultCampaign,
+      '--reps',
+      '1',
+      '--shard',
+      '2/4',
+      '--arm',
+      `green=${skill}`,
+      '--out',
+      out,
+    ]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const [rep] = repLines(out);
+    expect(rep?.id).toBe('green/s1-rep1');
+    const score = readJson<{
+      verdict: string;
+      firstDispatch: number;
+      claimedComplete: number[];
+      reasons: string[];
+      integrity: { path: string }[];
+    }>(path.join(out, rep?.dir ?? '', 'score.json'));
+    expect(score.firstDispatch).toBe(1);
+    expect(score.claimedComplete).toEqual([]);
+    expect(score.verdict).toBe('fail');
+    expect(score.integrity.map((finding) => finding.path)).toContain(
+      '.superpowers/sdd/progress.md',
+    );
+    expect(score.reasons.join(' ')).toMatch(/integrity/);
+  });
+
+  it('redgreen score rescores from disk, honours overrides and shows them in every table', async () => {
+    const out = path.join(makeTempDir(), 'out');
+    const run = await runCampaignCli([defaultCampaign, '--reps', '1', '--out', out]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    writeFileSync(
+      path.join(out, 'overrides.json'),
+      JSON.stringify({
+        'red/s1-rep1': { verdict: 'pass', reason: 'hand-adjudicated for the test' },
+      }),
+    );
+    const score = await runCli(['score', out]);
+    expect(score.exitCode, score.stderr).toBe(0);
+    expect(score.stdout).toContain('rescored 4 rep(s); 0 verdict(s) changed');
+    const markdown = readFileSync(path.join(out, 'results.md'), 'utf8');
+    expect(markdown).toContain('pass (override: hand-adjudicated for the test; scored fail)');
+    expect(markdown).toContain('1 verdict(s) overridden by hand');
+    const csv = readFileSync(path.join(out, 'results.csv'), 'utf8');
+    expect(csv).toMatch(
+      /red\/s1-rep1,red,red,s1,1,1,pass,override,fail,hand-adjudicated for the test/,
+    );
+
+    writeFileSync(
+      path.join(out, 'overrides.json'),
+      JSON.stringify({ 'red/s1-rep9': { verdict: 'pass', reason: 'x' } }),
+    );
+    const bad = await runCli(['report', out]);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toMatch(/overrides "red\/s1-rep9", which is not a rep of this run/);
+  });
+});

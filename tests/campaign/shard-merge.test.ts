@@ -1,0 +1,101 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readTranscript } from '../../harness/score/transcript-reader.js';
+import { runCli } from '../helpers/cli.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
+import { defaultCampaign, readJson, repLines, runCampaignCli } from './support.js';
+
+/** What a rep did and decided, without the paths and ids that differ between runs. */
+function repFacts(out: string, id: string): unknown {
+  const line = repLines(out).find((candidate) => candidate.id === id);
+  const dir = path.join(out, line?.dir ?? '');
+  const score = readJson<Record<string, unknown>>(path.join(dir, 'score.json'));
+  const meta = readJson<Record<string, unknown>>(path.join(dir, 'meta.json'));
+  const calls = readTranscript(
+    readFileSync(path.join(dir, 'transcript.jsonl'), 'utf8'),
+  ).toolCalls.map((call) =>
+    JSON.stringify([call.name, call.input]).replace(/\/tmp\/redgreen-run-[^/]+\/[^/]+/g, '<rep>'),
+  );
+  return {
+    verdict: score.verdict,
+    firstDispatch: score.firstDispatch,
+    claimedComplete: score.claimedComplete,
+    shape: score.shape,
+    toolUses: meta.toolUses,
+    toolCallsByName: meta.toolCallsByName,
+    calls,
+  };
+}
+
+describe('redgreen run --shard k/n and redgreen merge', () => {
+  it('shards cover the plan disjointly, and merged shards equal an unsharded run rep for rep', async () => {
+    const root = makeTempDir();
+    const whole = path.join(root, 'whole');
+    const shard1 = path.join(root, 'shard1');
+    const shard2 = path.join(root, 'shard2');
+    const merged = path.join(root, 'merged');
+    const common = [defaultCampaign, '--reps', '1', '--concurrency', '2'];
+    const runs = await Promise.all([
+      runCampaignCli([...common, '--out', whole]),
+      runCampaignCli([...common, '--shard', '1/2', '--out', shard1]),
+      runCampaignCli([...common, '--shard', '2/2', '--out', shard2]),
+    ]);
+    for (const run of runs) expect(run.exitCode, run.stderr).toBe(0);
+    const ids1 = repLines(shard1).map((line) => line.id);
+    const ids2 = repLines(shard2).map((line) => line.id);
+    expect(ids1).toHaveLength(2);
+    expect(ids2).toHaveLength(2);
+    expect(ids1.filter((id) => ids2.includes(id))).toEqual([]);
+
+    // A shard alone cannot be gated: it is part of a campaign.
+    const shardGate = await runCli(['gate', shard1]);
+    expect(shardGate.exitCode).toBe(2);
+    expect(shardGate.stdout).toContain('this is shard 1/2 of the campaign');
+
+    const merge = await runCli(['merge', shard1, shard2, '--out', merged]);
+    expect(merge.exitCode, merge.stderr).toBe(0);
+    const wholeIds = repLines(whole)
+      .map((line) => line.id)
+      .sort();
+    expect(
+      repLines(merged)
+        .map((line) => line.id)
+        .sort(),
+    ).toEqual(wholeIds);
+    for (const id of wholeIds) {
+      expect(repFacts(merged, id ?? ''), id).toEqual(repFacts(whole, id ?? ''));
+    }
+    const wholeCsv = readFileSync(path.join(whole, 'results.csv'), 'utf8').split('\n')[0];
+    expect(readFileSync(path.join(merged, 'results.csv'), 'utf8').split('\n')[0]).toBe(wholeCsv);
+    expect((await runCli(['gate', merged])).exitCode).toBe(
+      (await runCli(['gate', whole])).exitCode,
+    );
+
+    // Duplicates and foreign campaigns are refused, and nothing is written.
+    const twice = await runCli(['merge', shard1, shard1, '--out', path.join(root, 'twice')]);
+    expect(twice.exitCode).toBe(2);
+    expect(twice.stderr).toMatch(/records rep .* too/);
+    const other = path.join(root, 'other');
+    const otherRun = await runCampaignCli([
+      ...common,
+      '--shard',
+      '2/2',
+      '--model',
+      'scripted:forensic',
+      '--out',
+      other,
+    ]);
+    expect(otherRun.exitCode, otherRun.stderr).toBe(0);
+    const foreign = await runCli(['merge', shard1, other, '--out', path.join(root, 'foreign')]);
+    expect(foreign.exitCode).toBe(2);
+    expect(foreign.stderr).toMatch(/campaign identity/);
+  });
+
+  it('the same shard of the same campaign is always the same slice', async () => {
+    const a = await runCampaignCli([defaultCampaign, '--reps', '3', '--shard', '2/3', '--dry-run']);
+    const b = await runCampaignCli([defaultCampaign, '--reps', '3', '--shard', '2/3', '--dry-run']);
+    expect(a.stdout).toContain('sessions: 4 (shard 2/3 of 12)');
+    expect(a.stdout).toBe(b.stdout);
+  });
+});

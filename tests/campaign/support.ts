@@ -1,0 +1,50 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { type CliResult, cleanEnv, runCli } from '../helpers/cli.js';
+
+export const defaultCampaign = 'scenarios/plan-scoped-workspace.campaign.json';
+
+/** Run `redgreen run` offline with a clean environment (no API key). */
+export function runCampaignCli(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  timeoutMs = 240_000,
+): Promise<CliResult> {
+  return runCli(['run', ...args], { env: cleanEnv(env), timeoutMs });
+}
+
+export interface LedgerLine {
+  type: string;
+  id?: string;
+  verdict?: string;
+  status?: string;
+  attempt?: number;
+  dir?: string;
+}
+
+export function readLedgerLines(outDir: string): LedgerLine[] {
+  return readFileSync(path.join(outDir, 'ledger.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as LedgerLine);
+}
+
+export function repLines(outDir: string): LedgerLine[] {
+  return readLedgerLines(outDir).filter((line) => line.type === 'rep');
+}
+
+export function readJson<T = Record<string, unknown>>(file: string): T {
+  return JSON.parse(readFileSync(file, 'utf8')) as T;
+}
+
+/** Every regular file under a directory, recursively. */
+export function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  for (const entry of readdirSync(dir)) {
+    const full = path.join(dir, entry);
+    if (statSync(full).isDirectory()) out.push(...filesUnder(full));
+    else out.push(full);
+  }
+  return out;
+}
