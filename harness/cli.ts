@@ -5,8 +5,18 @@
  * into the rooms (fixture, model-server, session, campaign, score, report).
  */
 import { Command, CommanderError } from 'commander';
+import { registerDoctorCommand } from './cli/doctor.js';
 import { ExitCode } from './cli/exit.js';
 import { registerFixtureCommand } from './cli/fixture.js';
+import {
+  registerGateCommand,
+  registerMergeCommand,
+  registerReportCommand,
+  registerScoreCommand,
+} from './cli/report-commands.js';
+import { registerRunCommand } from './cli/run.js';
+import { registerScoreReplyCommand } from './cli/score-reply.js';
+import { registerServeModelCommand } from './cli/serve-model.js';
 import { harnessVersion } from './lib/package-root.js';
 
 export function buildProgram(): Command {
@@ -14,16 +24,34 @@ export function buildProgram(): Command {
   program
     .name('redgreen')
     .description(
-      'Evaluate agent skill text: run fresh model sessions against the released (RED) and changed (GREEN)\n' +
-        'SKILL.md on truthful fixture repos, score what they decided, and gate the change on the numbers.',
+      'Evaluate agent skill text: run fresh model sessions against the released (RED) and the changed ' +
+        '(GREEN) SKILL.md on truthful fixture repos, score what they decided, and gate the change on the numbers.',
     )
     .version(harnessVersion(), '-V, --version', 'print the redgreen version')
     .helpOption('-h, --help', 'show help for redgreen or a command')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
 
+  registerRunCommand(program);
   registerFixtureCommand(program);
+  registerServeModelCommand(program);
+  registerScoreCommand(program);
+  registerScoreReplyCommand(program);
+  registerReportCommand(program);
+  registerGateCommand(program);
+  registerMergeCommand(program);
+  registerDoctorCommand(program);
+  for (const command of program.commands) {
+    if (command.summary() === '') command.summary(firstSentence(command.description()));
+  }
   return program;
+}
+
+/** The command list shows each command's first sentence; `<command> --help` shows all of it. */
+function firstSentence(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const end = flat.search(/[.;](\s|$)/);
+  return end === -1 ? flat : flat.slice(0, end);
 }
 
 async function main(argv: readonly string[]): Promise<number> {

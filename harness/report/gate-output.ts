@@ -1,0 +1,72 @@
+import { gatesTable, gateVerdictLine, resultsTable } from './markdown.js';
+import type { ResultsModel } from './results-schema.js';
+
+/** One line per gate, then the overall decision, for the terminal. */
+export function gateReportLines(model: ResultsModel): string[] {
+  const mark = { holds: 'HOLDS    ', fails: 'FAILS    ', undecided: 'UNDECIDED' } as const;
+  return [
+    `${model.campaign.title} — model ${model.model.requested}${model.model.scripted ? ' (scripted policy, not a model)' : ''}`,
+    ...model.gates.results.map((gate) => `  ${mark[gate.outcome]} ${gate.gate}: ${gate.figure}`),
+    gateVerdictLine(model),
+  ];
+}
+
+function xml(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
+}
+
+/**
+ * JUnit XML: one test case per gate (failed gates as <failure>, undecided
+ * ones as <error>), plus a case for completeness when reps are missing.
+ */
+export function gateJunitXml(model: ResultsModel): string {
+  const cases = model.gates.results.map((gate) => {
+    const open = `    <testcase classname="redgreen.${xml(model.campaign.id)}" name="${xml(gate.gate)}">`;
+    if (gate.outcome === 'holds')
+      return `${open}<system-out>${xml(gate.figure)}</system-out></testcase>`;
+    const tag = gate.outcome === 'fails' ? 'failure' : 'error';
+    return `${open}<${tag} message="${xml(gate.figure)}" type="${gate.outcome}"/></testcase>`;
+  });
+  if (!model.complete) {
+    cases.push(
+      `    <testcase classname="redgreen.${xml(model.campaign.id)}" name="all planned reps recorded"><error message="${xml(model.gates.why)}" type="incomplete"/></testcase>`,
+    );
+  }
+  const failures = model.gates.results.filter((gate) => gate.outcome === 'fails').length;
+  const errors =
+    model.gates.results.filter((gate) => gate.outcome === 'undecided').length +
+    (model.complete ? 0 : 1);
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="redgreen" tests="${cases.length}" failures="${failures}" errors="${errors}">`,
+    `  <testsuite name="${xml(model.campaign.title)}" tests="${cases.length}" failures="${failures}" errors="${errors}">`,
+    ...cases,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+/** A markdown summary for a pull-request comment: decision, gates, Results table. */
+export function gateSummaryMarkdown(model: ResultsModel): string {
+  const icon = { pass: '✅', fail: '❌', undecided: '⚠️' }[model.gates.outcome];
+  return [
+    `### ${icon} redgreen: ${model.campaign.title}`,
+    '',
+    `Model: ${model.model.label}. ${model.recorded}/${model.planned} reps recorded.`,
+    '',
+    `**${gateVerdictLine(model)}**`,
+    '',
+    gatesTable(model),
+    '',
+    resultsTable(model),
+    '',
+    `_${model.power}._`,
+    '',
+  ].join('\n');
+}

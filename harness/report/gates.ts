@@ -1,0 +1,142 @@
+import type { GateConfig } from '../campaign/config-schema.js';
+import type { CellSummary, GateOutcome, ResultsModel } from './results-schema.js';
+import { fisherExact } from './stats.js';
+
+function cell(
+  cells: readonly CellSummary[],
+  arm: string,
+  scenario: string,
+): CellSummary | undefined {
+  return cells.find((candidate) => candidate.arm === arm && candidate.scenario === scenario);
+}
+
+function roleCell(
+  cells: readonly CellSummary[],
+  role: 'red' | 'green',
+  scenario: string,
+): CellSummary | undefined {
+  return cells.find((candidate) => candidate.role === role && candidate.scenario === scenario);
+}
+
+function fmtP(p: number): string {
+  return p < 0.0001 ? 'p < 0.0001' : `p = ${p.toFixed(4)}`;
+}
+
+export function describeGate(gate: GateConfig): string {
+  switch (gate.kind) {
+    case 'min-pass-rate':
+      return `${gate.scenario.toUpperCase()} ${gate.arm.toUpperCase()} passes at least ${gate.passes}/${gate.of}`;
+    case 'green-better':
+      return `${gate.scenario.toUpperCase()}: GREEN passes more often than RED (one-sided Fisher, α = ${gate.alpha})`;
+    case 'no-regression':
+      return `${gate.scenario.toUpperCase()}: no GREEN regression against RED (one-sided Fisher, α = ${gate.alpha})`;
+    case 'max-indeterminate-share':
+      return `indeterminate reps at most ${Math.round(gate.share * 100)}% of those recorded`;
+  }
+}
+
+/** Evaluate one gate against the cell summaries. Undecided when there is nothing to decide on. */
+export function evaluateGate(gate: GateConfig, cells: readonly CellSummary[]): GateOutcome {
+  const base = { gate: describeGate(gate), kind: gate.kind };
+  switch (gate.kind) {
+    case 'min-pass-rate': {
+      const target = cell(cells, gate.arm, gate.scenario);
+      if (target === undefined || target.decided === 0) {
+        return { ...base, outcome: 'undecided', figure: 'no decided reps in this cell' };
+      }
+      const holds = target.pass * gate.of >= gate.passes * target.decided;
+      return {
+        ...base,
+        outcome: holds ? 'holds' : 'fails',
+        figure: `${target.pass}/${target.decided} passed (needs at least ${gate.passes}/${gate.of} of decided reps)`,
+      };
+    }
+    case 'green-better':
+    case 'no-regression': {
+      const red = roleCell(cells, 'red', gate.scenario);
+      const green = roleCell(cells, 'green', gate.scenario);
+      if (red === undefined || green === undefined || red.decided === 0 || green.decided === 0) {
+        return { ...base, outcome: 'undecided', figure: 'a cell has no decided reps' };
+      }
+      const counts = `RED ${red.pass}/${red.decided}, GREEN ${green.pass}/${green.decided}`;
+      if (gate.kind === 'green-better') {
+        const p = fisherExact(
+          { successes: green.pass, trials: green.decided },
+          { successes: red.pass, trials: red.decided },
+          'greater',
+        );
+        return {
+          ...base,
+          outcome: p < gate.alpha ? 'holds' : 'fails',
+          figure: `${counts}; ${fmtP(p)}`,
+        };
+      }
+      const p = fisherExact(
+        { successes: red.pass, trials: red.decided },
+        { successes: green.pass, trials: green.decided },
+        'greater',
+      );
+      return {
+        ...base,
+        outcome: p < gate.alpha ? 'fails' : 'holds',
+        figure: `${counts}; RED better than GREEN: ${fmtP(p)}`,
+      };
+    }
+    case 'max-indeterminate-share': {
+      const recorded = cells.reduce((sum, c) => sum + c.recorded, 0);
+      const indeterminate = cells.reduce((sum, c) => sum + c.indeterminate, 0);
+      if (recorded === 0) return { ...base, outcome: 'undecided', figure: 'no reps recorded' };
+      const share = indeterminate / recorded;
+      return {
+        ...base,
+        outcome: share <= gate.share ? 'holds' : 'undecided',
+        figure: `${indeterminate}/${recorded} indeterminate (${Math.round(share * 100)}%)`,
+      };
+    }
+  }
+}
+
+/**
+ * The overall gate decision and the exit code `redgreen gate` uses: 2 when it
+ * cannot decide (reps missing, too many indeterminates, a gate with nothing
+ * to decide on), else 1 when any gate fails, else 0.
+ */
+export function gateDecision(
+  gates: readonly GateConfig[],
+  cells: readonly CellSummary[],
+  missing: readonly string[],
+): ResultsModel['gates'] {
+  const results = gates.map((gate) => evaluateGate(gate, cells));
+  if (missing.length > 0) {
+    return {
+      outcome: 'undecided',
+      exitCode: 2,
+      why: `${missing.length} planned rep(s) not recorded (e.g. ${missing[0]}): finish the run with --resume, or merge the shards`,
+      results,
+    };
+  }
+  const undecided = results.filter((result) => result.outcome === 'undecided');
+  if (undecided.length > 0) {
+    return {
+      outcome: 'undecided',
+      exitCode: 2,
+      why: `cannot decide: ${undecided[0]?.gate}: ${undecided[0]?.figure}`,
+      results,
+    };
+  }
+  const failed = results.filter((result) => result.outcome === 'fails');
+  if (failed.length > 0) {
+    return {
+      outcome: 'fail',
+      exitCode: 1,
+      why: `${failed.length} gate(s) failed: ${failed.map((r) => r.gate).join('; ')}`,
+      results,
+    };
+  }
+  return {
+    outcome: 'pass',
+    exitCode: 0,
+    why: results.length === 0 ? 'no gates declared' : 'every gate holds',
+    results,
+  };
+}

@@ -1,0 +1,129 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { readLedger } from '../campaign/ledger.js';
+import { planReps, shardOf } from '../campaign/plan.js';
+import { type CampaignRecord, campaignRecordSchema } from '../campaign/prepare-run.js';
+import { type RepMeta, repMetaSchema } from '../campaign/rep-meta.js';
+import { REP_FILES, type ResultsLayout, resultsLayout } from '../campaign/results-layout.js';
+import { type InputError, inputError } from '../lib/input-error.js';
+import { err, ok, type Result } from '../lib/result.js';
+import { type RepScore, repScoreSchema } from '../score/score-rep.js';
+import { type Overrides, readOverrides } from './overrides.js';
+
+/** One recorded rep (its newest attempt), as read back from disk. */
+export interface RecordedRep {
+  readonly id: string;
+  readonly dir: string;
+  readonly meta: RepMeta;
+  readonly score: RepScore;
+  readonly reply: string;
+}
+
+/** Everything the reports need from a results directory. */
+export interface LoadedResults {
+  readonly layout: ResultsLayout;
+  readonly record: CampaignRecord;
+  readonly reps: readonly RecordedRep[];
+  /** Rep ids the campaign plans (for this directory's shard, if any) that are not recorded. */
+  readonly missing: readonly string[];
+  readonly overrides: Overrides;
+}
+
+async function readJson(file: string): Promise<unknown> {
+  return JSON.parse(await readFile(file, 'utf8'));
+}
+
+/** The plan of reps a results directory should hold: the campaign's, or its shard's slice. */
+export function plannedIds(record: CampaignRecord): string[] {
+  const plan = planReps(
+    record.arms.map((arm) => arm.name),
+    record.scenarios.map((scenario) => scenario.id),
+    record.reps,
+  );
+  return (record.shard === null ? plan : shardOf(plan, record.shard)).map((rep) => rep.id);
+}
+
+/**
+ * Read a results directory back: campaign.json, the ledger (newest attempt
+ * of each rep), each recorded rep's meta.json, score.json and reply, and
+ * overrides.json. Every file is validated; a problem names the file.
+ */
+export async function loadResults(dir: string): Promise<Result<LoadedResults, InputError>> {
+  const layout = resultsLayout(dir);
+  if (!existsSync(layout.campaignFile) || !existsSync(layout.ledgerFile)) {
+    return err(
+      inputError(
+        dir,
+        'is not a redgreen results directory (no campaign.json and ledger.jsonl)',
+        'point at a directory `redgreen run` wrote',
+      ),
+    );
+  }
+  let record: CampaignRecord;
+  try {
+    record = campaignRecordSchema.parse(await readJson(layout.campaignFile));
+  } catch (error) {
+    return err(
+      inputError(
+        layout.campaignFile,
+        `is not valid (${String(error).split('\n')[0]})`,
+        'rerun the campaign',
+      ),
+    );
+  }
+  const ledger = await readLedger(layout.ledgerFile);
+  if (!ledger.ok) {
+    return err(
+      inputError(
+        layout.ledgerFile,
+        ledger.error.kind === 'missing'
+          ? 'is missing'
+          : `is corrupt at line ${ledger.error.line}: ${ledger.error.detail}`,
+        'rerun the campaign',
+      ),
+    );
+  }
+  const overrides = await readOverrides(layout.overridesFile);
+  if (!overrides.ok) return overrides;
+  const reps: RecordedRep[] = [];
+  const planned = plannedIds(record);
+  for (const id of planned) {
+    const line = ledger.value.reps.get(id);
+    if (line === undefined) continue;
+    const repDir = path.join(layout.root, line.dir);
+    try {
+      const meta = repMetaSchema.parse(await readJson(path.join(repDir, REP_FILES.meta)));
+      const score = repScoreSchema.parse(await readJson(path.join(repDir, REP_FILES.score)));
+      const reply = await readFile(path.join(repDir, REP_FILES.reply), 'utf8');
+      reps.push({ id, dir: repDir, meta, score, reply });
+    } catch (error) {
+      return err(
+        inputError(
+          repDir,
+          `cannot be read (${String(error).split('\n')[0]})`,
+          'rescore it with `redgreen score`, or rerun it',
+        ),
+      );
+    }
+  }
+  for (const id of Object.keys(overrides.value)) {
+    if (!planned.includes(id)) {
+      return err(
+        inputError(
+          layout.overridesFile,
+          `overrides "${id}", which is not a rep of this run`,
+          'fix the rep id',
+        ),
+      );
+    }
+  }
+  const recorded = new Set(reps.map((rep) => rep.id));
+  return ok({
+    layout,
+    record,
+    reps,
+    missing: planned.filter((id) => !recorded.has(id)),
+    overrides: overrides.value,
+  });
+}

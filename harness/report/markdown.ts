@@ -1,0 +1,260 @@
+import type { CellSummary, Comparison, RepRow, ResultsModel } from './results-schema.js';
+
+function pct(value: number): string {
+  return `${Math.round(value * 100)}%`;
+}
+
+function num(value: number | null, digits = 1): string {
+  return value === null ? 'n/a' : value.toFixed(digits);
+}
+
+function pValue(value: number | null): string {
+  if (value === null) return 'n/a';
+  return value < 0.0001 ? '< 0.0001' : value.toFixed(4);
+}
+
+/** Escape a value for a markdown table cell. */
+function cellText(value: string): string {
+  return value.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const line = (cells: readonly string[]): string => `| ${cells.map(cellText).join(' | ')} |`;
+  return [line(header), `|${header.map(() => '---').join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+export function cellName(cell: Pick<CellSummary, 'scenario' | 'arm'>): string {
+  return `${cell.scenario.toUpperCase()} ${cell.arm.toUpperCase()}`;
+}
+
+function shapeSentence(cell: CellSummary): string {
+  const { shapes } = cell;
+  const parts = (['structural', 'forensic', 'both', 'neither'] as const)
+    .filter((shape) => shapes[shape] > 0)
+    .map((shape) => `${shapes[shape]} ${shape}`);
+  const forensicReps = shapes.forensic + shapes.both;
+  const forensic =
+    cell.recorded === 0
+      ? ''
+      : forensicReps === 0
+        ? 'none via commit-content forensics'
+        : `${forensicReps} via commit-content forensics`;
+  return [parts.length > 0 ? `resolution: ${parts.join(', ')}` : '', forensic]
+    .filter(Boolean)
+    .join('; ');
+}
+
+function notes(cell: CellSummary, rows: readonly RepRow[]): string {
+  const parts: string[] = [];
+  if (cell.wilson95 !== null)
+    parts.push(`95% CI ${pct(cell.wilson95.lower)}–${pct(cell.wilson95.upper)}`);
+  const shapes = shapeSentence(cell);
+  if (shapes !== '') parts.push(shapes);
+  if (cell.toolUses.values.length > 0) parts.push(`tool_uses ${cell.toolUses.values.join('/')}`);
+  if (cell.indeterminate > 0) parts.push(`${cell.indeterminate} indeterminate (excluded)`);
+  if (cell.overrides > 0) parts.push(`${cell.overrides} verdict(s) overridden by hand`);
+  const firstFail = rows.find(
+    (row) => row.arm === cell.arm && row.scenario === cell.scenario && row.verdict === 'fail',
+  );
+  if (firstFail !== undefined)
+    parts.push(`e.g. ${firstFail.rep_id}: ${firstFail.reasons.split('; ')[0] ?? ''}`);
+  return parts.join('; ');
+}
+
+export function resultsTable(model: ResultsModel): string {
+  return table(
+    ['Arm', 'Text under test', 'Fixture', 'PASS', 'Notes'],
+    model.cells.map((cell) => [
+      cellName(cell),
+      cell.label,
+      `${cell.scenario} ${cell.layout}`,
+      `${cell.pass}/${cell.decided}`,
+      notes(cell, model.reps),
+    ]),
+  );
+}
+
+export function costTable(model: ResultsModel): string {
+  return table(
+    ['Cell', 'Text', 'tool_uses per rep', 'median', 'mean', 'mean 95% CI (bootstrap)'],
+    model.cells.map((cell) => [
+      cellName(cell),
+      cell.label,
+      cell.toolUses.values.join(' / ') || '—',
+      num(cell.toolUses.median),
+      num(cell.toolUses.mean),
+      cell.toolUses.bootstrap95Mean === null
+        ? 'n/a'
+        : `${num(cell.toolUses.bootstrap95Mean.lower)}–${num(cell.toolUses.bootstrap95Mean.upper)}`,
+    ]),
+  );
+}
+
+function comparisonRows(model: ResultsModel): string[][] {
+  return model.comparisons.map((c: Comparison) => {
+    const red = model.cells.find((cell) => cell.arm === c.red && cell.scenario === c.scenario);
+    const green = model.cells.find((cell) => cell.arm === c.green && cell.scenario === c.scenario);
+    return [
+      c.scenario.toUpperCase(),
+      red ? `${red.pass}/${red.decided}` : 'n/a',
+      green ? `${green.pass}/${green.decided}` : 'n/a',
+      pValue(c.fisherTwoSided),
+      pValue(c.fisherGreenBetter),
+      pValue(c.fisherRedBetter),
+      c.toolUses === null
+        ? 'n/a'
+        : `${c.toolUses.meanDifference >= 0 ? '+' : ''}${c.toolUses.meanDifference.toFixed(1)} (p ${pValue(c.toolUses.pValue)}, ${c.toolUses.method})`,
+    ];
+  });
+}
+
+export function gatesTable(model: ResultsModel): string {
+  if (model.gates.results.length === 0) return '_No gates declared._';
+  const mark = { holds: 'HOLDS', fails: 'FAILS', undecided: 'UNDECIDED' } as const;
+  return table(
+    ['Gate', 'Figure', 'Outcome'],
+    model.gates.results.map((gate) => [gate.gate, gate.figure, mark[gate.outcome]]),
+  );
+}
+
+export function gateVerdictLine(model: ResultsModel): string {
+  const word = { pass: 'PASS', fail: 'FAIL', undecided: 'UNDECIDED' }[model.gates.outcome];
+  return `Gates: ${word} (${model.gates.why})`;
+}
+
+function repTable(model: ResultsModel): string {
+  return table(
+    [
+      'Rep',
+      'Verdict',
+      'First dispatch',
+      'Claimed complete',
+      'Shape',
+      'Forensic calls',
+      'tool_uses',
+      'Tokens in/out',
+      'Cost',
+      'Duration',
+    ],
+    model.reps.map((row) => [
+      row.rep_id,
+      row.verdict_source === 'override'
+        ? `${row.verdict} (override: ${row.override_reason}; scored ${row.scored_verdict})`
+        : row.verdict,
+      row.first_dispatch === '' ? '—' : row.first_dispatch,
+      row.claimed_complete === '' ? 'none' : row.claimed_complete,
+      row.shape,
+      String(row.forensic_calls),
+      String(row.tool_uses),
+      row.input_tokens === null
+        ? 'n/a'
+        : `${row.input_tokens + (row.cache_read_tokens ?? 0) + (row.cache_write_tokens ?? 0)}/${row.output_tokens}${row.tokens_estimated ? ' (est.)' : ''}`,
+      row.cost_usd === null ? 'n/a' : `$${row.cost_usd.toFixed(4)}`,
+      `${(row.duration_ms / 1000).toFixed(1)} s`,
+    ]),
+  );
+}
+
+function findingsSection(model: ResultsModel): string {
+  const rows = model.reps.filter(
+    (row) => row.integrity_findings !== '' || row.scope_violations !== '',
+  );
+  if (rows.length === 0)
+    return "None: every stale artifact and own ledger was byte-identical after its session, and no session committed, changed tracked files, dispatched subagents or wrote into another plan's workspace.";
+  return rows
+    .map(
+      (row) =>
+        `- **${row.rep_id}** (${row.verdict}): ${[row.integrity_findings, row.scope_violations].filter(Boolean).join('; ')}`,
+    )
+    .join('\n');
+}
+
+function indeterminateSection(model: ResultsModel): string {
+  const rows = model.reps.filter((row) => row.verdict === 'indeterminate');
+  if (rows.length === 0) return 'None.';
+  return [
+    `${rows.length} indeterminate rep(s), excluded from every pass rate's denominator:`,
+    ...rows.map((row) => `- **${row.rep_id}**: ${row.reasons || row.override_reason}`),
+  ].join('\n');
+}
+
+/** `results.md`: the tables a maintainer pastes into a PR. */
+export function resultsMarkdown(model: ResultsModel): string {
+  const arms = model.arms.map(
+    (arm) =>
+      `- **${arm.name}** (${arm.role.toUpperCase()}): ${arm.label} — \`${arm.source}\`, tree \`${arm.tree}\`, fixture layout ${arm.layout}`,
+  );
+  return [
+    `# ${model.campaign.title}`,
+    '',
+    `- Model: ${model.model.label}${model.model.reported.length > 0 ? `; reported back: ${model.model.reported.join(', ')}` : ''}`,
+    `- Backend: ${model.backend} (${model.engine}); sandbox: ${model.sandbox}`,
+    `- ${model.repsPerCell} fresh session(s) per cell; ${model.recorded}/${model.planned} reps recorded${model.complete ? '' : ` (missing: ${model.missing.join(', ')})`}`,
+    `- Campaign identity \`${model.campaign.identity.slice(0, 16)}\`; ${model.generatedBy}`,
+    '',
+    '## Skill texts',
+    '',
+    ...arms,
+    '',
+    '## Gates',
+    '',
+    gateVerdictLine(model),
+    '',
+    gatesTable(model),
+    '',
+    '## Results',
+    '',
+    resultsTable(model),
+    '',
+    'PASS counts decided reps (indeterminate ones are excluded); intervals are Wilson 95%.',
+    '',
+    '## Disambiguation cost',
+    '',
+    costTable(model),
+    '',
+    '## RED vs GREEN',
+    '',
+    table(
+      [
+        'Scenario',
+        'RED pass',
+        'GREEN pass',
+        'Fisher two-sided p',
+        'p (GREEN better)',
+        'p (RED better)',
+        'tool_uses mean GREEN−RED',
+      ],
+      comparisonRows(model),
+    ),
+    '',
+    `Power: ${model.power}.`,
+    '',
+    '## Reps',
+    '',
+    repTable(model),
+    '',
+    '## Integrity findings',
+    '',
+    findingsSection(model),
+    '',
+    '## Indeterminate reps',
+    '',
+    indeterminateSection(model),
+    '',
+  ].join('\n');
+}
+
+/** What `run` and `report` print: the Results table and the gate outcomes. */
+export function terminalSummary(model: ResultsModel): string {
+  return [
+    '',
+    `${model.campaign.title}`,
+    `model: ${model.model.label}`,
+    '',
+    resultsTable(model),
+    '',
+    gateVerdictLine(model),
+    gatesTable(model),
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,170 @@
+import { z } from 'zod';
+
+/**
+ * `results.json`: everything the tables show, one object, validated on write
+ * and on read. `results.csv` carries the `reps` rows with the same values.
+ */
+const interval = z.object({ lower: z.number(), upper: z.number() }).strict();
+
+export const repRowSchema = z
+  .object({
+    rep_id: z.string(),
+    arm: z.string(),
+    role: z.enum(['red', 'green']),
+    scenario: z.string(),
+    rep: z.number().int(),
+    attempt: z.number().int(),
+    verdict: z.enum(['pass', 'fail', 'indeterminate']),
+    verdict_source: z.enum(['scored', 'override']),
+    scored_verdict: z.enum(['pass', 'fail', 'indeterminate']),
+    override_reason: z.string(),
+    reasons: z.string(),
+    first_dispatch: z.string(),
+    claimed_complete: z.string(),
+    shape: z.enum(['structural', 'forensic', 'both', 'neither']),
+    structural_calls: z.number().int(),
+    forensic_calls: z.number().int(),
+    tool_uses: z.number().int(),
+    subagent_tool_uses: z.number().int(),
+    turns: z.number().int(),
+    input_tokens: z.number().int().nullable(),
+    output_tokens: z.number().int().nullable(),
+    cache_write_tokens: z.number().int().nullable(),
+    cache_read_tokens: z.number().int().nullable(),
+    tokens_estimated: z.boolean(),
+    cost_usd: z.number().nullable(),
+    duration_ms: z.number(),
+    model_requested: z.string(),
+    model_reported: z.string(),
+    scripted_model: z.boolean(),
+    status: z.enum(['completed', 'indeterminate']),
+    indeterminate_stage: z.string(),
+    stop_reason: z.string(),
+    integrity_findings: z.string(),
+    scope_violations: z.string(),
+    skill_tree: z.string(),
+    fixture_head: z.string(),
+  })
+  .strict();
+
+export type RepRow = z.infer<typeof repRowSchema>;
+
+/** The CSV columns, in order: stable, documented in the README. */
+export const REP_COLUMNS = Object.keys(repRowSchema.shape) as (keyof RepRow)[];
+
+export const cellSchema = z
+  .object({
+    arm: z.string(),
+    role: z.enum(['red', 'green']),
+    label: z.string(),
+    layout: z.string(),
+    scenario: z.string(),
+    recorded: z.number().int(),
+    pass: z.number().int(),
+    fail: z.number().int(),
+    indeterminate: z.number().int(),
+    decided: z.number().int(),
+    passRate: z.number().nullable(),
+    wilson95: interval.nullable(),
+    toolUses: z
+      .object({
+        values: z.array(z.number().int()),
+        median: z.number().nullable(),
+        mean: z.number().nullable(),
+        bootstrap95Mean: interval.nullable(),
+      })
+      .strict(),
+    shapes: z
+      .object({
+        structural: z.number(),
+        forensic: z.number(),
+        both: z.number(),
+        neither: z.number(),
+      })
+      .strict(),
+    overrides: z.number().int(),
+  })
+  .strict();
+export type CellSummary = z.infer<typeof cellSchema>;
+
+export const comparisonSchema = z
+  .object({
+    scenario: z.string(),
+    red: z.string(),
+    green: z.string(),
+    fisherTwoSided: z.number().nullable(),
+    fisherGreenBetter: z.number().nullable(),
+    fisherRedBetter: z.number().nullable(),
+    toolUses: z
+      .object({
+        meanDifference: z.number(),
+        pValue: z.number(),
+        method: z.string(),
+        description: z.string(),
+      })
+      .strict()
+      .nullable(),
+  })
+  .strict();
+export type Comparison = z.infer<typeof comparisonSchema>;
+
+export const gateOutcomeSchema = z
+  .object({
+    gate: z.string(),
+    kind: z.string(),
+    outcome: z.enum(['holds', 'fails', 'undecided']),
+    figure: z.string(),
+  })
+  .strict();
+export type GateOutcome = z.infer<typeof gateOutcomeSchema>;
+
+export const resultsSchema = z
+  .object({
+    schemaVersion: z.literal(1),
+    generatedBy: z.string(),
+    campaign: z.object({ id: z.string(), title: z.string(), identity: z.string() }).strict(),
+    model: z
+      .object({
+        requested: z.string(),
+        reported: z.array(z.string()),
+        scripted: z.boolean(),
+        label: z.string(),
+      })
+      .strict(),
+    backend: z.string(),
+    engine: z.string(),
+    sandbox: z.string(),
+    repsPerCell: z.number().int(),
+    arms: z.array(
+      z
+        .object({
+          name: z.string(),
+          role: z.enum(['red', 'green']),
+          label: z.string(),
+          layout: z.string(),
+          source: z.string(),
+          tree: z.string(),
+        })
+        .strict(),
+    ),
+    scenarios: z.array(z.object({ id: z.string(), title: z.string() }).strict()),
+    complete: z.boolean(),
+    planned: z.number().int(),
+    recorded: z.number().int(),
+    missing: z.array(z.string()),
+    cells: z.array(cellSchema),
+    comparisons: z.array(comparisonSchema),
+    power: z.string(),
+    gates: z
+      .object({
+        outcome: z.enum(['pass', 'fail', 'undecided']),
+        exitCode: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+        why: z.string(),
+        results: z.array(gateOutcomeSchema),
+      })
+      .strict(),
+    reps: z.array(repRowSchema),
+  })
+  .strict();
+
+export type ResultsModel = z.infer<typeof resultsSchema>;

@@ -1,0 +1,214 @@
+import { gateSchema } from '../campaign/config-schema.js';
+import { harnessVersion } from '../lib/package-root.js';
+import { gateDecision } from './gates.js';
+import type { LoadedResults, RecordedRep } from './load-results.js';
+import type { CellSummary, Comparison, RepRow, ResultsModel } from './results-schema.js';
+import {
+  bootstrapInterval,
+  fisherExact,
+  mean,
+  median,
+  permutationTest,
+  powerStatement,
+  wilsonInterval,
+} from './stats.js';
+
+/** Fixed seed for the report's resampling, so the same results always give the same tables. */
+export const REPORT_SEED = 20260706;
+
+function effectiveVerdict(loaded: LoadedResults, rep: RecordedRep): RepRow['verdict'] {
+  return loaded.overrides[rep.id]?.verdict ?? rep.score.verdict;
+}
+
+function repRow(loaded: LoadedResults, rep: RecordedRep): RepRow {
+  const arm = loaded.record.arms.find((candidate) => candidate.name === rep.meta.arm);
+  const override = loaded.overrides[rep.id];
+  const { meta, score } = rep;
+  return {
+    rep_id: rep.id,
+    arm: meta.arm,
+    role: arm?.role ?? 'red',
+    scenario: meta.scenario,
+    rep: meta.rep,
+    attempt: meta.attempt,
+    verdict: effectiveVerdict(loaded, rep),
+    verdict_source: override === undefined ? 'scored' : 'override',
+    scored_verdict: score.verdict,
+    override_reason: override?.reason ?? '',
+    reasons: score.reasons.join('; '),
+    first_dispatch: score.firstDispatch === null ? '' : String(score.firstDispatch),
+    claimed_complete: score.claimedComplete.join(' '),
+    shape: score.shape,
+    structural_calls: score.structuralCalls,
+    forensic_calls: score.forensicCalls,
+    tool_uses: meta.toolUses,
+    subagent_tool_uses: meta.subagentToolUses,
+    turns: meta.turns,
+    input_tokens: meta.tokens?.input ?? null,
+    output_tokens: meta.tokens?.output ?? null,
+    cache_write_tokens: meta.tokens?.cacheWrite ?? null,
+    cache_read_tokens: meta.tokens?.cacheRead ?? null,
+    tokens_estimated: meta.tokensEstimated,
+    cost_usd: meta.costUsd,
+    duration_ms: meta.durationMs,
+    model_requested: meta.model.requested,
+    model_reported: meta.model.reported ?? '',
+    scripted_model: meta.model.scripted,
+    status: meta.status.kind,
+    indeterminate_stage: meta.status.kind === 'indeterminate' ? meta.status.stage : '',
+    stop_reason: meta.stopReason ?? '',
+    integrity_findings: score.integrity
+      .map((finding) => `${finding.severity}: ${finding.detail}`)
+      .join('; '),
+    scope_violations: score.scopeViolations
+      .map((violation) => `${violation.severity}: ${violation.detail}`)
+      .join('; '),
+    skill_tree: meta.skill.tree,
+    fixture_head: meta.fixture.head,
+  };
+}
+
+function cellSummary(
+  arm: LoadedResults['record']['arms'][number],
+  scenario: string,
+  rows: readonly RepRow[],
+): CellSummary {
+  const mine = rows
+    .filter((row) => row.arm === arm.name && row.scenario === scenario)
+    .sort((a, b) => a.rep - b.rep);
+  const pass = mine.filter((row) => row.verdict === 'pass').length;
+  const fail = mine.filter((row) => row.verdict === 'fail').length;
+  const decided = pass + fail;
+  const values = mine.map((row) => row.tool_uses);
+  const boot = bootstrapInterval(values, { statistic: 'mean', seed: REPORT_SEED });
+  const interval = decided === 0 ? null : wilsonInterval(pass, decided);
+  return {
+    arm: arm.name,
+    role: arm.role,
+    label: arm.label,
+    layout: arm.layout,
+    scenario,
+    recorded: mine.length,
+    pass,
+    fail,
+    indeterminate: mine.length - decided,
+    decided,
+    passRate: decided === 0 ? null : pass / decided,
+    wilson95: interval === null ? null : { lower: interval.lower, upper: interval.upper },
+    toolUses: {
+      values,
+      median: median(values),
+      mean: mean(values),
+      bootstrap95Mean: boot === null ? null : { lower: boot.lower, upper: boot.upper },
+    },
+    shapes: {
+      structural: mine.filter((row) => row.shape === 'structural').length,
+      forensic: mine.filter((row) => row.shape === 'forensic').length,
+      both: mine.filter((row) => row.shape === 'both').length,
+      neither: mine.filter((row) => row.shape === 'neither').length,
+    },
+    overrides: mine.filter((row) => row.verdict_source === 'override').length,
+  };
+}
+
+function comparison(scenario: string, cells: readonly CellSummary[]): Comparison | undefined {
+  const red = cells.find((cell) => cell.role === 'red' && cell.scenario === scenario);
+  const green = cells.find((cell) => cell.role === 'green' && cell.scenario === scenario);
+  if (red === undefined || green === undefined) return undefined;
+  const decided = red.decided > 0 && green.decided > 0;
+  const redCount = { successes: red.pass, trials: red.decided };
+  const greenCount = { successes: green.pass, trials: green.decided };
+  const tools =
+    red.toolUses.values.length > 0 && green.toolUses.values.length > 0
+      ? permutationTest(green.toolUses.values, red.toolUses.values, { seed: REPORT_SEED })
+      : null;
+  return {
+    scenario,
+    red: red.arm,
+    green: green.arm,
+    fisherTwoSided: decided ? fisherExact(greenCount, redCount, 'two-sided') : null,
+    fisherGreenBetter: decided ? fisherExact(greenCount, redCount, 'greater') : null,
+    fisherRedBetter: decided ? fisherExact(redCount, greenCount, 'greater') : null,
+    toolUses:
+      tools === null
+        ? null
+        : {
+            meanDifference: tools.observed,
+            pValue: tools.pValue,
+            method: tools.method,
+            description: tools.description,
+          },
+  };
+}
+
+/** Turn a loaded results directory into the model every table is printed from. Pure given its input. */
+export function summariseResults(loaded: LoadedResults): ResultsModel {
+  const { record } = loaded;
+  const order = (list: readonly { name?: string; id?: string }[], key: string): number =>
+    list.findIndex((item) => (item.name ?? item.id) === key);
+  const rows = loaded.reps
+    .map((rep) => repRow(loaded, rep))
+    .sort(
+      (a, b) =>
+        order(record.scenarios, a.scenario) - order(record.scenarios, b.scenario) ||
+        order(record.arms, a.arm) - order(record.arms, b.arm) ||
+        a.rep - b.rep,
+    );
+  const cells = record.scenarios.flatMap((scenario) =>
+    record.arms.map((arm) => cellSummary(arm, scenario.id, rows)),
+  );
+  const comparisons = record.scenarios
+    .map((scenario) => comparison(scenario.id, cells))
+    .filter((value): value is Comparison => value !== undefined);
+  const reported = [
+    ...new Set(
+      loaded.reps.map((rep) => rep.meta.model.reported).filter((id): id is string => id !== null),
+    ),
+  ];
+  const scripted = record.model.scripted;
+  const gates = gateSchema.array().parse(record.gates);
+  const planned = loaded.reps.length + loaded.missing.length;
+  return {
+    schemaVersion: 1,
+    generatedBy: `redgreen ${harnessVersion()}`,
+    campaign: { id: record.campaign.id, title: record.campaign.title, identity: record.identity },
+    model: {
+      requested: record.model.id,
+      reported,
+      scripted,
+      label: scripted
+        ? `${record.model.id} (a scripted policy on redgreen's local model server, not a model; token counts are estimates)`
+        : record.model.id,
+    },
+    backend: record.backend,
+    engine: [...new Set(loaded.reps.map((rep) => rep.meta.engine))].join(', ') || record.engine,
+    sandbox: record.sandbox,
+    repsPerCell: record.reps,
+    arms: record.arms.map((arm) => ({
+      name: arm.name,
+      role: arm.role,
+      label: arm.label,
+      layout: arm.layout,
+      source: String(arm.source.spec ?? ''),
+      tree: arm.tree,
+    })),
+    scenarios: record.scenarios.map((scenario) => ({ id: scenario.id, title: scenario.title })),
+    complete: loaded.missing.length === 0,
+    planned,
+    recorded: loaded.reps.length,
+    missing: [...loaded.missing],
+    cells,
+    comparisons,
+    power: powerStatement({ trialsPerArm: record.reps, control: 0.2, treatment: 0.8 }),
+    gates:
+      record.shard === null
+        ? gateDecision(gates, cells, loaded.missing)
+        : {
+            ...gateDecision(gates, cells, loaded.missing),
+            outcome: 'undecided',
+            exitCode: 2,
+            why: `this is shard ${record.shard.index}/${record.shard.count} of the campaign: merge the shards (redgreen merge) before gating`,
+          },
+    reps: rows,
+  };
+}

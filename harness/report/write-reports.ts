@@ -1,0 +1,29 @@
+import { writeFileAtomic } from '../lib/atomic-write.js';
+import type { InputError } from '../lib/input-error.js';
+import { ok, type Result } from '../lib/result.js';
+import { resultsCsv } from './csv.js';
+import { loadResults } from './load-results.js';
+import { resultsMarkdown, terminalSummary } from './markdown.js';
+import { type ResultsModel, resultsSchema } from './results-schema.js';
+import { summariseResults } from './summarise.js';
+
+/**
+ * Regenerate every report of a results directory from disk (results.md,
+ * results.csv, results.json), each written atomically, and optionally print
+ * the Results table and gate outcomes. `run` calls this at the end; `redgreen
+ * report <dir>` calls it on its own. Never needs a model.
+ */
+export async function writeReports(
+  dir: string,
+  options: { terminal: NodeJS.WritableStream | undefined },
+): Promise<Result<ResultsModel, InputError>> {
+  const loaded = await loadResults(dir);
+  if (!loaded.ok) return loaded;
+  const model = resultsSchema.parse(summariseResults(loaded.value));
+  const { layout } = loaded.value;
+  await writeFileAtomic(layout.resultsJson, `${JSON.stringify(model, null, 2)}\n`);
+  await writeFileAtomic(layout.resultsCsv, resultsCsv(model));
+  await writeFileAtomic(layout.resultsMarkdown, resultsMarkdown(model));
+  options.terminal?.write(terminalSummary(model));
+  return ok(model);
+}

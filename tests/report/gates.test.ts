@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import type { GateConfig } from '../../harness/campaign/config-schema.js';
+import { evaluateGate, gateDecision } from '../../harness/report/gates.js';
+import type { CellSummary } from '../../harness/report/results-schema.js';
+
+function cell(
+  arm: 'red' | 'green',
+  scenario: string,
+  pass: number,
+  fail: number,
+  indeterminate = 0,
+): CellSummary {
+  return {
+    arm,
+    role: arm,
+    label: arm,
+    layout: arm === 'red' ? 'flat' : 'scoped',
+    scenario,
+    recorded: pass + fail + indeterminate,
+    pass,
+    fail,
+    indeterminate,
+    decided: pass + fail,
+    passRate: pass + fail === 0 ? null : pass / (pass + fail),
+    wilson95: null,
+    toolUses: { values: [], median: null, mean: null, bootstrap95Mean: null },
+    shapes: { structural: 0, forensic: 0, both: 0, neither: 0 },
+    overrides: 0,
+  };
+}
+
+const minRate = (arm: string, scenario: string, passes: number, of: number): GateConfig => ({
+  kind: 'min-pass-rate',
+  arm,
+  scenario,
+  passes,
+  of,
+});
+
+describe('gates', () => {
+  it('min-pass-rate holds at the threshold and fails one below it', () => {
+    expect(evaluateGate(minRate('red', 's2', 4, 5), [cell('red', 's2', 4, 1)]).outcome).toBe(
+      'holds',
+    );
+    expect(evaluateGate(minRate('red', 's2', 4, 5), [cell('red', 's2', 3, 2)]).outcome).toBe(
+      'fails',
+    );
+    expect(evaluateGate(minRate('green', 's1', 5, 5), [cell('green', 's1', 4, 1)]).outcome).toBe(
+      'fails',
+    );
+  });
+
+  it('min-pass-rate counts decided reps only, and is undecided with none', () => {
+    expect(evaluateGate(minRate('green', 's1', 5, 5), [cell('green', 's1', 4, 0, 1)]).outcome).toBe(
+      'holds',
+    );
+    expect(evaluateGate(minRate('green', 's1', 5, 5), [cell('green', 's1', 0, 0, 5)]).outcome).toBe(
+      'undecided',
+    );
+  });
+
+  it('green-better holds only when GREEN is significantly better', () => {
+    const gate: GateConfig = { kind: 'green-better', scenario: 's1', alpha: 0.05 };
+    expect(evaluateGate(gate, [cell('red', 's1', 0, 5), cell('green', 's1', 5, 0)]).outcome).toBe(
+      'holds',
+    );
+    expect(evaluateGate(gate, [cell('red', 's1', 3, 2), cell('green', 's1', 5, 0)]).outcome).toBe(
+      'fails',
+    );
+    expect(evaluateGate(gate, [cell('red', 's1', 5, 0), cell('green', 's1', 5, 0)]).outcome).toBe(
+      'fails',
+    );
+  });
+
+  it('no-regression fails when RED is significantly better than GREEN', () => {
+    const gate: GateConfig = { kind: 'no-regression', scenario: 's2', alpha: 0.05 };
+    expect(evaluateGate(gate, [cell('red', 's2', 5, 0), cell('green', 's2', 5, 0)]).outcome).toBe(
+      'holds',
+    );
+    expect(evaluateGate(gate, [cell('red', 's2', 5, 0), cell('green', 's2', 0, 5)]).outcome).toBe(
+      'fails',
+    );
+  });
+
+  it('max-indeterminate-share makes the decision undecided when exceeded', () => {
+    const gate: GateConfig = { kind: 'max-indeterminate-share', share: 0.2 };
+    expect(evaluateGate(gate, [cell('red', 's1', 4, 0, 1)]).outcome).toBe('holds');
+    expect(evaluateGate(gate, [cell('red', 's1', 3, 0, 2)]).outcome).toBe('undecided');
+  });
+
+  it('the decision: 0 when all hold, 1 when one fails, 2 when reps are missing or a gate is undecided', () => {
+    const cells = [cell('green', 's1', 5, 0), cell('red', 's2', 3, 2)];
+    expect(gateDecision([minRate('green', 's1', 5, 5)], cells, []).exitCode).toBe(0);
+    expect(
+      gateDecision([minRate('green', 's1', 5, 5), minRate('red', 's2', 4, 5)], cells, []).exitCode,
+    ).toBe(1);
+    expect(gateDecision([minRate('green', 's1', 5, 5)], cells, ['red/s1-rep5']).exitCode).toBe(2);
+    expect(
+      gateDecision(
+        [{ kind: 'max-indeterminate-share', share: 0 }],
+        [cell('red', 's1', 1, 0, 1)],
+        [],
+      ).exitCode,
+    ).toBe(2);
+  });
+});
