@@ -72,6 +72,14 @@ async function main(argv: readonly string[]): Promise<number> {
   return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.ok;
 }
 
+// `redgreen ... | head` closes the pipe early: that is the reader's choice, not an error.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
+
 main(process.argv).then(
   (code) => {
     process.exitCode = code;
