@@ -46,7 +46,10 @@ export const repMetaSchema = z
     costUsd: z.number().nonnegative().nullable(),
     pricingAsOf: z.string(),
     engineCostEstimateUsd: z.number().nonnegative().nullable(),
+    /** Wall time of the session itself (engine and model turns). */
     durationMs: z.number().nonnegative(),
+    /** The harness's own time for this rep outside the session: fixture and skill copy, snapshots, writing the record. */
+    harnessOverheadMs: z.number().nonnegative(),
     model: z
       .object({ requested: z.string(), reported: z.string().nullable(), scripted: z.boolean() })
       .strict(),

@@ -83,6 +83,7 @@ export async function runRep(
   if (variant === undefined || skill === undefined)
     throw new Error(`rep ${planned.id} has no prepared fixture or skill`);
 
+  const repStarted = performance.now();
   const finalDir = layout.repDir(arm.name, scenario.id, planned.rep);
   const partialDir = `${finalDir}.partial-${process.pid}-${attempt}`;
   await rm(partialDir, { recursive: true, force: true });
@@ -118,6 +119,7 @@ export async function runRep(
     ]);
     const engineLog = new EngineLog();
     const started = performance.now();
+    const prepareMs = started - repStarted;
     let outcome: SessionOutcome;
     try {
       outcome = await context.backend.run({
@@ -135,7 +137,8 @@ export async function runRep(
     } finally {
       await transcript.close();
     }
-    const durationMs = performance.now() - started;
+    const finished = performance.now();
+    const durationMs = finished - started;
     await writeFile(path.join(partialDir, REP_FILES.engineLog), engineLog.text());
     if (outcome.status.kind === 'indeterminate' && outcome.status.stage === 'aborted') {
       return { dropped: 'aborted by the user' };
@@ -185,6 +188,7 @@ export async function runRep(
       pricingAsOf: pricingTable().asOf,
       engineCostEstimateUsd: context.model.scripted ? null : outcome.engineCostEstimateUsd,
       durationMs: Math.round(durationMs),
+      harnessOverheadMs: Math.round(prepareMs + (performance.now() - finished)),
       model: {
         requested: context.model.id,
         reported: outcome.modelReported,

@@ -1,0 +1,171 @@
+/**
+ * Benchmark the runner. Prints figures; asserts nothing.
+ *
+ *   node dist/scripts/bench-campaign.js [--backend messages|claude-code] [--latency-ms 1000]
+ *
+ * 1. Scheduling efficiency: a 40-rep campaign (10 reps per cell) at concurrency
+ *    8, the scripted model server adding a fixed latency to every turn. Ideal =
+ *    ceil(reps / concurrency) x turns x latency (turns: the mean per rep), and
+ *    also a list-schedule of the reps' own turn counts; efficiency = ideal / wall.
+ * 2. The harness's own overhead per rep (fixture and skill copy, snapshots,
+ *    writing the record; excluding the session), as a median.
+ * 3. Peak RSS of the harness process at 40 and at 200 reps (sampled every
+ *    50 ms); the engine processes are separate and not counted.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { defaultCampaignFile, loadCampaign } from '../harness/campaign/load-campaign.js';
+import { chooseModel } from '../harness/campaign/model-choice.js';
+import { repMetaSchema } from '../harness/campaign/rep-meta.js';
+import { runCampaign } from '../harness/campaign/run-campaign.js';
+import { RunControl } from '../harness/campaign/run-control.js';
+import type { RunEvent } from '../harness/campaign/run-events.js';
+import { policyNames } from '../harness/model-server/index.js';
+
+function flag(name: string, fallback: string): string {
+  const index = process.argv.indexOf(name);
+  return index === -1 ? fallback : (process.argv[index + 1] ?? fallback);
+}
+
+const backend = flag('--backend', 'messages') as 'messages' | 'claude-code';
+const latencyMs = Number(flag('--latency-ms', '1000'));
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[mid] ?? 0)
+    : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}
+
+/** Greedy list scheduling in dispatch order: the best a pool of `slots` can do with these durations. */
+function listSchedule(durations: readonly number[], slots: number): number {
+  const free = new Array<number>(slots).fill(0);
+  for (const duration of durations) {
+    const earliest = Math.min(...free);
+    free[free.indexOf(earliest)] = earliest + duration;
+  }
+  return Math.max(...free);
+}
+
+interface Measured {
+  readonly wallMs: number;
+  readonly turns: number[];
+  readonly overheadMs: number[];
+  readonly peakRssMb: number;
+  readonly reps: number;
+}
+
+async function measure(
+  repsPerCell: number,
+  concurrency: number,
+  latency: number,
+): Promise<Measured> {
+  const out = mkdtempSync(path.join(os.tmpdir(), 'redgreen-bench-'));
+  const campaign = await loadCampaign(defaultCampaignFile(), {
+    cwd: process.cwd(),
+    reps: repsPerCell,
+    concurrency,
+    backend,
+  });
+  if (!campaign.ok) throw new Error(campaign.error.problem);
+  const model = chooseModel({
+    requested: 'scripted:structural',
+    campaignModel: campaign.value.config.model,
+    offlineModel: campaign.value.config.offlineModel,
+    env: {},
+    knownPolicies: policyNames,
+  });
+  if (!model.ok) throw new Error(model.error.problem);
+  let peak = process.memoryUsage().rss;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 50);
+  let wallMs = 0;
+  const events = (event: RunEvent): void => {
+    if (event.type === 'run-end') wallMs = event.elapsedMs;
+  };
+  const dir = path.join(out, 'results');
+  try {
+    const summary = await runCampaign({
+      campaign: campaign.value,
+      model: model.value,
+      invocation: {
+        campaignFile: campaign.value.file,
+        arms: [],
+        reps: repsPerCell,
+        model: model.value.id,
+        backend,
+        seed: 1,
+        maxTurns: 40,
+        sessionTimeoutSeconds: 600,
+      },
+      outDir: dir,
+      resume: false,
+      shard: null,
+      retryIndeterminate: 0,
+      keepWorkDirs: false,
+      faults: latency > 0 ? [{ kind: 'delay', minMs: latency, maxMs: latency }] : [],
+      control: new RunControl(),
+      events,
+      env: {},
+    });
+    if (!summary.ok) throw new Error(summary.error.problem);
+    const metas = summary.value.results.map((result) => repMetaSchema.parse(result.meta));
+    return {
+      wallMs,
+      turns: metas.map((meta) => meta.turns),
+      overheadMs: metas.map((meta) => meta.harnessOverheadMs),
+      peakRssMb: peak / 1024 / 1024,
+      reps: metas.length,
+    };
+  } finally {
+    clearInterval(sampler);
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  console.log(
+    `redgreen bench-campaign: backend ${backend}, ${os.cpus().length} cores, node ${process.version}`,
+  );
+  const concurrency = 8;
+  const efficiency = await measure(10, concurrency, latencyMs);
+  const meanTurns =
+    efficiency.turns.reduce((sum, turns) => sum + turns, 0) / efficiency.turns.length;
+  const idealFormula = Math.ceil(efficiency.reps / concurrency) * meanTurns * latencyMs;
+  const idealScheduled = listSchedule(
+    efficiency.turns.map((turns) => turns * latencyMs),
+    concurrency,
+  );
+  console.log(
+    `\n1. ${efficiency.reps} reps at concurrency ${concurrency}, ${latencyMs} ms per turn`,
+  );
+  console.log(
+    `   wall ${(efficiency.wallMs / 1000).toFixed(1)} s; turns per rep mean ${meanTurns.toFixed(1)} (min ${Math.min(...efficiency.turns)}, max ${Math.max(...efficiency.turns)})`,
+  );
+  console.log(
+    `   ideal ceil(reps/concurrency) x turns x latency = ${(idealFormula / 1000).toFixed(1)} s -> efficiency ${(idealFormula / efficiency.wallMs).toFixed(3)}`,
+  );
+  console.log(
+    `   ideal list schedule of the reps' own turns     = ${(idealScheduled / 1000).toFixed(1)} s -> efficiency ${(idealScheduled / efficiency.wallMs).toFixed(3)}`,
+  );
+  console.log(
+    `\n2. harness overhead per rep (copy, snapshots, record; excluding the session): median ${median(efficiency.overheadMs).toFixed(0)} ms (min ${Math.min(...efficiency.overheadMs)}, max ${Math.max(...efficiency.overheadMs)})`,
+  );
+  const small = await measure(10, concurrency, 20);
+  const large = await measure(50, concurrency, 20);
+  console.log(
+    `\n3. peak RSS of the harness process (20 ms per turn): ${small.reps} reps ${small.peakRssMb.toFixed(0)} MB; ${large.reps} reps ${large.peakRssMb.toFixed(0)} MB (ratio ${(large.peakRssMb / small.peakRssMb).toFixed(2)})`,
+  );
+  const pkg = JSON.parse(readFileSync(path.join(process.cwd(), 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  console.log(`\nredgreen ${pkg.version}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
