@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { appendLineDurable, writeFileAtomic } from '../lib/atomic-write.js';
+import { describeError } from '../lib/describe-error.js';
 
 /**
  * `ledger.jsonl`: the record of which reps of a campaign run are finished.
@@ -65,7 +66,7 @@ export async function readLedger(
   } catch (error) {
     return {
       ok: false,
-      error: { kind: 'corrupt', line: 1, detail: String(error).split('\n')[0] ?? '' },
+      error: { kind: 'corrupt', line: 1, detail: describeError(error) },
     };
   }
   const lines: LedgerRepLine[] = [];
@@ -81,7 +82,7 @@ export async function readLedger(
     } catch (error) {
       return {
         ok: false,
-        error: { kind: 'corrupt', line: index + 1, detail: String(error).split('\n')[0] ?? '' },
+        error: { kind: 'corrupt', line: index + 1, detail: describeError(error) },
       };
     }
   }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../lib/atomic-write.js';
+import { describeError } from '../lib/describe-error.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { appendRepLine, createLedger, type LedgerRepLine, readLedger } from './ledger.js';
@@ -30,11 +31,7 @@ async function readRecord(dir: string): Promise<Result<CampaignRecord, InputErro
     return ok(campaignRecordSchema.parse(JSON.parse(await readFile(layout.campaignFile, 'utf8'))));
   } catch (error) {
     return err(
-      inputError(
-        layout.campaignFile,
-        `is not valid (${String(error).split('\n')[0]})`,
-        'rerun that shard',
-      ),
+      inputError(layout.campaignFile, `is not valid (${describeError(error)})`, 'rerun that shard'),
     );
   }
 }

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { describeError } from '../lib/describe-error.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { campaignRecordSchema, type Invocation } from './prepare-run.js';
@@ -26,7 +27,7 @@ export async function readRecordedInvocation(dir: string): Promise<Result<Invoca
     return err(
       inputError(
         '--resume',
-        `${layout.campaignFile} is unreadable (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+        `${layout.campaignFile} is unreadable (${describeError(error)})`,
         'start a new run with --out',
       ),
     );

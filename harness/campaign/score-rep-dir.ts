@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FixtureFingerprint } from '../fixture/index.js';
 import { diffSnapshots, snapshotSchema } from '../fixture/index.js';
+import { describeError } from '../lib/describe-error.js';
 import type { InputError } from '../lib/input-error.js';
 import { inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
@@ -49,7 +50,7 @@ export async function scoreRepDirectory(
     return err(
       inputError(
         repDir,
-        `cannot be scored (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+        `cannot be scored (${describeError(error)})`,
         'rerun that rep (--resume reruns reps that are missing or incomplete)',
       ),
     );

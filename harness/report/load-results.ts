@@ -6,6 +6,7 @@ import { planReps, shardOf } from '../campaign/plan.js';
 import { type CampaignRecord, campaignRecordSchema } from '../campaign/prepare-run.js';
 import { type RepMeta, repMetaSchema } from '../campaign/rep-meta.js';
 import { REP_FILES, type ResultsLayout, resultsLayout } from '../campaign/results-layout.js';
+import { describeError } from '../lib/describe-error.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { type RepScore, repScoreSchema } from '../score/score-rep.js';
@@ -67,7 +68,7 @@ export async function loadResults(dir: string): Promise<Result<LoadedResults, In
     return err(
       inputError(
         layout.campaignFile,
-        `is not valid (${String(error).split('\n')[0]})`,
+        `is not valid (${describeError(error)})`,
         'rerun the campaign',
       ),
     );
@@ -101,7 +102,7 @@ export async function loadResults(dir: string): Promise<Result<LoadedResults, In
       return err(
         inputError(
           repDir,
-          `cannot be read (${String(error).split('\n')[0]})`,
+          `cannot be read (${describeError(error)})`,
           'rescore it with `redgreen score`, or rerun it',
         ),
       );
