@@ -1,0 +1,112 @@
+import type { ResultsModel } from '../results-schema.js';
+import { cellLabel, scenarioLabel } from './cell-labels.js';
+import { SHAPE_ORDER } from './chart-theme.js';
+import { decimal, percent, pValue } from './format.js';
+import { html, type SafeHtml, tableHead, trustedHtml } from './html-template.js';
+
+const PASS_RATE_COLUMNS = [
+  'Cell',
+  'Text under test',
+  'Fixture',
+  'PASS',
+  'Rate',
+  'Wilson 95%',
+  'Indeterminate',
+  'Overrides',
+];
+const COST_COLUMNS = [
+  'Cell',
+  'tool_uses per rep',
+  'Median',
+  'Mean',
+  'Mean 95% CI (bootstrap)',
+  'Resolution shapes',
+];
+const COMPARISON_COLUMNS = [
+  'Scenario',
+  'RED pass',
+  'GREEN pass',
+  'Fisher two-sided p',
+  'p (GREEN better)',
+  'p (RED better)',
+  'tool_uses mean GREEN−RED',
+];
+
+/** A chart (already rendered SVG) with its caption. */
+function figure(id: string, svg: string, caption: SafeHtml): SafeHtml {
+  return html`<figure id="${id}" class="chart">${trustedHtml(svg)}<figcaption>${caption}</figcaption></figure>`;
+}
+
+/** Pass rate per cell: the dot-and-whisker chart and the same numbers as a table. */
+export function passRateSection(model: ResultsModel, chartSvg: string): SafeHtml {
+  const rows = model.cells.map((cell) => {
+    const interval =
+      cell.wilson95 === null
+        ? 'n/a'
+        : `${percent(cell.wilson95.lower)}–${percent(cell.wilson95.upper)}`;
+    return html`<tr>
+  <th scope="row">${cellLabel(cell)}</th>
+  <td>${cell.label}</td>
+  <td>${cell.scenario} ${cell.layout}</td>
+  <td class="num">${cell.pass}/${cell.decided}</td>
+  <td class="num">${cell.passRate === null ? 'n/a' : percent(cell.passRate)}</td>
+  <td class="num">${interval}</td>
+  <td class="num${cell.indeterminate > 0 ? ' hl-indeterminate' : ''}">${cell.indeterminate}</td>
+  <td class="num${cell.overrides > 0 ? ' hl-override' : ''}">${cell.overrides}</td>
+</tr>`;
+  });
+  return html`<section id="pass-rates" aria-labelledby="pass-rates-title">
+<h2 id="pass-rates-title">Pass rate per cell</h2>
+${figure('pass-rate-chart', chartSvg, html`Dot: share of decided reps that passed; whisker: Wilson 95% interval. Indeterminate reps are excluded from the denominator and counted beside the dot.`)}
+<table class="data">${tableHead(PASS_RATE_COLUMNS)}<tbody>${rows}</tbody></table>
+</section>`;
+}
+
+/** tool_uses per rep: the strip plot, the per-cell figures, and the RED vs GREEN comparisons. */
+export function toolUsesSection(model: ResultsModel, chartSvg: string): SafeHtml {
+  const costRows = model.cells.map((cell) => {
+    const shapes = SHAPE_ORDER.filter((shape) => cell.shapes[shape] > 0)
+      .map((shape) => `${cell.shapes[shape]} ${shape}`)
+      .join(', ');
+    const boot = cell.toolUses.bootstrap95Mean;
+    const bootText = boot === null ? 'n/a' : `${decimal(boot.lower)}–${decimal(boot.upper)}`;
+    return html`<tr>
+  <th scope="row">${cellLabel(cell)}</th>
+  <td>${cell.toolUses.values.join(' / ') || '—'}</td>
+  <td class="num">${decimal(cell.toolUses.median)}</td>
+  <td class="num">${decimal(cell.toolUses.mean)}</td>
+  <td class="num">${bootText}</td>
+  <td>${shapes || '—'}</td>
+</tr>`;
+  });
+  const comparisonRows = model.comparisons.map((comparison) => {
+    const red = model.cells.find(
+      (cell) => cell.arm === comparison.red && cell.scenario === comparison.scenario,
+    );
+    const green = model.cells.find(
+      (cell) => cell.arm === comparison.green && cell.scenario === comparison.scenario,
+    );
+    const tools = comparison.toolUses;
+    const toolDifference =
+      tools === null
+        ? 'n/a'
+        : `${tools.meanDifference >= 0 ? '+' : ''}${tools.meanDifference.toFixed(1)} (p ${pValue(tools.pValue)}, ${tools.method})`;
+    return html`<tr>
+  <th scope="row">${scenarioLabel(comparison.scenario)}</th>
+  <td class="num">${red === undefined ? 'n/a' : `${red.pass}/${red.decided}`}</td>
+  <td class="num">${green === undefined ? 'n/a' : `${green.pass}/${green.decided}`}</td>
+  <td class="num">${pValue(comparison.fisherTwoSided)}</td>
+  <td class="num">${pValue(comparison.fisherGreenBetter)}</td>
+  <td class="num">${pValue(comparison.fisherRedBetter)}</td>
+  <td>${toolDifference}</td>
+</tr>`;
+  });
+  return html`<section id="tool-uses" aria-labelledby="tool-uses-title">
+<h2 id="tool-uses-title">Disambiguation cost: tool_uses per rep</h2>
+${figure('tool-uses-chart', chartSvg, html`One symbol per rep, coloured and shaped by how it resolved its workspace (from its tool calls, not its prose); the bar is the cell's median.`)}
+<table class="data">${tableHead(COST_COLUMNS)}<tbody>${costRows}</tbody></table>
+<h3>RED vs GREEN</h3>
+<table class="data">${tableHead(COMPARISON_COLUMNS)}<tbody>${comparisonRows}</tbody></table>
+<p class="muted">Power: ${model.power}.</p>
+</section>`;
+}

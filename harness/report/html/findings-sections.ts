@@ -1,0 +1,38 @@
+import type { ResultsModel } from '../results-schema.js';
+import { verdictBadge } from './badges.js';
+import { repAnchor } from './format.js';
+import { html, type SafeHtml } from './html-template.js';
+
+/** Integrity findings and scope violations, every one listed and highlighted. */
+export function findingsSection(model: ResultsModel): SafeHtml {
+  const rows = model.reps.filter(
+    (row) => row.integrity_findings !== '' || row.scope_violations !== '',
+  );
+  const body =
+    rows.length === 0
+      ? html`<p>None: every stale artifact and own ledger was byte-identical after its session, and no session committed, changed tracked files, dispatched subagents or wrote into another plan's workspace.</p>`
+      : html`<ul class="findings">${rows.map(
+          (row) =>
+            html`<li class="hl-integrity"><a href="#${repAnchor(row.rep_id)}"><code>${row.rep_id}</code></a> ${verdictBadge(row.verdict)}<ul>${[
+              row.integrity_findings,
+              row.scope_violations,
+            ]
+              .filter((text) => text !== '')
+              .flatMap((text) => text.split('; '))
+              .map((finding) => html`<li>${finding}</li>`)}</ul></li>`,
+        )}</ul>`;
+  return html`<section id="findings" aria-labelledby="findings-title"><h2 id="findings-title">Integrity findings</h2>${body}</section>`;
+}
+
+/** Indeterminate reps with why: reported, never dropped, excluded from rate denominators. */
+export function indeterminateSection(model: ResultsModel): SafeHtml {
+  const rows = model.reps.filter((row) => row.verdict === 'indeterminate');
+  const body =
+    rows.length === 0
+      ? html`<p>None.</p>`
+      : html`<p>${rows.length} indeterminate rep(s), excluded from every pass rate's denominator:</p><ul>${rows.map(
+          (row) =>
+            html`<li class="hl-indeterminate"><a href="#${repAnchor(row.rep_id)}"><code>${row.rep_id}</code></a>${row.indeterminate_stage === '' ? '' : ` (stage: ${row.indeterminate_stage})`}: ${row.reasons || row.override_reason || 'no reason recorded'}${row.verdict_source === 'override' ? html` <span class="badge badge-override">override</span>` : ''}</li>`,
+        )}</ul>`;
+  return html`<section id="indeterminate" aria-labelledby="indeterminate-title"><h2 id="indeterminate-title">Indeterminate reps</h2>${body}</section>`;
+}

@@ -1,0 +1,90 @@
+import type { TopLevelSpec } from 'vega-lite';
+import type { ResultsModel } from '../results-schema.js';
+import { armLabel, armLabelsInOrder, cellLabel, scenarioLabel } from './cell-labels.js';
+import { CHART_CONFIG, ROLE_COLOURS } from './chart-theme.js';
+import { percent } from './format.js';
+
+/**
+ * Pass rate per cell with its Wilson 95% interval, drawn as a dot and a
+ * whisker; one panel per scenario with RED and GREEN side by side. A cell
+ * with no decided reps gets a text mark instead of a dot, so it is visible
+ * rather than silently missing.
+ */
+export function passRateChartSpec(model: ResultsModel): TopLevelSpec {
+  const values = model.cells.map((cell) => ({
+    scenario: scenarioLabel(cell.scenario),
+    arm: armLabel({ name: cell.arm, role: cell.role }),
+    role: cell.role.toUpperCase(),
+    decided: cell.decided,
+    passRate: cell.passRate,
+    lower: cell.wilson95?.lower ?? null,
+    upper: cell.wilson95?.upper ?? null,
+    count:
+      cell.decided === 0
+        ? `no decided reps (${cell.indeterminate} indeterminate)`
+        : `${cell.pass}/${cell.decided}${cell.indeterminate > 0 ? ` (+${cell.indeterminate} ind.)` : ''}`,
+    summary:
+      cell.wilson95 === null
+        ? `${cellLabel(cell)}: no decided reps`
+        : `${cellLabel(cell)}: ${cell.pass}/${cell.decided} passed, Wilson 95% interval ${percent(cell.wilson95.lower)} to ${percent(cell.wilson95.upper)}`,
+  }));
+  const description = { field: 'summary', type: 'nominal' as const };
+  const x = {
+    field: 'arm',
+    type: 'nominal' as const,
+    sort: armLabelsInOrder(model),
+    title: null,
+    axis: { labelAngle: 0 },
+  };
+  const colour = {
+    field: 'role',
+    type: 'nominal' as const,
+    scale: { domain: ['RED', 'GREEN'], range: [ROLE_COLOURS.RED, ROLE_COLOURS.GREEN] },
+    legend: null,
+  };
+  const y = {
+    type: 'quantitative' as const,
+    scale: { domain: [0, 1] },
+    axis: { format: '.0%', tickCount: 5 },
+    title: 'pass rate (Wilson 95% interval)',
+  };
+  return {
+    description:
+      'Pass rate per cell with Wilson 95% intervals, RED and GREEN side by side per scenario',
+    config: CHART_CONFIG,
+    data: { values },
+    facet: { column: { field: 'scenario', type: 'nominal' as const, title: null, sort: null } },
+    spec: {
+      width: 220,
+      height: 240,
+      layer: [
+        {
+          transform: [{ filter: 'datum.decided > 0' }],
+          mark: { type: 'rule', strokeWidth: 3 },
+          encoding: {
+            x,
+            y: { ...y, field: 'lower' },
+            y2: { field: 'upper' },
+            color: colour,
+            description,
+          },
+        },
+        {
+          transform: [{ filter: 'datum.decided > 0' }],
+          mark: { type: 'point', filled: true, size: 140, opacity: 1 },
+          encoding: { x, y: { ...y, field: 'passRate' }, color: colour, description },
+        },
+        {
+          transform: [{ filter: 'datum.decided > 0' }],
+          mark: { type: 'text', align: 'left', dx: 12, fontSize: 12, color: '#222222' },
+          encoding: { x, y: { ...y, field: 'passRate' }, text: { field: 'count' }, description },
+        },
+        {
+          transform: [{ filter: 'datum.decided == 0' }],
+          mark: { type: 'text', fontSize: 12, color: '#8a1c00', y: 120, angle: 0 },
+          encoding: { x, text: { field: 'count' }, description },
+        },
+      ],
+    },
+  };
+}

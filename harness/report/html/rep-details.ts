@@ -1,0 +1,60 @@
+import path from 'node:path';
+import { REP_FILES } from '../../campaign/results-layout.js';
+import type { RepScore } from '../../score/score-rep.js';
+import type { ToolCall } from '../../score/tool-call.js';
+import { readTranscriptFile } from '../../score/transcript-reader.js';
+import type { RecordedRep } from '../load-results.js';
+
+/**
+ * What the page shows when a rep is opened, beyond its results row: the reply,
+ * the tool calls read back from its transcript, and the scorer's evidence.
+ * Loaded from the results directory; the page builder itself reads no files.
+ */
+export interface RepDetail {
+  readonly id: string;
+  /** The rep's directory relative to the results root, with `/` separators (for links). */
+  readonly relativeDir: string;
+  readonly reply: string;
+  readonly transcript:
+    | {
+        readonly kind: 'read';
+        readonly toolCalls: readonly ToolCall[];
+        readonly malformedLines: number;
+      }
+    | { readonly kind: 'unavailable'; readonly why: string };
+  /** Which tool calls the scorer counted as structural or forensic resolution, and why. */
+  readonly shapeEvidence: RepScore['shapeEvidence'];
+  /** The scorer's reasons for its verdict (before any override). */
+  readonly reasons: readonly string[];
+  /** Findings the scorer reported without changing the verdict. */
+  readonly flags: readonly string[];
+}
+
+export type RepDetails = ReadonlyMap<string, RepDetail>;
+
+/** Read every recorded rep's transcript; a missing or unreadable one is shown as such, never fatal. */
+export async function loadRepDetails(
+  root: string,
+  reps: readonly RecordedRep[],
+): Promise<Map<string, RepDetail>> {
+  const details = new Map<string, RepDetail>();
+  for (const rep of reps) {
+    const read = await readTranscriptFile(path.join(rep.dir, REP_FILES.transcript));
+    details.set(rep.id, {
+      id: rep.id,
+      relativeDir: path.relative(root, rep.dir).split(path.sep).join('/'),
+      reply: rep.reply,
+      transcript: read.ok
+        ? {
+            kind: 'read',
+            toolCalls: read.value.toolCalls,
+            malformedLines: read.value.malformed.length,
+          }
+        : { kind: 'unavailable', why: read.error.problem },
+      shapeEvidence: rep.score.shapeEvidence,
+      reasons: rep.score.reasons,
+      flags: rep.score.flags,
+    });
+  }
+  return details;
+}

@@ -1,0 +1,103 @@
+import type { TopLevelSpec } from 'vega-lite';
+import type { ResultsModel } from '../results-schema.js';
+import { armLabel, armLabelsInOrder, scenarioLabel } from './cell-labels.js';
+import { CHART_CONFIG, SHAPE_COLOURS, SHAPE_ORDER, SHAPE_SYMBOLS } from './chart-theme.js';
+
+/**
+ * tool_uses of every rep as a strip plot: one panel per scenario, one strip
+ * per arm, one symbol per rep coloured (and shaped) by its resolution shape,
+ * with a tick at the cell's median. Reps are spread across the strip by
+ * their position in the cell, so the plot is the same on every build.
+ */
+export function toolUsesChartSpec(model: ResultsModel): TopLevelSpec {
+  const cellSizes = new Map<string, number>();
+  for (const row of model.reps) {
+    const key = `${row.scenario}/${row.arm}`;
+    cellSizes.set(key, (cellSizes.get(key) ?? 0) + 1);
+  }
+  const seen = new Map<string, number>();
+  const values = model.reps.map((row) => {
+    const key = `${row.scenario}/${row.arm}`;
+    const index = seen.get(key) ?? 0;
+    seen.set(key, index + 1);
+    const size = cellSizes.get(key) ?? 1;
+    return {
+      scenario: scenarioLabel(row.scenario),
+      arm: armLabel({ name: row.arm, role: row.role }),
+      rep: row.rep_id,
+      toolUses: row.tool_uses,
+      shape: row.shape,
+      verdict: row.verdict,
+      // Even spread across the middle 60% of the band: -0.3 … +0.3.
+      summary: `${row.rep_id}: ${row.tool_uses} tool_uses, resolution ${row.shape}, verdict ${row.verdict}`,
+      offset: size === 1 ? 0 : ((index + 0.5) / size - 0.5) * 0.6,
+    };
+  });
+  const x = {
+    field: 'arm',
+    type: 'nominal' as const,
+    sort: armLabelsInOrder(model),
+    title: null,
+    axis: { labelAngle: 0 },
+  };
+  const y = {
+    field: 'toolUses',
+    type: 'quantitative' as const,
+    title: 'tool_uses per rep',
+    scale: { zero: true },
+    axis: { tickMinStep: 1, format: 'd' },
+  };
+  return {
+    description: 'tool_uses per rep per cell, coloured by resolution shape, with the cell median',
+    config: CHART_CONFIG,
+    data: { values },
+    facet: { column: { field: 'scenario', type: 'nominal' as const, title: null, sort: null } },
+    spec: {
+      width: 220,
+      height: 240,
+      layer: [
+        {
+          mark: { type: 'tick', color: '#222222', thickness: 2, size: 70 },
+          encoding: {
+            x,
+            y: { ...y, aggregate: 'median' as const },
+            description: { value: 'median tool_uses of this cell' },
+          },
+        },
+        {
+          mark: {
+            type: 'point',
+            filled: true,
+            size: 90,
+            opacity: 0.9,
+            stroke: '#ffffff',
+            strokeWidth: 0.8,
+          },
+          encoding: {
+            x,
+            xOffset: { field: 'offset', type: 'quantitative', scale: { domain: [-0.5, 0.5] } },
+            y,
+            description: { field: 'summary', type: 'nominal' as const },
+            color: {
+              field: 'shape',
+              type: 'nominal' as const,
+              title: 'resolution shape',
+              scale: {
+                domain: [...SHAPE_ORDER],
+                range: SHAPE_ORDER.map((shape) => SHAPE_COLOURS[shape]),
+              },
+            },
+            shape: {
+              field: 'shape',
+              type: 'nominal' as const,
+              scale: {
+                domain: [...SHAPE_ORDER],
+                range: SHAPE_ORDER.map((shape) => SHAPE_SYMBOLS[shape]),
+              },
+            },
+          },
+        },
+      ],
+    },
+  };
+}
