@@ -7,6 +7,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerDoctorCommand } from './cli/doctor.js';
 import { ExitCode } from './cli/exit.js';
+import { registerExportCommand } from './cli/export.js';
 import { registerFixtureCommand } from './cli/fixture.js';
 import {
   registerGateCommand,
@@ -40,6 +41,7 @@ export function buildProgram(): Command {
   registerReportCommand(program);
   registerGateCommand(program);
   registerMergeCommand(program);
+  registerExportCommand(program);
   registerDoctorCommand(program);
   for (const command of program.commands) {
     if (command.summary() === '') command.summary(firstSentence(command.description()));

@@ -1,0 +1,58 @@
+import type { Command } from 'commander';
+import { ExitCode, failWithInputError } from './exit.js';
+
+interface ExportFlags {
+  atif: string;
+  out?: string;
+}
+
+/** `redgreen export --atif <dir>`: the reps of a results directory as ATIF trajectories. */
+export function registerExportCommand(program: Command): void {
+  program
+    .command('export')
+    .description(
+      'write the reps of a results directory in a format other tools read. With --atif: one ATIF v1.4 ' +
+        '(Agent Trajectory Interchange Format) JSON file per rep, <out>/<arm>/<scenario>-rep<N>.json, ' +
+        "with the prompt, each model turn's text, reasoning and tool calls, the tool results, tokens " +
+        "and cost, and redgreen's verdict in `extra`; plus <out>/index.json listing them. Needs no model.",
+    )
+    .requiredOption(
+      '--atif <results-dir>',
+      'export every recorded rep of this results directory (one `redgreen run` wrote) as ATIF v1.4',
+    )
+    .option(
+      '--out <dir>',
+      'directory to write the trajectories and index.json to (default: <results-dir>/atif)',
+    )
+    .action(async (flags: ExportFlags) => {
+      if (flags.out !== undefined && flags.out.trim() === '') {
+        process.exitCode = failWithInputError({
+          kind: 'input',
+          input: '--out',
+          problem: 'is empty',
+          fix: 'pass a directory path, or leave --out off to write <results-dir>/atif',
+        });
+        return;
+      }
+      const { exportAtif } = await import('../export/export-atif.js');
+      const exported = await exportAtif(
+        flags.atif,
+        flags.out === undefined ? {} : { outDir: flags.out },
+      );
+      if (!exported.ok) {
+        process.exitCode = failWithInputError(exported.error);
+        return;
+      }
+      const { index, outDir, indexFile } = exported.value;
+      const count = index.trajectories.length;
+      process.stdout.write(
+        `wrote ${count} ATIF v1.4 trajector${count === 1 ? 'y' : 'ies'} to ${outDir} (listed in ${indexFile})\n`,
+      );
+      if (index.missing.length > 0) {
+        process.stdout.write(
+          `not exported: ${index.missing.length} planned rep(s) the results directory has not recorded: ${index.missing.join(', ')}\n`,
+        );
+      }
+      process.exitCode = ExitCode.ok;
+    });
+}

@@ -1,0 +1,141 @@
+/**
+ * `redgreen export --atif`: every recorded rep of a results directory as an
+ * ATIF v1.4 trajectory file, `<out>/<arm>/<scenario>-rep<N>.json` (default
+ * out: `<results-dir>/atif`), plus `<out>/index.json` listing them.
+ *
+ * Everything is read, built and checked before anything is written, so bad
+ * input writes nothing; each file is written atomically, the index last.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { REP_FILES } from '../campaign/results-layout.js';
+import { writeFileAtomic } from '../lib/atomic-write.js';
+import { type InputError, inputError } from '../lib/input-error.js';
+import { harnessVersion } from '../lib/package-root.js';
+import { err, ok, type Result } from '../lib/result.js';
+import { loadResults, type RecordedRep } from '../report/load-results.js';
+import { type AtifTrajectory, atifTrajectorySchema } from './atif-document.js';
+import {
+  ATIF_INDEX_FILE,
+  type AtifIndex,
+  type AtifIndexEntry,
+  atifIndexSchema,
+} from './atif-index.js';
+import { atifInvariantProblems } from './atif-invariants.js';
+import { buildAtifTrajectory } from './build-trajectory.js';
+
+export interface AtifExportOptions {
+  /** Where to write; default `<results-dir>/atif`. */
+  readonly outDir?: string;
+}
+
+export interface AtifExportSummary {
+  readonly outDir: string;
+  readonly indexFile: string;
+  readonly index: AtifIndex;
+}
+
+async function readRepFile(rep: RecordedRep, name: string): Promise<Result<string, InputError>> {
+  const file = path.join(rep.dir, name);
+  try {
+    return ok(await readFile(file, 'utf8'));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return err(
+      inputError(
+        file,
+        code === 'ENOENT' ? 'is missing' : `cannot be read (${code ?? String(error)})`,
+        'rerun the rep (`redgreen run --resume`), or export a complete results directory',
+      ),
+    );
+  }
+}
+
+/** The output directory must be a directory or not exist yet. `flag` names it as the user gave it. */
+function checkOutDir(outDir: string, flag: string | undefined): InputError | undefined {
+  if (existsSync(outDir) && !statSync(outDir).isDirectory()) {
+    return flag === undefined
+      ? inputError(outDir, 'exists and is not a directory', 'move it away, or pass --out <dir>')
+      : inputError(flag, `${outDir} exists and is not a directory`, 'pass a directory path');
+  }
+  return undefined;
+}
+
+/** Validate a document we built; a failure is a bug in the exporter, not bad input. */
+function assertValidTrajectory(trajectory: AtifTrajectory, repId: string): void {
+  const parsed = atifTrajectorySchema.safeParse(trajectory);
+  const problems = parsed.success
+    ? atifInvariantProblems(trajectory)
+    : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  if (problems.length > 0) {
+    throw new Error(`ATIF export of ${repId} is not valid ATIF: ${problems.join('; ')}`);
+  }
+}
+
+export async function exportAtif(
+  resultsDir: string,
+  options: AtifExportOptions = {},
+): Promise<Result<AtifExportSummary, InputError>> {
+  const loaded = await loadResults(resultsDir);
+  if (!loaded.ok) return loaded;
+  const { layout, record, reps, missing, overrides } = loaded.value;
+  const outDir = path.resolve(options.outDir ?? path.join(layout.root, 'atif'));
+  const outProblem = checkOutDir(outDir, options.outDir === undefined ? undefined : '--out');
+  if (outProblem !== undefined) return err(outProblem);
+
+  const built: { file: string; trajectory: AtifTrajectory; entry: AtifIndexEntry }[] = [];
+  for (const rep of reps) {
+    const prompt = await readRepFile(rep, REP_FILES.prompt);
+    if (!prompt.ok) return prompt;
+    const transcript = await readRepFile(rep, REP_FILES.transcript);
+    if (!transcript.ok) return transcript;
+    const trajectory = buildAtifTrajectory({
+      record,
+      rep,
+      override: overrides[rep.id],
+      prompt: prompt.value,
+      transcript: transcript.value,
+    });
+    assertValidTrajectory(trajectory, rep.id);
+    const relative = `${rep.meta.arm}/${rep.meta.scenario}-rep${rep.meta.rep}.json`;
+    const file = path.resolve(outDir, relative);
+    if (path.relative(outDir, file).startsWith('..')) {
+      throw new Error(`rep ${rep.id} maps outside the export directory: ${file}`);
+    }
+    built.push({
+      file,
+      trajectory,
+      entry: {
+        file: relative,
+        rep_id: rep.id,
+        arm: rep.meta.arm,
+        scenario: rep.meta.scenario,
+        rep: rep.meta.rep,
+        attempt: rep.meta.attempt,
+        session_id: trajectory.session_id,
+        verdict: overrides[rep.id]?.verdict ?? rep.score.verdict,
+        steps: trajectory.steps.length,
+        tool_calls: trajectory.steps.reduce((sum, step) => sum + (step.tool_calls?.length ?? 0), 0),
+      },
+    });
+  }
+
+  const index = atifIndexSchema.parse({
+    schema_version: 'ATIF-v1.4',
+    generated_by: `redgreen ${harnessVersion()}`,
+    campaign: { id: record.campaign.id, title: record.campaign.title, identity: record.identity },
+    results_dir: path.relative(outDir, layout.root).split(path.sep).join('/') || '.',
+    trajectories: built.map((item) => item.entry),
+    missing: [...missing],
+  } satisfies AtifIndex);
+
+  await mkdir(outDir, { recursive: true });
+  for (const item of built) {
+    await mkdir(path.dirname(item.file), { recursive: true });
+    await writeFileAtomic(item.file, `${JSON.stringify(item.trajectory, null, 2)}\n`);
+  }
+  const indexFile = path.join(outDir, ATIF_INDEX_FILE);
+  await writeFileAtomic(indexFile, `${JSON.stringify(index, null, 2)}\n`);
+  return ok({ outDir, indexFile, index });
+}
