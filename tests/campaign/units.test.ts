@@ -119,7 +119,10 @@ describe('progress output', () => {
   } {
     let text = '';
     const out = {
-      write: (chunk: string) => ((text += chunk), true),
+      write: (chunk: string) => {
+        text += chunk;
+        return true;
+      },
     } as unknown as NodeJS.WritableStream;
     let clock = 0;
     const sink = progressReporter(mode, out, () => (clock += 1000));
