@@ -3,11 +3,23 @@
  * another plan's task numbers while explaining why a ledger is not its own
  * ("None — the ledger's Tasks 1–5 are plan A's (widget-backend)"); those
  * numbers are not the own plan's claims. Text is foreign when it names
- * another plan (its path, basename or slug, or words like "other plan",
- * "different plan", "previous plan", "plan A", "not mine") and does not also
- * positively name the own plan ("my plan", its slug, "plan B").
+ * another plan (its path, basename or slug, a short name the scenario spec
+ * gives it, or words like "other plan", "different plan", "not mine") and
+ * does not also positively name the own plan ("my plan", its slug, its short
+ * name). Text naming one of another plan's task titles, and none of the own
+ * plan's, is foreign too.
+ *
+ * No short name is built in: which plan "plan A" is comes from the context.
  */
-import { distinctForeignNames, planNames, planSlug, samePlan } from './plan-names.js';
+
+import {
+  distinctForeignNames,
+  planNames,
+  planSlug,
+  proseNamePattern,
+  samePlan,
+} from './plan-names.js';
+import type { TaskTitle } from './plan-vocabulary.js';
 
 /** The plans a reply is scored against. */
 export interface PlanContext {
@@ -15,11 +27,18 @@ export interface PlanContext {
   readonly ownPlan: string;
   /** Other plans in the repository whose ledgers a reply may discuss. */
   readonly foreignPlans: readonly string[];
+  /** Short names of the own plan ("plan B"), as the scenario spec declares them. */
+  readonly ownPlanAliases?: readonly string[];
+  /** Short names of the other plans ("plan A"). */
+  readonly foreignPlanAliases?: readonly string[];
+  /** The own plan's task titles by number. */
+  readonly ownTaskTitles?: readonly TaskTitle[];
+  /** The other plans' task titles. */
+  readonly foreignTaskTitles?: readonly string[];
 }
 
 const FOREIGN_WORDS: readonly RegExp[] = [
   /\b(?:other|another|different|previous|prior|earlier|older|old|unrelated|separate|original|completed|finished)\s+plan\b/,
-  /\bplan\s+a\b(?!\s+(?:new|fresh|task|dispatch|resume|restart))/,
   /(?:\bnot|n't|\bnone\s+of)\s+(?:\w+\s+){0,2}(?:mine|ours|my\s+plan|our\s+plan|this\s+plan|my\s+own)\b/,
   /\bforeign\b/,
   /\bsomeone\s+else'?s?\b/,
@@ -28,7 +47,6 @@ const FOREIGN_WORDS: readonly RegExp[] = [
 
 const OWN_WORDS: readonly RegExp[] = [
   /\b(?:my|our|this|own|current)\s+plan\b/g,
-  /\bplan\s+b\b/g,
   /\bmine\b/g,
   /\bmy\s+own\b/g,
 ];
@@ -36,12 +54,19 @@ const OWN_WORDS: readonly RegExp[] = [
 const NEGATED_BEFORE = /(?:\bnot|n't|\bnone\s+of|\bnor|\bneither)\s+(?:\w+\s+){0,2}$/;
 
 export interface Attribution {
-  /** Text naming another plan and not positively naming the own plan. */
+  /**
+   * Text naming another plan (or only another plan's task titles) and not
+   * positively naming the own plan.
+   */
   isForeign(text: string): boolean;
   /** Text that names another plan (regardless of whether it also names the own one). */
   namesForeignPlan(text: string): boolean;
   /** Text that positively names the own plan (not "not my plan"). */
   namesOwnPlan(text: string): boolean;
+  /** The own plan's short names, from the context. */
+  readonly ownPlanAliases: readonly string[];
+  /** The other plans' short names, from the context. */
+  readonly foreignPlanAliases: readonly string[];
 }
 
 /**
@@ -74,9 +99,18 @@ export function attributionFor(context: PlanContext): Attribution {
     ...distinctForeignNames(context.ownPlan, context.foreignPlans),
     ...distinctiveWordPlanNames(context),
   ];
+  const ownPlanAliases = context.ownPlanAliases ?? [];
+  const foreignPlanAliases = context.foreignPlanAliases ?? [];
+  const ownWords = [...OWN_WORDS, ...ownPlanAliases.map((alias) => proseNamePattern(alias, 'g'))];
+  const foreignWords = [
+    ...FOREIGN_WORDS,
+    ...foreignPlanAliases.map((alias) => proseNamePattern(alias)),
+  ];
+  const ownTitles = (context.ownTaskTitles ?? []).map((task) => proseNamePattern(task.title));
+  const foreignTitles = (context.foreignTaskTitles ?? []).map((title) => proseNamePattern(title));
 
   const namesForeignPlan = (text: string): boolean =>
-    includesName(text, foreignNames) || FOREIGN_WORDS.some((pattern) => pattern.test(text));
+    includesName(text, foreignNames) || foreignWords.some((pattern) => pattern.test(text));
 
   const namesOwnPlan = (text: string): boolean => {
     for (const name of ownNames) {
@@ -86,7 +120,7 @@ export function attributionFor(context: PlanContext): Attribution {
         at = text.indexOf(name, at + 1);
       }
     }
-    for (const pattern of OWN_WORDS) {
+    for (const pattern of ownWords) {
       for (const found of text.matchAll(pattern)) {
         const before = text.slice(Math.max(0, found.index - 24), found.index);
         if (!NEGATED_BEFORE.test(before)) return true;
@@ -95,9 +129,17 @@ export function attributionFor(context: PlanContext): Attribution {
     return false;
   };
 
+  /** Names only another plan's tasks: one of its titles, and none of the own plan's. */
+  const namesOnlyForeignTasks = (text: string): boolean =>
+    foreignTitles.some((pattern) => pattern.test(text)) &&
+    !ownTitles.some((pattern) => pattern.test(text));
+
   return {
-    isForeign: (text) => namesForeignPlan(text) && !namesOwnPlan(text),
+    isForeign: (text) =>
+      (namesForeignPlan(text) || namesOnlyForeignTasks(text)) && !namesOwnPlan(text),
     namesForeignPlan,
     namesOwnPlan,
+    ownPlanAliases,
+    foreignPlanAliases,
   };
 }

@@ -3,10 +3,12 @@
  * names: adopted (trusted, mine, valid, resumed from it), rejected (stale,
  * foreign, another plan's, not mine, ignored, left in place, does not
  * apply), or unclear. A ledger is any `.superpowers/…` file or
- * `…progress….md` path the section mentions.
+ * `…progress….md` path the section mentions. A plan's short name ("plan A")
+ * counts for adoption or rejection according to whose plan the context says
+ * it is.
  */
 import type { Attribution } from './attribution.js';
-import { workspaceRelativePath } from './plan-names.js';
+import { proseNamePattern, workspaceRelativePath } from './plan-names.js';
 import { plainText } from './reply-clauses.js';
 
 export type LedgerVerdict = 'adopted' | 'rejected' | 'unclear';
@@ -61,7 +63,6 @@ const REJECTION: readonly Cue[] = [
     pattern: /\b(?:another|other|different|previous|prior|earlier|older|unrelated)\s+plan\b/g,
     weight: STRONG,
   },
-  { pattern: /\bplan\s+a\b/g, weight: STRONG },
   { pattern: /\bwrong\s+plan\b/g, weight: STRONG },
   { pattern: /\bmismatch\w*\b/g, weight: STRONG },
   { pattern: /\bignor(?:e|ed|ing)\b/g, weight: PLAIN },
@@ -98,7 +99,6 @@ const ADOPTION: readonly Cue[] = [
   { pattern: /\bmine\b/g, weight: STRONG },
   { pattern: /\b(?:my|our|this|own|current)\s+plan\b/g, weight: STRONG },
   { pattern: /\bmy\s+(?:own\s+)?(?:ledger|workspace)\b/g, weight: STRONG },
-  { pattern: /\bplan\s+b\b/g, weight: STRONG },
   { pattern: /\b(?:adopt|accept)(?:ed|ing)?\b/g, weight: STRONG },
   { pattern: /\bresum(?:e|ed|ing)\s+(?:from|at|with|per)\b/g, weight: STRONG },
   { pattern: /\brecovery\s+map\b/g, weight: STRONG },
@@ -139,11 +139,26 @@ function countAndBlank(text: string, cues: readonly Cue[]): { count: number; res
   return { count, rest };
 }
 
-function signalOf(text: string, attribution: Attribution): Signal {
+/** The cue lists for one reply: the fixed phrases plus the plans' short names from the context. */
+interface CueSet {
+  readonly rejection: readonly Cue[];
+  readonly adoption: readonly Cue[];
+}
+
+function cueSetFor(attribution: Attribution): CueSet {
+  const aliasCues = (aliases: readonly string[]): Cue[] =>
+    aliases.map((alias) => ({ pattern: proseNamePattern(alias, 'g'), weight: STRONG }));
+  return {
+    rejection: [...REJECTION, ...aliasCues(attribution.foreignPlanAliases)],
+    adoption: [...ADOPTION, ...aliasCues(attribution.ownPlanAliases)],
+  };
+}
+
+function signalOf(text: string, attribution: Attribution, cues: CueSet): Signal {
   const denied = countAndBlank(text, DENIED_REJECTION);
   const refused = countAndBlank(denied.rest, DENIED_ADOPTION);
-  const rejected = countAndBlank(refused.rest, REJECTION);
-  const adopted = countAndBlank(rejected.rest, ADOPTION);
+  const rejected = countAndBlank(refused.rest, cues.rejection);
+  const adopted = countAndBlank(rejected.rest, cues.adoption);
   return {
     adopt: denied.count + adopted.count + (attribution.namesOwnPlan(refused.rest) ? 1 : 0),
     reject: refused.count + rejected.count + (attribution.namesForeignPlan(refused.rest) ? 1 : 0),
@@ -166,6 +181,7 @@ function withoutMarkup(text: string): string {
 
 /** Each ledger path the section names, in order of first mention, with the section's verdict on it. */
 export function readLedgerVerdicts(section: string, attribution: Attribution): LedgerReading[] {
+  const cues = cueSetFor(attribution);
   const signals = new Map<string, Signal>();
   const order: string[] = [];
   const add = (path: string, signal: Signal): void => {
@@ -185,7 +201,7 @@ export function readLedgerVerdicts(section: string, attribution: Attribution): L
     const matches = [...line.matchAll(LEDGER_PATH)];
     if (matches.length === 0) {
       if (line.trim() === '') continue;
-      const signal = signalOf(plainText(line), attribution);
+      const signal = signalOf(plainText(line), attribution, cues);
       for (const path of lastPaths) add(path, signal);
       continue;
     }
@@ -199,11 +215,11 @@ export function readLedgerVerdicts(section: string, attribution: Attribution): L
       return raw.slice(0, local) + ' '.repeat(found[0].length) + raw.slice(local + found[0].length);
     });
     const lineText = segments.join(' ');
-    const lineSignal = signalOf(plainText(lineText), attribution);
+    const lineSignal = signalOf(plainText(lineText), attribution, cues);
     segments.forEach((segment, index) => {
       const path = paths[index];
       if (path === undefined) return;
-      const signal = signalOf(plainText(segment), attribution);
+      const signal = signalOf(plainText(segment), attribution, cues);
       add(path, signal.adopt === 0 && signal.reject === 0 ? lineSignal : signal);
     });
     lastPaths = [...new Set(paths)];

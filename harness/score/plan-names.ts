@@ -68,3 +68,24 @@ export function workspaceRelativePath(value: string): string {
   const at = path.indexOf('.superpowers/');
   return at >= 0 ? path.slice(at) : path;
 }
+
+/** Last words after which "plan" is likely the verb ("plan a new task"), not a name ("plan A"). */
+const ARTICLE_ENDING = /(?:^|[^a-z0-9])(?:a|an)$/;
+const VERB_CONTINUATION = String.raw`(?!\s+(?:new|fresh|task|dispatch|resume|restart)\b)`;
+
+/**
+ * A RegExp finding a prose name (a plan's short name like "plan B", or a task
+ * title like "Registry load/save") in lower-case text: whole words only,
+ * tolerant of the punctuation and spacing between the words ("end-to-end
+ * test" matches "end to end test", "registry load save" matches
+ * "registry load/save"). A name ending in an article ("plan a") does not
+ * match where it reads as a verb phrase ("plan a new task").
+ */
+export function proseNamePattern(name: string, flags = ''): RegExp {
+  const lower = name.toLowerCase().trim();
+  const words = lower.split(/[^a-z0-9]+/).filter((word) => word !== '');
+  if (words.length === 0) return new RegExp('(?!)', flags);
+  const body = words.map(escapeRegExp).join('[^a-z0-9\\n]{1,3}');
+  const guard = ARTICLE_ENDING.test(lower) ? VERB_CONTINUATION : '';
+  return new RegExp(`(?<![a-z0-9])${body}(?![a-z0-9])${guard}`, flags);
+}

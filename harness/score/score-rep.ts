@@ -5,8 +5,9 @@
  * rescore any rep from disk.
  *
  * The verdict is three-valued. `indeterminate` (the runner could not finish
- * the rep, or the reply reports no recognisable first dispatch) is never
- * `fail`: it is reported and left out of the pass rate's denominator.
+ * the rep, the reply reports no recognisable first dispatch, or its TASKS
+ * ALREADY COMPLETE answer cannot be read) is never `fail`: it is reported and
+ * left out of the pass rate's denominator.
  */
 import { z } from 'zod';
 import type { SnapshotDiff } from '../fixture/snapshot-schema.js';
@@ -19,6 +20,7 @@ import {
   type ScopeViolation,
   scopeViolations,
 } from './integrity.js';
+import { planVocabulary } from './plan-vocabulary.js';
 import { type ParseContext, type ParsedReply, parseReply } from './reply-parser.js';
 import type { ScoringSpec } from './scoring-spec.js';
 import { resolutionShape } from './shape.js';
@@ -108,12 +110,21 @@ export interface RepScoreInput {
   readonly runnerStatus: RunnerStatus;
 }
 
-/** The parse context for a rep: own plan from the fixture, foreign plans from spec and fixture. */
+/**
+ * The parse context for a rep: own plan from the fixture, foreign plans from
+ * spec and fixture, and the plans' short names and task titles from the spec
+ * (split into own and foreign by the fixture's own plan).
+ */
 export function parseContextFor(spec: ScoringSpec, facts: FixtureFacts): ParseContext {
   const foreignPlans = [
     ...new Set([...spec.knownForeignPlans, ...foreignLedgers(facts).map((ledger) => ledger.plan)]),
   ];
-  return { ownPlan: facts.ownPlan, foreignPlans, taskCount: spec.ownPlanTaskCount };
+  return {
+    ownPlan: facts.ownPlan,
+    foreignPlans,
+    taskCount: spec.ownPlanTaskCount,
+    ...planVocabulary(spec.plans, facts.ownPlan),
+  };
 }
 
 /** The verdict and reasons the reply alone supports (before integrity and scope). */
@@ -132,7 +143,11 @@ export function judgeReply(
   const parsed =
     typeof reply === 'string' ? parseReply(reply, parseContextFor(spec, facts)) : reply;
   const firstDispatch = parsed.firstDispatch;
-  if (firstDispatch === undefined) return { parsed, criteria: [], failed: undefined };
+  // Both answers are needed to judge a decision: an unreadable or missing
+  // TASKS ALREADY COMPLETE answer is no evidence that nothing was claimed.
+  if (firstDispatch === undefined || parsed.claimedCompleteAnswer !== 'read') {
+    return { parsed, criteria: [], failed: undefined };
+  }
   const criteria = decisionCriteria(spec, { ...parsed, firstDispatch }, facts);
   return {
     parsed,
@@ -142,9 +157,13 @@ export function judgeReply(
 }
 
 export function noDecisionReason(parsed: ParsedReply): string {
-  return parsed.sectionsFound.includes('dispatch')
-    ? 'no decision reported: the FIRST DISPATCH answer names no recognisable task and does not say none'
-    : 'no decision reported: the reply has no FIRST DISPATCH section';
+  if (!parsed.sectionsFound.includes('dispatch'))
+    return 'no decision reported: the reply has no FIRST DISPATCH section';
+  if (parsed.firstDispatch === undefined)
+    return 'no decision reported: the FIRST DISPATCH answer names no recognisable task and does not say none';
+  if (parsed.claimedCompleteAnswer === 'absent')
+    return 'no decision reported: the reply has no TASKS ALREADY COMPLETE section';
+  return 'no decision reported: the TASKS ALREADY COMPLETE answer names no recognisable task and does not say none';
 }
 
 function describeFinding(finding: IntegrityFinding | ScopeViolation): string {

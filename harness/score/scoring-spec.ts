@@ -90,6 +90,21 @@ export const knownLedgerSchema = z
   .object({ path: z.string().min(1), plan: z.string().min(1) })
   .strict();
 
+const nonBlank = z.string().regex(/\S/, 'must not be blank');
+
+/**
+ * How a reply may name one plan in prose besides its path and slug: short
+ * names ("plan B") and its tasks' titles by number (the plan's
+ * `## Task N: <title>` headings), so "Export data model" reads as Task 1.
+ */
+export const planProseNamesSchema = z
+  .object({
+    aliases: z.array(nonBlank).optional(),
+    tasks: z.record(z.string().regex(/^[1-9]\d*$/, 'must be a task number'), nonBlank).optional(),
+  })
+  .strict();
+export type PlanProseNames = z.infer<typeof planProseNamesSchema>;
+
 export const scoringSpecSchema = z
   .object({
     $schema: z.string().optional(),
@@ -106,12 +121,42 @@ export const scoringSpecSchema = z
      * fixture (`redgreen score-reply`). With a fixture, its own facts are used.
      */
     knownLedgers: z.array(knownLedgerSchema),
+    /**
+     * Prose names of the plans above, keyed by plan path (the own plan and any
+     * known foreign plan). Which entry is "own" is decided per reply by the
+     * plan the session executed, so the same catalogue serves `--plan`.
+     */
+    plans: z.record(z.string().min(1), planProseNamesSchema).optional(),
     decision: decisionSchema,
     integrity: z.array(integrityRuleSchema),
     scope: scopePolicySchema,
     resolutionShape: resolutionShapeSpecSchema,
   })
-  .strict();
+  .strict()
+  .superRefine((spec, context) => {
+    const declared = [spec.ownPlan, ...spec.knownForeignPlans];
+    for (const [plan, names] of Object.entries(spec.plans ?? {})) {
+      if (!declared.includes(plan)) {
+        context.addIssue({
+          code: 'custom',
+          path: ['plans', plan],
+          message: 'names a plan that is neither ownPlan nor in knownForeignPlans',
+        });
+      }
+      if (plan !== spec.ownPlan || names.tasks === undefined) continue;
+      const numbers = Object.keys(names.tasks)
+        .map(Number)
+        .sort((a, b) => a - b);
+      const complete = numbers.every((n, index) => n === index + 1);
+      if (!complete || numbers.length !== spec.ownPlanTaskCount) {
+        context.addIssue({
+          code: 'custom',
+          path: ['plans', plan, 'tasks'],
+          message: `the own plan's titles must number tasks 1..ownPlanTaskCount (${spec.ownPlanTaskCount})`,
+        });
+      }
+    }
+  });
 export type ScoringSpec = z.infer<typeof scoringSpecSchema>;
 
 const SCENARIO_ID = /^[a-z0-9][a-z0-9-]*$/;

@@ -1,11 +1,16 @@
 /**
- * Find task numbers in one clause of plain lower-case text (see
+ * Find task references in one clause of plain lower-case text (see
  * reply-clauses.ts): `task 3`, `tasks 1-2`, `tasks 1–2`, `tasks 1 & 2`,
- * `tasks 1 and 2`, `task 1 and task 2`, `tasks 1, 2, and 3`, `task three`,
- * `the first task`, `all 5 tasks`, and a clause that is just numbers (`3`,
+ * `tasks 1 and 2`, `task 1 and task 2`, `tasks 1, 2, and 3`, `task 1 through
+ * task 5`, `task 1 onwards`, `up to task 2`, `task 2 and everything before
+ * it`, `task three`, `the first task`, `the first two
+ * tasks`, a title of the own plan's tasks (`JSON serializer`), `all 5 tasks`,
+ * `everything`, `all of them`, and a clause that is just numbers (`3`,
  * `1, 2`, `1 and 2 (commits …)`). Paths, commit hashes, dates, times and
  * counts (`2 of 5`, `5 tasks`) are not task numbers.
  */
+import type { TaskTitle } from './plan-vocabulary.js';
+import { findTitleMentions } from './task-titles.js';
 
 const NUMBER_WORDS: Readonly<Record<string, number>> = {
   zero: 0,
@@ -40,7 +45,9 @@ const NUMBER = `(?:\\d{1,3}(?![\\d.]\\d|\\d)|(?:${Object.keys(NUMBER_WORDS).join
 const RANGE_SEPARATOR = `(?:\\s*(?:[-\\u2010-\\u2015\\u2212]|\\.\\.)\\s*|\\s+(?:to|through|thru)\\s+)`;
 const TASK_WORD = `tasks?\\s*(?:#\\s*|no\\.\\s*|number\\s+)?`;
 const LIST_SEPARATOR = `(?:\\s*[,&+/]\\s*(?:(?:and|or|nor)\\s+)?|\\s+(?:and|or|nor|plus)\\s+)(?:${TASK_WORD})?`;
-const NUMBER_LIST = `${NUMBER}(?:(?:${RANGE_SEPARATOR}|${LIST_SEPARATOR})${NUMBER})*`;
+/** A range may repeat the word: `task 1 through task 5`. */
+const RANGE_STEP = `${RANGE_SEPARATOR}(?:${TASK_WORD})?`;
+const NUMBER_LIST = `${NUMBER}(?:(?:${RANGE_STEP}|${LIST_SEPARATOR})${NUMBER})*`;
 
 const TASK_GROUP = new RegExp(`\\b${TASK_WORD}(${NUMBER_LIST})`, 'g');
 /** The shorthand `T3`. */
@@ -52,15 +59,53 @@ const ALL_TASKS = new RegExp(
   `\\b(?:all|every)\\s+(?:of\\s+)?(?:the\\s+)?(?:(${NUMBER})\\s+)?(?:(?:of\\s+)?(?:my|our|its|the|plan'?s?|own)\\s+)*(?:tasks|task)\\b`,
   'g',
 );
+/** Where a quantifier without the word "task" ends its phrase: clause end, punctuation, or "is done". */
+const QUANTIFIER_END = String.raw`(?=\s*$|\s*[(),.;:!"]|\s+(?:(?:are|were|is|was|have\s+been|has\s+been)\s+)?(?:already\s+)?(?:all\s+)?(?:done|complete|completed|finished)\b)`;
+/** `everything`, `all of them`, `the whole plan`, `all`, `all five`: every task, without saying "tasks". */
+const ALL_WITHOUT_TASK_WORD = new RegExp(
+  [
+    String.raw`\beverything\b(?!\s+else)`,
+    String.raw`\ball\s+of\s+(?:them|it|those|these)\b`,
+    String.raw`\b(?:the\s+)?(?:whole|entire|full)\s+plan\b`,
+    `\\ball(?:\\s+(${NUMBER}))?${QUANTIFIER_END}`,
+  ].join('|'),
+  'g',
+);
 const ORDINAL_TASK = new RegExp(`\\b(${Object.keys(ORDINAL_WORDS).join('|')})\\s+task\\b`, 'g');
+/** `the first two tasks`, `first 3`, `the first two (…)`: tasks 1..N. */
+const FIRST_N_TASKS = new RegExp(
+  `\\b(?:the\\s+)?first\\s+(${NUMBER})(?:\\s+(?:of\\s+(?:the|my|our|this|its)\\s+)?(?:(?:own|plan'?s?)\\s+)*tasks?\\b|${QUANTIFIER_END})`,
+  'g',
+);
+/** After `task 2`: the tasks before it too. */
+const AND_EARLIER_AFTER =
+  /^\s*and\s+(?:(?:everything|all(?:\s+tasks)?|the\s+ones|those)\s+(?:before|prior\s+to)(?:\s+(?:it|that))?|(?:all\s+)?(?:the\s+)?(?:earlier|previous|prior)(?:\s+(?:ones|tasks))?)\b/;
+/** Before `task 2`: every task up to it. */
+const UP_TO_BEFORE = /\bup\s+(?:to|through|thru|until)(?:\s+and\s+including)?\s+$/;
+/** After `task 1`: the rest of the plan from there on. */
+const ONWARDS_AFTER =
+  /^\s*(?:onwards?|and\s+(?:up|onwards?|later|beyond|everything\s+after(?:\s+(?:it|that))?|all\s+later\s+(?:ones|tasks)))\b/;
+/** What may stand between two task mentions that name one list: `Export data model and CSV serializer`. */
+const LIST_GAP = /^["'\s]*(?:,\s*(?:and\s+)?|&|\+|\/|and|plus)?["'\s]*$/;
 
 /** A run of task numbers found in a clause, with where it was found. */
 export interface TaskGroup {
   readonly numbers: readonly number[];
   readonly start: number;
   readonly end: number;
-  /** How it was written: after the word "task", as a bare number list, `all N tasks`, or `the third task`. */
-  readonly form: 'task-word' | 'bare' | 'all' | 'ordinal';
+  /**
+   * How it was written: after the word "task", as a bare number list, by
+   * title, `all N tasks`, a quantifier without "task" (`everything`, `all of
+   * them`), or an ordinal (`the third task`, `the first two tasks`).
+   */
+  readonly form: 'task-word' | 'bare' | 'title' | 'all' | 'everything' | 'ordinal';
+}
+
+export interface TaskGroupOptions {
+  /** How many tasks the own plan has, so `all tasks` and `task 1 onwards` can be expanded. */
+  readonly taskCount?: number | undefined;
+  /** The own plan's task titles, so `CSV serializer` reads as its task number. */
+  readonly titles?: readonly TaskTitle[] | undefined;
 }
 
 function numberValue(token: string): number | undefined {
@@ -113,29 +158,81 @@ export function maskNonTaskNumbers(clause: string): string {
     );
 }
 
+function range(from: number, to: number): number[] {
+  return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+}
+
+function plausibleCount(count: number | undefined): count is number {
+  return count !== undefined && count >= 1 && count <= 50;
+}
+
+/** Join neighbouring mentions that form one list when at least one is a title. */
+function mergeTitleLists(text: string, groups: readonly TaskGroup[]): TaskGroup[] {
+  const merged: TaskGroup[] = [];
+  for (const group of groups) {
+    const previous = merged[merged.length - 1];
+    const listable = (candidate: TaskGroup): boolean =>
+      candidate.form === 'title' || candidate.form === 'task-word' || candidate.form === 'ordinal';
+    if (
+      previous !== undefined &&
+      listable(previous) &&
+      listable(group) &&
+      (previous.form === 'title' || group.form === 'title') &&
+      LIST_GAP.test(text.slice(previous.end, group.start))
+    ) {
+      merged[merged.length - 1] = {
+        numbers: [...previous.numbers, ...group.numbers],
+        start: previous.start,
+        end: group.end,
+        form: previous.form,
+      };
+      continue;
+    }
+    merged.push(group);
+  }
+  return merged;
+}
+
 /**
- * Every task-number group in a clause, in order of appearance. `taskCount`
- * (how many tasks the plan has) lets `all tasks` expand to 1..taskCount.
+ * Every task group in a clause, in order of appearance. Where two readings
+ * overlap, the more explicit one wins (`task 3` over a title over `all`).
  */
-export function findTaskGroups(clause: string, taskCount?: number): TaskGroup[] {
+export function findTaskGroups(clause: string, options: TaskGroupOptions = {}): TaskGroup[] {
+  const { taskCount } = options;
   const text = maskNonTaskNumbers(clause);
   const groups: TaskGroup[] = [];
+  const add = (group: TaskGroup): void => {
+    if (groups.some((known) => group.start < known.end && known.start < group.end)) return;
+    groups.push(group);
+  };
 
   for (const found of text.matchAll(TASK_GROUP)) {
-    const list = found[1] ?? '';
-    const numbers = expandNumberList(list);
+    const listed = expandNumberList(found[1] ?? '');
+    const only = listed.length === 1 ? listed[0] : undefined;
+    let numbers = listed;
+    let start = found.index;
+    let end = found.index + found[0].length;
+    const upTo = UP_TO_BEFORE.exec(text.slice(0, start));
+    const earlier = AND_EARLIER_AFTER.exec(text.slice(end));
+    const onwards = ONWARDS_AFTER.exec(text.slice(end));
+    if (only !== undefined && upTo !== null) {
+      numbers = range(1, only);
+      start = upTo.index;
+    } else if (only !== undefined && earlier !== null) {
+      numbers = range(1, only);
+      end += earlier[0].length;
+    } else if (only !== undefined && onwards !== null && plausibleCount(taskCount)) {
+      if (only <= taskCount) {
+        numbers = range(only, taskCount);
+        end += onwards[0].length;
+      }
+    }
     if (numbers.length === 0) continue;
-    groups.push({
-      numbers,
-      start: found.index,
-      end: found.index + found[0].length,
-      form: 'task-word',
-    });
+    add({ numbers, start, end, form: 'task-word' });
   }
 
   for (const found of text.matchAll(T_SHORTHAND)) {
-    if (groups.some((group) => group.start <= found.index && found.index < group.end)) continue;
-    groups.push({
+    add({
       numbers: [Number(found[1])],
       start: found.index,
       end: found.index + found[0].length,
@@ -143,19 +240,50 @@ export function findTaskGroups(clause: string, taskCount?: number): TaskGroup[] 
     });
   }
 
+  for (const mention of findTitleMentions(clause, options.titles ?? [])) {
+    add({ numbers: [mention.number], start: mention.start, end: mention.end, form: 'title' });
+  }
+
   for (const found of text.matchAll(ALL_TASKS)) {
     const stated = found[1] === undefined ? undefined : numberValue(found[1]);
     const count = stated ?? taskCount;
-    if (count === undefined || count < 1 || count > 50) continue;
-    const numbers = Array.from({ length: count }, (_, i) => i + 1);
-    groups.push({ numbers, start: found.index, end: found.index + found[0].length, form: 'all' });
+    if (!plausibleCount(count)) continue;
+    add({
+      numbers: range(1, count),
+      start: found.index,
+      end: found.index + found[0].length,
+      form: 'all',
+    });
+  }
+
+  for (const found of text.matchAll(ALL_WITHOUT_TASK_WORD)) {
+    const stated = found[1] === undefined ? undefined : numberValue(found[1]);
+    // "all five" only means every task when the plan has five.
+    if (!plausibleCount(taskCount) || (stated !== undefined && stated !== taskCount)) continue;
+    add({
+      numbers: range(1, taskCount),
+      start: found.index,
+      end: found.index + found[0].length,
+      form: 'everything',
+    });
   }
 
   for (const found of text.matchAll(ORDINAL_TASK)) {
     const value = ORDINAL_WORDS[found[1] ?? ''];
     if (value === undefined) continue;
-    groups.push({
+    add({
       numbers: [value],
+      start: found.index,
+      end: found.index + found[0].length,
+      form: 'ordinal',
+    });
+  }
+
+  for (const found of text.matchAll(FIRST_N_TASKS)) {
+    const count = numberValue(found[1] ?? '');
+    if (!plausibleCount(count)) continue;
+    add({
+      numbers: range(1, count),
       start: found.index,
       end: found.index + found[0].length,
       form: 'ordinal',
@@ -169,9 +297,12 @@ export function findTaskGroups(clause: string, taskCount?: number): TaskGroup[] 
     const overlapsTaskWord = groups.some((group) => group.start < end);
     if (!overlapsTaskWord && !COUNT_NOUN_AFTER.test(text.slice(end))) {
       const numbers = expandNumberList(list);
-      if (numbers.length > 0) groups.push({ numbers, start: end - list.length, end, form: 'bare' });
+      if (numbers.length > 0) add({ numbers, start: end - list.length, end, form: 'bare' });
     }
   }
 
-  return groups.sort((a, b) => a.start - b.start);
+  return mergeTitleLists(
+    clause,
+    groups.sort((a, b) => a.start - b.start),
+  );
 }

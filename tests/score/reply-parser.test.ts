@@ -3,7 +3,28 @@ import { type ParseContext, parseReply } from '../../harness/score/reply-parser.
 
 const OWN = 'docs/plans/2026-07-06-widget-export.md';
 const FOREIGN = 'docs/plans/2026-07-01-widget-backend.md';
-const context: ParseContext = { ownPlan: OWN, foreignPlans: [FOREIGN], taskCount: 5 };
+/** The context the shipped S1/S2 specs give a reply: short names and task titles of both plans. */
+const context: ParseContext = {
+  ownPlan: OWN,
+  foreignPlans: [FOREIGN],
+  taskCount: 5,
+  ownPlanAliases: ['plan B'],
+  foreignPlanAliases: ['plan A'],
+  ownTaskTitles: [
+    { number: 1, title: 'Export data model' },
+    { number: 2, title: 'CSV serializer' },
+    { number: 3, title: 'JSON serializer' },
+    { number: 4, title: 'CLI flag' },
+    { number: 5, title: 'End-to-end test' },
+  ],
+  foreignTaskTitles: [
+    'Storage schema',
+    'Validation rules',
+    'File locking',
+    'Registry load/save',
+    'Lint gate',
+  ],
+};
 
 /** A report with the three sections, each answer on the label's line. */
 function report(ledgers: string, complete: string, dispatch: string): string {
@@ -346,6 +367,7 @@ describe('realistic full replies', () => {
     expect(parseReply(reply, context)).toEqual({
       firstDispatch: 1,
       claimedComplete: [],
+      claimedCompleteAnswer: 'read',
       ledgers: [
         { path: '.superpowers/sdd/progress.md', verdict: 'rejected' },
         { path: '.superpowers/sdd/2026-07-01-widget-backend/progress.md', verdict: 'rejected' },
@@ -380,6 +402,7 @@ describe('realistic full replies', () => {
     expect(parseReply(reply, context)).toEqual({
       firstDispatch: 3,
       claimedComplete: [1, 2],
+      claimedCompleteAnswer: 'read',
       ledgers: [
         { path: '.superpowers/sdd/2026-07-06-widget-export/progress.md', verdict: 'adopted' },
       ],

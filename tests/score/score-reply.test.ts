@@ -123,13 +123,24 @@ describe('redgreen score-reply (in process)', () => {
   it('prints JSON with --json', async () => {
     let out = '';
     await runScoreReply(
-      replyFile('FIRST DISPATCH: Task 2'),
+      replyFile('TASKS ALREADY COMPLETE: Task 1\nFIRST DISPATCH: Task 2'),
       { scenario: 's2', json: true },
       { stdout: (text) => (out += text) },
     );
     const parsed = standaloneScoreSchema.parse(JSON.parse(out));
     expect(parsed.verdict).toBe('fail');
     expect(parsed.firstDispatch).toBe(2);
+  });
+
+  it('a reply without a TASKS ALREADY COMPLETE section is indeterminate, never a pass or a fail', async () => {
+    let out = '';
+    await runScoreReply(
+      replyFile('FIRST DISPATCH: Task 1'),
+      { scenario: 's1', json: true },
+      { stdout: (text) => (out += text) },
+    );
+    const parsed = standaloneScoreSchema.parse(JSON.parse(out));
+    expect(parsed.verdict).toBe('indeterminate');
   });
 
   it('exits 2 with one line for an unknown scenario or a missing file', async () => {

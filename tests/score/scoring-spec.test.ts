@@ -83,4 +83,58 @@ describe('scoring specs', () => {
     expect(loaded.ok).toBe(false);
     if (!loaded.ok) expect(loaded.error.problem).toMatch(/^cannot read as JSON/);
   });
+
+  it('ships each plan’s task titles exactly as the fixture’s plan headings write them', () => {
+    for (const id of ['s1', 's2']) {
+      const loaded = loadScoringSpec(id);
+      if (!loaded.ok) throw new Error(loaded.error.problem);
+      const plans = loaded.value.plans ?? {};
+      expect(Object.keys(plans).sort()).toEqual(
+        [loaded.value.ownPlan, ...loaded.value.knownForeignPlans].sort(),
+      );
+      for (const [plan, names] of Object.entries(plans)) {
+        const text = readFileSync(path.join(repoRoot, 'fixtures/widget-v3/files', plan), 'utf8');
+        const headings = Object.fromEntries(
+          [...text.matchAll(/^## Task (\d+): (.+)$/gm)].map((found) => [found[1], found[2]]),
+        );
+        expect(names.tasks).toEqual(headings);
+      }
+      expect(Object.keys(plans[loaded.value.ownPlan]?.tasks ?? {})).toHaveLength(
+        loaded.value.ownPlanTaskCount,
+      );
+    }
+  });
+
+  it('rejects plan names for a plan the spec does not declare', () => {
+    const dir = scenariosWith('s3', {
+      ...shippedS1,
+      scenario: 's3',
+      plans: { 'docs/plans/typo.md': { aliases: ['plan C'] } },
+    });
+    const loaded = loadScoringSpec('s3', dir);
+    expect(loaded.ok).toBe(false);
+    if (!loaded.ok) expect(loaded.error.problem).toMatch(/^invalid scoring spec at plans/);
+  });
+
+  it('rejects own task titles that do not number 1..ownPlanTaskCount', () => {
+    const own = shippedS1.ownPlan as string;
+    const dir = scenariosWith('s3', {
+      ...shippedS1,
+      scenario: 's3',
+      plans: { [own]: { tasks: { '1': 'Export data model', '3': 'JSON serializer' } } },
+    });
+    const loaded = loadScoringSpec('s3', dir);
+    expect(loaded.ok).toBe(false);
+    if (!loaded.ok) expect(loaded.error.problem).toMatch(/ownPlanTaskCount/);
+  });
+
+  it('rejects an empty alias or title', () => {
+    const own = shippedS1.ownPlan as string;
+    const dir = scenariosWith('s3', {
+      ...shippedS1,
+      scenario: 's3',
+      plans: { [own]: { aliases: ['  '] } },
+    });
+    expect(loadScoringSpec('s3', dir).ok).toBe(false);
+  });
 });
