@@ -27,11 +27,26 @@ export function claudeCodeAllowedTools(fixtureDir: string, skillDir: string): st
     `Read(${under(skillDir)})`,
     `Edit(${under(fixtureDir)})`,
     `Write(${under(fixtureDir)})`,
-    'TodoWrite',
     'Task',
-    'Agent',
   ];
 }
+
+/**
+ * The tools a session has: a general-purpose agent's file, shell and
+ * subagent tools, named explicitly (this engine's preset leaves out Glob and
+ * Grep, and adds scheduling, worktree and skill tools a fixture session has
+ * no use for).
+ */
+export const CLAUDE_CODE_TOOLS = [
+  'Bash',
+  'Read',
+  'Glob',
+  'Grep',
+  'Edit',
+  'Write',
+  'NotebookEdit',
+  'Task',
+] as const;
 
 export const CLAUDE_CODE_DISALLOWED_TOOLS = ['WebFetch', 'WebSearch'] as const;
 
@@ -103,7 +118,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
             settingSources: [],
             persistSession: false,
             systemPrompt: { type: 'preset', preset: 'claude_code' },
-            tools: { type: 'preset', preset: 'claude_code' },
+            tools: [...CLAUDE_CODE_TOOLS],
             allowedTools: claudeCodeAllowedTools(request.fixtureRepo, request.skillDir),
             disallowedTools: [...CLAUDE_CODE_DISALLOWED_TOOLS],
             permissionMode: 'dontAsk',

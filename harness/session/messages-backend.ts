@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import Anthropic from '@anthropic-ai/sdk';
+import { VERSION as SDK_VERSION } from '@anthropic-ai/sdk/version';
 import { privateDirsOf } from './engine-env.js';
 import type { Sandbox } from './sandbox.js';
 import type {
@@ -10,7 +11,6 @@ import type {
 } from './session-types.js';
 import { executeTool, toolDefinitions } from './tools/index.js';
 
-const SDK_VERSION = '1.14.0';
 const MAX_TOKENS_PER_TURN = 8192;
 
 function systemPromptFor(fixtureRepo: string): string {
@@ -117,6 +117,7 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
       let finalReply: string | null = null;
       let stopReason: string | null = null;
       let failure: { stage: 'api' | 'timeout' | 'aborted'; reason: string } | undefined;
+      let cutShort: string | undefined;
 
       try {
         while (turns < request.limits.maxTurns) {
@@ -154,7 +155,7 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
           if (reply.stop_reason === 'tool_use' && toolUses.length > 0) {
             const results: Anthropic.ToolResultBlockParam[] = [];
             for (const call of toolUses) {
-              const output = await executeTool(call.name, call.input, toolContext);
+              const output = await executeTool(call.name, call.input, toolContext, abort.signal);
               results.push({
                 type: 'tool_result',
                 tool_use_id: call.id,
@@ -177,6 +178,12 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
             .map((block) => block.text)
             .join('');
           finalReply = text;
+          if (reply.stop_reason === 'max_tokens' || reply.stop_reason === 'refusal') {
+            cutShort =
+              reply.stop_reason === 'max_tokens'
+                ? `the reply was cut off at the ${MAX_TOKENS_PER_TURN}-token output limit`
+                : 'the model refused to answer';
+          }
           break;
         }
       } catch (error) {
@@ -242,6 +249,14 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
           },
           finalReply: null,
           stopReason: 'error_max_turns',
+        };
+      }
+      if (cutShort !== undefined) {
+        return {
+          ...base,
+          status: { kind: 'indeterminate', stage: 'limit', reason: cutShort },
+          finalReply,
+          stopReason,
         };
       }
       return { ...base, status: { kind: 'completed' }, finalReply, stopReason };

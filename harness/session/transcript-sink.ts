@@ -1,26 +1,22 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
+import type { SecretRedactor } from './secret-redactor.js';
 
 /**
  * Writes every message of a session to `transcript.jsonl` as it arrives, one
  * JSON object per line. Secrets (the API key) are replaced before anything
- * touches the disk; `redactions` counts how often that happened, so a leak
+ * touches the disk; the redactor counts how often that happened, so a leak
  * into a tool's environment shows up in results instead of being hidden.
  */
 export class TranscriptSink {
   readonly path: string;
-  #stream: WriteStream;
-  #secrets: readonly string[];
-  #redactions = 0;
+  readonly #stream: WriteStream;
+  readonly #redactor: SecretRedactor;
   #lines = 0;
 
-  constructor(path: string, secrets: readonly string[]) {
+  constructor(path: string, redactor: SecretRedactor) {
     this.path = path;
     this.#stream = createWriteStream(path, { flags: 'wx' });
-    this.#secrets = secrets.filter((secret) => secret.length >= 8);
-  }
-
-  get redactions(): number {
-    return this.#redactions;
+    this.#redactor = redactor;
   }
 
   get lines(): number {
@@ -29,15 +25,8 @@ export class TranscriptSink {
 
   /** Append one message exactly as received (after redaction). */
   write(message: unknown): void {
-    let line = JSON.stringify(message);
-    for (const secret of this.#secrets) {
-      if (line.includes(secret)) {
-        this.#redactions += line.split(secret).length - 1;
-        line = line.split(secret).join('[REDACTED]');
-      }
-    }
     this.#lines += 1;
-    this.#stream.write(`${line}\n`);
+    this.#stream.write(`${this.#redactor.redact(JSON.stringify(message))}\n`);
   }
 
   close(): Promise<void> {

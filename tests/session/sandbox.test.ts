@@ -199,3 +199,69 @@ describe("the Claude Code backend's shell prefix (every Bash command runs throug
     }
   });
 });
+
+describe('reading a repository after its session', () => {
+  async function repoWithFsmonitor(marker: string): Promise<string> {
+    const repo = makeTempDir();
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: repo,
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_CONFIG_NOSYSTEM: '1',
+    };
+    await execa('git', ['init', '-q', repo], { env, extendEnv: false });
+    writeFileSync(path.join(repo, 'a.txt'), 'a\n');
+    await execa('git', ['-C', repo, 'add', 'a.txt'], { env, extendEnv: false });
+    const hook = path.join(repo, 'monitor.sh');
+    writeFileSync(hook, `#!/bin/sh\necho "ran with key=$ANTHROPIC_API_KEY" > ${marker}\nexit 1\n`, {
+      mode: 0o755,
+    });
+    await execa('git', ['-C', repo, 'config', 'core.fsmonitor', hook], { env, extendEnv: false });
+    return repo;
+  }
+
+  it("planted negative: plain git runs a program the repository's config names", async () => {
+    const marker = path.join(makeTempDir(), 'ran');
+    const repo = await repoWithFsmonitor(marker);
+    await execa('git', ['-C', repo, 'ls-files'], {
+      env: { PATH: process.env.PATH ?? '', HOME: repo },
+      extendEnv: false,
+      reject: false,
+    });
+    expect(existsSync(marker)).toBe(true);
+  });
+
+  it('the snapshot after a session runs none, and its git sees no key and writes nowhere', async () => {
+    const { takeSnapshot } = await import('../../harness/fixture/index.js');
+    const { confinedGitRunner } = await import('../../harness/session/confined-git.js');
+    const marker = path.join(makeTempDir(), 'ran');
+    const repo = await repoWithFsmonitor(marker);
+    process.env.ANTHROPIC_API_KEY = 'sk-ant-snapshot-canary-123456';
+    try {
+      const snapshot = await takeSnapshot(repo, { git: confinedGitRunner(sandbox) });
+      expect(snapshot.files['a.txt']?.tracked).toBe(true);
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      delete process.env.ANTHROPIC_API_KEY;
+    }
+  });
+
+  it('the messages backend refuses to Read a pipe instead of hanging', async () => {
+    const dirs = layout();
+    const fifo = path.join(dirs.fixture, 'pipe');
+    await execa('mkfifo', [fifo]);
+    const out = await executeTool('Read', { file_path: fifo }, context(dirs));
+    expect(out.isError).toBe(true);
+    expect(out.content).toMatch(/not a regular file/);
+  });
+
+  it('a tool call that outlives its timeout returns an error instead of blocking the session', async () => {
+    const dirs = layout();
+    const out = await executeTool(
+      'Bash',
+      { command: 'sleep 30' },
+      { ...context(dirs), timeoutMs: 300 },
+    );
+    expect(out.isError).toBe(true);
+  });
+});

@@ -10,10 +10,13 @@ export const globInputSchema = z
   .passthrough();
 
 const MAX_RESULTS = 100;
+/** Stop walking after this many entries: a session can create millions of files. */
+const MAX_WALKED = 100_000;
 
 async function walk(root: string, relative: string, into: string[]): Promise<void> {
   const entries = await readdir(path.join(root, relative), { withFileTypes: true });
   for (const entry of entries) {
+    if (into.length >= MAX_WALKED) return;
     if (entry.name === '.git') continue;
     const child = relative === '' ? entry.name : `${relative}/${entry.name}`;
     if (entry.isDirectory()) await walk(root, child, into);

@@ -79,12 +79,36 @@ export const toolDefinitions: Anthropic.Tool[] = [
   },
 ];
 
-/** Validate a tool call's input against its schema and run it. Never throws for bad input. */
+/**
+ * Validate a tool call's input against its schema and run it, within the
+ * per-call timeout (a Read of a pipe or a Glob over a huge tree must not hang
+ * the session) and the session's abort signal. Never throws for bad input.
+ */
 export async function executeTool(
   name: string,
   input: unknown,
   context: ToolContext,
+  signal?: AbortSignal,
 ): Promise<ToolOutput> {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const limit = new Promise<ToolOutput>((resolve) => {
+    timer = setTimeout(
+      () => resolve(toolError(`${name} did not finish within ${context.timeoutMs} ms`)),
+      context.timeoutMs + 1000,
+    );
+    onAbort = () => resolve(toolError(`${name} was stopped: the session ended`));
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([runTool(name, input, context), limit]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+async function runTool(name: string, input: unknown, context: ToolContext): Promise<ToolOutput> {
   try {
     switch (name) {
       case 'Bash': {

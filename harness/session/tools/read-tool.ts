@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { confinePath } from './confine-path.js';
 import { type ToolContext, type ToolOutput, toolError } from './tool-context.js';
@@ -12,6 +12,19 @@ export const readInputSchema = z
   .passthrough();
 
 const DEFAULT_LINE_LIMIT = 2000;
+/** Read at most this much of a file: a session can make a file far larger than the harness's memory. */
+const MAX_READ_BYTES = 4 * 1024 * 1024;
+
+async function readPrefix(file: string, limit: number): Promise<string> {
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(limit);
+    const { bytesRead } = await handle.read(buffer, 0, limit, 0);
+    return buffer.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
 const MAX_LINE_CHARS = 2000;
 
 /** Read a text file inside the sandbox roots, numbered like `cat -n`. */
@@ -27,7 +40,12 @@ export async function runReadTool(
   const info = await stat(confined.path);
   if (info.isDirectory())
     return toolError(`EISDIR: ${input.file_path} is a directory; use Glob or Bash ls`);
-  const text = await readFile(confined.path, 'utf8');
+  if (!info.isFile()) {
+    return toolError(
+      `${input.file_path} is not a regular file (a pipe, socket or device) and cannot be read`,
+    );
+  }
+  const text = await readPrefix(confined.path, MAX_READ_BYTES);
   if (text.length === 0) return { content: '(the file is empty)', isError: false };
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
