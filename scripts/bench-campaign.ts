@@ -100,6 +100,7 @@ async function measure(
         seed: 1,
         maxTurns: 40,
         sessionTimeoutSeconds: 600,
+        shard: null,
       },
       outDir: dir,
       resume: false,

@@ -147,6 +147,16 @@ async function resolveScenario(
       ),
     );
   }
+  const recipePlan = recipe.value.spec.scenarios[config.value.fixture.scenario]?.plan;
+  if (recipePlan !== config.value.plan) {
+    return err(
+      inputError(
+        `${path.join(scenarioDir, 'scenario.json')}: plan`,
+        `"${config.value.plan}" is not the plan the fixture's controller executes ("${recipePlan}")`,
+        'name the same plan as the recipe, or the prompt and the scoring would disagree',
+      ),
+    );
+  }
   const prompt = await loadPromptTemplate(
     path.join(scenariosDir, 'prompts', `${config.value.prompt}.hbs`),
     `${path.join(scenarioDir, 'scenario.json')}: prompt`,

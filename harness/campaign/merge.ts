@@ -1,39 +1,23 @@
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readdir, readFile } from 'node:fs/promises';
+import { cp, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../lib/atomic-write.js';
-import { describeError } from '../lib/describe-error.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
+import {
+  type CampaignRecord,
+  campaignRecordSchema,
+  readCampaignRecord,
+} from './campaign-record.js';
 import { appendRepLine, createLedger, type LedgerRepLine, readLedger } from './ledger.js';
 import { planReps } from './plan.js';
-import { type CampaignRecord, campaignRecordSchema } from './prepare-run.js';
+import { checkFreshOutput } from './results-dir.js';
 import { resultsLayout } from './results-layout.js';
 
 export interface MergeSummary {
   readonly outDir: string;
   readonly reps: number;
   readonly sources: number;
-}
-
-async function readRecord(dir: string): Promise<Result<CampaignRecord, InputError>> {
-  const layout = resultsLayout(dir);
-  if (!existsSync(layout.campaignFile) || !existsSync(layout.ledgerFile)) {
-    return err(
-      inputError(
-        dir,
-        'is not a redgreen results directory (no campaign.json and ledger.jsonl)',
-        'pass directories `redgreen run` wrote',
-      ),
-    );
-  }
-  try {
-    return ok(campaignRecordSchema.parse(JSON.parse(await readFile(layout.campaignFile, 'utf8'))));
-  } catch (error) {
-    return err(
-      inputError(layout.campaignFile, `is not valid (${describeError(error)})`, 'rerun that shard'),
-    );
-  }
 }
 
 /**
@@ -49,19 +33,12 @@ export async function mergeResults(
   if (dirs.length === 0)
     return err(inputError('merge', 'no directories given', 'pass the shard directories to merge'));
   const out = resultsLayout(outDir);
-  if (existsSync(out.root) && (await readdir(out.root)).length > 0) {
-    return err(
-      inputError(
-        '--out',
-        `${out.root} already exists and is not empty`,
-        'merge into a new directory',
-      ),
-    );
-  }
+  const fresh = await checkFreshOutput(out.root, '--out', false);
+  if (!fresh.ok) return fresh;
   const records: CampaignRecord[] = [];
   const owners = new Map<string, { dir: string; line: LedgerRepLine; lines: LedgerRepLine[] }>();
   for (const dir of dirs) {
-    const record = await readRecord(dir);
+    const record = await readCampaignRecord(dir, dir);
     if (!record.ok) return record;
     const first = records[0];
     if (first !== undefined && record.value.identity !== first.identity) {
@@ -121,23 +98,17 @@ export async function mergeResults(
       const to = path.join(out.root, line.dir);
       if (existsSync(from) && !existsSync(to)) await cp(from, to, { recursive: true });
     }
-    const attempts = path.join(source.repsDir, planned.arm);
-    for (const entry of existsSync(attempts) ? await readdir(attempts) : []) {
-      if (entry.startsWith(`${planned.scenario}-rep${planned.rep}.attempt`)) {
-        await cp(path.join(attempts, entry), path.join(out.repsDir, planned.arm, entry), {
-          recursive: true,
-        });
-      }
-    }
     for (const line of owner.lines) await appendRepLine(out.ledgerFile, line);
     copied += 1;
   }
   const firstSource = resultsLayout(dirs[0] as string);
   if (existsSync(firstSource.skillsDir))
     await cp(firstSource.skillsDir, out.skillsDir, { recursive: true });
-  await writeFileAtomic(
-    out.campaignFile,
-    `${JSON.stringify({ ...record, shard: null }, null, 2)}\n`,
-  );
+  const merged = campaignRecordSchema.parse({
+    ...record,
+    shard: null,
+    invocation: { ...record.invocation, shard: null },
+  });
+  await writeFileAtomic(out.campaignFile, `${JSON.stringify(merged, null, 2)}\n`);
   return ok({ outDir: out.root, reps: copied, sources: dirs.length });
 }

@@ -63,3 +63,16 @@ export function chooseModel(options: {
     baseUrl: baseUrl === undefined || baseUrl === '' ? undefined : baseUrl,
   });
 }
+
+/**
+ * A base URL as it may be recorded and shown: scheme, host, port and path.
+ * Credentials in the URL, its query and fragment are dropped.
+ */
+export function displayBaseUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`;
+  } catch {
+    return '(unparseable base URL)';
+  }
+}

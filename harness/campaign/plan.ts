@@ -37,12 +37,23 @@ export interface Shard {
 }
 
 /**
- * A deterministic 1/n slice of the plan: the reps at positions k-1, k-1+n, …
- * The plan order depends only on the campaign, so every shard job of the
- * same campaign picks disjoint slices that together cover the plan.
+ * A deterministic 1/n slice of the plan. Rep r of cell c goes to shard
+ * (c + r) mod n, so each shard gets a mix of cells (never one arm on one
+ * runner, which would confound the arm with the machine) and the slices of
+ * one campaign are disjoint and cover the plan. The plan order depends only
+ * on the campaign, so the same shard is always the same slice.
  */
 export function shardOf(plan: readonly PlannedRep[], shard: Shard): PlannedRep[] {
-  return plan.filter((_, position) => position % shard.count === shard.index - 1);
+  const cells = new Map<string, number>();
+  for (const rep of plan) {
+    const cell = `${rep.arm}/${rep.scenario}`;
+    if (!cells.has(cell)) cells.set(cell, cells.size);
+  }
+  return plan.filter(
+    (rep) =>
+      ((cells.get(`${rep.arm}/${rep.scenario}`) ?? 0) + rep.rep - 1) % shard.count ===
+      shard.index - 1,
+  );
 }
 
 export function parseShard(text: string): Shard | undefined {

@@ -101,6 +101,9 @@ export function progressReporter(
       case 'stopping':
         say(`stopping: ${event.reason}`);
         break;
+      case 'notice':
+        say(`note: ${event.message}`);
+        break;
       case 'run-end':
         if (mode === 'tty') clearLine();
         out.write(

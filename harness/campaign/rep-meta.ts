@@ -58,7 +58,9 @@ export const repMetaSchema = z
     sandbox: z.string(),
     stopReason: z.string().nullable(),
     harnessVersion: z.string(),
-    fixture: z.object({ scenario: z.string(), layout: z.string(), head: z.string() }).strict(),
+    fixture: z
+      .object({ recipe: z.string(), scenario: z.string(), layout: z.string(), head: z.string() })
+      .strict(),
     skill: z.object({ tree: z.string() }).strict(),
     /** How many times the API key was found (and replaced) in what the session produced. */
     secretRedactions: z.number().int().nonnegative(),

@@ -1,11 +1,20 @@
 import { existsSync } from 'node:fs';
 import { chmod, cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { copyFixture, type FixtureFingerprint, takeSnapshot } from '../fixture/index.js';
+import {
+  copyFixture,
+  type FixtureFingerprint,
+  type Snapshot,
+  takeSnapshot,
+} from '../fixture/index.js';
+import { describeError } from '../lib/describe-error.js';
 import { harnessVersion } from '../lib/package-root.js';
 import { formatReplyFile } from '../score/reply-file.js';
 import type { RepScore } from '../score/score-rep.js';
 import { readTranscript } from '../score/transcript-reader.js';
+import { confinedGitRunner } from '../session/confined-git.js';
+import type { Sandbox } from '../session/sandbox.js';
+import { SecretRedactor } from '../session/secret-redactor.js';
 import type { ModelEndpoint, SessionBackend, SessionOutcome } from '../session/session-types.js';
 import { TranscriptSink } from '../session/transcript-sink.js';
 import { appendRepLine, type LedgerRepLine } from './ledger.js';
@@ -40,12 +49,18 @@ export interface RunContext {
   readonly skills: ReadonlyMap<string, PreparedSkill>;
   /** A temp directory outside the results, for the reps' private work dirs. */
   readonly workRoot: string;
+  /** Confines the git that reads a repository after its session. */
+  readonly sandbox: Sandbox;
   readonly sandboxDescription: string;
   readonly keepWorkDirs: boolean;
 }
 
-export function variantKey(scenario: string, layout: string): string {
-  return `${scenario}:${layout}`;
+/** A fixture variant: the recipe, its scenario and a layout. */
+export function variantKey(
+  fixture: { readonly recipe: string; readonly scenario: string },
+  layout: string,
+): string {
+  return `${fixture.recipe}:${fixture.scenario}:${layout}`;
 }
 
 export interface RepResult {
@@ -59,13 +74,26 @@ const MAX_ENGINE_LOG_BYTES = 256 * 1024;
 /** How redgreen's local model server labels the usage it reports: estimated, not measured. */
 const ESTIMATED_USAGE_MARK = /"redgreen":\{[^}]*"usage":"estimated"/;
 
+/** What the session left behind, read back before anything is scored. */
+interface SessionRecord {
+  readonly outcome: SessionOutcome;
+  readonly durationMs: number;
+  readonly finishedAt: number;
+}
+
 /**
  * Run one rep end to end and land it on disk: copy the fixture and the skill
- * into a private work dir, snapshot, run the session, snapshot again, write
+ * into a private work dir, snapshot, run the session, snapshot again (with a
+ * confined git: the session may have rewritten `.git/config`), write
  * reply/transcript/meta/snapshots into a partial directory, score it from
  * those files, rename the directory into place, then append the ledger line.
+ *
  * A crash at any point leaves either nothing or a `.partial-*` directory that
- * no reader trusts; the rep is in the ledger only once its directory is whole.
+ * no reader trusts; the rep is in the ledger only once its directory is
+ * whole. A harness failure before the session drops the rep (nothing was
+ * asked of the model; a resume runs it); one after the session records the
+ * rep as indeterminate at the `harness` stage, so a session that damages its
+ * repository can never quietly leave the denominator.
  */
 export async function runRep(
   context: RunContext,
@@ -78,30 +106,29 @@ export async function runRep(
   const scenario = campaign.scenarios.find((candidate) => candidate.id === planned.scenario);
   if (arm === undefined || scenario === undefined)
     throw new Error(`rep ${planned.id} is not in the campaign`);
-  const variant = context.variants.get(variantKey(scenario.config.fixture.scenario, arm.layout));
+  const variant = context.variants.get(variantKey(scenario.config.fixture, arm.layout));
   const skill = context.skills.get(arm.name);
   if (variant === undefined || skill === undefined)
     throw new Error(`rep ${planned.id} has no prepared fixture or skill`);
 
   const repStarted = performance.now();
-  const finalDir = layout.repDir(arm.name, scenario.id, planned.rep);
-  const partialDir = `${finalDir}.partial-${process.pid}-${attempt}`;
+  const finalDir = layout.attemptDir(arm.name, scenario.id, planned.rep, attempt);
+  const partialDir = `${finalDir}.partial-${process.pid}`;
   await rm(partialDir, { recursive: true, force: true });
   await mkdir(partialDir, { recursive: true });
-
   const privateDir = path.join(
     context.workRoot,
     `${planned.arm}-${planned.scenario}-${planned.rep}-${attempt}`,
   );
   await rm(privateDir, { recursive: true, force: true });
   await mkdir(privateDir, { recursive: true });
+  const redactor = new SecretRedactor([context.model.apiKey]);
   try {
     const repo = path.join(privateDir, 'repo');
     const copied = await copyFixture(variant.dir, repo);
     if (!copied.ok) throw new Error(`copying the fixture failed: ${copied.error.problem}`);
     const skillDir = path.join(privateDir, 'skills', skill.neutralName);
     await copySkill(skill.dir, skillDir);
-
     const prompt = scenario.prompt.render({
       skillDir,
       fixtureRepo: repo,
@@ -109,52 +136,52 @@ export async function runRep(
     });
     await writeFile(path.join(partialDir, REP_FILES.prompt), prompt);
     const before = await takeSnapshot(repo);
-    await writeFile(
-      path.join(partialDir, REP_FILES.snapshotBefore),
-      `${JSON.stringify(before, null, 2)}\n`,
-    );
+    await writeJson(path.join(partialDir, REP_FILES.snapshotBefore), before);
+    const prepareMs = performance.now() - repStarted;
 
-    const transcript = new TranscriptSink(path.join(partialDir, REP_FILES.transcript), [
-      context.model.apiKey,
-    ]);
-    const engineLog = new EngineLog();
-    const started = performance.now();
-    const prepareMs = started - repStarted;
-    let outcome: SessionOutcome;
-    try {
-      outcome = await context.backend.run({
-        repId: planned.id,
-        prompt,
-        fixtureRepo: repo,
-        skillDir,
-        privateDir: path.join(privateDir, 'private'),
-        model: context.model,
-        limits: campaign.limits,
-        transcript,
-        engineLog: engineLog.append,
-        signal,
-      });
-    } finally {
-      await transcript.close();
-    }
-    const finished = performance.now();
-    const durationMs = finished - started;
-    await writeFile(path.join(partialDir, REP_FILES.engineLog), engineLog.text());
-    if (outcome.status.kind === 'indeterminate' && outcome.status.stage === 'aborted') {
+    const session = await runSession(context, planned, {
+      prompt,
+      repo,
+      skillDir,
+      privateDir,
+      partialDir,
+      redactor,
+      signal,
+    });
+    if (
+      session.outcome.status.kind === 'indeterminate' &&
+      session.outcome.status.stage === 'aborted'
+    ) {
       return { dropped: 'aborted by the user' };
     }
 
-    const after = await takeSnapshot(repo);
-    await writeFile(
-      path.join(partialDir, REP_FILES.snapshotAfter),
-      `${JSON.stringify(after, null, 2)}\n`,
-    );
-    const transcriptText = await readFile(transcript.path, 'utf8');
+    let status: RepMeta['status'] = session.outcome.status;
+    let after: Snapshot;
+    try {
+      after = await takeSnapshot(repo, { git: confinedGitRunner(context.sandbox) });
+    } catch (error) {
+      after = { head: null, refs: {}, files: {} };
+      status = {
+        kind: 'indeterminate',
+        stage: 'harness',
+        reason: `the repository could not be read after the session (${describeError(error)}); did the session damage it?`,
+      };
+    }
+    await writeJson(path.join(partialDir, REP_FILES.snapshotAfter), after);
+    const transcriptText = await readFile(path.join(partialDir, REP_FILES.transcript), 'utf8');
     const read = readTranscript(transcriptText);
+    const finalReply = redactor.redact(session.outcome.finalReply ?? '');
     await writeFile(
       path.join(partialDir, REP_FILES.reply),
-      formatReplyFile(read.counts.toolUses, outcome.finalReply ?? ''),
+      formatReplyFile(read.counts.toolUses, finalReply),
     );
+    if (status.kind === 'completed' && finalReply.trim() === '') {
+      status = {
+        kind: 'indeterminate',
+        stage: 'reply',
+        reason: 'the session ended without a final reply',
+      };
+    }
 
     const byName: Record<string, number> = {};
     for (const call of read.toolCalls) {
@@ -162,14 +189,7 @@ export async function runRep(
         byName[call.name] = (byName[call.name] ?? 0) + 1;
       }
     }
-    const status =
-      outcome.status.kind === 'completed' && (outcome.finalReply ?? '').trim() === ''
-        ? ({
-            kind: 'indeterminate',
-            stage: 'reply',
-            reason: 'the session ended without a final reply',
-          } as const)
-        : outcome.status;
+    const { outcome } = session;
     const meta: RepMeta = {
       id: planned.id,
       arm: arm.name,
@@ -187,8 +207,8 @@ export async function runRep(
       costUsd: context.model.scripted ? null : costUsd(context.model.id, outcome.usage),
       pricingAsOf: pricingTable().asOf,
       engineCostEstimateUsd: context.model.scripted ? null : outcome.engineCostEstimateUsd,
-      durationMs: Math.round(durationMs),
-      harnessOverheadMs: Math.round(prepareMs + (performance.now() - finished)),
+      durationMs: Math.round(session.durationMs),
+      harnessOverheadMs: Math.round(prepareMs + (performance.now() - session.finishedAt)),
       model: {
         requested: context.model.id,
         reported: outcome.modelReported,
@@ -200,24 +220,22 @@ export async function runRep(
       stopReason: outcome.stopReason,
       harnessVersion: harnessVersion(),
       fixture: {
+        recipe: scenario.config.fixture.recipe,
         scenario: scenario.config.fixture.scenario,
         layout: arm.layout,
         head: variant.fingerprint.head,
       },
       skill: { tree: skill.tree },
-      secretRedactions: transcript.redactions,
+      secretRedactions: redactor.count,
       transcriptMalformedLines: read.malformed.length,
     };
-    await writeFile(path.join(partialDir, REP_FILES.meta), `${JSON.stringify(meta, null, 2)}\n`);
+    await writeJson(path.join(partialDir, REP_FILES.meta), meta);
 
     const scored = await scoreRepDirectory(partialDir, scenario.scoring, variant.fingerprint);
     if (!scored.ok) throw new Error(`scoring a fresh rep failed: ${scored.error.problem}`);
-    await writeFile(
-      path.join(partialDir, REP_FILES.score),
-      `${JSON.stringify(scored.value.score, null, 2)}\n`,
-    );
+    await writeJson(path.join(partialDir, REP_FILES.score), scored.value.score);
 
-    await landDirectory(layout, planned, attempt, partialDir, finalDir);
+    await landDirectory(partialDir, finalDir);
     const line: LedgerRepLine = {
       type: 'rep',
       id: planned.id,
@@ -238,20 +256,62 @@ export async function runRep(
   }
 }
 
-/** Move a finished rep's directory into place, keeping any earlier attempt beside it. */
-async function landDirectory(
-  layout: ResultsLayout,
+async function runSession(
+  context: RunContext,
   planned: PlannedRep,
-  attempt: number,
-  partialDir: string,
-  finalDir: string,
-): Promise<void> {
-  if (existsSync(finalDir)) {
-    await rename(
-      finalDir,
-      layout.supersededAttemptDir(planned.arm, planned.scenario, planned.rep, attempt - 1),
-    );
+  rep: {
+    readonly prompt: string;
+    readonly repo: string;
+    readonly skillDir: string;
+    readonly privateDir: string;
+    readonly partialDir: string;
+    readonly redactor: SecretRedactor;
+    readonly signal: AbortSignal;
+  },
+): Promise<SessionRecord> {
+  const transcript = new TranscriptSink(
+    path.join(rep.partialDir, REP_FILES.transcript),
+    rep.redactor,
+  );
+  const engineLog = new EngineLog();
+  const started = performance.now();
+  let outcome: SessionOutcome;
+  try {
+    outcome = await context.backend.run({
+      repId: planned.id,
+      prompt: rep.prompt,
+      fixtureRepo: rep.repo,
+      skillDir: rep.skillDir,
+      privateDir: path.join(rep.privateDir, 'private'),
+      model: context.model,
+      limits: context.campaign.limits,
+      transcript,
+      engineLog: engineLog.append,
+      signal: rep.signal,
+    });
+  } finally {
+    await transcript.close();
   }
+  const finishedAt = performance.now();
+  await writeFile(
+    path.join(rep.partialDir, REP_FILES.engineLog),
+    rep.redactor.redact(engineLog.text()),
+  );
+  return { outcome, durationMs: finishedAt - started, finishedAt };
+}
+
+async function writeJson(file: string, value: unknown): Promise<void> {
+  await writeFile(file, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/**
+ * Move a finished attempt's directory into place. A directory already there
+ * is an orphan a crash left between landing and the ledger append that a
+ * resume could not adopt; it is kept aside, never overwritten.
+ */
+async function landDirectory(partialDir: string, finalDir: string): Promise<void> {
+  if (existsSync(finalDir))
+    await rename(finalDir, `${finalDir}.orphan-${process.pid}-${Date.now()}`);
   await rename(partialDir, finalDir);
 }
 

@@ -5,6 +5,7 @@ import { packageRoot } from '../lib/package-root.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { loadResults } from '../report/load-results.js';
 import { loadScoringSpec, type ScoringSpec } from '../score/scoring-spec.js';
+import { variantKey } from './rep-runner.js';
 import { REP_FILES } from './results-layout.js';
 import { scoreRepDirectory } from './score-rep-dir.js';
 
@@ -48,9 +49,10 @@ export async function rescoreResults(dir: string): Promise<Result<RescoreSummary
     specs.set(scenario.id, found);
   }
   const changed: { id: string; before: string; after: string }[] = [];
+  const rescored: { file: string; score: unknown }[] = [];
   for (const rep of loaded.value.reps) {
     const spec = specs.get(rep.meta.scenario);
-    const key = `${rep.meta.scenario}:${rep.meta.fixture.layout}`;
+    const key = variantKey(rep.meta.fixture, rep.meta.fixture.layout);
     const fingerprint = record.fixtures[key];
     if (spec === undefined || fingerprint === undefined) {
       return err(

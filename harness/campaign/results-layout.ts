@@ -16,9 +16,12 @@ export interface ResultsLayout {
   readonly reportHtml: string;
   readonly overridesFile: string;
   skillDir(arm: string): string;
-  repDir(arm: string, scenario: string, rep: number): string;
-  /** Where an earlier (superseded) attempt of a rep is kept. */
-  supersededAttemptDir(arm: string, scenario: string, rep: number, attempt: number): string;
+  /**
+   * Where one attempt of a rep lives: attempt 1 in `<scenario>-rep<N>`, a
+   * retry k in `<scenario>-rep<N>.attempt<k>`. Directories are never renamed
+   * once landed; the ledger says which attempt is the rep's newest.
+   */
+  attemptDir(arm: string, scenario: string, rep: number, attempt: number): string;
 }
 
 export function resultsLayout(root: string): ResultsLayout {
@@ -36,9 +39,8 @@ export function resultsLayout(root: string): ResultsLayout {
     reportHtml: path.join(abs, 'report.html'),
     overridesFile: path.join(abs, 'overrides.json'),
     skillDir: (arm) => path.join(abs, 'skills', arm),
-    repDir: (arm, scenario, rep) => path.join(reps, arm, `${scenario}-rep${rep}`),
-    supersededAttemptDir: (arm, scenario, rep, attempt) =>
-      path.join(reps, arm, `${scenario}-rep${rep}.attempt${attempt}`),
+    attemptDir: (arm, scenario, rep, attempt) =>
+      path.join(reps, arm, `${scenario}-rep${rep}${attempt === 1 ? '' : `.attempt${attempt}`}`),
   };
 }
 

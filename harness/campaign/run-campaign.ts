@@ -1,4 +1,5 @@
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
 import pLimit from 'p-limit';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
@@ -8,34 +9,27 @@ import {
   type ModelServer,
   startModelServer,
 } from '../model-server/index.js';
-import { claudeCodeBackend } from '../session/claude-code-backend.js';
-import { locateClaudeCodeBinary } from '../session/locate-engine.js';
-import { messagesBackend } from '../session/messages-backend.js';
-import { detectSandbox } from '../session/sandbox.js';
-import type { ModelEndpoint, SessionBackend } from '../session/session-types.js';
-import { readLedger } from './ledger.js';
+import { createBackend } from '../session/create-backend.js';
+import type { ModelEndpoint } from '../session/session-types.js';
+import { type LedgerRepLine, readLedger } from './ledger.js';
 import type { ResolvedCampaign } from './load-campaign.js';
 import type { ModelChoice } from './model-choice.js';
 import { type PlannedRep, planReps, type Shard, shardOf } from './plan.js';
 import { type Invocation, type PreparedRun, prepareRun } from './prepare-run.js';
+import { costUsd } from './pricing.js';
+import { repMetaSchema } from './rep-meta.js';
 import { type RepResult, type RunContext, runRep } from './rep-runner.js';
+import { REP_FILES } from './results-layout.js';
 import type { RunControl } from './run-control.js';
 import type { RunEventSink } from './run-events.js';
+import type { RunRequest } from './run-request.js';
 
 /** The key sent to the local model server; it is not a secret and unlocks nothing. */
 export const OFFLINE_API_KEY = 'redgreen-offline-no-key';
 
-export interface RunOptions {
-  readonly campaign: ResolvedCampaign;
-  readonly model: ModelChoice;
-  readonly invocation: Invocation;
-  readonly outDir: string;
-  readonly resume: boolean;
-  readonly shard: Shard | null;
+export interface RunOptions extends RunRequest {
   readonly retryIndeterminate: number;
   readonly keepWorkDirs: boolean;
-  /** Faults injected into the in-process scripted model server (harness testing). */
-  readonly faults: readonly FaultRuleInput[];
   readonly control: RunControl;
   readonly events: RunEventSink;
   readonly env: NodeJS.ProcessEnv;
@@ -46,40 +40,6 @@ export interface RunSummary {
   readonly results: readonly RepResult[];
   readonly missing: number;
   readonly stoppedEarly: boolean;
-}
-
-async function createBackend(
-  campaign: ResolvedCampaign,
-  model: ModelChoice,
-): Promise<Result<{ backend: SessionBackend; engine: string; sandbox: string }, InputError>> {
-  if (campaign.backend === 'claude-code') {
-    const binary = locateClaudeCodeBinary();
-    if (binary === undefined) {
-      return err(
-        inputError(
-          '--backend claude-code',
-          'the Claude Code engine is not installed (no @anthropic-ai/claude-agent-sdk platform package)',
-          'run npm install, or use --backend messages',
-        ),
-      );
-    }
-    const sandbox = await detectSandbox();
-    return ok({
-      backend: claudeCodeBackend({
-        binary,
-        sandbox,
-        maxRetries: model.kind === 'scripted' ? 2 : 4,
-      }),
-      engine: 'claude-code',
-      sandbox: `${sandbox.description}; Read/Glob/Grep limited to the fixture and skill by permission rules`,
-    });
-  }
-  const sandbox = await detectSandbox();
-  return ok({
-    backend: messagesBackend({ sandbox, maxRetries: model.kind === 'scripted' ? 2 : 4 }),
-    engine: 'redgreen-messages',
-    sandbox: sandbox.description,
-  });
 }
 
 async function startBrain(
@@ -118,7 +78,7 @@ async function startBrain(
  */
 export async function runCampaign(options: RunOptions): Promise<Result<RunSummary, InputError>> {
   const { campaign, model, control, events } = options;
-  const backend = await createBackend(campaign, model);
+  const backend = await createBackend(campaign.backend, model.kind === 'live');
   if (!backend.ok) return backend;
   const prepared = await prepareRun({
     campaign,
@@ -128,7 +88,7 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
     resume: options.resume,
     shard: options.shard,
     engine: backend.value.engine,
-    sandbox: backend.value.sandbox,
+    sandbox: backend.value.sandboxDescription,
   });
   if (!prepared.ok) return prepared;
   const run: PreparedRun = prepared.value;
@@ -143,7 +103,8 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
       variants: run.variants,
       skills: run.skills,
       workRoot: run.workRoot,
-      sandboxDescription: backend.value.sandbox,
+      sandbox: backend.value.sandbox,
+      sandboxDescription: backend.value.sandboxDescription,
       keepWorkDirs: options.keepWorkDirs,
     };
     const fullPlan = planReps(
@@ -169,10 +130,25 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
       concurrency: campaign.concurrency,
     });
 
+    if (run.adopted > 0) {
+      events({
+        type: 'notice',
+        message: `recorded ${run.adopted} rep(s) a crash had landed without their ledger line`,
+      });
+    }
     const results: RepResult[] = [];
     let spent: number | null = null;
     const limit = pLimit(campaign.concurrency);
     const maxCost = campaign.limits.maxCostUsd;
+    if (maxCost !== null && model.kind === 'live' && costUsd(model.id, ZERO_USAGE) === null) {
+      events({
+        type: 'notice',
+        message:
+          campaign.backend === 'claude-code'
+            ? `${model.id} is not in the price table; --max-cost counts the engine's own cost estimate`
+            : `${model.id} is not in the price table and this backend gives no cost estimate: --max-cost cannot stop this run`,
+      });
+    }
 
     const runOne = async (rep: PlannedRep, attempt: number): Promise<void> => {
       if (control.stopping) return;
@@ -193,7 +169,8 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
         return;
       }
       results.push(outcome);
-      if (outcome.meta.costUsd !== null) spent = (spent ?? 0) + outcome.meta.costUsd;
+      const repCost = outcome.meta.costUsd ?? outcome.meta.engineCostEstimateUsd;
+      if (repCost !== null) spent = (spent ?? 0) + repCost;
       events({
         type: 'rep-done',
         id: rep.id,
@@ -201,7 +178,7 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
         verdict: outcome.score.verdict,
         reason: outcome.score.verdict === 'pass' ? undefined : outcome.score.reasons[0],
         toolUses: outcome.meta.toolUses,
-        costUsd: outcome.meta.costUsd,
+        costUsd: repCost,
         durationMs: outcome.meta.durationMs,
       });
       if (
@@ -219,9 +196,12 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
     for (let round = 0; round < options.retryIndeterminate && !control.stopping; round += 1) {
       const current = await readLedger(run.layout.ledgerFile);
       if (!current.ok) break;
-      const retry = plan.filter(
-        (rep) => current.value.reps.get(rep.id)?.status === 'indeterminate',
-      );
+      const retry: PlannedRep[] = [];
+      for (const rep of plan) {
+        const line = current.value.reps.get(rep.id);
+        if (line !== undefined && (await infrastructureFailure(run.layout.root, line)))
+          retry.push(rep);
+      }
       if (retry.length === 0) break;
       await Promise.all(
         retry.map((rep) =>
@@ -251,6 +231,29 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
     });
   } finally {
     await brain.server?.close();
+    await run.release();
     if (!options.keepWorkDirs) await rm(run.workRoot, { recursive: true, force: true });
+  }
+}
+
+const ZERO_USAGE = { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 };
+
+/**
+ * Stages that are the infrastructure's fault and worth another attempt: API
+ * errors after retries, an engine crash, a timeout, a harness failure. A
+ * session that hit its turn limit or gave no reply did that itself: retrying
+ * it would bias results toward short sessions.
+ */
+const RETRYABLE_STAGES = new Set(['api', 'engine', 'timeout', 'harness']);
+
+async function infrastructureFailure(root: string, line: LedgerRepLine): Promise<boolean> {
+  if (line.status !== 'indeterminate') return false;
+  try {
+    const meta = repMetaSchema.parse(
+      JSON.parse(await readFile(path.join(root, line.dir, REP_FILES.meta), 'utf8')),
+    );
+    return meta.status.kind === 'indeterminate' && RETRYABLE_STAGES.has(meta.status.stage);
+  } catch {
+    return false;
   }
 }

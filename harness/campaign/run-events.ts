@@ -25,6 +25,7 @@ export type RunEvent =
     }
   | { readonly type: 'rep-dropped'; readonly id: string; readonly reason: string }
   | { readonly type: 'stopping'; readonly reason: string }
+  | { readonly type: 'notice'; readonly message: string }
   | {
       readonly type: 'run-end';
       readonly finished: number;

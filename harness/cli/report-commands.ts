@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { Command } from 'commander';
+import { inputError } from '../lib/input-error.js';
 import { ExitCode, failWithInputError } from './exit.js';
 
 /** `redgreen score <dir>`: rescore every rep from disk, then regenerate the tables. */
@@ -69,6 +72,21 @@ export function registerGateCommand(program: Command): void {
       if (!loaded.ok) {
         process.exitCode = failWithInputError(loaded.error);
         return;
+      }
+      for (const [flag, file] of [
+        ['--junit', flags.junit],
+        ['--summary', flags.summary],
+      ] as const) {
+        if (file !== undefined && !existsSync(path.dirname(path.resolve(file)))) {
+          process.exitCode = failWithInputError(
+            inputError(
+              flag,
+              `the directory of ${file} does not exist`,
+              'create it first, or write the file elsewhere',
+            ),
+          );
+          return;
+        }
       }
       const model = summariseResults(loaded.value);
       process.stdout.write(`${gateReportLines(model).join('\n')}\n`);

@@ -122,128 +122,43 @@ export function registerRunCommand(program: Command): void {
 }
 
 async function runAction(campaignArg: string | undefined, flags: RunFlags): Promise<number> {
-  const { loadCampaign, defaultCampaignFile } = await import('../campaign/load-campaign.js');
-  const { chooseModel } = await import('../campaign/model-choice.js');
-  const { parseShard, planReps, shardOf } = await import('../campaign/plan.js');
-  const { policyNames, parseFaultSpec } = await import('../model-server/index.js');
-  const { inputError } = await import('../lib/input-error.js');
-  const { readRecordedInvocation } = await import('../campaign/recorded-invocation.js');
-
+  const { resolveRunRequest, modelBanner } = await import('../campaign/run-request.js');
   const cwd = process.cwd();
-  const recorded =
-    flags.resume === undefined
-      ? undefined
-      : await readRecordedInvocation(path.resolve(cwd, flags.resume));
-  if (recorded !== undefined && !recorded.ok) return failWithInputError(recorded.error);
-  const previous = recorded?.value;
-
-  const shard = flags.shard === undefined ? null : parseShard(flags.shard);
-  if (shard === undefined) {
-    return failWithInputError(
-      inputError(
-        '--shard',
-        `"${flags.shard}" is not k/n with 1 <= k <= n`,
-        'write it like --shard 2/4',
-      ),
-    );
-  }
-  const faults = [];
-  for (const spec of flags.fault ?? []) {
-    const parsed = parseFaultSpec(spec);
-    if (!parsed.ok) return failWithInputError(parsed.error);
-    faults.push(parsed.value);
-  }
-
-  const campaignFile = campaignArg ?? previous?.campaignFile ?? defaultCampaignFile();
-  const loaded = await loadCampaign(campaignFile, {
+  const request = await resolveRunRequest(
+    {
+      campaign: campaignArg,
+      reps: flags.reps,
+      concurrency: flags.concurrency,
+      model: flags.model,
+      backend: flags.backend,
+      arms: flags.arm,
+      out: flags.out,
+      resume: flags.resume,
+      shard: flags.shard,
+      maxCost: flags.maxCost,
+      maxTurns: flags.maxTurns,
+      sessionTimeout: flags.sessionTimeout,
+      seed: flags.seed,
+      faults: flags.fault,
+    },
     cwd,
-    ...(flags.reps !== undefined ? { reps: flags.reps } : previous ? { reps: previous.reps } : {}),
-    ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
-    ...(flags.backend !== undefined
-      ? { backend: flags.backend }
-      : previous
-        ? { backend: previous.backend }
-        : {}),
-    ...(flags.seed !== undefined ? { seed: flags.seed } : previous ? { seed: previous.seed } : {}),
-    ...(flags.maxTurns !== undefined
-      ? { maxTurns: flags.maxTurns }
-      : previous
-        ? { maxTurns: previous.maxTurns }
-        : {}),
-    ...(flags.sessionTimeout !== undefined
-      ? { sessionTimeoutSeconds: flags.sessionTimeout }
-      : previous
-        ? { sessionTimeoutSeconds: previous.sessionTimeoutSeconds }
-        : {}),
-    ...(flags.maxCost === undefined ? {} : { maxCostUsd: flags.maxCost }),
-    arms: flags.arm ?? previous?.arms ?? [],
-  });
-  if (!loaded.ok) return failWithInputError(loaded.error);
-  const campaign = loaded.value;
-
-  const model = chooseModel({
-    requested: flags.model ?? previous?.model,
-    campaignModel: campaign.config.model,
-    offlineModel: campaign.config.offlineModel,
-    env: process.env,
-    knownPolicies: policyNames,
-  });
-  if (!model.ok) return failWithInputError(model.error);
-  if (faults.length > 0 && model.value.kind !== 'scripted') {
-    return failWithInputError(
-      inputError(
-        '--fault',
-        'faults are injected into the scripted model server only',
-        'use it with --model scripted:<policy>',
-      ),
-    );
-  }
-
-  const banner =
-    model.value.kind === 'scripted'
-      ? model.value.reason === 'no-api-key'
-        ? `redgreen: no ANTHROPIC_API_KEY set, so this run is OFFLINE: the "model" is ${model.value.id}, a scripted policy on redgreen's local model server, not a real model. Set ANTHROPIC_API_KEY to run ${campaign.config.model}.`
-        : `redgreen: model ${model.value.id} is a scripted policy on redgreen's local model server, not a real model.`
-      : `redgreen: live run with ${model.value.id}${model.value.baseUrl ? ` at ${model.value.baseUrl}` : ''}: real API calls, real cost.`;
-  const log = flags.json ? process.stderr : process.stdout;
-  log.write(`${banner}\n`);
-
-  const plan = planReps(
-    campaign.arms.map((arm) => arm.name),
-    campaign.scenarios.map((s) => s.id),
-    campaign.reps,
+    process.env,
+    new Date(),
   );
-  const selected = shard === null ? plan : shardOf(plan, shard);
+  if (!request.ok) return failWithInputError(request.error);
+  const log = flags.json ? process.stderr : process.stdout;
+  log.write(`${modelBanner(request.value)}\n`);
   if (flags.dryRun) {
-    const { estimateRun } = await import('../campaign/estimate.js');
-    const estimate = estimateRun(campaign, model.value, selected.length);
-    log.write(`campaign ${campaign.config.id}: ${campaign.config.title}\n`);
-    for (const scenario of campaign.scenarios) {
-      for (const arm of campaign.arms) {
-        log.write(
-          `  cell ${scenario.id.toUpperCase()} ${arm.name.toUpperCase()}: ${arm.label} (${arm.source.spec}), fixture ${scenario.config.fixture.scenario}/${arm.layout}, ${campaign.reps} rep(s)\n`,
-        );
-      }
-    }
-    log.write(
-      `sessions: ${selected.length}${shard ? ` (shard ${shard.index}/${shard.count} of ${plan.length})` : ''}, backend ${campaign.backend}, concurrency ${campaign.concurrency}\n` +
-        `estimated cost: ${estimate.costUsd === null ? 'n/a (unpriced)' : `$${estimate.costUsd.toFixed(2)}`}; estimated wall time: ${Math.ceil(estimate.wallSeconds)} s\n` +
-        `(estimates: ${estimate.assumptions})\n`,
-    );
+    const { dryRunLines } = await import('../campaign/dry-run.js');
+    log.write(`${dryRunLines(request.value).join('\n')}\n`);
     return ExitCode.ok;
   }
 
   const { runCampaign } = await import('../campaign/run-campaign.js');
   const { RunControl } = await import('../campaign/run-control.js');
   const { progressReporter } = await import('../campaign/progress.js');
-  const outDir = path.resolve(
-    cwd,
-    flags.resume ??
-      flags.out ??
-      path.join('results', `${campaign.config.id}-${utcStamp(new Date())}`),
-  );
   const control = new RunControl();
-  const onSigint = (): void => {
+  const onSignal = (): void => {
     const state = control.interrupt();
     process.stderr.write(
       state === 'stopping'
@@ -251,29 +166,14 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
         : '\nredgreen: aborting the reps in flight; they are not recorded and --resume reruns them\n',
     );
   };
-  process.on('SIGINT', onSigint);
-  process.on('SIGTERM', onSigint);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   const mode = flags.json ? 'json' : process.stdout.isTTY ? 'tty' : 'plain';
   try {
     const summary = await runCampaign({
-      campaign,
-      model: model.value,
-      invocation: {
-        campaignFile: campaign.file,
-        arms: flags.arm ?? previous?.arms ?? [],
-        reps: campaign.reps,
-        model: model.value.id,
-        backend: campaign.backend,
-        seed: campaign.seed,
-        maxTurns: campaign.limits.maxTurns,
-        sessionTimeoutSeconds: campaign.limits.sessionTimeoutSeconds,
-      },
-      outDir,
-      resume: flags.resume !== undefined,
-      shard,
+      ...request.value,
       retryIndeterminate: flags.retryIndeterminate,
       keepWorkDirs: flags.keepWorkdirs === true,
-      faults,
       control,
       events: progressReporter(mode, process.stdout),
       env: process.env,
@@ -289,7 +189,7 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
     log.write(`results: ${path.relative(cwd, summary.value.outDir) || '.'}\n`);
     return summary.value.missing > 0 || summary.value.stoppedEarly ? ExitCode.failed : ExitCode.ok;
   } finally {
-    process.off('SIGINT', onSigint);
-    process.off('SIGTERM', onSigint);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
 }

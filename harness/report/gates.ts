@@ -44,12 +44,21 @@ export function evaluateGate(gate: GateConfig, cells: readonly CellSummary[]): G
       if (target === undefined || target.decided === 0) {
         return { ...base, outcome: 'undecided', figure: 'no decided reps in this cell' };
       }
-      const holds = target.pass * gate.of >= gate.passes * target.decided;
-      return {
-        ...base,
-        outcome: holds ? 'holds' : 'fails',
-        figure: `${target.pass}/${target.decided} passed (needs at least ${gate.passes}/${gate.of} of decided reps)`,
-      };
+      // A 5/5 requirement is not met by 1/1 with four indeterminate: the gate needs as many
+      // decided reps as the cell planned, up to `of`.
+      const needed = Math.min(gate.of, target.planned);
+      const figure = `${target.pass}/${target.decided} decided reps passed (needs at least ${gate.passes}/${gate.of} over at least ${needed} decided)`;
+      if (target.pass * gate.of < gate.passes * target.decided) {
+        return { ...base, outcome: 'fails', figure };
+      }
+      if (target.decided < needed) {
+        return {
+          ...base,
+          outcome: 'undecided',
+          figure: `${figure}; only ${target.decided} decided, ${target.indeterminate} indeterminate`,
+        };
+      }
+      return { ...base, outcome: 'holds', figure };
     }
     case 'green-better':
     case 'no-regression': {

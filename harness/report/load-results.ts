@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { type CampaignRecord, readCampaignRecord } from '../campaign/campaign-record.js';
 import { readLedger } from '../campaign/ledger.js';
 import { planReps, shardOf } from '../campaign/plan.js';
-import { type CampaignRecord, campaignRecordSchema } from '../campaign/prepare-run.js';
 import { type RepMeta, repMetaSchema } from '../campaign/rep-meta.js';
 import { REP_FILES, type ResultsLayout, resultsLayout } from '../campaign/results-layout.js';
 import { describeError } from '../lib/describe-error.js';
@@ -52,27 +52,9 @@ export function plannedIds(record: CampaignRecord): string[] {
  */
 export async function loadResults(dir: string): Promise<Result<LoadedResults, InputError>> {
   const layout = resultsLayout(dir);
-  if (!existsSync(layout.campaignFile) || !existsSync(layout.ledgerFile)) {
-    return err(
-      inputError(
-        dir,
-        'is not a redgreen results directory (no campaign.json and ledger.jsonl)',
-        'point at a directory `redgreen run` wrote',
-      ),
-    );
-  }
-  let record: CampaignRecord;
-  try {
-    record = campaignRecordSchema.parse(await readJson(layout.campaignFile));
-  } catch (error) {
-    return err(
-      inputError(
-        layout.campaignFile,
-        `is not valid (${describeError(error)})`,
-        'rerun the campaign',
-      ),
-    );
-  }
+  const read = await readCampaignRecord(dir, dir);
+  if (!read.ok) return read;
+  const record = read.value;
   const ledger = await readLedger(layout.ledgerFile);
   if (!ledger.ok) {
     return err(

@@ -59,6 +59,8 @@ export const cellSchema = z
     label: z.string(),
     layout: z.string(),
     scenario: z.string(),
+    /** Reps the campaign planned for this cell. */
+    planned: z.number().int(),
     recorded: z.number().int(),
     pass: z.number().int(),
     fail: z.number().int(),

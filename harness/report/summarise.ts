@@ -72,6 +72,7 @@ function cellSummary(
   arm: LoadedResults['record']['arms'][number],
   scenario: string,
   rows: readonly RepRow[],
+  planned: number,
 ): CellSummary {
   const mine = rows
     .filter((row) => row.arm === arm.name && row.scenario === scenario)
@@ -88,6 +89,7 @@ function cellSummary(
     label: arm.label,
     layout: arm.layout,
     scenario,
+    planned,
     recorded: mine.length,
     pass,
     fail,
@@ -155,7 +157,7 @@ export function summariseResults(loaded: LoadedResults): ResultsModel {
         a.rep - b.rep,
     );
   const cells = record.scenarios.flatMap((scenario) =>
-    record.arms.map((arm) => cellSummary(arm, scenario.id, rows)),
+    record.arms.map((arm) => cellSummary(arm, scenario.id, rows, record.reps)),
   );
   const comparisons = record.scenarios
     .map((scenario) => comparison(scenario.id, cells))

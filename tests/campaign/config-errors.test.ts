@@ -67,7 +67,13 @@ describe('redgreen run: bad configuration is refused before anything is built or
   it('a git: ref that does not resolve is refused', async () => {
     const repo = makeTempDir();
     await execa('git', ['init', '-q', repo], {
-      env: { PATH: process.env.PATH ?? '', GIT_CONFIG_GLOBAL: '/dev/null', HOME: repo },
+      env: {
+        PATH: process.env.PATH ?? '',
+        GIT_CONFIG_GLOBAL: '/dev/null',
+        GIT_CONFIG_NOSYSTEM: '1',
+        HOME: repo,
+      },
+      extendEnv: false,
     });
     await expectInputError(
       [defaultCampaign, '--arm', `red=git:${repo}@no-such-ref:skills/x`],

@@ -14,11 +14,35 @@ import { defaultCampaign, readJson, repLines, runCampaignCli } from './support.j
 describe('redgreen run: the default campaign offline', () => {
   it('runs 20 reps, records them, scores S1 RED as failing and the other cells as passing, and gates 0', async () => {
     const out = path.join(makeTempDir(), 'results');
-    const run = await runCampaignCli([defaultCampaign, '--out', out, '--concurrency', '4']);
-    expect(run.stderr).toBe('');
-    expect(run.exitCode).toBe(0);
-    expect(run.stdout).toContain('OFFLINE');
-    expect(run.stdout).toContain('scripted:skill-reader');
+    const run = await runCampaignCli([
+      defaultCampaign,
+      '--out',
+      out,
+      '--concurrency',
+      '4',
+      '--json',
+    ]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    // With --json the banner goes to stderr and stdout carries only events.
+    expect(run.stderr).toContain('OFFLINE');
+    expect(run.stderr).toContain('scripted:skill-reader');
+    const events = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; id?: string });
+    // Interleaved dispatch: rep 1 of every cell before rep 2 of any, in campaign order.
+    const started = events.filter((event) => event.type === 'rep-start').map((event) => event.id);
+    const cells = ['red/s1', 'green/s1', 'red/s2', 'green/s2'];
+    expect(started).toEqual(
+      [1, 2, 3, 4, 5].flatMap((rep) => cells.map((cell) => `${cell}-rep${rep}`)),
+    );
+    expect(events.at(-1)).toMatchObject({
+      type: 'run-end',
+      pass: 15,
+      fail: 5,
+      indeterminate: 0,
+      missing: 0,
+    });
 
     const reps = repLines(out);
     expect(reps).toHaveLength(20);
@@ -28,10 +52,6 @@ describe('redgreen run: the default campaign offline', () => {
     expect(verdicts('green/s1-')).toEqual(Array(5).fill('pass'));
     expect(verdicts('red/s2-')).toEqual(Array(5).fill('pass'));
     expect(verdicts('green/s2-')).toEqual(Array(5).fill('pass'));
-
-    // Interleaved dispatch order: rep 1 of every cell before rep 2 of any.
-    const firstFour = readFileSync(path.join(out, 'ledger.jsonl'), 'utf8');
-    expect(firstFour).toContain('"campaign"');
 
     for (const rep of reps) {
       const dir = path.join(out, rep.dir ?? '');

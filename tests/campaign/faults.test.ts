@@ -86,9 +86,17 @@ describe('redgreen run: infrastructure faults make reps indeterminate, never fai
       [1, 'indeterminate'],
       [2, 'pass'],
     ]);
-    expect(existsSync(path.join(run.out, 'reps/red/s1-rep1.attempt1/meta.json'))).toBe(true);
+    // Each attempt keeps its own directory; the ledger's newest line names the rep's current one.
+    expect(lines.map((line) => line.dir)).toEqual([
+      'reps/red/s1-rep1',
+      'reps/red/s1-rep1.attempt2',
+    ]);
     expect(
       readJson<{ attempt: number }>(path.join(run.out, 'reps/red/s1-rep1/meta.json')).attempt,
+    ).toBe(1);
+    expect(
+      readJson<{ attempt: number }>(path.join(run.out, 'reps/red/s1-rep1.attempt2/meta.json'))
+        .attempt,
     ).toBe(2);
   });
 

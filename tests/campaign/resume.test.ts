@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -141,5 +141,35 @@ describe('redgreen run --resume', () => {
     const resumed = await runCampaignCli(['--resume', out]);
     expect(resumed.exitCode, resumed.stderr).toBe(0);
     expect(repLines(out)).toHaveLength(4);
+  });
+
+  it('adopts a rep a crash landed without its ledger line, and keeps a shard directory to its shard', async () => {
+    const out = path.join(makeTempDir(), 'out');
+    const first = await runCampaignCli([
+      defaultCampaign,
+      '--reps',
+      '1',
+      '--shard',
+      '2/4',
+      '--out',
+      out,
+    ]);
+    expect(first.exitCode, first.stderr).toBe(0);
+    const [landed] = repLines(out);
+    expect(landed?.id).toBe('green/s1-rep1');
+    const before = hashTree(path.join(out, landed?.dir ?? ''));
+    // The crash window between landing the directory and appending its line.
+    const ledgerFile = path.join(out, 'ledger.jsonl');
+    writeFileSync(ledgerFile, `${readFileSync(ledgerFile, 'utf8').split('\n')[0]}\n`);
+    expect(repLines(out)).toHaveLength(0);
+
+    const resumed = await runCampaignCli(['--resume', out]);
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain(
+      'recorded 1 rep(s) a crash had landed without their ledger line',
+    );
+    expect(resumed.stdout).toContain('running 0 rep(s) of 1 (1 already done)');
+    expect(repLines(out).map((line) => line.id)).toEqual(['green/s1-rep1']);
+    expect(hashTree(path.join(out, landed?.dir ?? ''))).toEqual(before);
   });
 });

@@ -28,7 +28,7 @@ describe('scoring end to end, offline', () => {
     expect(gate.exitCode).toBe(1);
     expect(gate.stdout).toContain('FAILS');
     expect(readFileSync(summary, 'utf8')).toContain('redgreen:');
-    expect(readFileSync(junit, 'utf8')).toMatch(/<failure message="0\/1 passed/);
+    expect(readFileSync(junit, 'utf8')).toMatch(/<failure message="0\/1 decided reps passed/);
   });
 
   it('a rep that edits the stale flat ledger fails S1 on integrity even with a correct reply', async () => {
@@ -102,5 +102,59 @@ describe('scoring end to end, offline', () => {
     const bad = await runCli(['report', out]);
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toMatch(/overrides "red\/s1-rep9", which is not a rep of this run/);
+  });
+
+  it('a session that damages its repository is recorded as indeterminate (harness), never dropped', async () => {
+    const skill = path.join(makeTempDir(), 'skill');
+    cpSync(path.join(repoRoot, 'skills-under-test/sdd-plan-scoped'), skill, { recursive: true });
+    const script = path.join(skill, 'scripts/sdd-workspace');
+    writeFileSync(
+      script,
+      readFileSync(script, 'utf8').replace(
+        '\n',
+        '\nprintf garbage > "$(git rev-parse --git-dir)/HEAD"\n',
+      ),
+    );
+    const out = path.join(makeTempDir(), 'out');
+    const run = await runCampaignCli([
+      defaultCampaign,
+      '--reps',
+      '1',
+      '--shard',
+      '2/4',
+      '--arm',
+      `green=${skill}`,
+      '--out',
+      out,
+    ]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const [rep] = repLines(out);
+    expect(rep).toMatchObject({ id: 'green/s1-rep1', verdict: 'indeterminate' });
+    const meta = readJson<{ status: { stage: string; reason: string } }>(
+      path.join(out, rep?.dir ?? '', 'meta.json'),
+    );
+    expect(meta.status.stage).toBe('harness');
+    expect(meta.status.reason).toMatch(/could not be read after the session/);
+  });
+
+  it('gate refuses a --junit path whose directory does not exist, with one line and exit 2', async () => {
+    const out = path.join(makeTempDir(), 'out');
+    const run = await runCampaignCli([
+      defaultCampaign,
+      '--reps',
+      '1',
+      '--shard',
+      '1/4',
+      '--out',
+      out,
+      '--no-report',
+    ]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const gate = await runCli(['gate', out, '--junit', '/nonexistent/dir/junit.xml']);
+    expect(gate.exitCode).toBe(2);
+    expect(gate.stderr.trim().split('\n')).toHaveLength(1);
+    expect(gate.stderr).toMatch(
+      /--junit: the directory of \/nonexistent\/dir\/junit.xml does not exist/,
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readTranscript } from '../../harness/score/transcript-reader.js';
@@ -76,6 +76,7 @@ describe('redgreen run --shard k/n and redgreen merge', () => {
     const twice = await runCli(['merge', shard1, shard1, '--out', path.join(root, 'twice')]);
     expect(twice.exitCode).toBe(2);
     expect(twice.stderr).toMatch(/records rep .* too/);
+    expect(existsSync(path.join(root, 'twice'))).toBe(false);
     const other = path.join(root, 'other');
     const otherRun = await runCampaignCli([
       ...common,
@@ -90,6 +91,7 @@ describe('redgreen run --shard k/n and redgreen merge', () => {
     const foreign = await runCli(['merge', shard1, other, '--out', path.join(root, 'foreign')]);
     expect(foreign.exitCode).toBe(2);
     expect(foreign.stderr).toMatch(/campaign identity/);
+    expect(existsSync(path.join(root, 'foreign'))).toBe(false);
   });
 
   it('the same shard of the same campaign is always the same slice', async () => {

@@ -198,3 +198,33 @@ describe('redgreen doctor', () => {
     expect(result.exitCode).toBe(0);
   });
 });
+
+describe('crash recovery in a results directory', () => {
+  it('a torn last ledger line is cut before the next append, so the ledger stays readable', async () => {
+    const { repairLedgerTail } = await import('../../harness/campaign/results-dir.js');
+    const file = path.join(makeTempDir(), 'ledger.jsonl');
+    await createLedger(file, { type: 'campaign', identity, campaign: 'c', harness: '0.1.0' });
+    await appendRepLine(file, line('red/s1-rep1', 1, 'pass'));
+    appendFileSync(file, '{"type":"rep","id":"green/s1-re');
+    // Planted negative: appending onto the torn line corrupts the ledger.
+    const broken = path.join(makeTempDir(), 'broken.jsonl');
+    writeFileSync(broken, readFileSync(file));
+    await appendRepLine(broken, line('green/s1-rep1', 1, 'fail'));
+    expect((await readLedger(broken)).ok).toBe(false);
+
+    await repairLedgerTail(file);
+    await appendRepLine(file, line('green/s1-rep1', 1, 'fail'));
+    const read = await readLedger(file);
+    expect(read.ok && [...read.value.reps.keys()]).toEqual(['red/s1-rep1', 'green/s1-rep1']);
+  });
+
+  it('shards mix cells: no shard is a single arm on a single scenario', () => {
+    const plan = planReps(['red', 'green'], ['s1', 's2'], 5);
+    for (const index of [1, 2, 3, 4]) {
+      const cells = new Set(
+        shardOf(plan, { index, count: 4 }).map((rep) => `${rep.arm}/${rep.scenario}`),
+      );
+      expect(cells.size, `shard ${index}/4`).toBeGreaterThanOrEqual(3);
+    }
+  });
+});

@@ -84,6 +84,7 @@ function cellOf(
     label: arm.label,
     layout: arm.layout,
     scenario,
+    planned: mine.length,
     recorded: mine.length,
     pass,
     fail,

@@ -16,6 +16,7 @@ function cell(
     label: arm,
     layout: arm === 'red' ? 'flat' : 'scoped',
     scenario,
+    planned: pass + fail + indeterminate,
     recorded: pass + fail + indeterminate,
     pass,
     fail,
@@ -50,12 +51,17 @@ describe('gates', () => {
     );
   });
 
-  it('min-pass-rate counts decided reps only, and is undecided with none', () => {
-    expect(evaluateGate(minRate('green', 's1', 5, 5), [cell('green', 's1', 4, 0, 1)]).outcome).toBe(
-      'holds',
-    );
-    expect(evaluateGate(minRate('green', 's1', 5, 5), [cell('green', 's1', 0, 0, 5)]).outcome).toBe(
-      'undecided',
+  it('min-pass-rate cannot be met by too few decided reps: 1/1 with four indeterminate is undecided', () => {
+    const gate = minRate('green', 's1', 5, 5);
+    expect(evaluateGate(gate, [cell('green', 's1', 5, 0, 0)]).outcome).toBe('holds');
+    expect(evaluateGate(gate, [cell('green', 's1', 4, 0, 1)]).outcome).toBe('undecided');
+    expect(evaluateGate(gate, [cell('green', 's1', 1, 0, 4)]).outcome).toBe('undecided');
+    expect(evaluateGate(gate, [cell('green', 's1', 0, 0, 5)]).outcome).toBe('undecided');
+    // A smaller run needs as many decided reps as it planned: 1/1 of one planned rep holds.
+    expect(evaluateGate(gate, [cell('green', 's1', 1, 0, 0)]).outcome).toBe('holds');
+    // A failure is a failure even with indeterminates around it.
+    expect(evaluateGate(minRate('red', 's2', 4, 5), [cell('red', 's2', 2, 2, 1)]).outcome).toBe(
+      'fails',
     );
   });
 

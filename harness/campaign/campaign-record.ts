@@ -1,0 +1,131 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { fixtureFingerprintSchema } from '../fixture/index.js';
+import { describeError } from '../lib/describe-error.js';
+import { type InputError, inputError } from '../lib/input-error.js';
+import { err, ok, type Result } from '../lib/result.js';
+import { gateSchema, limitsSchema } from './config-schema.js';
+import { resultsLayout } from './results-layout.js';
+
+const shardSchema = z
+  .object({ index: z.number().int().positive(), count: z.number().int().positive() })
+  .strict();
+
+/** How the run was asked for, so `--resume <dir>` can repeat it without the flags. */
+export const invocationSchema = z
+  .object({
+    campaignFile: z.string(),
+    /** `--arm` overrides as given, with directory and repository paths made absolute. */
+    arms: z.array(z.string()),
+    reps: z.number().int().positive(),
+    model: z.string(),
+    backend: z.enum(['claude-code', 'messages']),
+    seed: z.number().int().nonnegative(),
+    maxTurns: z.number().int().positive(),
+    sessionTimeoutSeconds: z.number().positive(),
+    shard: shardSchema.nullable(),
+  })
+  .strict();
+export type Invocation = z.infer<typeof invocationSchema>;
+
+export const skillSourceRecordSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('dir'), spec: z.string(), dir: z.string() }).strict(),
+  z
+    .object({
+      kind: z.literal('git'),
+      spec: z.string(),
+      repo: z.string(),
+      ref: z.string(),
+      commit: z.string(),
+      subdir: z.string(),
+    })
+    .strict(),
+]);
+
+/** `campaign.json`: what this results directory is a run of. */
+export const campaignRecordSchema = z
+  .object({
+    schemaVersion: z.literal(1),
+    identity: z.string().regex(/^[0-9a-f]{64}$/),
+    campaign: z.object({ id: z.string(), title: z.string(), file: z.string() }).strict(),
+    harnessVersion: z.string(),
+    invocation: invocationSchema,
+    model: z
+      .object({
+        id: z.string(),
+        scripted: z.boolean(),
+        policy: z.string().nullable(),
+        reason: z.enum(['requested', 'no-api-key', 'live']),
+        /** Scheme, host, port and path only: credentials and query are never recorded. */
+        baseUrl: z.string().nullable(),
+      })
+      .strict(),
+    backend: z.enum(['claude-code', 'messages']),
+    engine: z.string(),
+    sandbox: z.string(),
+    reps: z.number().int().positive(),
+    concurrency: z.number().int().positive(),
+    seed: z.number().int().nonnegative(),
+    limits: limitsSchema,
+    gates: z.array(gateSchema),
+    arms: z.array(
+      z
+        .object({
+          name: z.string(),
+          role: z.enum(['red', 'green']),
+          label: z.string(),
+          layout: z.string(),
+          source: skillSourceRecordSchema,
+          tree: z.string(),
+        })
+        .strict(),
+    ),
+    scenarios: z.array(
+      z
+        .object({
+          id: z.string(),
+          title: z.string(),
+          plan: z.string(),
+          fixture: z.object({ recipe: z.string(), scenario: z.string() }).strict(),
+          promptSha256: z.string(),
+        })
+        .strict(),
+    ),
+    /** Fingerprints by variant key `<recipe>:<scenario>:<layout>`. */
+    fixtures: z.record(z.string(), fixtureFingerprintSchema),
+    shard: shardSchema.nullable(),
+  })
+  .strict();
+export type CampaignRecord = z.infer<typeof campaignRecordSchema>;
+
+/**
+ * Read and validate a results directory's campaign.json; a directory
+ * without campaign.json and ledger.jsonl is not a results directory.
+ */
+export async function readCampaignRecord(
+  dir: string,
+  input: string,
+): Promise<Result<CampaignRecord, InputError>> {
+  const layout = resultsLayout(dir);
+  if (!existsSync(layout.campaignFile) || !existsSync(layout.ledgerFile)) {
+    return err(
+      inputError(
+        input,
+        `${dir} is not a redgreen results directory (no campaign.json and ledger.jsonl)`,
+        'point at a directory `redgreen run` wrote',
+      ),
+    );
+  }
+  try {
+    return ok(campaignRecordSchema.parse(JSON.parse(await readFile(layout.campaignFile, 'utf8'))));
+  } catch (error) {
+    return err(
+      inputError(
+        layout.campaignFile,
+        `is not a valid campaign record (${describeError(error)})`,
+        'rerun the campaign with this version of redgreen',
+      ),
+    );
+  }
+}

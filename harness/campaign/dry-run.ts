@@ -1,0 +1,29 @@
+import { estimateRun } from './estimate.js';
+import { planReps, shardOf } from './plan.js';
+import type { RunRequest } from './run-request.js';
+
+/** What `run --dry-run` prints: the cells, the sessions, and the estimated cost and wall time. */
+export function dryRunLines(request: RunRequest): string[] {
+  const { campaign, shard } = request;
+  const plan = planReps(
+    campaign.arms.map((arm) => arm.name),
+    campaign.scenarios.map((scenario) => scenario.id),
+    campaign.reps,
+  );
+  const selected = shard === null ? plan : shardOf(plan, shard);
+  const estimate = estimateRun(campaign, request.model, selected.length);
+  const lines = [`campaign ${campaign.config.id}: ${campaign.config.title}`];
+  for (const scenario of campaign.scenarios) {
+    for (const arm of campaign.arms) {
+      lines.push(
+        `  cell ${scenario.id.toUpperCase()} ${arm.name.toUpperCase()}: ${arm.label} (${arm.source.spec}), fixture ${scenario.config.fixture.scenario}/${arm.layout}, ${campaign.reps} rep(s)`,
+      );
+    }
+  }
+  lines.push(
+    `sessions: ${selected.length}${shard ? ` (shard ${shard.index}/${shard.count} of ${plan.length})` : ''}, backend ${campaign.backend}, concurrency ${campaign.concurrency}`,
+    `estimated cost: ${estimate.costUsd === null ? 'n/a (unpriced)' : `$${estimate.costUsd.toFixed(2)}`}; estimated wall time: ${Math.ceil(estimate.wallSeconds)} s`,
+    `(estimates: ${estimate.assumptions})`,
+  );
+  return lines;
+}

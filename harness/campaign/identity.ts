@@ -1,0 +1,60 @@
+import type { FixtureFingerprint } from '../fixture/index.js';
+import { sha256Hex } from '../lib/hash.js';
+import { canonicalJson } from './canonical-json.js';
+import type { ResolvedCampaign } from './load-campaign.js';
+import { displayBaseUrl, type ModelChoice } from './model-choice.js';
+
+/**
+ * The campaign identity: a hash of everything a session depends on (model,
+ * endpoint, backend and engine version, harness version, limits, seed, each
+ * arm's skill tree, the prompt, the fixtures), and of nothing it does not
+ * (reps, concurrency, shard, cost cap, gates, scoring specs: a rescore
+ * handles those). A results directory adopts only reps of its own identity.
+ */
+export function campaignIdentity(inputs: {
+  readonly campaign: ResolvedCampaign;
+  readonly model: ModelChoice;
+  readonly engine: string;
+  readonly harness: string;
+  readonly trees: ReadonlyMap<string, string>;
+  readonly fixtures: ReadonlyMap<string, FixtureFingerprint>;
+}): string {
+  const { campaign } = inputs;
+  const { maxCostUsd: _notPartOfIdentity, ...sessionLimits } = campaign.limits;
+  return sha256Hex(
+    canonicalJson({
+      campaign: campaign.config.id,
+      model: inputs.model.id,
+      endpoint:
+        inputs.model.kind === 'live'
+          ? inputs.model.baseUrl === undefined
+            ? 'default'
+            : displayBaseUrl(inputs.model.baseUrl)
+          : 'scripted',
+      backend: campaign.backend,
+      engine: inputs.engine,
+      harness: inputs.harness,
+      seed: inputs.model.kind === 'scripted' ? campaign.seed : null,
+      limits: sessionLimits,
+      arms: campaign.arms.map((arm) => ({
+        name: arm.name,
+        role: arm.role,
+        layout: arm.layout,
+        tree: inputs.trees.get(arm.name),
+      })),
+      scenarios: campaign.scenarios.map((scenario) => ({
+        id: scenario.id,
+        plan: scenario.config.plan,
+        fixture: scenario.config.fixture,
+        prompt: sha256Hex(scenario.prompt.source),
+      })),
+      fixtures: [...inputs.fixtures.entries()]
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([key, print]) => ({
+          key,
+          head: print.head,
+          untracked: print.untracked.map((file) => [file.path, file.sha256]),
+        })),
+    }),
+  );
+}

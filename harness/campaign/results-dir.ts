@@ -1,0 +1,171 @@
+import { existsSync, statSync } from 'node:fs';
+import { open, readdir, readFile, rm, truncate, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { type InputError, inputError } from '../lib/input-error.js';
+import { err, ok, type Result } from '../lib/result.js';
+import { repScoreSchema } from '../score/score-rep.js';
+import { appendRepLine, type LedgerContents } from './ledger.js';
+import { repMetaSchema } from './rep-meta.js';
+import { REP_FILES, type ResultsLayout } from './results-layout.js';
+
+/** True when `dir` does not exist or is an empty directory. */
+export async function isEmptyOrMissing(dir: string): Promise<boolean> {
+  if (!existsSync(dir)) return true;
+  return statSync(dir).isDirectory() && (await readdir(dir)).length === 0;
+}
+
+/** Check a directory a new run or merge may create or fill. */
+export async function checkFreshOutput(
+  dir: string,
+  input: string,
+  resumeHint: boolean,
+): Promise<Result<void, InputError>> {
+  if (existsSync(dir) && !statSync(dir).isDirectory()) {
+    return err(inputError(input, `${dir} exists and is not a directory`, 'choose a new directory'));
+  }
+  if (!(await isEmptyOrMissing(dir))) {
+    return err(
+      inputError(
+        input,
+        `${dir} already exists and is not empty`,
+        resumeHint
+          ? 'choose a new directory, or continue it with --resume'
+          : 'choose a new directory',
+      ),
+    );
+  }
+  return ok(undefined);
+}
+
+const LOCK_FILE = '.redgreen.lock';
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Take the results directory for this process: one writer at a time. A lock
+ * left by a process that no longer exists (killed) is taken over.
+ */
+export async function lockResultsDir(
+  root: string,
+): Promise<Result<() => Promise<void>, InputError>> {
+  const file = path.join(root, LOCK_FILE);
+  for (let tries = 0; tries < 2; tries += 1) {
+    try {
+      const handle = await open(file, 'wx');
+      await handle.writeFile(`${process.pid}\n`);
+      await handle.close();
+      return ok(async () => {
+        await unlink(file).catch(() => undefined);
+      });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = Number((await readFile(file, 'utf8').catch(() => '')).trim());
+      if (
+        Number.isInteger(holder) &&
+        holder > 0 &&
+        holder !== process.pid &&
+        processAlive(holder)
+      ) {
+        return err(
+          inputError(
+            root,
+            `another redgreen process (pid ${holder}) is writing this results directory`,
+            'wait for it to finish, or stop it first',
+          ),
+        );
+      }
+      await unlink(file).catch(() => undefined);
+    }
+  }
+  return err(
+    inputError(
+      root,
+      'could not take the results directory lock',
+      'check that the directory is writable',
+    ),
+  );
+}
+
+/**
+ * Cut a trailing partial line (a crash mid-append) off the ledger, so the
+ * next append starts on a line of its own.
+ */
+export async function repairLedgerTail(ledgerFile: string): Promise<void> {
+  const text = await readFile(ledgerFile, 'utf8');
+  if (text === '' || text.endsWith('\n')) return;
+  await truncate(ledgerFile, Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1), 'utf8'));
+}
+
+/**
+ * Remove `.partial-*` rep directories a killed run left behind: they were
+ * never recorded, no reader trusts them, and resuming runs those reps again.
+ */
+export async function removePartialRepDirs(repsDir: string): Promise<void> {
+  if (!existsSync(repsDir)) return;
+  for (const arm of await readdir(repsDir, { withFileTypes: true })) {
+    if (!arm.isDirectory()) continue;
+    for (const entry of await readdir(path.join(repsDir, arm.name))) {
+      if (entry.includes('.partial-'))
+        await rm(path.join(repsDir, arm.name, entry), { recursive: true, force: true });
+    }
+  }
+}
+
+/**
+ * Record attempts whose directory landed whole but whose ledger line a crash
+ * prevented (the window between the rename and the append): their meta.json
+ * and score.json are complete, so they are appended to the ledger instead of
+ * being run again. Returns how many were adopted.
+ */
+export async function adoptLandedReps(
+  layout: ResultsLayout,
+  ledger: LedgerContents,
+): Promise<number> {
+  if (!existsSync(layout.repsDir)) return 0;
+  const recorded = new Set(ledger.lines.map((line) => line.dir));
+  let adopted = 0;
+  for (const arm of await readdir(layout.repsDir, { withFileTypes: true })) {
+    if (!arm.isDirectory()) continue;
+    for (const entry of (await readdir(path.join(layout.repsDir, arm.name))).sort()) {
+      if (!/^[a-z0-9-]+-rep\d+(\.attempt\d+)?$/.test(entry)) continue;
+      const dir = path.join('reps', arm.name, entry);
+      if (recorded.has(dir)) continue;
+      try {
+        const meta = repMetaSchema.parse(
+          JSON.parse(await readFile(path.join(layout.root, dir, REP_FILES.meta), 'utf8')),
+        );
+        const score = repScoreSchema.parse(
+          JSON.parse(await readFile(path.join(layout.root, dir, REP_FILES.score), 'utf8')),
+        );
+        if (
+          layout.attemptDir(meta.arm, meta.scenario, meta.rep, meta.attempt) !==
+          path.join(layout.root, dir)
+        )
+          continue;
+        await appendRepLine(layout.ledgerFile, {
+          type: 'rep',
+          id: meta.id,
+          arm: meta.arm,
+          scenario: meta.scenario,
+          rep: meta.rep,
+          attempt: meta.attempt,
+          status: meta.status.kind,
+          verdict: score.verdict,
+          toolUses: meta.toolUses,
+          dir,
+        });
+        adopted += 1;
+      } catch {
+        // Not a complete attempt: leave it where it is; the rep runs again and lands beside it.
+      }
+    }
+  }
+  return adopted;
+}
