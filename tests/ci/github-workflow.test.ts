@@ -109,6 +109,8 @@ describe('docs/ci/github-actions.yml', () => {
     expect(gateRuns).toContain('merge shards/shard-*');
     expect(gateRuns).toContain('gate merged --junit');
     expect(JSON.stringify(workflow)).not.toContain('pull_request_target');
+    // GREEN is the pull request's own head, not the merge commit a plain checkout gives.
+    expect(JSON.stringify(workflow.jobs.shard)).toContain('github.event.pull_request.head.sha');
   });
 
   it('its commands fit together: run locally and offline, the shards merge and the gate passes', async () => {
@@ -118,8 +120,8 @@ describe('docs/ci/github-actions.yml', () => {
     const shardJob = workflow.jobs.shard as Job;
     const gateJob = workflow.jobs.gate as Job;
     const common: Record<string, string> = {
-      "github.base_ref || 'main'": 'main',
-      "github.event.pull_request.head.repo.full_name == github.repository && secrets.ANTHROPIC_API_KEY || ''":
+      "github.event.pull_request.base.sha || 'origin/main'": 'origin/main',
+      "(github.event_name == 'workflow_dispatch' || github.event.pull_request.head.repo.full_name == github.repository) && secrets.ANTHROPIC_API_KEY || ''":
         '',
       'env.REDGREEN_REPO': 'local/redgreen',
       'env.REDGREEN_REF': 'main',
