@@ -68,10 +68,11 @@ export async function rescoreResults(dir: string): Promise<Result<RescoreSummary
     if (scored.value.score.verdict !== rep.score.verdict) {
       changed.push({ id: rep.id, before: rep.score.verdict, after: scored.value.score.verdict });
     }
-    await writeFileAtomic(
-      path.join(rep.dir, REP_FILES.score),
-      `${JSON.stringify(scored.value.score, null, 2)}\n`,
-    );
+    rescored.push({ file: path.join(rep.dir, REP_FILES.score), score: scored.value.score });
+  }
+  // Every rep is scored before any file changes: a failure leaves the directory as it was.
+  for (const { file, score } of rescored) {
+    await writeFileAtomic(file, `${JSON.stringify(score, null, 2)}\n`);
   }
   return ok({ rescored: loaded.value.reps.length, changed });
 }

@@ -1,21 +1,15 @@
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
-import { type InputError, inputError } from '../lib/input-error.js';
-import { err, ok, type Result } from '../lib/result.js';
-import {
-  type FaultRuleInput,
-  isPolicyName,
-  type ModelServer,
-  startModelServer,
-} from '../model-server/index.js';
+import type { InputError } from '../lib/input-error.js';
+import { ok, type Result } from '../lib/result.js';
+import { isPolicyName, type ModelServer, startModelServer } from '../model-server/index.js';
 import { createBackend } from '../session/create-backend.js';
 import type { ModelEndpoint } from '../session/session-types.js';
 import { type LedgerRepLine, readLedger } from './ledger.js';
-import type { ResolvedCampaign } from './load-campaign.js';
 import type { ModelChoice } from './model-choice.js';
-import { type PlannedRep, planReps, type Shard, shardOf } from './plan.js';
-import { type Invocation, type PreparedRun, prepareRun } from './prepare-run.js';
+import { type PlannedRep, planReps, shardOf } from './plan.js';
+import { type PreparedRun, prepareRun } from './prepare-run.js';
 import { costUsd } from './pricing.js';
 import { repMetaSchema } from './rep-meta.js';
 import { type RepResult, type RunContext, runRep } from './rep-runner.js';

@@ -24,14 +24,6 @@ interface RunFlags {
   report: boolean;
 }
 
-function utcStamp(date: Date): string {
-  return date
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d+Z$/, 'Z')
-    .replace('T', '-');
-}
-
 export function registerRunCommand(program: Command): void {
   program
     .command('run')

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type CampaignRecord, readCampaignRecord } from '../campaign/campaign-record.js';
