@@ -15,6 +15,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
 import { defaultCampaignFile, loadCampaign } from '../harness/campaign/load-campaign.js';
 import { chooseModel } from '../harness/campaign/model-choice.js';
 import { repMetaSchema } from '../harness/campaign/rep-meta.js';
@@ -128,6 +130,12 @@ async function measure(
 }
 
 async function main(): Promise<void> {
+  const rssOnly = process.argv.indexOf('--rss-only');
+  if (rssOnly !== -1) {
+    const measured = await measure(Number(process.argv[rssOnly + 1]), 8, 20);
+    console.log(JSON.stringify({ reps: measured.reps, peakRssMb: measured.peakRssMb }));
+    return;
+  }
   console.log(
     `redgreen bench-campaign: backend ${backend}, ${os.cpus().length} cores, node ${process.version}`,
   );
@@ -155,10 +163,28 @@ async function main(): Promise<void> {
   console.log(
     `\n2. harness overhead per rep (copy, snapshots, record; excluding the session): median ${median(efficiency.overheadMs).toFixed(0)} ms (min ${Math.min(...efficiency.overheadMs)}, max ${Math.max(...efficiency.overheadMs)})`,
   );
-  const small = await measure(10, concurrency, 20);
-  const large = await measure(50, concurrency, 20);
+  // Each size in a fresh process, so one run's heap does not count against the next.
+  const sizes = [10, 50, 100];
+  const peaks: { reps: number; peakRssMb: number }[] = [];
+  for (const repsPerCell of sizes) {
+    const child = await execa(
+      process.execPath,
+      [fileURLToPath(import.meta.url), '--rss-only', String(repsPerCell), '--backend', backend],
+      {
+        reject: true,
+      },
+    );
+    peaks.push(
+      JSON.parse(String(child.stdout).trim().split('\n').at(-1) ?? '{}') as {
+        reps: number;
+        peakRssMb: number;
+      },
+    );
+  }
   console.log(
-    `\n3. peak RSS of the harness process (20 ms per turn): ${small.reps} reps ${small.peakRssMb.toFixed(0)} MB; ${large.reps} reps ${large.peakRssMb.toFixed(0)} MB (ratio ${(large.peakRssMb / small.peakRssMb).toFixed(2)})`,
+    `\n3. peak RSS of the harness process, each size in a fresh process (20 ms per turn): ${peaks
+      .map((peak) => `${peak.reps} reps ${peak.peakRssMb.toFixed(0)} MB`)
+      .join('; ')}`,
   );
   const pkg = JSON.parse(readFileSync(path.join(process.cwd(), 'package.json'), 'utf8')) as {
     version: string;

@@ -2,7 +2,12 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { buildFixture, type FixtureFingerprint, formatGateFailure } from '../fixture/index.js';
+import {
+  buildFixture,
+  type FixtureFingerprint,
+  formatGateFailure,
+  takeSnapshot,
+} from '../fixture/index.js';
 import { writeFileAtomic } from '../lib/atomic-write.js';
 import { sha256Hex } from '../lib/hash.js';
 import { type InputError, inputError } from '../lib/input-error.js';
@@ -109,7 +114,7 @@ async function buildVariants(
           inputError(`fixture ${key}`, `could not be built: ${problem}`, 'fix the fixture recipe'),
         );
       }
-      variants.set(key, { dir, fingerprint: built.value });
+      variants.set(key, { dir, fingerprint: built.value, snapshot: await takeSnapshot(dir) });
     }
   }
   return ok(variants);

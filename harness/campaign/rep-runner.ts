@@ -29,6 +29,12 @@ import { scoreRepDirectory } from './score-rep-dir.js';
 export interface PreparedVariant {
   readonly dir: string;
   readonly fingerprint: FixtureFingerprint;
+  /**
+   * The variant's snapshot, taken once when it was built: every rep's copy is
+   * byte for byte the variant, so this is each rep's before-snapshot too
+   * (and saves each rep two git processes).
+   */
+  readonly snapshot: Snapshot;
 }
 
 /** An arm's skill text, materialised read-only inside the results directory. */
@@ -135,8 +141,7 @@ export async function runRep(
       planPath: scenario.config.plan,
     });
     await writeFile(path.join(partialDir, REP_FILES.prompt), prompt);
-    const before = await takeSnapshot(repo);
-    await writeJson(path.join(partialDir, REP_FILES.snapshotBefore), before);
+    await writeJson(path.join(partialDir, REP_FILES.snapshotBefore), variant.snapshot);
     const prepareMs = performance.now() - repStarted;
 
     const session = await runSession(context, planned, {

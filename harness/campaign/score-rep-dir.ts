@@ -5,6 +5,7 @@ import { diffSnapshots, snapshotSchema } from '../fixture/index.js';
 import { describeError } from '../lib/describe-error.js';
 import type { InputError } from '../lib/input-error.js';
 import { inputError } from '../lib/input-error.js';
+import { readJson } from '../lib/read-json.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { parseReplyFile } from '../score/reply-file.js';
 import { type RepScore, scoreRep } from '../score/score-rep.js';
@@ -12,10 +13,6 @@ import type { ScoringSpec } from '../score/scoring-spec.js';
 import { readTranscript } from '../score/transcript-reader.js';
 import { type RepMeta, repMetaSchema } from './rep-meta.js';
 import { REP_FILES } from './results-layout.js';
-
-async function readJson(file: string): Promise<unknown> {
-  return JSON.parse(await readFile(file, 'utf8'));
-}
 
 /**
  * Score one rep from what the runner wrote to its directory — reply,

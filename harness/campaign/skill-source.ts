@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
-import os from 'node:os';
+import { chmod, mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
-import { isolatedGitEnv } from '../lib/git-env.js';
+import { isolatedGitEnvironment } from '../fixture/index.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { directoryTreeId } from './tree-id.js';
@@ -30,21 +29,17 @@ export type SkillSource =
 
 const GIT_SPEC = /^git:(.+)@([^@:]+):(.*)$/;
 
+/** Git in the user's skills repository, isolated from the host's git setup like all of redgreen's git. */
 async function git(
   repo: string,
   args: readonly string[],
 ): Promise<{ ok: boolean; stdout: string }> {
-  const home = await mkdtemp(path.join(os.tmpdir(), 'redgreen-git-home-'));
-  try {
-    const result = await execa('git', ['-C', repo, ...args], {
-      env: isolatedGitEnv(home),
-      extendEnv: false,
-      reject: false,
-    });
-    return { ok: result.exitCode === 0, stdout: String(result.stdout).trim() };
-  } finally {
-    await rm(home, { recursive: true, force: true });
-  }
+  const result = await execa('git', ['-C', repo, ...args], {
+    env: isolatedGitEnvironment(),
+    extendEnv: false,
+    reject: false,
+  });
+  return { ok: result.exitCode === 0, stdout: String(result.stdout).trim() };
 }
 
 /**
@@ -185,16 +180,11 @@ export async function materialiseSkill(
 ): Promise<MaterialisedSkill> {
   await mkdir(dest, { recursive: true });
   if (source.kind === 'git') {
-    const home = await mkdtemp(path.join(os.tmpdir(), 'redgreen-git-home-'));
-    try {
-      const archive = spawn('git', ['-C', source.repo, 'archive', '--format=tar', source.tree], {
-        env: isolatedGitEnv(home),
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      await run('tar', ['-x', '-C', dest], archive.stdout);
-    } finally {
-      await rm(home, { recursive: true, force: true });
-    }
+    const archive = spawn('git', ['-C', source.repo, 'archive', '--format=tar', source.tree], {
+      env: isolatedGitEnvironment(),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    await run('tar', ['-x', '-C', dest], archive.stdout);
   } else {
     await run('cp', ['-R', `${source.dir}/.`, dest]);
   }

@@ -7,6 +7,7 @@ import { type RepMeta, repMetaSchema } from '../campaign/rep-meta.js';
 import { REP_FILES, type ResultsLayout, resultsLayout } from '../campaign/results-layout.js';
 import { describeError } from '../lib/describe-error.js';
 import { type InputError, inputError } from '../lib/input-error.js';
+import { readJson } from '../lib/read-json.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { type RepScore, repScoreSchema } from '../score/score-rep.js';
 import { type Overrides, readOverrides } from './overrides.js';
@@ -28,10 +29,6 @@ export interface LoadedResults {
   /** Rep ids the campaign plans (for this directory's shard, if any) that are not recorded. */
   readonly missing: readonly string[];
   readonly overrides: Overrides;
-}
-
-async function readJson(file: string): Promise<unknown> {
-  return JSON.parse(await readFile(file, 'utf8'));
 }
 
 /** The plan of reps a results directory should hold: the campaign's, or its shard's slice. */

@@ -246,6 +246,36 @@ describe('reading a repository after its session', () => {
     }
   });
 
+  it("the Read tool numbers the lines of a file in the sandbox roots and stops at a large file's first 4 MB", async () => {
+    const dirs = layout();
+    writeFileSync(path.join(dirs.fixture, 'two.txt'), 'first\nsecond\n');
+    const small = await executeTool(
+      'Read',
+      { file_path: path.join(dirs.fixture, 'two.txt') },
+      context(dirs),
+    );
+    expect(small).toEqual({ content: '     1\tfirst\n     2\tsecond', isError: false });
+    const skill = await executeTool(
+      'Read',
+      { file_path: path.join(dirs.skill, 'SKILL.md') },
+      context(dirs),
+    );
+    expect(skill.content).toContain('the skill');
+    writeFileSync(path.join(dirs.fixture, 'big.txt'), `${'x'.repeat(99)}\n`.repeat(60_000));
+    const big = await executeTool(
+      'Read',
+      { file_path: path.join(dirs.fixture, 'big.txt'), limit: 100_000 },
+      {
+        ...context(dirs),
+        maxOutputBytes: 10_000_000,
+      },
+    );
+    expect(big.isError).toBe(false);
+    const lines = big.content.split('\n').filter((line) => /^\s+\d+\t/.test(line));
+    expect(lines.length).toBeGreaterThan(40_000);
+    expect(lines.length).toBeLessThanOrEqual((4 * 1024 * 1024) / 100 + 1);
+  });
+
   it('the messages backend refuses to Read a pipe instead of hanging', async () => {
     const dirs = layout();
     const fifo = path.join(dirs.fixture, 'pipe');

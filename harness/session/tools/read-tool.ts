@@ -15,11 +15,11 @@ const DEFAULT_LINE_LIMIT = 2000;
 /** Read at most this much of a file: a session can make a file far larger than the harness's memory. */
 const MAX_READ_BYTES = 4 * 1024 * 1024;
 
-async function readPrefix(file: string, limit: number): Promise<string> {
+async function readPrefix(file: string, limit: number, size: number): Promise<string> {
   const handle = await open(file, 'r');
   try {
-    const buffer = Buffer.alloc(limit);
-    const { bytesRead } = await handle.read(buffer, 0, limit, 0);
+    const buffer = Buffer.allocUnsafe(Math.min(limit, size));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
     return buffer.subarray(0, bytesRead).toString('utf8');
   } finally {
     await handle.close();
@@ -45,7 +45,7 @@ export async function runReadTool(
       `${input.file_path} is not a regular file (a pipe, socket or device) and cannot be read`,
     );
   }
-  const text = await readPrefix(confined.path, MAX_READ_BYTES);
+  const text = await readPrefix(confined.path, MAX_READ_BYTES, info.size);
   if (text.length === 0) return { content: '(the file is empty)', isError: false };
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
