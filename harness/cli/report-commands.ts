@@ -1,7 +1,4 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import type { Command } from 'commander';
-import { inputError } from '../lib/input-error.js';
 import { ExitCode, failWithInputError } from './exit.js';
 
 /** `redgreen score <dir>`: rescore every rep from disk, then regenerate the tables. */
@@ -68,6 +65,7 @@ export function registerGateCommand(program: Command): void {
         '../report/gate-output.js'
       );
       const { writeFileAtomic } = await import('../lib/atomic-write.js');
+      const { checkOutputFile } = await import('../lib/output-file.js');
       const loaded = await loadResults(dir);
       if (!loaded.ok) {
         process.exitCode = failWithInputError(loaded.error);
@@ -77,14 +75,10 @@ export function registerGateCommand(program: Command): void {
         ['--junit', flags.junit],
         ['--summary', flags.summary],
       ] as const) {
-        if (file !== undefined && !existsSync(path.dirname(path.resolve(file)))) {
-          process.exitCode = failWithInputError(
-            inputError(
-              flag,
-              `the directory of ${file} does not exist`,
-              'create it first, or write the file elsewhere',
-            ),
-          );
+        if (file === undefined) continue;
+        const writable = await checkOutputFile(file, `${flag} ${file}`);
+        if (!writable.ok) {
+          process.exitCode = failWithInputError(writable.error);
           return;
         }
       }

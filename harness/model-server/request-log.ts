@@ -7,10 +7,9 @@
  * the log even if a client puts it somewhere unexpected (a session header).
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { access, constants } from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';
-import path from 'node:path';
 import { type InputError, inputError } from '../lib/input-error.js';
+import { checkOutputFile } from '../lib/output-file.js';
 import { err, ok, type Result } from '../lib/result.js';
 
 export interface RequestLogEntry {
@@ -41,18 +40,8 @@ const redacted = '[redacted]';
 const minimumSecretLength = 6;
 
 export async function openRequestLog(file: string): Promise<Result<RequestLog, InputError>> {
-  const directory = path.dirname(path.resolve(file));
-  try {
-    await access(directory, constants.W_OK);
-  } catch {
-    return err(
-      inputError(
-        `--log ${file}`,
-        `directory ${directory} does not exist or is not writable`,
-        'give a path in a writable directory',
-      ),
-    );
-  }
+  const writable = await checkOutputFile(file, `--log ${file}`);
+  if (!writable.ok) return writable;
   const stream = createWriteStream(file, { flags: 'a' });
   const opened = await new Promise<Error | undefined>((resolve) => {
     stream.once('open', () => resolve(undefined));

@@ -1,13 +1,6 @@
-/**
- * `redgreen serve-model`, the standalone server: validate the flags (every
- * problem is a one-line InputError before anything starts), start the server,
- * print one line with its base URL, and run until SIGINT or SIGTERM, then
- * close cleanly.
- */
-import { access, constants, stat } from 'node:fs/promises';
-import path from 'node:path';
 import { z } from 'zod';
 import { type InputError, inputError } from '../lib/input-error.js';
+import { checkOutputFile } from '../lib/output-file.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { type FaultRule, parseFaultSpec } from './faults.js';
 import { scriptedModelId } from './model-id.js';
@@ -88,7 +81,7 @@ export async function parseServeModelFlags(
   const lookAround = probability('--look-around', flags.lookAround);
   if (!lookAround.ok) return lookAround;
   if (flags.log !== undefined) {
-    const writable = await checkLogPath(flags.log);
+    const writable = await checkOutputFile(flags.log, `--log ${flags.log}`);
     if (!writable.ok) return writable;
   }
   return ok({
@@ -158,31 +151,4 @@ function probability(
     return err(inputError(`${flag} ${raw}`, 'is not a probability', 'give a number from 0 to 1'));
   }
   return ok(value);
-}
-
-async function checkLogPath(file: string): Promise<Result<void, InputError>> {
-  const directory = path.dirname(path.resolve(file));
-  try {
-    await access(directory, constants.W_OK);
-  } catch {
-    return err(
-      inputError(
-        `--log ${file}`,
-        `directory ${directory} does not exist or is not writable`,
-        'give a path in a writable directory',
-      ),
-    );
-  }
-  try {
-    const existing = await stat(file);
-    if (!existing.isFile()) {
-      return err(inputError(`--log ${file}`, 'exists and is not a file', 'give a file path'));
-    }
-    await access(file, constants.W_OK);
-  } catch (error) {
-    if ((error as { code?: unknown }).code !== 'ENOENT') {
-      return err(inputError(`--log ${file}`, 'is not writable', 'give a writable file path'));
-    }
-  }
-  return ok(undefined);
 }

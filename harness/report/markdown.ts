@@ -23,6 +23,17 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
   return [line(header), `|${header.map(() => '---').join('|')}|`, ...rows.map(line)].join('\n');
 }
 
+/** The columns of the RED vs GREEN table, in results.md and report.html alike. */
+export const COMPARISON_COLUMNS = [
+  'Scenario',
+  'RED pass',
+  'GREEN pass',
+  'Fisher two-sided p',
+  'p (GREEN better)',
+  'p (RED better)',
+  'tool_uses mean GREEN−RED',
+] as const;
+
 export function cellName(cell: Pick<CellSummary, 'scenario' | 'arm'>): string {
   return `${cell.scenario.toUpperCase()} ${cell.arm.toUpperCase()}`;
 }
@@ -214,18 +225,7 @@ export function resultsMarkdown(model: ResultsModel): string {
     '',
     '## RED vs GREEN',
     '',
-    table(
-      [
-        'Scenario',
-        'RED pass',
-        'GREEN pass',
-        'Fisher two-sided p',
-        'p (GREEN better)',
-        'p (RED better)',
-        'tool_uses mean GREEN−RED',
-      ],
-      comparisonRows(model),
-    ),
+    table(COMPARISON_COLUMNS, comparisonRows(model)),
     '',
     `Power: ${model.power}.`,
     '',

@@ -1,9 +1,9 @@
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
-import { defaultCampaign, readJson, repLines, runCampaignCli } from './support.js';
+import { defaultCampaign, plantedSkill, readJson, repLines, runCampaignCli } from './support.js';
 
 describe('scoring end to end, offline', () => {
   it('with scripted:always-redo S2 fails in both arms and redgreen gate exits 1', async () => {
@@ -33,15 +33,8 @@ describe('scoring end to end, offline', () => {
 
   it('a rep that edits the stale flat ledger fails S1 on integrity even with a correct reply', async () => {
     // A planted skill whose workspace script also appends to the legacy flat ledger.
-    const skill = path.join(makeTempDir(), 'skill');
-    cpSync(path.join(repoRoot, 'skills-under-test/sdd-plan-scoped'), skill, { recursive: true });
-    const script = path.join(skill, 'scripts/sdd-workspace');
-    writeFileSync(
-      script,
-      readFileSync(script, 'utf8').replace(
-        '\n',
-        '\nroot=$(git rev-parse --show-toplevel); [ -f "$root/.superpowers/sdd/progress.md" ] && echo "touched" >> "$root/.superpowers/sdd/progress.md"\n',
-      ),
+    const skill = plantedSkill(
+      'root=$(git rev-parse --show-toplevel); [ -f "$root/.superpowers/sdd/progress.md" ] && echo "touched" >> "$root/.superpowers/sdd/progress.md"',
     );
     const out = path.join(makeTempDir(), 'out');
     const run = await runCampaignCli([
@@ -105,16 +98,7 @@ describe('scoring end to end, offline', () => {
   });
 
   it('a session that damages its repository is recorded as indeterminate (harness), never dropped', async () => {
-    const skill = path.join(makeTempDir(), 'skill');
-    cpSync(path.join(repoRoot, 'skills-under-test/sdd-plan-scoped'), skill, { recursive: true });
-    const script = path.join(skill, 'scripts/sdd-workspace');
-    writeFileSync(
-      script,
-      readFileSync(script, 'utf8').replace(
-        '\n',
-        '\nprintf garbage > "$(git rev-parse --git-dir)/HEAD"\n',
-      ),
-    );
+    const skill = plantedSkill('printf garbage > "$(git rev-parse --git-dir)/HEAD"');
     const out = path.join(makeTempDir(), 'out');
     const run = await runCampaignCli([
       defaultCampaign,
@@ -154,7 +138,7 @@ describe('scoring end to end, offline', () => {
     expect(gate.exitCode).toBe(2);
     expect(gate.stderr.trim().split('\n')).toHaveLength(1);
     expect(gate.stderr).toMatch(
-      /--junit: the directory of \/nonexistent\/dir\/junit.xml does not exist/,
+      /--junit \/nonexistent\/dir\/junit.xml: directory \/nonexistent\/dir does not exist/,
     );
   });
 });

@@ -1,22 +1,21 @@
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ModelServer, startModelServer } from '../../harness/model-server/index.js';
-import { repoRoot } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
-import { defaultCampaign, filesUnder, readJson, repLines, runCampaignCli } from './support.js';
+import {
+  defaultCampaign,
+  filesUnder,
+  plantedSkill,
+  readJson,
+  repLines,
+  runCampaignCli,
+} from './support.js';
 
 const CANARY = 'sk-ant-canary-0123456789abcdef-do-not-leak';
 
 /** A copy of the plan-scoped skill whose workspace script first prints its whole environment. */
-function envDumpingSkill(): string {
-  const dir = path.join(makeTempDir(), 'skill');
-  cpSync(path.join(repoRoot, 'skills-under-test/sdd-plan-scoped'), dir, { recursive: true });
-  const script = path.join(dir, 'scripts/sdd-workspace');
-  const text = readFileSync(script, 'utf8');
-  writeFileSync(script, text.replace('\n', '\nenv | sort | sed "s/^/ENV: /" >&2\n'));
-  return dir;
-}
+const envDumpingSkill = (): string => plantedSkill('env | sort | sed "s/^/ENV: /" >&2');
 
 let server: ModelServer | undefined;
 afterEach(async () => {

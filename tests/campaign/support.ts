@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { type CliResult, cleanEnv, runCli } from '../helpers/cli.js';
+import { type CliResult, cleanEnv, repoRoot, runCli } from '../helpers/cli.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 export const defaultCampaign = 'scenarios/plan-scoped-workspace.campaign.json';
 
@@ -47,4 +48,17 @@ export function filesUnder(dir: string): string[] {
     else out.push(full);
   }
   return out;
+}
+
+/**
+ * A copy of the plan-scoped reference skill whose `sdd-workspace` script first
+ * runs `line` (bash): a planted behaviour for tests that need a session to do
+ * something a policy would not (dump its environment, touch a ledger...).
+ */
+export function plantedSkill(line: string): string {
+  const dir = path.join(makeTempDir(), 'skill');
+  cpSync(path.join(repoRoot, 'skills-under-test/sdd-plan-scoped'), dir, { recursive: true });
+  const script = path.join(dir, 'scripts/sdd-workspace');
+  writeFileSync(script, readFileSync(script, 'utf8').replace('\n', `\n${line}\n`));
+  return dir;
 }

@@ -1,3 +1,4 @@
+import { COMPARISON_COLUMNS } from '../markdown.js';
 import type { ResultsModel } from '../results-schema.js';
 import { cellLabel, scenarioLabel } from './cell-labels.js';
 import { SHAPE_ORDER } from './chart-theme.js';
@@ -21,15 +22,6 @@ const COST_COLUMNS = [
   'Mean',
   'Mean 95% CI (bootstrap)',
   'Resolution shapes',
-];
-const COMPARISON_COLUMNS = [
-  'Scenario',
-  'RED pass',
-  'GREEN pass',
-  'Fisher two-sided p',
-  'p (GREEN better)',
-  'p (RED better)',
-  'tool_uses mean GREEN−RED',
 ];
 
 /** A chart (already rendered SVG) with its caption. */

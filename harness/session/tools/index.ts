@@ -1,4 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
+import type { z } from 'zod';
 import { bashInputSchema, runBashTool } from './bash-tool.js';
 import { globInputSchema, runGlobTool } from './glob-tool.js';
 import { grepInputSchema, runGrepTool } from './grep-tool.js';
@@ -108,36 +109,37 @@ export async function executeTool(
   }
 }
 
+/** A tool: the schema its input must match, and what runs it. */
+interface ToolImplementation<Input> {
+  readonly schema: z.ZodType<Input>;
+  readonly run: (input: Input, context: ToolContext) => Promise<ToolOutput>;
+}
+
+function tool<Input>(
+  schema: z.ZodType<Input>,
+  run: ToolImplementation<Input>['run'],
+): ToolImplementation<unknown> {
+  return {
+    schema,
+    run: (input, context) => run(input as Input, context),
+  };
+}
+
+const tools: Readonly<Record<string, ToolImplementation<unknown>>> = {
+  Bash: tool(bashInputSchema, runBashTool),
+  Read: tool(readInputSchema, runReadTool),
+  Glob: tool(globInputSchema, runGlobTool),
+  Grep: tool(grepInputSchema, runGrepTool),
+};
+
 async function runTool(name: string, input: unknown, context: ToolContext): Promise<ToolOutput> {
+  const implementation = Object.hasOwn(tools, name) ? tools[name] : undefined;
+  if (implementation === undefined) return toolError(`No such tool available: ${name}`);
   try {
-    switch (name) {
-      case 'Bash': {
-        const parsed = bashInputSchema.safeParse(input);
-        return parsed.success
-          ? await runBashTool(parsed.data, context)
-          : invalid(name, parsed.error);
-      }
-      case 'Read': {
-        const parsed = readInputSchema.safeParse(input);
-        return parsed.success
-          ? await runReadTool(parsed.data, context)
-          : invalid(name, parsed.error);
-      }
-      case 'Glob': {
-        const parsed = globInputSchema.safeParse(input);
-        return parsed.success
-          ? await runGlobTool(parsed.data, context)
-          : invalid(name, parsed.error);
-      }
-      case 'Grep': {
-        const parsed = grepInputSchema.safeParse(input);
-        return parsed.success
-          ? await runGrepTool(parsed.data, context)
-          : invalid(name, parsed.error);
-      }
-      default:
-        return toolError(`No such tool available: ${name}`);
-    }
+    const parsed = implementation.schema.safeParse(input);
+    return parsed.success
+      ? await implementation.run(parsed.data, context)
+      : invalid(name, parsed.error);
   } catch (error) {
     return toolError(`${name} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
