@@ -27,3 +27,14 @@ export function cellKey(cell: { readonly scenario: string; readonly arm: string 
 export function armLabelsInOrder(model: ResultsModel): string[] {
   return model.arms.map(armLabel);
 }
+
+/** The x encoding both charts share: one column per arm, in campaign order. */
+export function armAxis(model: ResultsModel) {
+  return {
+    field: 'arm',
+    type: 'nominal' as const,
+    sort: armLabelsInOrder(model),
+    title: null,
+    axis: { labelAngle: 0 },
+  };
+}

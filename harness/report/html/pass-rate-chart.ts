@@ -1,6 +1,6 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { ResultsModel } from '../results-schema.js';
-import { armLabel, armLabelsInOrder, cellLabel, scenarioLabel } from './cell-labels.js';
+import { armAxis, armLabel, cellLabel, scenarioLabel } from './cell-labels.js';
 import { CHART_CONFIG, ROLE_COLOURS } from './chart-theme.js';
 import { percent } from './format.js';
 
@@ -29,13 +29,7 @@ export function passRateChartSpec(model: ResultsModel): TopLevelSpec {
         : `${cellLabel(cell)}: ${cell.pass}/${cell.decided} passed, Wilson 95% interval ${percent(cell.wilson95.lower)} to ${percent(cell.wilson95.upper)}`,
   }));
   const description = { field: 'summary', type: 'nominal' as const };
-  const x = {
-    field: 'arm',
-    type: 'nominal' as const,
-    sort: armLabelsInOrder(model),
-    title: null,
-    axis: { labelAngle: 0 },
-  };
+  const x = armAxis(model);
   const colour = {
     field: 'role',
     type: 'nominal' as const,

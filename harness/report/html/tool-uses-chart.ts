@@ -1,6 +1,6 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { ResultsModel } from '../results-schema.js';
-import { armLabel, armLabelsInOrder, scenarioLabel } from './cell-labels.js';
+import { armAxis, armLabel, scenarioLabel } from './cell-labels.js';
 import { CHART_CONFIG, SHAPE_COLOURS, SHAPE_ORDER, SHAPE_SYMBOLS } from './chart-theme.js';
 
 /**
@@ -33,13 +33,7 @@ export function toolUsesChartSpec(model: ResultsModel): TopLevelSpec {
       offset: size === 1 ? 0 : ((index + 0.5) / size - 0.5) * 0.6,
     };
   });
-  const x = {
-    field: 'arm',
-    type: 'nominal' as const,
-    sort: armLabelsInOrder(model),
-    title: null,
-    axis: { labelAngle: 0 },
-  };
+  const x = armAxis(model);
   const y = {
     field: 'toolUses',
     type: 'quantitative' as const,
