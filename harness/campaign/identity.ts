@@ -15,6 +15,8 @@ export function campaignIdentity(inputs: {
   readonly campaign: ResolvedCampaign;
   readonly model: ModelChoice;
   readonly engine: string;
+  /** How model-issued commands were confined: a different sandbox is a different environment. */
+  readonly sandbox: string;
   readonly harness: string;
   readonly trees: ReadonlyMap<string, string>;
   readonly fixtures: ReadonlyMap<string, FixtureFingerprint>;
@@ -33,6 +35,7 @@ export function campaignIdentity(inputs: {
           : 'scripted',
       backend: campaign.backend,
       engine: inputs.engine,
+      sandbox: inputs.sandbox,
       harness: inputs.harness,
       seed: inputs.model.kind === 'scripted' ? campaign.seed : null,
       limits: sessionLimits,

@@ -13,6 +13,7 @@ import {
   campaignSchema,
   type GateConfig,
   type Limits,
+  limitsSchema,
   type ScenarioConfig,
   scenarioSchema,
 } from './config-schema.js';
@@ -311,7 +312,7 @@ export async function loadCampaign(
     }
   }
 
-  const limits: Limits = {
+  const limitsInput = {
     ...config.limits,
     ...(overrides.maxTurns === undefined ? {} : { maxTurns: overrides.maxTurns }),
     ...(overrides.sessionTimeoutSeconds === undefined
@@ -319,6 +320,15 @@ export async function loadCampaign(
       : { sessionTimeoutSeconds: overrides.sessionTimeoutSeconds }),
     ...(overrides.maxCostUsd === undefined ? {} : { maxCostUsd: overrides.maxCostUsd }),
   };
+  const checkedLimits = limitsSchema.safeParse(limitsInput);
+  if (!checkedLimits.success)
+    return err(
+      inputErrorFromZod(
+        'limits (campaign file or --max-turns/--session-timeout/--max-cost)',
+        checkedLimits.error,
+      ),
+    );
+  const limits: Limits = checkedLimits.data;
   return ok({
     file: absolute,
     config,

@@ -83,10 +83,12 @@ export async function mergeResults(
     campaign: record.campaign.id,
     harness: record.harnessVersion,
   });
+  // Shards of one identity may have been run with different --reps: the merged plan covers them all.
+  const reps = Math.max(...records.map((candidate) => candidate.reps));
   const plan = planReps(
     record.arms.map((arm) => arm.name),
     record.scenarios.map((scenario) => scenario.id),
-    record.reps,
+    reps,
   );
   let copied = 0;
   for (const planned of plan) {
@@ -106,9 +108,12 @@ export async function mergeResults(
     await cp(firstSource.skillsDir, out.skillsDir, { recursive: true });
   const merged = campaignRecordSchema.parse({
     ...record,
+    reps,
     shard: null,
-    invocation: { ...record.invocation, shard: null },
+    invocation: { ...record.invocation, reps, shard: null },
   });
   await writeFileAtomic(out.campaignFile, `${JSON.stringify(merged, null, 2)}\n`);
+  const unplaced = [...owners.keys()].filter((id) => !plan.some((planned) => planned.id === id));
+  if (unplaced.length > 0) throw new Error(`merge left out recorded reps: ${unplaced.join(', ')}`);
   return ok({ outDir: out.root, reps: copied, sources: dirs.length });
 }

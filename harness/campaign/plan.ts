@@ -37,11 +37,14 @@ export interface Shard {
 }
 
 /**
- * A deterministic 1/n slice of the plan. Rep r of cell c goes to shard
- * (c + r) mod n, so each shard gets a mix of cells (never one arm on one
- * runner, which would confound the arm with the machine) and the slices of
- * one campaign are disjoint and cover the plan. The plan order depends only
- * on the campaign, so the same shard is always the same slice.
+ * A deterministic 1/n slice of the plan. Within each rep, the cells (arms
+ * fastest, so neighbours are RED and GREEN of one scenario) are cut into n
+ * contiguous blocks, and the blocks rotate by one shard per rep: a shard holding
+ * two or more cells of a rep holds both arms of a scenario, and over the reps
+ * every shard sees every cell. No runner gets all of one arm, which would
+ * confound the arm with the machine. The plan order depends only on the
+ * campaign, so the same shard is always the same slice, and the slices are
+ * disjoint and cover the plan.
  */
 export function shardOf(plan: readonly PlannedRep[], shard: Shard): PlannedRep[] {
   const cells = new Map<string, number>();
@@ -49,11 +52,12 @@ export function shardOf(plan: readonly PlannedRep[], shard: Shard): PlannedRep[]
     const cell = `${rep.arm}/${rep.scenario}`;
     if (!cells.has(cell)) cells.set(cell, cells.size);
   }
-  return plan.filter(
-    (rep) =>
-      ((cells.get(`${rep.arm}/${rep.scenario}`) ?? 0) + rep.rep - 1) % shard.count ===
-      shard.index - 1,
-  );
+  const cellCount = cells.size;
+  return plan.filter((rep) => {
+    const cell = cells.get(`${rep.arm}/${rep.scenario}`) ?? 0;
+    const block = Math.floor((cell * shard.count) / cellCount);
+    return (block + rep.rep - 1) % shard.count === shard.index - 1;
+  });
 }
 
 export function parseShard(text: string): Shard | undefined {

@@ -56,6 +56,8 @@ export interface PrepareOptions {
   /** Engine name and version, e.g. `claude-code 2.1.332`: part of the identity. */
   readonly engine: string;
   readonly sandbox: string;
+  /** `bubblewrap` or `process`: part of the identity. */
+  readonly sandboxKind: string;
 }
 
 async function skillTree(arm: ResolvedArm): Promise<string> {
@@ -191,6 +193,7 @@ export async function prepareRun(
     campaign,
     model: options.model,
     engine: options.engine,
+    sandbox: options.sandboxKind,
     harness: harnessVersion(),
     trees,
     fixtures,
@@ -201,7 +204,6 @@ export async function prepareRun(
   };
 
   if (options.resume) {
-    await repairLedgerTail(layout.ledgerFile);
     const ledger = await readLedger(layout.ledgerFile);
     if (!ledger.ok) {
       const detail =
@@ -231,6 +233,7 @@ export async function prepareRun(
 
   let adopted = 0;
   if (options.resume) {
+    await repairLedgerTail(layout.ledgerFile);
     await removePartialRepDirs(layout.repsDir);
     const ledger = await readLedger(layout.ledgerFile);
     if (ledger.ok) adopted = await adoptLandedReps(layout, ledger.value);
@@ -290,10 +293,13 @@ export async function prepareRun(
     fixtures: Object.fromEntries(fixtures),
     shard: options.shard,
   };
-  await writeFileAtomic(
-    layout.campaignFile,
-    `${JSON.stringify(campaignRecordSchema.parse(record), null, 2)}\n`,
-  );
+  // A resumed directory keeps the campaign.json it was started with.
+  if (!options.resume) {
+    await writeFileAtomic(
+      layout.campaignFile,
+      `${JSON.stringify(campaignRecordSchema.parse(record), null, 2)}\n`,
+    );
+  }
   return ok({
     layout,
     identity,

@@ -84,6 +84,8 @@ export function progressReporter(
         );
         break;
       case 'rep-start':
+        // A retry is one more rep to finish than the run started with.
+        if (event.attempt > 1) tally.total += 1;
         break;
       case 'rep-done': {
         tally.done += 1;

@@ -64,6 +64,8 @@ export const repMetaSchema = z
     skill: z.object({ tree: z.string() }).strict(),
     /** How many times the API key was found (and replaced) in what the session produced. */
     secretRedactions: z.number().int().nonnegative(),
+    /** `readable`, or what git could not do with the repository after the session (a session may damage it). */
+    repositoryAfterSession: z.string(),
     transcriptMalformedLines: z.number().int().nonnegative(),
   })
   .strict();

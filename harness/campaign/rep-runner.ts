@@ -5,9 +5,8 @@ import {
   copyFixture,
   type FixtureFingerprint,
   type Snapshot,
-  takeSnapshot,
+  takeSnapshotAfterSession,
 } from '../fixture/index.js';
-import { describeError } from '../lib/describe-error.js';
 import { harnessVersion } from '../lib/package-root.js';
 import { formatReplyFile } from '../score/reply-file.js';
 import type { RepScore } from '../score/score-rep.js';
@@ -141,7 +140,7 @@ export async function runRep(
       planPath: scenario.config.plan,
     });
     await writeFile(path.join(partialDir, REP_FILES.prompt), prompt);
-    await writeJson(path.join(partialDir, REP_FILES.snapshotBefore), variant.snapshot);
+    await writeJson(path.join(partialDir, REP_FILES.snapshotBefore), variant.snapshot, redactor);
     const prepareMs = performance.now() - repStarted;
 
     const session = await runSession(context, planned, {
@@ -160,19 +159,19 @@ export async function runRep(
       return { dropped: 'aborted by the user' };
     }
 
-    let status: RepMeta['status'] = session.outcome.status;
-    let after: Snapshot;
-    try {
-      after = await takeSnapshot(repo, { git: confinedGitRunner(context.sandbox) });
-    } catch (error) {
-      after = { head: null, refs: {}, files: {} };
-      status = {
-        kind: 'indeterminate',
-        stage: 'harness',
-        reason: `the repository could not be read after the session (${describeError(error)}); did the session damage it?`,
-      };
-    }
-    await writeJson(path.join(partialDir, REP_FILES.snapshotAfter), after);
+    let status: RepMeta['status'] =
+      session.outcome.status.kind === 'indeterminate'
+        ? { ...session.outcome.status, reason: redactor.redact(session.outcome.status.reason) }
+        : session.outcome.status;
+    // A repository git can no longer read is the session's doing, not the
+    // infrastructure's: the work tree is still compared (a changed ledger still
+    // counts), and the lost HEAD and refs show up as scope violations.
+    const after = await takeSnapshotAfterSession(
+      repo,
+      variant.snapshot,
+      confinedGitRunner(context.sandbox),
+    );
+    await writeJson(path.join(partialDir, REP_FILES.snapshotAfter), after.snapshot, redactor);
     const transcriptText = await readFile(path.join(partialDir, REP_FILES.transcript), 'utf8');
     const read = readTranscript(transcriptText);
     const finalReply = redactor.redact(session.outcome.finalReply ?? '');
@@ -232,13 +231,15 @@ export async function runRep(
       },
       skill: { tree: skill.tree },
       secretRedactions: redactor.count,
+      repositoryAfterSession:
+        after.gitProblem === null ? 'readable' : `git could not read it: ${after.gitProblem}`,
       transcriptMalformedLines: read.malformed.length,
     };
-    await writeJson(path.join(partialDir, REP_FILES.meta), meta);
+    await writeJson(path.join(partialDir, REP_FILES.meta), meta, redactor);
 
     const scored = await scoreRepDirectory(partialDir, scenario.scoring, variant.fingerprint);
     if (!scored.ok) throw new Error(`scoring a fresh rep failed: ${scored.error.problem}`);
-    await writeJson(path.join(partialDir, REP_FILES.score), scored.value.score);
+    await writeJson(path.join(partialDir, REP_FILES.score), scored.value.score, redactor);
 
     await landDirectory(partialDir, finalDir);
     const line: LedgerRepLine = {
@@ -305,8 +306,9 @@ async function runSession(
   return { outcome, durationMs: finishedAt - started, finishedAt };
 }
 
-async function writeJson(file: string, value: unknown): Promise<void> {
-  await writeFile(file, `${JSON.stringify(value, null, 2)}\n`);
+/** Every JSON file of a rep goes through the redactor: an endpoint may echo the key in an error. */
+async function writeJson(file: string, value: unknown, redactor: SecretRedactor): Promise<void> {
+  await writeFile(file, redactor.redact(`${JSON.stringify(value, null, 2)}\n`));
 }
 
 /**

@@ -72,7 +72,11 @@ async function startBrain(
  */
 export async function runCampaign(options: RunOptions): Promise<Result<RunSummary, InputError>> {
   const { campaign, model, control, events } = options;
-  const backend = await createBackend(campaign.backend, model.kind === 'live');
+  const backend = await createBackend(
+    campaign.backend,
+    model.kind === 'live',
+    (options.env.ANTHROPIC_API_KEY ?? '').trim() !== '',
+  );
   if (!backend.ok) return backend;
   const prepared = await prepareRun({
     campaign,
@@ -83,6 +87,7 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
     shard: options.shard,
     engine: backend.value.engine,
     sandbox: backend.value.sandboxDescription,
+    sandboxKind: backend.value.sandbox.kind,
   });
   if (!prepared.ok) return prepared;
   const run: PreparedRun = prepared.value;

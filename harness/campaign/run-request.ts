@@ -65,6 +65,10 @@ export function absoluteArmSpec(text: string, cwd: string): string {
   return source.startsWith('git:') ? text : `${name}=${path.resolve(cwd, source)}`;
 }
 
+function sameShard(a: Shard | null, b: Shard | null): boolean {
+  return a === null || b === null ? a === b : a.index === b.index && a.count === b.count;
+}
+
 /**
  * Turn flags into a checked run request. With `--resume`, the directory's
  * recorded invocation supplies every setting the flags leave out, so
@@ -91,6 +95,15 @@ export async function resolveRunRequest(
           '--shard',
           `"${flags.shard}" is not k/n with 1 <= k <= n`,
           'write it like --shard 2/4',
+        ),
+      );
+    }
+    if (previous !== undefined && !sameShard(previous.shard, parsed)) {
+      return err(
+        inputError(
+          '--shard',
+          `${flags.resume} holds ${previous.shard === null ? 'a whole campaign' : `shard ${previous.shard.index}/${previous.shard.count}`}, not shard ${parsed.index}/${parsed.count}`,
+          'resume it without --shard, and run another shard into its own directory',
         ),
       );
     }

@@ -44,20 +44,23 @@ export function evaluateGate(gate: GateConfig, cells: readonly CellSummary[]): G
       if (target === undefined || target.decided === 0) {
         return { ...base, outcome: 'undecided', figure: 'no decided reps in this cell' };
       }
-      // A 5/5 requirement is not met by 1/1 with four indeterminate: the gate needs as many
-      // decided reps as the cell planned, up to `of`.
-      const needed = Math.min(gate.of, target.planned);
-      const figure = `${target.pass}/${target.decided} decided reps passed (needs at least ${gate.passes}/${gate.of} over at least ${needed} decided)`;
-      if (target.pass * gate.of < gate.passes * target.decided) {
+      // "5/5" means five decided reps, all passing: 1/1 with four indeterminate, or a
+      // --reps 1 run, cannot show it. A gate fails outright only when even the
+      // decided reps it still lacks could not lift it to the required rate.
+      const lacking = Math.max(0, gate.of - target.decided);
+      const figure = `${target.pass}/${target.decided} decided reps passed (needs at least ${gate.passes} of ${gate.of} decided)`;
+      if ((target.pass + lacking) * gate.of < gate.passes * (target.decided + lacking)) {
         return { ...base, outcome: 'fails', figure };
       }
-      if (target.decided < needed) {
+      if (lacking > 0) {
         return {
           ...base,
           outcome: 'undecided',
-          figure: `${figure}; only ${target.decided} decided, ${target.indeterminate} indeterminate`,
+          figure: `${figure}; ${lacking} more decided rep(s) needed (${target.indeterminate} indeterminate, ${target.planned} planned)`,
         };
       }
+      if (target.pass * gate.of < gate.passes * target.decided)
+        return { ...base, outcome: 'fails', figure };
       return { ...base, outcome: 'holds', figure };
     }
     case 'green-better':
@@ -106,9 +109,9 @@ export function evaluateGate(gate: GateConfig, cells: readonly CellSummary[]): G
 }
 
 /**
- * The overall gate decision and the exit code `redgreen gate` uses: 2 when it
- * cannot decide (reps missing, too many indeterminates, a gate with nothing
- * to decide on), else 1 when any gate fails, else 0.
+ * The overall gate decision and the exit code `redgreen gate` uses: 2 when
+ * planned reps are missing; else 1 when any gate fails; else 2 when a gate
+ * cannot be decided (too many indeterminates, too few decided reps); else 0.
  */
 export function gateDecision(
   gates: readonly GateConfig[],
@@ -124,21 +127,22 @@ export function gateDecision(
       results,
     };
   }
-  const undecided = results.filter((result) => result.outcome === 'undecided');
-  if (undecided.length > 0) {
-    return {
-      outcome: 'undecided',
-      exitCode: 2,
-      why: `cannot decide: ${undecided[0]?.gate}: ${undecided[0]?.figure}`,
-      results,
-    };
-  }
+  // A failed gate is decided even when another cannot be: the change does not pass.
   const failed = results.filter((result) => result.outcome === 'fails');
   if (failed.length > 0) {
     return {
       outcome: 'fail',
       exitCode: 1,
       why: `${failed.length} gate(s) failed: ${failed.map((r) => r.gate).join('; ')}`,
+      results,
+    };
+  }
+  const undecided = results.filter((result) => result.outcome === 'undecided');
+  if (undecided.length > 0) {
+    return {
+      outcome: 'undecided',
+      exitCode: 2,
+      why: `cannot decide: ${undecided[0]?.gate}: ${undecided[0]?.figure}`,
       results,
     };
   }

@@ -35,14 +35,19 @@ async function claudeCodeVersion(binary: string): Promise<string | undefined> {
 export async function createBackend(
   name: 'claude-code' | 'messages',
   live: boolean,
+  keyInEnvironment: boolean,
 ): Promise<Result<PreparedBackend, InputError>> {
   const sandbox = await detectSandbox();
-  if (live && sandbox.kind !== 'bubblewrap') {
+  if (sandbox.kind !== 'bubblewrap' && (live || keyInEnvironment)) {
     return err(
       inputError(
         `--backend ${name}`,
-        `a live run needs bubblewrap so no tool can read the API key (${sandbox.description})`,
-        'apt-get install bubblewrap (and allow user namespaces), or run offline with --model scripted:<policy>',
+        live
+          ? `a live run needs bubblewrap so no tool can read the API key (${sandbox.description})`
+          : `ANTHROPIC_API_KEY is set in this environment and there is no bubblewrap to keep tools from reading it (${sandbox.description})`,
+        live
+          ? 'apt-get install bubblewrap (and allow user namespaces), or run offline with --model scripted:<policy>'
+          : 'unset ANTHROPIC_API_KEY for an offline run, or apt-get install bubblewrap',
       ),
     );
   }

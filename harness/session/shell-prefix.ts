@@ -37,7 +37,11 @@ export async function writeShellPrefix(
   const env = commandEnvironment(options.home, { TMPDIR: options.tmp });
   let argv: string[];
   if (options.sandbox.kind === 'bubblewrap') {
+    // bubblewrap itself starts with an empty environment: it is PID 1 inside the
+    // sandbox, and /proc/1/environ would otherwise show the engine's (with the key).
     argv = [
+      '/usr/bin/env',
+      '-i',
       BWRAP,
       ...bubblewrapArgs({
         readWrite: [options.fixtureDir, options.tmp],

@@ -128,6 +128,13 @@ describe('redgreen run: bad configuration is refused before anything is built or
     await expectInputError([defaultCampaign, '--fault', 'explode'], /fault|explode/);
   });
 
+  it('a limit out of range from a flag is refused before anything is written', async () => {
+    await expectInputError(
+      [defaultCampaign, '--session-timeout', '3000000'],
+      /limits.*sessionTimeoutSeconds/,
+    );
+  });
+
   it('a bad number flag exits 2', async () => {
     const run = await runCampaignCli(['--reps', 'zero'], {}, 30_000);
     expect(run.exitCode).toBe(2);

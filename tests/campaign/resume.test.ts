@@ -171,5 +171,10 @@ describe('redgreen run --resume', () => {
     expect(resumed.stdout).toContain('running 0 rep(s) of 1 (1 already done)');
     expect(repLines(out).map((line) => line.id)).toEqual(['green/s1-rep1']);
     expect(hashTree(path.join(out, landed?.dir ?? ''))).toEqual(before);
+
+    // Another shard never runs into this one's directory.
+    const other = await runCampaignCli(['--resume', out, '--shard', '3/4']);
+    expect(other.exitCode).toBe(2);
+    expect(other.stderr).toMatch(/holds shard 2\/4, not shard 3\/4/);
   });
 });

@@ -97,8 +97,11 @@ describe('scoring end to end, offline', () => {
     expect(bad.stderr).toMatch(/overrides "red\/s1-rep9", which is not a rep of this run/);
   });
 
-  it('a session that damages its repository is recorded as indeterminate (harness), never dropped', async () => {
-    const skill = plantedSkill('printf garbage > "$(git rev-parse --git-dir)/HEAD"');
+  it('a session that damages its repository is still scored on its work tree: a touched stale ledger fails', async () => {
+    // Append to the stale flat ledger, then make the repository unreadable to git.
+    const skill = plantedSkill(
+      'root=$(git rev-parse --show-toplevel); echo touched >> "$root/.superpowers/sdd/progress.md"; printf garbage > "$root/.git/HEAD"',
+    );
     const out = path.join(makeTempDir(), 'out');
     const run = await runCampaignCli([
       defaultCampaign,
@@ -113,12 +116,25 @@ describe('scoring end to end, offline', () => {
     ]);
     expect(run.exitCode, run.stderr).toBe(0);
     const [rep] = repLines(out);
-    expect(rep).toMatchObject({ id: 'green/s1-rep1', verdict: 'indeterminate' });
-    const meta = readJson<{ status: { stage: string; reason: string } }>(
+    expect(rep).toMatchObject({ id: 'green/s1-rep1', verdict: 'fail', status: 'completed' });
+    const meta = readJson<{ repositoryAfterSession: string }>(
       path.join(out, rep?.dir ?? '', 'meta.json'),
     );
-    expect(meta.status.stage).toBe('harness');
-    expect(meta.status.reason).toMatch(/could not be read after the session/);
+    expect(meta.repositoryAfterSession).toMatch(/^git could not read it/);
+    const score = readJson<{
+      integrity: { path: string; kind: string }[];
+      scopeViolations: { kind: string }[];
+    }>(path.join(out, rep?.dir ?? '', 'score.json'));
+    expect(score.integrity).toContainEqual(
+      expect.objectContaining({ path: '.superpowers/sdd/progress.md', kind: 'modified' }),
+    );
+    // The untouched stale ledger is not reported as removed.
+    expect(score.integrity.map((finding) => finding.path)).not.toContain(
+      '.superpowers/sdd/2026-07-01-widget-backend/progress.md',
+    );
+    expect(score.scopeViolations.map((violation) => violation.kind)).toContain(
+      'commits-or-ref-changes',
+    );
   });
 
   it('gate refuses a --junit path whose directory does not exist, with one line and exit 2', async () => {

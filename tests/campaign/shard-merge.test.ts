@@ -100,4 +100,44 @@ describe('redgreen run --shard k/n and redgreen merge', () => {
     expect(a.stdout).toContain('sessions: 4 (shard 2/3 of 12)');
     expect(a.stdout).toBe(b.stdout);
   });
+
+  it('merging shards run with different --reps keeps every recorded rep', async () => {
+    const root = makeTempDir();
+    const small = path.join(root, 'small');
+    const large = path.join(root, 'large');
+    const first = await runCampaignCli([
+      defaultCampaign,
+      '--reps',
+      '1',
+      '--shard',
+      '1/2',
+      '--out',
+      small,
+    ]);
+    const second = await runCampaignCli([
+      defaultCampaign,
+      '--reps',
+      '2',
+      '--shard',
+      '2/2',
+      '--out',
+      large,
+    ]);
+    expect(first.exitCode, first.stderr).toBe(0);
+    expect(second.exitCode, second.stderr).toBe(0);
+    const recorded = [...repLines(small), ...repLines(large)].map((line) => line.id).sort();
+    for (const order of [
+      [small, large],
+      [large, small],
+    ]) {
+      const merged = path.join(root, `merged-${order.map((dir) => path.basename(dir)).join('-')}`);
+      const merge = await runCli(['merge', ...order, '--out', merged]);
+      expect(merge.exitCode, merge.stderr).toBe(0);
+      expect(
+        repLines(merged)
+          .map((line) => line.id)
+          .sort(),
+      ).toEqual(recorded);
+    }
+  });
 });

@@ -218,6 +218,14 @@ describe('crash recovery in a results directory', () => {
     expect(read.ok && [...read.value.reps.keys()]).toEqual(['red/s1-rep1', 'green/s1-rep1']);
   });
 
+  it('shards never give one runner all of one arm, even with one rep', () => {
+    const plan = planReps(['red', 'green'], ['s1', 's2'], 1);
+    for (const index of [1, 2]) {
+      const arms = new Set(shardOf(plan, { index, count: 2 }).map((rep) => rep.arm));
+      expect(arms, `shard ${index}/2`).toEqual(new Set(['red', 'green']));
+    }
+  });
+
   it('shards mix cells: no shard is a single arm on a single scenario', () => {
     const plan = planReps(['red', 'green'], ['s1', 's2'], 5);
     for (const index of [1, 2, 3, 4]) {

@@ -29,7 +29,7 @@ describe('report.html from a results model', () => {
     expect(gates).toBeLessThan(page.indexOf('id="pass-rates"'));
     expect(page).toContain('<span class="overall overall-pass">PASS</span>');
     expect(page).toContain('S1 GREEN passes at least 2/2');
-    expect(page).toContain('2/2 decided reps passed (needs at least 2/2 over at least 2 decided)');
+    expect(page).toContain('2/2 decided reps passed (needs at least 2 of 2 decided)');
     expect(page).toContain('indeterminate reps at most 20% of those recorded');
   });
 
@@ -41,7 +41,7 @@ describe('report.html from a results model', () => {
     const page = await buildReportHtml(model, detailsFor(reps));
     expect(page).toContain('<span class="overall overall-fail">FAIL</span>');
     expect(page).toContain('class="gate-row gate-row-fails"');
-    expect(page).toContain('0/2 decided reps passed (needs at least 2/2 over at least 2 decided)');
+    expect(page).toContain('0/2 decided reps passed (needs at least 2 of 2 decided)');
     expect(page).not.toContain('class="overall overall-pass"');
   });
 

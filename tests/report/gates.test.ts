@@ -51,17 +51,35 @@ describe('gates', () => {
     );
   });
 
-  it('min-pass-rate cannot be met by too few decided reps: 1/1 with four indeterminate is undecided', () => {
+  it('min-pass-rate needs `of` decided reps: 1/1, or 4/4 with one indeterminate, cannot show 5/5', () => {
     const gate = minRate('green', 's1', 5, 5);
     expect(evaluateGate(gate, [cell('green', 's1', 5, 0, 0)]).outcome).toBe('holds');
     expect(evaluateGate(gate, [cell('green', 's1', 4, 0, 1)]).outcome).toBe('undecided');
     expect(evaluateGate(gate, [cell('green', 's1', 1, 0, 4)]).outcome).toBe('undecided');
     expect(evaluateGate(gate, [cell('green', 's1', 0, 0, 5)]).outcome).toBe('undecided');
-    // A smaller run needs as many decided reps as it planned: 1/1 of one planned rep holds.
-    expect(evaluateGate(gate, [cell('green', 's1', 1, 0, 0)]).outcome).toBe('holds');
-    // A failure is a failure even with indeterminates around it.
+    // A --reps 1 run cannot show a 5/5 requirement either.
+    expect(evaluateGate(gate, [cell('green', 's1', 1, 0, 0)]).outcome).toBe('undecided');
+    // More reps than `of`: the rate decides.
+    expect(evaluateGate(gate, [cell('green', 's1', 10, 0, 0)]).outcome).toBe('holds');
+    expect(evaluateGate(gate, [cell('green', 's1', 9, 1, 0)]).outcome).toBe('fails');
+  });
+
+  it('min-pass-rate fails outright when even the missing decided reps could not lift it', () => {
     expect(evaluateGate(minRate('red', 's2', 4, 5), [cell('red', 's2', 2, 2, 1)]).outcome).toBe(
       'fails',
+    );
+    expect(evaluateGate(minRate('green', 's1', 5, 5), [cell('green', 's1', 0, 1, 0)]).outcome).toBe(
+      'fails',
+    );
+    // 0/1 with four more to come could still reach 4/5: not yet decided.
+    expect(evaluateGate(minRate('red', 's2', 4, 5), [cell('red', 's2', 0, 1, 0)]).outcome).toBe(
+      'undecided',
+    );
+    expect(evaluateGate(minRate('red', 's2', 4, 5), [cell('red', 's2', 0, 2, 0)]).outcome).toBe(
+      'fails',
+    );
+    expect(evaluateGate(minRate('red', 's2', 4, 5), [cell('red', 's2', 1, 0, 0)]).outcome).toBe(
+      'undecided',
     );
   });
 

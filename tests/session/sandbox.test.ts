@@ -185,10 +185,11 @@ describe("the Claude Code backend's shell prefix (every Bash command runs throug
     writeFileSync(secretInHome, 'caller secret\n');
     try {
       const output = await runThroughPrefix(
-        `env; echo ok > inside.txt; echo x > ${dirs.outside}/escaped.txt; cat ${secretInHome}; ${netProbe()}`,
+        `env; for p in /proc/[0-9]*/environ; do tr '\\0' '\\n' < "$p"; done 2>/dev/null; echo ok > inside.txt; echo x > ${dirs.outside}/escaped.txt; cat ${secretInHome}; ${netProbe()}`,
         dirs,
       );
       expect(output).toContain('PATH=');
+      // Not in the command's environment, nor in any process it can see (bubblewrap itself is PID 1).
       expect(output).not.toContain('prefix-canary');
       expect(output).not.toContain('caller secret');
       expect(output).toContain('NO-NETWORK');
@@ -224,23 +225,41 @@ describe('reading a repository after its session', () => {
     const marker = path.join(makeTempDir(), 'ran');
     const repo = await repoWithFsmonitor(marker);
     await execa('git', ['-C', repo, 'ls-files'], {
-      env: { PATH: process.env.PATH ?? '', HOME: repo },
+      env: { PATH: process.env.PATH ?? '', HOME: repo, GIT_CONFIG_NOSYSTEM: '1' },
       extendEnv: false,
       reject: false,
     });
     expect(existsSync(marker)).toBe(true);
   });
 
-  it('the snapshot after a session runs none, and its git sees no key and writes nowhere', async () => {
+  it("the snapshot after a session switches the repository's programs off", async () => {
     const { takeSnapshot } = await import('../../harness/fixture/index.js');
-    const { confinedGitRunner } = await import('../../harness/session/confined-git.js');
     const marker = path.join(makeTempDir(), 'ran');
     const repo = await repoWithFsmonitor(marker);
+    const snapshot = await takeSnapshot(repo);
+    expect(snapshot.files['a.txt']?.tracked).toBe(true);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('whatever program git might still run after a session is confined: no key, no host writes', async () => {
+    const { confinedGitRunner } = await import('../../harness/session/confined-git.js');
+    const repo = await repoWithFsmonitor(path.join(makeTempDir(), 'unused'));
+    const hostMarker = path.join(makeTempDir(), 'escaped');
+    // A git alias runs a shell command: the strongest thing a repository's config can do.
+    const probe = [
+      '-c',
+      `alias.probe=!env; for p in /proc/[0-9]*/environ; do tr '\\0' '\\n' < "$p"; done 2>/dev/null; touch ${hostMarker}; echo done`,
+      'probe',
+    ];
     process.env.ANTHROPIC_API_KEY = 'sk-ant-snapshot-canary-123456';
     try {
-      const snapshot = await takeSnapshot(repo, { git: confinedGitRunner(sandbox) });
-      expect(snapshot.files['a.txt']?.tracked).toBe(true);
-      expect(existsSync(marker)).toBe(false);
+      const confined = await confinedGitRunner(sandbox)(repo, probe);
+      expect(confined.stdout.toString()).toContain('PATH=');
+      expect(confined.stdout.toString()).not.toContain('snapshot-canary');
+      expect(existsSync(hostMarker)).toBe(false);
+      // Planted negative: without bubblewrap the same program writes on the host.
+      await confinedGitRunner({ kind: 'process', description: 'test' })(repo, probe);
+      expect(existsSync(hostMarker)).toBe(true);
     } finally {
       delete process.env.ANTHROPIC_API_KEY;
     }

@@ -27,7 +27,15 @@ export async function runGrepTool(
   const confined = await confinePath(base, [context.fixtureDir, ...context.readOnlyDirs]);
   if (!confined.ok) return toolError(confined.message);
   const mode = input.output_mode ?? 'files_with_matches';
-  const argv = ['grep', '-r', '-E', '--exclude-dir=.git', '--binary-files=without-match'];
+  const argv = [
+    'grep',
+    '-r',
+    '-E',
+    '-D',
+    'skip',
+    '--exclude-dir=.git',
+    '--binary-files=without-match',
+  ];
   if (mode === 'files_with_matches') argv.push('-l');
   if (mode === 'count') argv.push('-c');
   if (mode === 'content' && input['-n'] !== false) argv.push('-n');
