@@ -67,6 +67,8 @@ export interface Attribution {
   readonly ownPlanAliases: readonly string[];
   /** The other plans' short names, from the context. */
   readonly foreignPlanAliases: readonly string[];
+  /** The other plans' task titles, from the context. */
+  readonly foreignTaskTitles: readonly string[];
 }
 
 /**
@@ -141,5 +143,6 @@ export function attributionFor(context: PlanContext): Attribution {
     namesOwnPlan,
     ownPlanAliases,
     foreignPlanAliases,
+    foreignTaskTitles: context.foreignTaskTitles ?? [],
   };
 }

@@ -196,15 +196,29 @@ export function readLedgerVerdicts(section: string, attribution: Attribution): L
     known.missing ||= signal.missing;
   };
 
+  // Lines without a path continue the last line that had one. Their signals are
+  // summed and applied once per path, so a long tail costs linear time.
   let lastPaths: string[] = [];
+  let pending: Signal = { adopt: 0, reject: 0, missing: false };
+  const flush = (): void => {
+    if (pending.adopt > 0 || pending.reject > 0 || pending.missing) {
+      for (const path of lastPaths) add(path, pending);
+    }
+    pending = { adopt: 0, reject: 0, missing: false };
+  };
   for (const line of withoutMarkup(section).split(/\r?\n/)) {
     const matches = [...line.matchAll(LEDGER_PATH)];
     if (matches.length === 0) {
       if (line.trim() === '') continue;
       const signal = signalOf(plainText(line), attribution, cues);
-      for (const path of lastPaths) add(path, signal);
+      pending = {
+        adopt: pending.adopt + signal.adopt,
+        reject: pending.reject + signal.reject,
+        missing: pending.missing || signal.missing,
+      };
       continue;
     }
+    flush();
     const paths = matches.map((found) => workspaceRelativePath(found[0]));
     const segments = matches.map((found, index) => {
       const start = index === 0 ? 0 : found.index;
@@ -224,6 +238,7 @@ export function readLedgerVerdicts(section: string, attribution: Attribution): L
     });
     lastPaths = [...new Set(paths)];
   }
+  flush();
 
   return order.map((path) => {
     const signal = signals.get(path) ?? { adopt: 0, reject: 0, missing: false };

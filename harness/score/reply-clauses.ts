@@ -26,16 +26,35 @@ export interface Sentence {
 
 const SHORT_PARENTHETICAL_WORDS = 5;
 
+/**
+ * Remove struck-out HTML (`<del>…</del>`, any case): each opening tag up to
+ * the first closing tag after it becomes a space; an opening tag with no
+ * closing tag after it is left as it is. One pass over the tags, however many
+ * of them go unclosed (a lazy regex would rescan the rest of the text for each).
+ */
+function withoutDeletedHtml(text: string): string {
+  let result = '';
+  let copied = 0;
+  let openedAt: number | undefined;
+  for (const found of text.matchAll(/<(\/?)del>/gi)) {
+    const closing = found[1] === '/';
+    if (openedAt === undefined && !closing) openedAt = found.index;
+    if (openedAt === undefined || !closing) continue;
+    result += `${text.slice(copied, openedAt)} `;
+    copied = found.index + found[0].length;
+    openedAt = undefined;
+  }
+  return result + text.slice(copied);
+}
+
 /** Plain lower-case text: no markdown emphasis, code ticks, links, struck-out text or curly quotes. */
 export function plainText(markdown: string): string {
-  return markdown
-    .replace(/~~[\s\S]*?~~/g, ' ')
+  return withoutDeletedHtml(markdown.replace(/~~[\s\S]*?~~/g, ' '))
     .replace(/\[\s\]/g, ' ❌ ')
     .replace(/\[[xX✓✔]\]/g, ' ✅ ')
-    .replace(/<del>[\s\S]*?<\/del>/gi, ' ')
     .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<[^>\n]+>/g, ' ')
-    .replace(/\[([^\]\n]*)\]\([^)\n]*\)/g, '$1')
+    .replace(/<[^<>\n]+>/g, ' ')
+    .replace(/\[([^[\]\n]*)\]\([^()\n]*\)/g, '$1')
     .replace(/\*\*|__|\*/g, '')
     .replace(/`/g, '')
     .replace(/[\u2018\u2019\u02bc]/g, "'")
@@ -53,7 +72,9 @@ function blocks(section: string): string[] {
     paragraph = [];
   };
   for (const raw of section.replace(/\r\n?/g, '\n').split('\n')) {
-    const line = raw.trim();
+    // One space for every run of white space: no later pattern then has a
+    // long run of it to rescan.
+    const line = raw.trim().replace(/\s+/g, ' ');
     if (line === '') {
       flush();
       continue;

@@ -4,7 +4,9 @@
  * verdict on each ledger it checked.
  *
  * Parsing is deliberately conservative: when no first dispatch can be
- * recognised (or the answer contradicts itself, "None. Task 1 is next."),
+ * recognised, or the answer contradicts itself ("None. Task 1 is next.",
+ * "Task 1 — Storage schema" with another plan's title) or offers
+ * alternatives ("Task 1 if the ledger is stale, otherwise Task 4"),
  * `firstDispatch` is undefined; when the TASKS ALREADY COMPLETE answer names
  * no task and does not say none, `claimedCompleteAnswer` is 'unreadable'.
  * Scoring calls either rep indeterminate (never fail), so a human can
@@ -17,9 +19,11 @@ import { splitReplySections } from './reply-sections.js';
 import {
   findTaskGroups,
   maskNonTaskNumbers,
+  splitAtRepeatedTaskWord,
   type TaskGroup,
   type TaskGroupOptions,
 } from './task-numbers.js';
+import { findNameMentions, findTitleMentions } from './task-titles.js';
 
 export type { PlanContext } from './attribution.js';
 export type { LedgerReading, LedgerVerdict } from './ledger-verdicts.js';
@@ -106,37 +110,41 @@ const NOT_DONE_STATUS =
 const PREDICATE_START = /^(?:is|are|was|were|has|have|had)\b/;
 
 /**
- * What the sentence goes on to say about the end of clause `index`: a status
+ * What the sentence goes on to say about the end of each clause: a status
  * clause right after it ("— pending"), or the predicate that resumes the
  * sentence after a parenthetical ("Task 3 (JSON serializer) is next", said of
- * both "Task 3" and "JSON serializer"); else ''.
+ * both "Task 3" and "JSON serializer"); else ''. One pass over the clauses.
  */
-function continuationOf(clauses: readonly Clause[], index: number): string {
-  let next = index + 1;
-  while (clauses[next]?.parenthetical === true) next++;
-  const clause = clauses[next];
-  if (clause === undefined || clause.parenthetical) return '';
-  if (NOT_DONE_STATUS.test(clause.text)) return clause.text;
-  const beforeParenthesis = next > index + 1 || clauses[index]?.parenthetical === true;
-  return beforeParenthesis && PREDICATE_START.test(clause.text) ? clause.text : '';
+function continuations(clauses: readonly Clause[]): string[] {
+  const said = new Array<string>(clauses.length).fill('');
+  let nextMain: number | undefined;
+  for (let index = clauses.length - 1; index >= 0; index--) {
+    const main = nextMain === undefined ? undefined : clauses[nextMain];
+    if (nextMain !== undefined && main !== undefined) {
+      const beforeParenthesis = nextMain > index + 1 || clauses[index]?.parenthetical === true;
+      if (NOT_DONE_STATUS.test(main.text)) said[index] = main.text;
+      else if (beforeParenthesis && PREDICATE_START.test(main.text)) said[index] = main.text;
+    }
+    if (clauses[index]?.parenthetical !== true) nextMain = index;
+  }
+  return said;
 }
 
 function precedingText(text: string, group: TaskGroup): string {
   return text.slice(Math.max(0, group.start - 40), group.start);
 }
 
-/** The clauses of each sentence that do not belong to another plan, sentence by sentence. */
-function ownSentenceClauses(
-  sentences: readonly Sentence[],
-  attribution: Attribution,
-  scope: 'sentence' | 'clause',
-): Clause[][] {
+/**
+ * The clauses of each sentence that do not belong to another plan, sentence
+ * by sentence; a sentence that is another plan's as a whole has none.
+ */
+function ownSentenceClauses(sentences: readonly Sentence[], attribution: Attribution): Clause[][] {
   return sentences.map((sentence) => {
-    if (scope === 'sentence' && attribution.isForeign(sentence.text)) return [];
+    if (attribution.isForeign(sentence.text)) return [];
     return sentence.clauses.filter(
       (clause) =>
         !attribution.isForeign(clause.withQualifiers) &&
-        (scope === 'clause' || !clause.parenthetical || !attribution.isForeign(clause.text)),
+        (!clause.parenthetical || !attribution.isForeign(clause.text)),
     );
   });
 }
@@ -167,7 +175,7 @@ export function readClaimedComplete(
   if (sentences.length === 0) return { claimed: [], answer: 'unreadable' };
   if (NOTHING_AT_START.test(firstText(sentences))) return { claimed: [], answer: 'read' };
 
-  const own = ownSentenceClauses(sentences, attribution, 'sentence');
+  const own = ownSentenceClauses(sentences, attribution);
   const clauseCount = sentences.reduce((count, sentence) => count + sentence.clauses.length, 0);
   // Text set aside as another plan's still answers the question: none of it is mine.
   let read = own.flat().length < clauseCount;
@@ -176,12 +184,12 @@ export function readClaimedComplete(
   const excepted = new Set<number>();
 
   for (const clauses of own) {
+    const continuation = continuations(clauses);
     clauses.forEach((clause, clauseIndex) => {
       if (SAYS_NOTHING.test(clause.text)) read = true;
       if (NOTHING_AT_START.test(clause.text)) return;
       const text = maskNonTaskNumbers(clause.text);
       const groups = findTaskGroups(clause.text, options);
-      const continuation = continuationOf(clauses, clauseIndex);
       groups.forEach((group, index) => {
         read = true;
         const { before, after } = groupSurroundings(text, groups, index);
@@ -189,7 +197,7 @@ export function readClaimedComplete(
           for (const n of group.numbers) excepted.add(n);
           return;
         }
-        const onward = index === groups.length - 1 ? ` ${continuation}` : '';
+        const onward = index === groups.length - 1 ? ` ${continuation[clauseIndex]}` : '';
         if (NEGATED_BEFORE.test(before) || NOT_DONE.test(`${before} ${after}${onward}`)) return;
         const target = group.form === 'everything' ? vague : specific;
         for (const n of group.numbers) target.add(n);
@@ -215,77 +223,386 @@ function groupSurroundings(
 ): { before: string; after: string } {
   const group = groups[index];
   if (group === undefined) return { before: '', after: '' };
-  const previousEnd = groups[index - 1]?.end ?? 0;
-  const lastComma = Math.max(
-    text.lastIndexOf(',', group.start - 1),
-    text.lastIndexOf(';', group.start - 1),
-  );
-  const from = Math.max(previousEnd, lastComma + 1, group.start - 40);
+  // Search only between the neighbouring groups, so the cost is the gap, not the clause.
+  const windowStart = Math.max(groups[index - 1]?.end ?? 0, group.start - 40);
+  const window = text.slice(windowStart, group.start);
+  const lastComma = Math.max(window.lastIndexOf(','), window.lastIndexOf(';'));
   const nextStart = groups[index + 1]?.start ?? text.length;
-  const nextComma = text.indexOf(',', group.end);
-  const to = Math.min(nextStart, nextComma < 0 ? text.length : nextComma);
+  const gap = text.slice(group.end, Math.max(group.end, nextStart));
+  const nextComma = gap.indexOf(',');
   return {
-    before: text.slice(from, group.start),
-    after: text.slice(group.end, Math.max(group.end, to)),
+    before: window.slice(lastComma + 1),
+    after: nextComma < 0 ? gap : gap.slice(0, nextComma),
   };
 }
 
-/** The first task group, sentence by sentence, that is put forward as the dispatch. */
-function firstDispatchedTask(
-  sentences: readonly (readonly Clause[])[],
-  options: TaskGroupOptions,
-): number | undefined {
-  for (const clauses of sentences) {
-    for (const [clauseIndex, clause] of clauses.entries()) {
-      const text = maskNonTaskNumbers(clause.text);
-      const groups = findTaskGroups(clause.text, options);
-      for (const [index, group] of groups.entries()) {
-        if (group.form === 'all' || group.form === 'everything') continue;
-        const before = precedingText(text, group);
-        if (NEGATED_BEFORE.test(before) || DISPATCH_NOT_THIS_BEFORE.test(before)) continue;
-        const rest = text.slice(group.end);
-        const onward =
-          index === groups.length - 1 && rest.trim() === ''
-            ? ` ${continuationOf(clauses, clauseIndex)}`
-            : rest;
-        if (DESCRIBED_COMPLETE_AFTER.test(onward)) continue;
-        const first = group.numbers[0];
-        if (first !== undefined && first > 0) return first;
-      }
-    }
-  }
-  return undefined;
+/** What a FIRST DISPATCH answer says a finished task is ("merged", "landed in e4f5a6b", "verified"). */
+const DONE_WORD = String.raw`(?:complete|completed|done|finished|implemented|merged|landed|verified|committed|shipped|recorded|reviewed|approved|passed|passing|closed|in\s+place)`;
+
+/** Right after a task group: it is finished ("Task 2 merged", "Task 2 landed in e4f5a6b", "Task 2 ✅"). */
+const SAID_DONE_AFTER = new RegExp(
+  String.raw`^[\s,]*(?:(?:is|are|was|were|has|have|had|been|being|already|now|both|all|each|fully|successfully|just)\s+)*(?:${DONE_WORD}\b|[✅✓✔])`,
+  'u',
+);
+
+/** Right before a task group: it is ground already covered ("having finished", "building on"). */
+const SAID_DONE_BEFORE = new RegExp(
+  String.raw`(?:\bhaving\s+(?:(?:now|just|already|been)\s+)*${DONE_WORD}|\bbuilding\s+on|\bbuilt\s+on|\bon\s+top\s+of|\bfollowing\s+on\s+from)\s+(?:(?:the|both)\s+)*$`,
+);
+
+/** A clause that is only a done status for the clause before it ("Tasks 1–2: complete"). */
+const DONE_STATUS = new RegExp(
+  String.raw`^(?:(?:all|both|already|are|is|were|was|been|have\s+been|has\s+been|now|fully)\s+)*(?:${DONE_WORD}\b|[✅✓✔])`,
+  'u',
+);
+
+/** Words that take "done" back ("merged but not reviewed", "not yet landed", "pending"). */
+const UNDONE =
+  /(?:\bnot|n't|\bnever)\b|\b(?:pending|incomplete|unfinished|outstanding|remaining|todo|yet\s+to)\b|[❌✗✘⬜☐🔲⏳]/u;
+
+/** Words that make a named task work to do now ("Task 2 first", "Task 2, then", "fix Task 2"). */
+const TO_DO_AFTER =
+  /\b(?:then|first|before|again|needs?|followed\s+by|fix\w*|redo\w*|rework\w*|amend\w*|re-?(?:dispatch|implement|review|run|open|visit|do)\w*)\b/;
+const TO_DO_BEFORE =
+  /\b(?:dispatch\w*|start\w*|begin\w*|resum\w*|implement\w*|redo|re-?dispatch\w*|fix\w*|rework\w*|reopen\w*|revisit\w*|re-?run)\s+(?:(?:at|with|on|from|the|by)\s+)*$/;
+
+/** Wording that offers another outcome ("…, otherwise Task 4", "if not, …", "either …", "unless …"). */
+const ALTERNATIVE =
+  /\b(?:otherwise|else|alternatively|unless|whichever|either|depending)\b|\bif\s+not\b|\bor\s+(?:else|instead)\b/;
+/** An alternative outcome of dispatching nothing ("otherwise none"). */
+const NOTHING_ALTERNATIVE = /\b(?:otherwise|else|or|if\s+not)[\s,:]+(?:none|nothing|n\/a)\b/;
+/** "or" joining two tasks: "Task 3 or 4", "JSON serializer or CLI flag". */
+const OR_BETWEEN = /\b(?:or|either)\b/;
+
+/** How far around a task group the words about it are looked for. */
+const NEAR = 60;
+/** The most that may stand between two tasks joined by "or" (", or ", " or else "). */
+const SHORT_GAP = 20;
+
+/** A task group of the FIRST DISPATCH answer that could be the one dispatched. */
+interface DispatchCandidate {
+  /** The task dispatched if this group is: the group's first. */
+  readonly task: number;
+  readonly group: TaskGroup;
+  readonly sentence: Sentence;
+  /** Where the group's clause is in `sentence.clauses`. */
+  readonly clauseIndex: number;
+  /** The clause with non-task numbers masked (positions as in the clause). */
+  readonly maskedText: string;
+  /** The clause describes the task as finished ("merged", "having finished …", "Tasks 1–2: complete"). */
+  readonly saidDone: boolean;
+  /** The clause, or the one right after it, makes the task work to do now ("first", "then", "fix"). */
+  readonly saidToDo: boolean;
 }
 
 /**
- * The FIRST DISPATCH answer: the first own-plan task group that is not
- * negated ("not Task 1 or 2"), not described as complete ("Tasks 1-2 are
- * done", "Task 1 onwards is done"), and not introduced as already handled
- * ("after Tasks 1–2"); else 'none' when the answer says nothing is left to
- * dispatch; else undefined. An answer that opens with a bare "None" and
- * then puts a task forward contradicts itself: undefined.
+ * For each clause of a sentence, the first clause after it that is not a
+ * parenthetical (or undefined), found in one pass.
+ */
+function nextMainClauses(clauses: readonly Clause[]): (number | undefined)[] {
+  const next = new Array<number | undefined>(clauses.length);
+  let following: number | undefined;
+  for (let index = clauses.length - 1; index >= 0; index--) {
+    next[index] = following;
+    if (clauses[index]?.parenthetical !== true) following = index;
+  }
+  return next;
+}
+
+/** The status clause after clause `index` ("complete" in "Tasks 1–2: complete"), if it says done. */
+function followedByDoneStatus(
+  clauses: readonly Clause[],
+  nextMain: readonly (number | undefined)[],
+  index: number,
+): boolean {
+  const saysDone = (clause: Clause | undefined): boolean =>
+    clause !== undefined && DONE_STATUS.test(clause.text) && !UNDONE.test(clause.text);
+  const next = clauses[index + 1];
+  if (next?.parenthetical === true && saysDone(next)) return true;
+  const main = nextMain[index];
+  return main !== undefined && saysDone(clauses[main]);
+}
+
+/**
+ * The task groups of a FIRST DISPATCH answer that may be the dispatch, in
+ * reading order: own-plan groups that are not negated ("not Task 1 or 2"),
+ * not described as complete ("Tasks 1-2 are done", "Task 1 onwards is
+ * done"), and not introduced as already handled ("after Tasks 1–2").
+ */
+function dispatchCandidates(
+  sentences: readonly Sentence[],
+  attribution: Attribution,
+  options: TaskGroupOptions,
+): DispatchCandidate[] {
+  const candidates: DispatchCandidate[] = [];
+  for (const sentence of sentences) {
+    const own = sentence.clauses
+      .map((clause, index) => ({ clause, index }))
+      .filter(({ clause }) => !attribution.isForeign(clause.withQualifiers));
+    const continuation = continuations(own.map(({ clause }) => clause));
+    const nextMain = nextMainClauses(sentence.clauses);
+    own.forEach(({ clause, index: clauseIndex }, ownIndex) => {
+      const maskedText = maskNonTaskNumbers(clause.text);
+      const groups = findTaskGroups(clause.text, options).flatMap((group) =>
+        splitAtRepeatedTaskWord(maskedText, group),
+      );
+      groups.forEach((group, index) => {
+        if (group.form === 'all' || group.form === 'everything') return;
+        const before = precedingText(maskedText, group);
+        if (NEGATED_BEFORE.test(before) || DISPATCH_NOT_THIS_BEFORE.test(before)) return;
+        const rest = maskedText.slice(group.end);
+        const lastInClause = index === groups.length - 1 && !/\S/.test(rest);
+        const onward = lastInClause ? ` ${continuation[ownIndex] ?? ''}` : rest;
+        if (DESCRIBED_COMPLETE_AFTER.test(onward)) return;
+        const task = group.numbers[0];
+        if (task === undefined || task <= 0) return;
+        const nextStart = groups[index + 1]?.start ?? maskedText.length;
+        const after = maskedText.slice(group.end, Math.min(nextStart, group.end + NEAR));
+        const afterToComma = after.split(/[,;]/, 1)[0] ?? '';
+        candidates.push({
+          task,
+          group,
+          sentence,
+          clauseIndex,
+          maskedText,
+          saidDone:
+            (SAID_DONE_AFTER.test(afterToComma) && !UNDONE.test(afterToComma)) ||
+            SAID_DONE_BEFORE.test(before) ||
+            (lastInClause && followedByDoneStatus(sentence.clauses, nextMain, clauseIndex)),
+          saidToDo:
+            TO_DO_AFTER.test(after) ||
+            TO_DO_BEFORE.test(before) ||
+            (lastInClause &&
+              TO_DO_AFTER.test((sentence.clauses[clauseIndex + 1]?.text ?? '').slice(0, NEAR))),
+        });
+      });
+    });
+  }
+  return candidates;
+}
+
+function distinctTasks(candidates: readonly DispatchCandidate[]): number {
+  return new Set(candidates.map((candidate) => candidate.task)).size;
+}
+
+/**
+ * Whether the answer offers more than one outcome: "Task 3 or 4", "Task 1 if
+ * the ledger is stale, otherwise Task 4", "Task 1 unless …, in which case
+ * nothing to dispatch".
+ */
+function offersAlternatives(candidates: readonly DispatchCandidate[], answer: string): boolean {
+  const orInside = candidates.some(
+    ({ group, maskedText }) =>
+      new Set(group.numbers).size > 1 && OR_BETWEEN.test(maskedText.slice(group.start, group.end)),
+  );
+  const orBetween = candidates.some((candidate, index) => {
+    const next = candidates[index + 1];
+    if (next === undefined || next.sentence !== candidate.sentence) return false;
+    if (next.clauseIndex !== candidate.clauseIndex || next.task === candidate.task) return false;
+    const between = candidate.maskedText.slice(candidate.group.end, next.group.start);
+    return between.length <= SHORT_GAP && OR_BETWEEN.test(between);
+  });
+  if (orInside || orBetween) return true;
+  const conditional = ALTERNATIVE.test(answer) || (answer.match(/\bif\b/g)?.length ?? 0) >= 2;
+  if (!conditional) return false;
+  if (distinctTasks(candidates) > 1) return true;
+  return NOTHING_ALTERNATIVE.test(answer) || NO_DISPATCH.some((pattern) => pattern.test(answer));
+}
+
+/**
+ * Which candidate is the dispatch. One task named: that task. Several: the
+ * ones the answer itself calls finished ("With Task 2 merged, Task 3") are
+ * set aside, then, in reading order, the ones the reply claims complete
+ * ("Task 2 → Task 3" after claiming Tasks 1–2); the first left is the
+ * dispatch. 'unclear' when the answer offers alternatives, when every task
+ * it names is finished, or when it puts a task it claims complete to work
+ * ("Task 2 needs a fix first, then Task 3").
+ */
+function chooseDispatch(
+  candidates: readonly DispatchCandidate[],
+  claimed: ReadonlySet<number>,
+  answer: string,
+): DispatchCandidate | 'unclear' | undefined {
+  if (candidates.length === 0) return undefined;
+  const standing =
+    distinctTasks(candidates) === 1 ? candidates : candidates.filter((c) => !c.saidDone);
+  if (offersAlternatives(standing, answer)) return 'unclear';
+  if (distinctTasks(standing) <= 1) return standing[0] ?? 'unclear';
+  for (const candidate of standing) {
+    if (!candidate.group.numbers.every((n) => claimed.has(n))) return candidate;
+    if (candidate.saidToDo) return 'unclear';
+  }
+  return 'unclear';
+}
+
+/** Where a clause names tasks, by number (`Task 1`) or by title (`Storage schema`). */
+interface NamedMention {
+  readonly start: number;
+  readonly end: number;
+  /** The task numbers it names; empty for another plan's title. */
+  readonly numbers: readonly number[];
+}
+
+/** What may stand between a number and the title that restates it, inside one clause. */
+const APPOSITION_GAP = /^[\s"'#:*_`]*$/;
+/** What may stand between a mention and the end (or start) of its clause. */
+const CLAUSE_EDGE = /^[\s"'.,;:!?*_`]*$/;
+
+/** A verb right after a title: the clause says something about it ("Lint gate was plan A's last task"). */
+const PREDICATE_AFTER_TITLE = /^\s*(?:is|was|are|were|belongs?|belonged)\b/;
+
+/**
+ * A clause that starts with a title and goes on to say it is another plan's
+ * ("Storage schema is plan A's, not mine"): an explanation next to the
+ * dispatch, not a restatement of it.
+ */
+function saysWhosePlan(clause: string, title: NamedMention, attribution: Attribution): boolean {
+  return (
+    PREDICATE_AFTER_TITLE.test(clause.slice(title.end)) && attribution.namesForeignPlan(clause)
+  );
+}
+
+/** The titles a clause names: the own plan's with their numbers, other plans' without. */
+function titleMentions(
+  text: string,
+  options: TaskGroupOptions,
+  attribution: Attribution,
+): NamedMention[] {
+  const own = findTitleMentions(text, options.titles ?? []).map((mention) => ({
+    start: mention.start,
+    end: mention.end,
+    numbers: [mention.number],
+  }));
+  const foreign = findNameMentions(text, attribution.foreignTaskTitles)
+    .filter((mention) => !own.some((o) => mention.start < o.end && o.start < mention.end))
+    .map((mention) => ({ ...mention, numbers: [] }));
+  return [...own, ...foreign];
+}
+
+/** The tasks a clause names by number (`Task 1`, `T1`, a bare `1`, `the first task`). */
+function numberMentions(text: string, options: TaskGroupOptions): NamedMention[] {
+  return findTaskGroups(text, { taskCount: options.taskCount })
+    .filter(
+      (group) => group.form === 'task-word' || group.form === 'bare' || group.form === 'ordinal',
+    )
+    .map(({ start, end, numbers }) => ({ start, end, numbers }));
+}
+
+/**
+ * Whether the chosen dispatch is restated, right next to it, as a different
+ * task: its number beside another task's title (the other plan's, or another
+ * own task's), or its title beside another task's number. Such an answer
+ * contradicts itself.
+ */
+function restatedAsOtherTask(
+  choice: DispatchCandidate,
+  options: TaskGroupOptions,
+  attribution: Attribution,
+): boolean {
+  const clauses = choice.sentence.clauses;
+  const byTitle = choice.group.form === 'title';
+  const partnersIn = (index: number): NamedMention[] => {
+    const text = clauses[index]?.text ?? '';
+    return byTitle ? numberMentions(text, options) : titleMentions(text, options, attribution);
+  };
+  const disagrees = (partner: NamedMention): boolean =>
+    byTitle
+      ? !partner.numbers.includes(choice.task)
+      : !partner.numbers.some((n) => choice.group.numbers.includes(n));
+
+  const text = clauses[choice.clauseIndex]?.text ?? '';
+  const { start, end } = choice.group;
+  const beside = partnersIn(choice.clauseIndex).filter(
+    (partner) =>
+      (partner.end <= start && APPOSITION_GAP.test(text.slice(partner.end, start))) ||
+      (partner.start >= end && APPOSITION_GAP.test(text.slice(end, partner.start))),
+  );
+  if (CLAUSE_EDGE.test(text.slice(end))) {
+    const next = clauses[choice.clauseIndex + 1]?.text ?? '';
+    beside.push(
+      ...partnersIn(choice.clauseIndex + 1).filter(
+        (partner) =>
+          CLAUSE_EDGE.test(next.slice(0, partner.start)) &&
+          (byTitle || !saysWhosePlan(next, partner, attribution)),
+      ),
+    );
+  }
+  if (CLAUSE_EDGE.test(text.slice(0, start))) {
+    const previous = clauses[choice.clauseIndex - 1]?.text ?? '';
+    beside.push(
+      ...partnersIn(choice.clauseIndex - 1).filter((partner) =>
+        CLAUSE_EDGE.test(previous.slice(partner.end)),
+      ),
+    );
+  }
+  return beside.some(disagrees);
+}
+
+/**
+ * The FIRST DISPATCH answer: the task it puts forward (see chooseDispatch;
+ * `claimed` is what the same reply claims complete); else 'none' when the
+ * answer says nothing is left to dispatch; else undefined. An answer that
+ * contradicts itself is undefined: one that opens with a bare "None" and then
+ * puts a task forward, one whose task is restated as another ("Task 1 —
+ * Storage schema", the other plan's Task 1), and one that offers
+ * alternatives ("Task 1 if the ledger is stale, otherwise Task 4").
  */
 export function readFirstDispatch(
   section: string,
   attribution: Attribution,
   options: TaskGroupOptions = {},
+  claimed: readonly number[] = [],
 ): number | 'none' | undefined {
   const sentences = sentencesOf(section);
   const opening = firstText(sentences);
-  const dispatched = firstDispatchedTask(
-    ownSentenceClauses(sentences, attribution, 'clause'),
-    options,
+  const answer = sentences
+    .flatMap((sentence) => sentence.clauses.map((clause) => clause.text))
+    .join(' ; ');
+  const choice = chooseDispatch(
+    dispatchCandidates(sentences, attribution, options),
+    new Set(claimed),
+    answer,
   );
-  if (dispatched !== undefined) return BARE_NOTHING.test(opening) ? undefined : dispatched;
+  if (choice === 'unclear') return undefined;
+  if (choice !== undefined) {
+    if (BARE_NOTHING.test(opening) || restatedAsOtherTask(choice, options, attribution)) {
+      return undefined;
+    }
+    return choice.task;
+  }
   const allText = sentences.map((sentence) => sentence.text).join(' ; ');
   if (NOTHING_AT_START.test(opening)) return 'none';
   if (NO_DISPATCH.some((pattern) => pattern.test(allText))) return 'none';
   return undefined;
 }
 
+/**
+ * The reply with every run of spaces and tabs as one space and every line
+ * break as `\n`. Nothing the parser reads depends on how much white space
+ * there is, and the section and ledger readers (reply-sections.ts,
+ * ledger-verdicts.ts) rescan a long run of it once per character.
+ */
+function withPlainWhiteSpace(reply: string): string {
+  return reply.replace(/\r\n?/g, '\n').replace(/[^\S\n]+/g, ' ');
+}
+
+/** Longer than any ledger path a reply names; see withoutOverlongPathRuns. */
+const LONGEST_PATH_RUN = 256;
+
+/**
+ * The LEDGERS CHECKED answer with each run of path characters longer than
+ * LONGEST_PATH_RUN blanked. Such a run names no ledger, and the ledger-path
+ * pattern of ledger-verdicts.ts takes time quadratic in its length.
+ */
+function withoutOverlongPathRuns(section: string): string {
+  return section.replace(/[\w.~<>/\\-]+/g, (run) =>
+    run.length > LONGEST_PATH_RUN ? ' '.repeat(run.length) : run,
+  );
+}
+
 /** Parse a reply's report into its decision. Pure. */
 export function parseReply(reply: string, context: ParseContext): ParsedReply {
-  const sections = splitReplySections(reply);
+  const sections = splitReplySections(withPlainWhiteSpace(reply));
   const attribution = attributionFor(context);
   const options: TaskGroupOptions = {
     taskCount: context.taskCount,
@@ -298,15 +615,19 @@ export function parseReply(reply: string, context: ParseContext): ParsedReply {
     sections.complete === undefined
       ? { claimed: [], answer: 'absent' as const }
       : readClaimedComplete(sections.complete, attribution, options);
+  // The dispatch answer is read against the claims only when they could be read.
+  const claimed = complete.answer === 'read' ? complete.claimed : [];
   return {
     firstDispatch:
       sections.dispatch === undefined
         ? undefined
-        : readFirstDispatch(sections.dispatch, attribution, options),
+        : readFirstDispatch(sections.dispatch, attribution, options, claimed),
     claimedComplete: complete.claimed,
     claimedCompleteAnswer: complete.answer,
     ledgers:
-      sections.ledgers === undefined ? [] : readLedgerVerdicts(sections.ledgers, attribution),
+      sections.ledgers === undefined
+        ? []
+        : readLedgerVerdicts(withoutOverlongPathRuns(sections.ledgers), attribution),
     sectionsFound,
   };
 }

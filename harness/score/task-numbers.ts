@@ -82,6 +82,8 @@ const AND_EARLIER_AFTER =
   /^\s*and\s+(?:(?:everything|all(?:\s+tasks)?|the\s+ones|those)\s+(?:before|prior\s+to)(?:\s+(?:it|that))?|(?:all\s+)?(?:the\s+)?(?:earlier|previous|prior)(?:\s+(?:ones|tasks))?)\b/;
 /** Before `task 2`: every task up to it. */
 const UP_TO_BEFORE = /\bup\s+(?:to|through|thru|until)(?:\s+and\s+including)?\s+$/;
+/** How far before a group UP_TO_BEFORE looks: enough for its longest wording. */
+const LOOK_BEHIND = 40;
 /** After `task 1`: the rest of the plan from there on. */
 const ONWARDS_AFTER =
   /^\s*(?:onwards?|and\s+(?:up|onwards?|later|beyond|everything\s+after(?:\s+(?:it|that))?|all\s+later\s+(?:ones|tasks)))\b/;
@@ -113,12 +115,13 @@ function numberValue(token: string): number | undefined {
   return NUMBER_WORDS[token];
 }
 
+const NUMBER_OR_RANGE = new RegExp(`(${NUMBER})|(${RANGE_SEPARATOR})`, 'g');
+
 /** `1-3, 5 and 7` → [1, 2, 3, 5, 7]; a descending or huge "range" is read as two numbers. */
 export function expandNumberList(list: string): number[] {
-  const tokenPattern = new RegExp(`(${NUMBER})|(${RANGE_SEPARATOR})`, 'g');
   const numbers: number[] = [];
   let rangeOpen = false;
-  for (const found of list.matchAll(tokenPattern)) {
+  for (const found of list.matchAll(NUMBER_OR_RANGE)) {
     if (found[2] !== undefined) {
       rangeOpen = true;
       continue;
@@ -136,22 +139,39 @@ export function expandNumberList(list: string): number[] {
   return numbers;
 }
 
+/** `2 of 5`, `2 out of 5`, `2 / 5`: a count, unless it follows the word "task" (`task 3 of 5`). */
+const COUNT_OF = new RegExp(`\\b${NUMBER}\\s+(?:of|out of|/)\\s+${NUMBER}`, 'g');
+
+/** `of 5`, `out of 5`: the total of a count. */
+const OF_COUNT = new RegExp(`\\b(?:of|out of)\\s+${NUMBER}(?!\\s*[-\\u2013])`, 'g');
+
+/** Whether the word "task" (or "tasks") ends just before `at`, spaces aside. */
+function followsTaskWord(text: string, at: number): boolean {
+  let end = at;
+  while (end > 0 && /\s/.test(text.charAt(end - 1))) end--;
+  return /tasks?$/.test(text.slice(Math.max(0, end - 5), end));
+}
+
 /**
  * Blank out what looks like a number but is not a task number, keeping every
  * other character where it was (so positions still line up with the clause).
  */
 export function maskNonTaskNumbers(clause: string): string {
   const blank = (match: string): string => ' '.repeat(match.length);
+  // No pattern here rescans a long token or run from each of its characters
+  // (as `\S*[/\\]\S*` did), so masking stays linear in the clause length.
   return clause
-    .replace(/\S*[/\\]\S*/g, blank)
-    .replace(/\b[\w-]+\.(?:md|py|ts|js|json|cfg|txt|sh|yml|yaml|toml|jsonl|csv)\b/g, blank)
+    .replace(/\S+/g, (token) => (/[/\\]/.test(token) ? blank(token) : token))
+    .replace(/(?<![\w-])[\w-]+\.(?:md|py|ts|js|json|cfg|txt|sh|yml|yaml|toml|jsonl|csv)\b/g, blank)
     .replace(/\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b/g, blank)
     .replace(/\b\d{7,40}\b/g, blank)
     .replace(/\b\d{4}-\d{2}-\d{2}(?:[t ]\d{2}:\d{2}(?::\d{2})?)?\b/g, blank)
     .replace(/\b\d{1,2}:\d{2}\b/g, blank)
     .replace(/\b(?:v|version\s+)\d+(?:\.\d+)*\b/g, blank)
-    .replace(new RegExp(`(?<!tasks?\\s*)\\b${NUMBER}\\s+(?:of|out of|/)\\s+${NUMBER}`, 'g'), blank)
-    .replace(new RegExp(`\\b(?:of|out of)\\s+${NUMBER}(?!\\s*[-\\u2013])`, 'g'), blank)
+    .replace(COUNT_OF, (match: string, at: number, whole: string) =>
+      followsTaskWord(whole, at) ? match : blank(match),
+    )
+    .replace(OF_COUNT, blank)
     .replace(
       /\b\d+\s*(?:tool[_ ]uses?|tool calls?|calls?|commits?|files?|lines?|ledgers?)\b/g,
       blank,
@@ -164,6 +184,42 @@ function range(from: number, to: number): number[] {
 
 function plausibleCount(count: number | undefined): count is number {
   return count !== undefined && count >= 1 && count <= 50;
+}
+
+/** Where a list repeats the word "task" after a comma: `task 2, task 3`, `task 2, or task 3`. */
+const REPEATED_TASK_WORD = /,\s*(?:(?:and|or)\s+)?(?=tasks?\b)/g;
+
+function sameNumbers(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((n, i) => b[i] === n);
+}
+
+/**
+ * A list that repeats the word "task" after a comma (`Task 2, Task 3`), as
+ * one group per repetition, for text where each may say something different
+ * ("Having finished Task 2, Task 3"). Any other group is returned as it is,
+ * and so is a group whose numbers were widened beyond its words (`up to
+ * task 2`). `maskedText` is the clause the group was found in, as
+ * maskNonTaskNumbers returns it.
+ */
+export function splitAtRepeatedTaskWord(maskedText: string, group: TaskGroup): TaskGroup[] {
+  if (group.form !== 'task-word') return [group];
+  const span = maskedText.slice(group.start, group.end);
+  if (!sameNumbers(expandNumberList(span), group.numbers)) return [group];
+  const bounds: [number, number][] = [];
+  let pieceStart = 0;
+  for (const cut of span.matchAll(REPEATED_TASK_WORD)) {
+    bounds.push([pieceStart, cut.index]);
+    pieceStart = cut.index + cut[0].length;
+  }
+  if (bounds.length === 0) return [group];
+  bounds.push([pieceStart, span.length]);
+  const pieces = bounds.map(([from, to]) => ({
+    numbers: expandNumberList(span.slice(from, to)),
+    start: group.start + from,
+    end: group.start + to,
+    form: group.form,
+  }));
+  return pieces.every((piece) => piece.numbers.length > 0) ? pieces : [group];
 }
 
 /** Join neighbouring mentions that form one list when at least one is a title. */
@@ -201,8 +257,12 @@ export function findTaskGroups(clause: string, options: TaskGroupOptions = {}): 
   const { taskCount } = options;
   const text = maskNonTaskNumbers(clause);
   const groups: TaskGroup[] = [];
+  // Which characters a group already covers: an overlap test that costs the
+  // group's length, not the number of groups found so far.
+  const covered = new Uint8Array(text.length + 1);
   const add = (group: TaskGroup): void => {
-    if (groups.some((known) => group.start < known.end && known.start < group.end)) return;
+    if (covered.subarray(group.start, group.end).includes(1)) return;
+    covered.fill(1, group.start, group.end);
     groups.push(group);
   };
 
@@ -212,12 +272,13 @@ export function findTaskGroups(clause: string, options: TaskGroupOptions = {}): 
     let numbers = listed;
     let start = found.index;
     let end = found.index + found[0].length;
-    const upTo = UP_TO_BEFORE.exec(text.slice(0, start));
+    const lookBehindStart = Math.max(0, start - LOOK_BEHIND);
+    const upTo = UP_TO_BEFORE.exec(text.slice(lookBehindStart, start));
     const earlier = AND_EARLIER_AFTER.exec(text.slice(end));
     const onwards = ONWARDS_AFTER.exec(text.slice(end));
     if (only !== undefined && upTo !== null) {
       numbers = range(1, only);
-      start = upTo.index;
+      start = lookBehindStart + upTo.index;
     } else if (only !== undefined && earlier !== null) {
       numbers = range(1, only);
       end += earlier[0].length;

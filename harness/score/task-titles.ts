@@ -7,6 +7,22 @@
 import { proseNamePattern } from './plan-names.js';
 import type { TaskTitle } from './plan-vocabulary.js';
 
+/**
+ * The compiled pattern for each name seen so far: a reply is read clause by
+ * clause, and compiling the same few titles for every clause dominated the
+ * time. (matchAll works on a copy, so sharing a global RegExp is safe.)
+ */
+const compiled = new Map<string, RegExp>();
+
+function namePattern(name: string): RegExp {
+  let pattern = compiled.get(name);
+  if (pattern === undefined) {
+    pattern = proseNamePattern(name, 'g');
+    compiled.set(name, pattern);
+  }
+  return pattern;
+}
+
 export interface TitleMention {
   readonly number: number;
   readonly start: number;
@@ -17,7 +33,7 @@ export interface TitleMention {
 export function findTitleMentions(text: string, titles: readonly TaskTitle[]): TitleMention[] {
   const mentions: TitleMention[] = [];
   for (const task of titles) {
-    for (const found of text.matchAll(proseNamePattern(task.title, 'g'))) {
+    for (const found of text.matchAll(namePattern(task.title))) {
       mentions.push({
         number: task.number,
         start: found.index,
@@ -26,4 +42,19 @@ export function findTitleMentions(text: string, titles: readonly TaskTitle[]): T
     }
   }
   return mentions.sort((a, b) => a.start - b.start);
+}
+
+/** Every mention of one of `names` (titles without numbers, such as another plan's) in lower-case text. */
+export function findNameMentions(
+  text: string,
+  names: readonly string[],
+): { readonly start: number; readonly end: number }[] {
+  return names
+    .flatMap((name) =>
+      [...text.matchAll(namePattern(name))].map((found) => ({
+        start: found.index,
+        end: found.index + found[0].length,
+      })),
+    )
+    .sort((a, b) => a.start - b.start);
 }
