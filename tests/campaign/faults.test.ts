@@ -2,24 +2,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { makeTempDir } from '../helpers/temp-dir.js';
-import { defaultCampaign, readJson, repLines, runCampaignCli } from './support.js';
+import { readJson, repLines, runOneRep } from './support.js';
 
-/** One rep (red/s1-rep1: shard 1 of 4 at one rep per cell), with faults in the scripted model server. */
+/** One rep (red/s1-rep1), with faults in the scripted model server. */
 async function oneRep(
   extra: readonly string[],
 ): Promise<{ out: string; exitCode: number | undefined; stdout: string; stderr: string }> {
-  const out = path.join(makeTempDir(), 'out');
-  const run = await runCampaignCli([
-    defaultCampaign,
-    '--reps',
-    '1',
-    '--shard',
-    '1/4',
-    '--out',
-    out,
-    ...extra,
-  ]);
+  const { out, run } = await runOneRep('1/4', extra);
   return { out, exitCode: run.exitCode, stdout: run.stdout, stderr: run.stderr };
 }
 

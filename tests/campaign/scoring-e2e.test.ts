@@ -3,7 +3,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
-import { defaultCampaign, plantedSkill, readJson, repLines, runCampaignCli } from './support.js';
+import {
+  defaultCampaign,
+  plantedSkill,
+  readJson,
+  repLines,
+  runCampaignCli,
+  runOneRep,
+} from './support.js';
 
 describe('scoring end to end, offline', () => {
   it('with scripted:always-redo S2 fails in both arms and redgreen gate exits 1', async () => {
@@ -36,18 +43,7 @@ describe('scoring end to end, offline', () => {
     const skill = plantedSkill(
       'root=$(git rev-parse --show-toplevel); [ -f "$root/.superpowers/sdd/progress.md" ] && echo "touched" >> "$root/.superpowers/sdd/progress.md"',
     );
-    const out = path.join(makeTempDir(), 'out');
-    const run = await runCampaignCli([
-      defaultCampaign,
-      '--reps',
-      '1',
-      '--shard',
-      '2/4',
-      '--arm',
-      `green=${skill}`,
-      '--out',
-      out,
-    ]);
+    const { out, run } = await runOneRep('2/4', ['--arm', `green=${skill}`]);
     expect(run.exitCode, run.stderr).toBe(0);
     const [rep] = repLines(out);
     expect(rep?.id).toBe('green/s1-rep1');
@@ -102,18 +98,7 @@ describe('scoring end to end, offline', () => {
     const skill = plantedSkill(
       'root=$(git rev-parse --show-toplevel); echo touched >> "$root/.superpowers/sdd/progress.md"; printf garbage > "$root/.git/HEAD"',
     );
-    const out = path.join(makeTempDir(), 'out');
-    const run = await runCampaignCli([
-      defaultCampaign,
-      '--reps',
-      '1',
-      '--shard',
-      '2/4',
-      '--arm',
-      `green=${skill}`,
-      '--out',
-      out,
-    ]);
+    const { out, run } = await runOneRep('2/4', ['--arm', `green=${skill}`]);
     expect(run.exitCode, run.stderr).toBe(0);
     const [rep] = repLines(out);
     expect(rep).toMatchObject({ id: 'green/s1-rep1', verdict: 'fail', status: 'completed' });
@@ -138,17 +123,7 @@ describe('scoring end to end, offline', () => {
   });
 
   it('gate refuses a --junit path whose directory does not exist, with one line and exit 2', async () => {
-    const out = path.join(makeTempDir(), 'out');
-    const run = await runCampaignCli([
-      defaultCampaign,
-      '--reps',
-      '1',
-      '--shard',
-      '1/4',
-      '--out',
-      out,
-      '--no-report',
-    ]);
+    const { out, run } = await runOneRep('1/4', ['--no-report']);
     expect(run.exitCode, run.stderr).toBe(0);
     const gate = await runCli(['gate', out, '--junit', '/nonexistent/dir/junit.xml']);
     expect(gate.exitCode).toBe(2);

@@ -62,3 +62,21 @@ export function plantedSkill(line: string): string {
   writeFileSync(script, readFileSync(script, 'utf8').replace('\n', `\n${line}\n`));
   return dir;
 }
+
+/**
+ * One rep through the real CLI, offline: the campaign at one rep per cell,
+ * sliced to a single rep by `--shard k/4` (1/4: red/s1, 2/4: green/s1,
+ * 3/4: red/s2, 4/4: green/s2).
+ */
+export async function runOneRep(
+  shard: '1/4' | '2/4' | '3/4' | '4/4',
+  extra: readonly string[] = [],
+  env: Record<string, string> = {},
+): Promise<{ out: string; run: CliResult }> {
+  const out = path.join(makeTempDir(), 'out');
+  const run = await runCampaignCli(
+    [defaultCampaign, '--reps', '1', '--shard', shard, '--out', out, ...extra],
+    env,
+  );
+  return { out, run };
+}
