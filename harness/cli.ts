@@ -5,6 +5,7 @@
  * into the rooms (fixture, model-server, session, campaign, score, report).
  */
 import { Command, CommanderError } from 'commander';
+import { registerCheckCommand } from './cli/check.js';
 import { registerDoctorCommand } from './cli/doctor.js';
 import { ExitCode } from './cli/exit.js';
 import { registerExportCommand } from './cli/export.js';
@@ -16,6 +17,7 @@ import {
   registerScoreCommand,
 } from './cli/report-commands.js';
 import { registerRunCommand } from './cli/run.js';
+import { registerScenarioCommand } from './cli/scenario.js';
 import { registerScoreReplyCommand } from './cli/score-reply.js';
 import { registerServeModelCommand } from './cli/serve-model.js';
 import { harnessVersion } from './lib/package-root.js';
@@ -38,6 +40,8 @@ export function buildProgram(): Command {
   registerServeModelCommand(program);
   registerScoreCommand(program);
   registerScoreReplyCommand(program);
+  registerCheckCommand(program);
+  registerScenarioCommand(program);
   registerReportCommand(program);
   registerGateCommand(program);
   registerMergeCommand(program);

@@ -1,35 +1,38 @@
 /**
  * Benchmark: rescoring is pure computation over files. Generates 1,000
- * synthetic reps in a temp dir (reply.md, transcript.jsonl, before/after
- * snapshots), then times reading, parsing and scoring all of them from disk.
+ * synthetic reps in a temp dir (every file a rep directory holds that the
+ * scorer reads), then times scoring all of them from disk through
+ * `scoreRepDirectory`, the path `redgreen score` takes.
  * Prints the figure; asserts nothing about time.
  *
  *   node dist/scripts/bench-score.js [--reps N] [--keep]
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import {
-  diffSnapshots,
-  type Snapshot,
-  snapshotSchema,
-} from '../harness/fixture/snapshot-schema.js';
+import type { RepMeta } from '../harness/campaign/rep-meta.js';
+import { type ResolvedScenario, resolveScenarioIn } from '../harness/campaign/resolve-scenario.js';
+import { REP_FILES } from '../harness/campaign/results-layout.js';
+import { scoreRepDirectory } from '../harness/campaign/score-rep-dir.js';
+import type { Snapshot } from '../harness/fixture/snapshot-schema.js';
 import { sha256Hex } from '../harness/lib/hash.js';
-import type { FixtureFacts } from '../harness/score/integrity.js';
-import { formatReplyFile, parseReplyFile } from '../harness/score/reply-file.js';
-import { type RepScore, scoreRep } from '../harness/score/score-rep.js';
-import { loadScoringSpec, type ScoringSpec } from '../harness/score/scoring-spec.js';
-import { readTranscript } from '../harness/score/transcript-reader.js';
+import { packageRoot } from '../harness/lib/package-root.js';
+import { formatReplyFile } from '../harness/score/reply-file.js';
 
 const OWN_PLAN = 'docs/plans/2026-07-06-widget-export.md';
 const PLAN_A = 'docs/plans/2026-07-01-widget-backend.md';
 const PLAN_A_CITED = ['0d2b573', '4b84f94', '2dad909', 'd7b6770', '4affd09'];
 const PLAN_B_CITED = ['5c1e2a7', '9d0b3f4'];
 
-const FACTS: Record<'s1' | 's2', FixtureFacts> = {
+interface Fixture {
+  readonly plan: string;
+  readonly ledgers: readonly { path: string; plan: string; cited: readonly string[] }[];
+}
+
+const FACTS: Record<'s1' | 's2', Fixture> = {
   s1: {
-    ownPlan: OWN_PLAN,
+    plan: OWN_PLAN,
     ledgers: [
       { path: '.superpowers/sdd/progress.md', plan: PLAN_A, cited: PLAN_A_CITED },
       {
@@ -40,7 +43,7 @@ const FACTS: Record<'s1' | 's2', FixtureFacts> = {
     ],
   },
   s2: {
-    ownPlan: OWN_PLAN,
+    plan: OWN_PLAN,
     ledgers: [
       {
         path: '.superpowers/sdd/2026-07-06-widget-export/progress.md',
@@ -152,11 +155,45 @@ function snapshot(scenario: 's1' | 's2'): Snapshot {
   };
   for (const ledger of FACTS[scenario].ledgers)
     files[ledger.path] = file(`ledger ${ledger.path}`, false);
-  return { head, refs: { 'refs/heads/main': head }, files };
+  return { head, branch: 'main', refs: { 'refs/heads/main': head }, files };
 }
 
-function generate(root: string, reps: number): string[] {
-  const dirs: string[] = [];
+function meta(rep: number, scenario: 's1' | 's2', toolUses: number): RepMeta {
+  return {
+    id: `bench/${scenario}-rep${rep}`,
+    arm: 'bench',
+    scenario,
+    rep: rep + 1,
+    attempt: 1,
+    status: { kind: 'completed' },
+    toolUses,
+    subagentToolUses: 0,
+    subagentDispatches: 0,
+    toolCallsByName: { Bash: toolUses },
+    turns: toolUses + 1,
+    tokens: null,
+    tokensEstimated: true,
+    costUsd: null,
+    pricingAsOf: '2026-11-01',
+    engineCostEstimateUsd: null,
+    durationMs: 1000,
+    harnessOverheadMs: 10,
+    model: { requested: 'scripted:skill-reader', reported: null, scripted: true },
+    backend: 'messages',
+    engine: 'bench',
+    sandbox: 'none',
+    stopReason: 'end_turn',
+    harnessVersion: '0.1.0',
+    fixture: { recipe: 'widget-v3', scenario, layout: 'scoped', head: 'a'.repeat(40) },
+    skill: { tree: 'b'.repeat(40) },
+    secretRedactions: 0,
+    repositoryAfterSession: 'readable',
+    transcriptMalformedLines: 0,
+  };
+}
+
+function generate(root: string, reps: number): { dir: string; scenario: 's1' | 's2' }[] {
+  const dirs: { dir: string; scenario: 's1' | 's2' }[] = [];
   for (let rep = 0; rep < reps; rep++) {
     const scenario = rep % 2 === 0 ? 's1' : 's2';
     const variants = REPLIES[scenario];
@@ -172,37 +209,32 @@ function generate(root: string, reps: number): string[] {
         size: 9,
         tracked: false,
       };
-    writeFileSync(path.join(dir, 'reply.md'), formatReplyFile(toolUses, reply));
-    writeFileSync(path.join(dir, 'transcript.jsonl'), text);
-    writeFileSync(path.join(dir, 'snapshot-before.json'), JSON.stringify(before));
-    writeFileSync(path.join(dir, 'snapshot-after.json'), JSON.stringify(after));
-    writeFileSync(path.join(dir, 'scenario.txt'), scenario);
-    dirs.push(dir);
+    writeFileSync(path.join(dir, REP_FILES.reply), formatReplyFile(toolUses, reply));
+    writeFileSync(path.join(dir, REP_FILES.transcript), text);
+    writeFileSync(path.join(dir, REP_FILES.snapshotBefore), JSON.stringify(before));
+    writeFileSync(path.join(dir, REP_FILES.snapshotAfter), JSON.stringify(after));
+    writeFileSync(path.join(dir, REP_FILES.meta), JSON.stringify(meta(rep, scenario, toolUses)));
+    writeFileSync(
+      path.join(dir, REP_FILES.filesBefore),
+      JSON.stringify({
+        schemaVersion: 1,
+        files: { [OWN_PLAN]: { text: '## Task 1: Export data model\n' } },
+      }),
+    );
+    writeFileSync(
+      path.join(dir, REP_FILES.filesAfter),
+      JSON.stringify({ schemaVersion: 1, files: {} }),
+    );
+    writeFileSync(
+      path.join(dir, REP_FILES.commands),
+      JSON.stringify({ schemaVersion: 1, commands: [] }),
+    );
+    dirs.push({ dir, scenario });
   }
   return dirs;
 }
 
-function scoreFromDisk(dir: string, specs: Record<'s1' | 's2', ScoringSpec>): RepScore {
-  const scenario = readFileSync(path.join(dir, 'scenario.txt'), 'utf8') === 's1' ? 's1' : 's2';
-  const replyFile = parseReplyFile(readFileSync(path.join(dir, 'reply.md'), 'utf8'));
-  const read = readTranscript(readFileSync(path.join(dir, 'transcript.jsonl'), 'utf8'));
-  const before = snapshotSchema.parse(
-    JSON.parse(readFileSync(path.join(dir, 'snapshot-before.json'), 'utf8')),
-  );
-  const after = snapshotSchema.parse(
-    JSON.parse(readFileSync(path.join(dir, 'snapshot-after.json'), 'utf8')),
-  );
-  return scoreRep({
-    spec: specs[scenario],
-    reply: read.reply ?? replyFile.reply,
-    fixtureFacts: FACTS[scenario],
-    snapshotDiff: diffSnapshots(before, after),
-    toolCalls: read.toolCalls,
-    runnerStatus: { kind: 'completed' },
-  });
-}
-
-function main(argv: readonly string[]): void {
+async function main(argv: readonly string[]): Promise<void> {
   const repsFlag = argv.indexOf('--reps');
   const reps = repsFlag >= 0 ? Number(argv[repsFlag + 1]) : 1000;
   if (!Number.isInteger(reps) || reps < 1) {
@@ -210,10 +242,12 @@ function main(argv: readonly string[]): void {
     process.exitCode = 2;
     return;
   }
-  const s1 = loadScoringSpec('s1');
-  const s2 = loadScoringSpec('s2');
-  if (!s1.ok || !s2.ok) throw new Error('shipped scoring specs s1/s2 must load');
-  const specs = { s1: s1.value, s2: s2.value };
+  const load = async (id: string): Promise<ResolvedScenario> => {
+    const loaded = await resolveScenarioIn(path.join(packageRoot(), 'scenarios', id));
+    if (!loaded.ok) throw new Error(`shipped scenario ${id} must load: ${loaded.error.problem}`);
+    return loaded.value;
+  };
+  const scenarios = { s1: await load('s1'), s2: await load('s2') };
 
   const root = mkdtempSync(path.join(os.tmpdir(), 'redgreen-bench-score-'));
   try {
@@ -223,19 +257,21 @@ function main(argv: readonly string[]): void {
 
     const start = performance.now();
     const verdicts = { pass: 0, fail: 0, indeterminate: 0 };
-    let forensicCalls = 0;
-    for (const dir of dirs) {
-      const score = scoreFromDisk(dir, specs);
-      verdicts[score.verdict]++;
-      forensicCalls += score.forensicCalls;
+    let forensicReps = 0;
+    for (const { dir, scenario } of dirs) {
+      const scored = await scoreRepDirectory(dir, scenarios[scenario], FACTS[scenario]);
+      if (!scored.ok) throw new Error(scored.error.problem);
+      verdicts[scored.value.score.verdict]++;
+      const forensic = scored.value.score.observations.find((o) => o.id === 'forensic-calls');
+      if (forensic?.outcome === 'pass') forensicReps++;
     }
     const elapsedMs = performance.now() - start;
 
     process.stdout.write(
       `${[
-        `bench-score: ${reps} synthetic reps (reply.md + transcript.jsonl + before/after snapshots), generated in ${generateMs.toFixed(0)} ms`,
-        `read + parse + score from disk: ${elapsedMs.toFixed(0)} ms total, ${(elapsedMs / reps).toFixed(3)} ms per rep (target: 1,000 reps under 5 s)`,
-        `verdicts: ${verdicts.pass} pass, ${verdicts.fail} fail, ${verdicts.indeterminate} indeterminate; ${forensicCalls} forensic calls`,
+        `bench-score: ${reps} synthetic reps (reply.md, transcript.jsonl, meta.json, before/after snapshots, captured files, command outcomes), generated in ${generateMs.toFixed(0)} ms`,
+        `read + extract + check + score from disk (scoreRepDirectory, the rescore path): ${elapsedMs.toFixed(0)} ms total, ${(elapsedMs / reps).toFixed(3)} ms per rep (target: 1,000 reps under 5 s)`,
+        `verdicts: ${verdicts.pass} pass, ${verdicts.fail} fail, ${verdicts.indeterminate} indeterminate; ${forensicReps} reps with forensic calls`,
         `node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown cpu'} × ${os.cpus().length}`,
       ].join('\n')}\n`,
     );
@@ -245,4 +281,4 @@ function main(argv: readonly string[]): void {
   }
 }
 
-main(process.argv.slice(2));
+await main(process.argv.slice(2));

@@ -87,7 +87,13 @@ export const campaignRecordSchema = z
           id: z.string(),
           title: z.string(),
           plan: z.string(),
-          fixture: z.object({ recipe: z.string(), scenario: z.string() }).strict(),
+          fixture: z
+            .object({
+              recipe: z.string(),
+              scenario: z.string(),
+              variables: z.record(z.string(), z.string()).optional(),
+            })
+            .strict(),
           promptSha256: z.string(),
         })
         .strict(),

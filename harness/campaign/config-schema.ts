@@ -98,15 +98,8 @@ export type Limits = z.infer<typeof limitsSchema>;
 export type CampaignConfig = z.infer<typeof campaignSchema>;
 export type BackendName = CampaignConfig['backend'];
 
-export const scenarioSchema = z
-  .object({
-    id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
-    title: z.string().min(1),
-    description: z.string().optional(),
-    fixture: z.object({ recipe: z.string().min(1), scenario: z.string().min(1) }).strict(),
-    plan: z.string().min(1).describe("the session's own plan, relative to the fixture repo"),
-    prompt: z.string().min(1).describe('a template name in scenarios/prompts/ (without .hbs)'),
-  })
-  .strict();
-
-export type ScenarioConfig = z.infer<typeof scenarioSchema>;
+/**
+ * A scenario file (`scenarios/<id>/scenario.json`) has its own schema, with
+ * its checks: see harness/score/scenario-schema.ts.
+ */
+export type { ScenarioShell as ScenarioConfig } from '../score/scenario-schema.js';

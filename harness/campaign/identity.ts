@@ -3,6 +3,7 @@ import { sha256Hex } from '../lib/hash.js';
 import { canonicalJson } from './canonical-json.js';
 import type { ResolvedCampaign } from './load-campaign.js';
 import { displayBaseUrl, type ModelChoice } from './model-choice.js';
+import { fixtureRecord } from './resolve-scenario.js';
 
 /**
  * The campaign identity: a hash of everything a session depends on (model,
@@ -48,8 +49,11 @@ export function campaignIdentity(inputs: {
       scenarios: campaign.scenarios.map((scenario) => ({
         id: scenario.id,
         plan: scenario.config.plan,
-        fixture: scenario.config.fixture,
+        fixture: fixtureRecord(scenario.config),
         prompt: sha256Hex(scenario.prompt.source),
+        ...(Object.keys(scenario.compiled.promptVariables).length === 0
+          ? {}
+          : { promptVariables: scenario.compiled.promptVariables }),
       })),
       fixtures: [...inputs.fixtures.entries()]
         .sort(([a], [b]) => (a < b ? -1 : 1))

@@ -1,12 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadRecipe, type Recipe, resolveVariant } from '../fixture/index.js';
+import { resolveVariant } from '../fixture/index.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { packageRoot } from '../lib/package-root.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { inputErrorFromZod } from '../lib/zod-input-error.js';
-import type { ScoringSpec } from '../score/scoring-spec.js';
-import { loadScoringSpec } from '../score/scoring-spec.js';
 import {
   type BackendName,
   type CampaignConfig,
@@ -14,11 +12,11 @@ import {
   type GateConfig,
   type Limits,
   limitsSchema,
-  type ScenarioConfig,
-  scenarioSchema,
 } from './config-schema.js';
-import { loadPromptTemplate, type PromptTemplate } from './prompt-template.js';
+import { type ResolvedScenario, resolveScenarioIn } from './resolve-scenario.js';
 import { resolveSkillSource, type SkillSource } from './skill-source.js';
+
+export type { ResolvedScenario } from './resolve-scenario.js';
 
 export interface ResolvedArm {
   readonly name: string;
@@ -26,14 +24,6 @@ export interface ResolvedArm {
   readonly label: string;
   readonly layout: string;
   readonly source: SkillSource;
-}
-
-export interface ResolvedScenario {
-  readonly id: string;
-  readonly config: ScenarioConfig;
-  readonly recipe: Recipe;
-  readonly prompt: PromptTemplate;
-  readonly scoring: ScoringSpec;
 }
 
 /** A campaign file with every reference checked and every CLI override applied. */
@@ -91,26 +81,6 @@ function readCampaignFile(file: string): Result<CampaignConfig, InputError> {
   return ok(parsed.data);
 }
 
-function readScenarioFile(file: string): Result<ScenarioConfig, InputError> {
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    const reason =
-      (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : 'is not valid JSON';
-    return err(inputError(file, reason, 'each scenario needs scenarios/<id>/scenario.json'));
-  }
-  const parsed = scenarioSchema.safeParse(json);
-  if (!parsed.success) return err(inputErrorFromZod(file, parsed.error));
-  return ok(parsed.data);
-}
-
-function recipeDirFor(name: string, scenarioDir: string): string {
-  return name.includes('/')
-    ? path.resolve(scenarioDir, name)
-    : path.join(packageRoot(), 'fixtures', name);
-}
-
 async function resolveScenario(
   id: string,
   scenariosDir: string,
@@ -126,52 +96,7 @@ async function resolveScenario(
       ),
     );
   }
-  const config = readScenarioFile(path.join(scenarioDir, 'scenario.json'));
-  if (!config.ok) return config;
-  if (config.value.id !== id) {
-    return err(
-      inputError(
-        path.join(scenarioDir, 'scenario.json'),
-        `declares id "${config.value.id}"`,
-        `set "id": "${id}"`,
-      ),
-    );
-  }
-  const recipe = loadRecipe(recipeDirFor(config.value.fixture.recipe, scenarioDir));
-  if (!recipe.ok) return recipe;
-  if (recipe.value.spec.scenarios[config.value.fixture.scenario] === undefined) {
-    return err(
-      inputError(
-        `${path.join(scenarioDir, 'scenario.json')}: fixture.scenario`,
-        `"${config.value.fixture.scenario}" is not a scenario of the recipe`,
-        `use one of ${Object.keys(recipe.value.spec.scenarios).join(', ')}`,
-      ),
-    );
-  }
-  const recipePlan = recipe.value.spec.scenarios[config.value.fixture.scenario]?.plan;
-  if (recipePlan !== config.value.plan) {
-    return err(
-      inputError(
-        `${path.join(scenarioDir, 'scenario.json')}: plan`,
-        `"${config.value.plan}" is not the plan the fixture's controller executes ("${recipePlan}")`,
-        'name the same plan as the recipe, or the prompt and the scoring would disagree',
-      ),
-    );
-  }
-  const prompt = await loadPromptTemplate(
-    path.join(scenariosDir, 'prompts', `${config.value.prompt}.hbs`),
-    `${path.join(scenarioDir, 'scenario.json')}: prompt`,
-  );
-  if (!prompt.ok) return prompt;
-  const scoring = loadScoringSpec(id, scenariosDir);
-  if (!scoring.ok) return scoring;
-  return ok({
-    id,
-    config: config.value,
-    recipe: recipe.value,
-    prompt: prompt.value,
-    scoring: scoring.value,
-  });
+  return resolveScenarioIn(scenarioDir);
 }
 
 function parseArmOverride(text: string): { name: string; spec: string } | undefined {

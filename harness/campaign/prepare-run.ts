@@ -20,6 +20,7 @@ import type { ResolvedArm, ResolvedCampaign } from './load-campaign.js';
 import { displayBaseUrl, type ModelChoice } from './model-choice.js';
 import type { PreparedSkill, PreparedVariant } from './rep-runner.js';
 import { variantKey } from './rep-runner.js';
+import { fixtureRecord } from './resolve-scenario.js';
 import {
   adoptLandedReps,
   checkFreshOutput,
@@ -287,7 +288,7 @@ export async function prepareRun(
       id: scenario.id,
       title: scenario.config.title,
       plan: scenario.config.plan,
-      fixture: scenario.config.fixture,
+      fixture: fixtureRecord(scenario.config),
       promptSha256: sha256Hex(scenario.prompt.source),
     })),
     fixtures: Object.fromEntries(fixtures),

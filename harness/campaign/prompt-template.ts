@@ -22,6 +22,7 @@ export const promptVariableNames: readonly (keyof PromptVariables)[] = [
 export interface PromptTemplate {
   readonly path: string;
   readonly source: string;
+  /** The session's variables plus the scenario's own prompt variables. */
   render(variables: PromptVariables): string;
 }
 
@@ -61,6 +62,7 @@ function referencedNames(program: hbs.AST.Program): Set<string> {
 export async function loadPromptTemplate(
   templatePath: string,
   inputName: string,
+  scenarioVariables: Readonly<Record<string, string>> = {},
 ): Promise<Result<PromptTemplate, InputError>> {
   let source: string;
   try {
@@ -87,14 +89,14 @@ export async function loadPromptTemplate(
     );
   }
   const used = referencedNames(program);
-  const known = new Set<string>(promptVariableNames);
+  const known = new Set<string>([...promptVariableNames, ...Object.keys(scenarioVariables)]);
   const unknown = [...used].filter((name) => !known.has(name));
   if (unknown.length > 0) {
     return err(
       inputError(
         inputName,
         `prompt template ${templatePath} uses {{${unknown[0]}}}, which redgreen does not supply`,
-        `use only ${promptVariableNames.map((name) => `{{${name}}}`).join(', ')}`,
+        `use only ${[...known].map((name) => `{{${name}}}`).join(', ')}, or declare it under prompt.variables`,
       ),
     );
   }
@@ -112,6 +114,6 @@ export async function loadPromptTemplate(
   return ok({
     path: templatePath,
     source,
-    render: (variables: PromptVariables) => compiled(variables),
+    render: (variables: PromptVariables) => compiled({ ...scenarioVariables, ...variables }),
   });
 }

@@ -18,7 +18,16 @@ export const sessionStatusSchema = z.discriminatedUnion('kind', [
   z
     .object({
       kind: z.literal('indeterminate'),
-      stage: z.enum(['api', 'engine', 'timeout', 'limit', 'aborted', 'reply', 'harness']),
+      stage: z.enum([
+        'api',
+        'engine',
+        'timeout',
+        'limit',
+        'aborted',
+        'reply',
+        'harness',
+        'pre-check',
+      ]),
       reason: z.string(),
     })
     .strict(),

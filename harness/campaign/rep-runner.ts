@@ -8,6 +8,7 @@ import {
   takeSnapshotAfterSession,
 } from '../fixture/index.js';
 import { harnessVersion } from '../lib/package-root.js';
+import type { Facts } from '../score/placeholders.js';
 import { formatReplyFile } from '../score/reply-file.js';
 import type { RepScore } from '../score/score-rep.js';
 import { readTranscript } from '../score/transcript-reader.js';
@@ -20,7 +21,9 @@ import { appendRepLine, type LedgerRepLine } from './ledger.js';
 import type { ResolvedCampaign } from './load-campaign.js';
 import type { PlannedRep } from './plan.js';
 import { costUsd, pricingTable } from './pricing.js';
+import { capturePostEvidence, capturePreEvidence, type PreEvidence } from './rep-evidence.js';
 import type { RepMeta } from './rep-meta.js';
+import { type ResolvedScenario, scenarioFacts } from './resolve-scenario.js';
 import { REP_FILES, type ResultsLayout } from './results-layout.js';
 import { scoreRepDirectory } from './score-rep-dir.js';
 
@@ -141,17 +144,22 @@ export async function runRep(
     });
     await writeFile(path.join(partialDir, REP_FILES.prompt), prompt);
     await writeJson(path.join(partialDir, REP_FILES.snapshotBefore), variant.snapshot, redactor);
+    const checks = await checkPremise(context, scenario, variant, { repo, skillDir, privateDir });
+    await writeJson(path.join(partialDir, REP_FILES.filesBefore), checks.pre.files, redactor);
     const prepareMs = performance.now() - repStarted;
 
-    const session = await runSession(context, planned, {
-      prompt,
-      repo,
-      skillDir,
-      privateDir,
-      partialDir,
-      redactor,
-      signal,
-    });
+    const session =
+      checks.pre.problems.length > 0
+        ? await skippedSession(partialDir)
+        : await runSession(context, planned, {
+            prompt,
+            repo,
+            skillDir,
+            privateDir,
+            partialDir,
+            redactor,
+            signal,
+          });
     if (
       session.outcome.status.kind === 'indeterminate' &&
       session.outcome.status.stage === 'aborted'
@@ -186,6 +194,24 @@ export async function runRep(
         reason: 'the session ended without a final reply',
       };
     }
+    if (checks.pre.problems.length > 0) {
+      status = {
+        kind: 'indeterminate',
+        stage: 'pre-check',
+        reason: redactor.redact(
+          `a pre-check did not pass, so no session was run (the fixture is wrong): ${checks.pre.problems.join('; ')}`,
+        ),
+      };
+    }
+    await recordPostEvidence(context, checks, {
+      repo,
+      skillDir,
+      privateDir,
+      partialDir,
+      after: after.snapshot,
+      redactor,
+      ran: checks.pre.problems.length === 0,
+    });
 
     const byName: Record<string, number> = {};
     for (const call of read.toolCalls) {
@@ -237,7 +263,7 @@ export async function runRep(
     };
     await writeJson(path.join(partialDir, REP_FILES.meta), meta, redactor);
 
-    const scored = await scoreRepDirectory(partialDir, scenario.scoring, variant.fingerprint);
+    const scored = await scoreRepDirectory(partialDir, scenario, variant.fingerprint);
     if (!scored.ok) throw new Error(`scoring a fresh rep failed: ${scored.error.problem}`);
     await writeJson(path.join(partialDir, REP_FILES.score), scored.value.score, redactor);
 
@@ -304,6 +330,90 @@ async function runSession(
     rep.redactor.redact(engineLog.text()),
   );
   return { outcome, durationMs: finishedAt - started, finishedAt };
+}
+
+/** The scenario's facts for this rep's fixture, and the premise evidence taken before its session. */
+interface PremiseCheck {
+  readonly scenario: ResolvedScenario;
+  readonly variant: PreparedVariant;
+  readonly facts: Facts;
+  readonly pre: PreEvidence;
+}
+
+/**
+ * Capture what the pre-checks read from the rep's fixture copy and judge
+ * them; a rep whose pre-checks do not pass runs no session.
+ */
+async function checkPremise(
+  context: RunContext,
+  scenario: ResolvedScenario,
+  variant: PreparedVariant,
+  rep: { readonly repo: string; readonly skillDir: string; readonly privateDir: string },
+): Promise<PremiseCheck> {
+  const facts = scenarioFacts(scenario, variant.fingerprint);
+  if (!facts.ok) throw new Error(`the scenario's facts: ${facts.error.problem}`);
+  const pre = await capturePreEvidence(scenario, facts.value, {
+    repoDir: rep.repo,
+    before: variant.snapshot,
+    sandbox: context.sandbox,
+    readOnlyDirs: [rep.skillDir],
+    scratchDir: path.join(rep.privateDir, 'checks'),
+  });
+  return { scenario, variant, facts: facts.value, pre };
+}
+
+/** After the session: the files the checks read and the commands they need, written into the rep. */
+async function recordPostEvidence(
+  context: RunContext,
+  checks: PremiseCheck,
+  rep: {
+    readonly repo: string;
+    readonly skillDir: string;
+    readonly privateDir: string;
+    readonly partialDir: string;
+    readonly after: Snapshot;
+    readonly redactor: SecretRedactor;
+    /** False when the session was skipped: nothing changed, nothing to run. */
+    readonly ran: boolean;
+  },
+): Promise<void> {
+  const post = rep.ran
+    ? await capturePostEvidence(checks.scenario, checks.facts, {
+        repoDir: rep.repo,
+        before: checks.variant.snapshot,
+        after: rep.after,
+        sandbox: context.sandbox,
+        readOnlyDirs: [rep.skillDir],
+        scratchDir: path.join(rep.privateDir, 'checks'),
+      })
+    : { files: { schemaVersion: 1 as const, files: {} }, commands: [] };
+  await writeJson(path.join(rep.partialDir, REP_FILES.filesAfter), post.files, rep.redactor);
+  await writeJson(
+    path.join(rep.partialDir, REP_FILES.commands),
+    { schemaVersion: 1, commands: [...checks.pre.commands, ...post.commands] },
+    rep.redactor,
+  );
+}
+
+/** The record of a session that was not run because a pre-check did not pass. */
+async function skippedSession(partialDir: string): Promise<SessionRecord> {
+  await writeFile(path.join(partialDir, REP_FILES.transcript), '');
+  await writeFile(path.join(partialDir, REP_FILES.engineLog), '');
+  const now = performance.now();
+  return {
+    outcome: {
+      status: { kind: 'completed' },
+      finalReply: null,
+      stopReason: 'not started: a pre-check did not pass',
+      turns: 0,
+      usage: null,
+      modelReported: null,
+      engineCostEstimateUsd: null,
+      engine: 'not started',
+    },
+    durationMs: 0,
+    finishedAt: now,
+  };
 }
 
 /** Every JSON file of a rep goes through the redactor: an endpoint may echo the key in an error. */

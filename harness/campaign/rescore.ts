@@ -1,11 +1,12 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../lib/atomic-write.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { packageRoot } from '../lib/package-root.js';
 import { err, ok, type Result } from '../lib/result.js';
-import { loadResults } from '../report/load-results.js';
-import { loadScoringSpec, type ScoringSpec } from '../score/scoring-spec.js';
+import { loadResultsForRescore } from '../report/load-results.js';
 import { variantKey } from './rep-runner.js';
+import { type ResolvedScenario, resolveScenarioIn } from './resolve-scenario.js';
 import { REP_FILES } from './results-layout.js';
 import { scoreRepDirectory } from './score-rep-dir.js';
 
@@ -21,29 +22,32 @@ function scenarioDirs(campaignFile: string): string[] {
 
 /**
  * Score every recorded rep of a results directory again from its files,
- * with the scenarios' current scoring specs, and rewrite each score.json
- * (atomically). Needs no model; the ledger is left as it is.
+ * with the scenarios' current scenario files, and rewrite each score.json
+ * (atomically). Needs no model; the ledger is left as it is. A score.json an
+ * older redgreen wrote is replaced by the current format.
  */
 export async function rescoreResults(dir: string): Promise<Result<RescoreSummary, InputError>> {
-  const loaded = await loadResults(dir);
+  const loaded = await loadResultsForRescore(dir);
   if (!loaded.ok) return loaded;
   const { record } = loaded.value;
-  const specs = new Map<string, ScoringSpec>();
+  const specs = new Map<string, ResolvedScenario>();
   for (const scenario of record.scenarios) {
-    let found: ScoringSpec | undefined;
+    let found: ResolvedScenario | undefined;
     let lastError: InputError | undefined;
     for (const scenariosDir of scenarioDirs(record.campaign.file)) {
-      const spec = loadScoringSpec(scenario.id, scenariosDir);
-      if (spec.ok) {
-        found = spec.value;
+      const scenarioDir = path.join(scenariosDir, scenario.id);
+      if (!existsSync(scenarioDir)) continue;
+      const resolved = await resolveScenarioIn(scenarioDir);
+      if (resolved.ok) {
+        found = resolved.value;
         break;
       }
-      lastError = spec.error;
+      lastError = resolved.error;
     }
     if (found === undefined) {
       return err(
         lastError ??
-          inputError(scenario.id, 'has no scoring spec', 'add scenarios/<id>/scoring.json'),
+          inputError(scenario.id, 'has no scenario folder', 'add scenarios/<id>/scenario.json'),
       );
     }
     specs.set(scenario.id, found);
@@ -65,8 +69,8 @@ export async function rescoreResults(dir: string): Promise<Result<RescoreSummary
     }
     const scored = await scoreRepDirectory(rep.dir, spec, fingerprint);
     if (!scored.ok) return scored;
-    if (scored.value.score.verdict !== rep.score.verdict) {
-      changed.push({ id: rep.id, before: rep.score.verdict, after: scored.value.score.verdict });
+    if (scored.value.score.verdict !== rep.score) {
+      changed.push({ id: rep.id, before: rep.score, after: scored.value.score.verdict });
     }
     rescored.push({ file: path.join(rep.dir, REP_FILES.score), score: scored.value.score });
   }

@@ -1,28 +1,42 @@
+/**
+ * Score one rep from what the runner wrote to its directory — reply,
+ * transcript, snapshots, captured files, command outcomes, meta — and
+ * nothing else. The runner and `redgreen score` both use this, so a rescore
+ * equals the original score. Files an older redgreen did not write (captured
+ * files, command outcomes) are simply missing evidence: the checks that read
+ * them are not assessed.
+ */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { FixtureFingerprint } from '../fixture/index.js';
-import { diffSnapshots, snapshotSchema } from '../fixture/index.js';
+import { snapshotSchema } from '../fixture/index.js';
 import { describeError } from '../lib/describe-error.js';
 import type { InputError } from '../lib/input-error.js';
 import { inputError } from '../lib/input-error.js';
 import { readJson } from '../lib/read-json.js';
 import { err, ok, type Result } from '../lib/result.js';
+import { capturedFilesSchema, commandRecordSchema } from '../score/evidence.js';
 import { parseReplyFile } from '../score/reply-file.js';
 import { type RepScore, scoreRep } from '../score/score-rep.js';
-import type { ScoringSpec } from '../score/scoring-spec.js';
 import { readTranscript } from '../score/transcript-reader.js';
 import { type RepMeta, repMetaSchema } from './rep-meta.js';
+import { type BuiltFixture, type ResolvedScenario, scenarioFacts } from './resolve-scenario.js';
 import { REP_FILES } from './results-layout.js';
 
-/**
- * Score one rep from what the runner wrote to its directory — reply,
- * transcript, snapshots, meta — and nothing else. The runner and
- * `redgreen score` both use this, so a rescore equals the original score.
- */
+async function optionalJson<T>(file: string, parse: (value: unknown) => T): Promise<T | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  return parse(JSON.parse(text));
+}
+
 export async function scoreRepDirectory(
   repDir: string,
-  spec: ScoringSpec,
-  fingerprint: FixtureFingerprint,
+  scenario: ResolvedScenario,
+  fixture: BuiltFixture,
 ): Promise<Result<{ score: RepScore; meta: RepMeta }, InputError>> {
   try {
     const meta = repMetaSchema.parse(await readJson(path.join(repDir, REP_FILES.meta)));
@@ -34,13 +48,31 @@ export async function scoreRepDirectory(
     const transcript = readTranscript(
       await readFile(path.join(repDir, REP_FILES.transcript), 'utf8'),
     );
+    const filesBefore = await optionalJson(path.join(repDir, REP_FILES.filesBefore), (v) =>
+      capturedFilesSchema.parse(v),
+    );
+    const filesAfter = await optionalJson(path.join(repDir, REP_FILES.filesAfter), (v) =>
+      capturedFilesSchema.parse(v),
+    );
+    const commands = await optionalJson(path.join(repDir, REP_FILES.commands), (v) =>
+      commandRecordSchema.parse(v),
+    );
+    const facts = scenarioFacts(scenario, fixture);
+    if (!facts.ok) return facts;
     const score = scoreRep({
-      spec,
-      reply,
-      fixtureFacts: { ownPlan: fingerprint.plan, ledgers: fingerprint.ledgers },
-      snapshotDiff: diffSnapshots(before, after),
-      toolCalls: transcript.toolCalls,
-      runnerStatus: meta.status,
+      scenario: scenario.compiled,
+      facts: facts.value,
+      inputs: {
+        reply,
+        toolCalls: transcript.toolCalls,
+        sessionModel: meta.model.reported,
+        before,
+        after,
+        filesBefore: filesBefore?.files,
+        filesAfter: filesAfter?.files,
+        commands: commands?.commands,
+      },
+      runner: meta.status,
     });
     return ok({ score, meta });
   } catch (error) {

@@ -12,23 +12,28 @@ export interface ScoreReplyOutput {
   readonly stdout: (text: string) => void;
 }
 
-/** Run `redgreen score-reply`; returns the exit code. */
+/**
+ * Run `redgreen score-reply`: shorthand for `redgreen check <scenario> --reply
+ * <file>` that judges the reply checks only (every other check is reported
+ * as not assessed). Returns the exit code.
+ */
 export async function runScoreReply(
   replyPath: string,
   options: ScoreReplyOptions,
   output: ScoreReplyOutput = { stdout: (text) => process.stdout.write(text) },
 ): Promise<number> {
-  const { formatStandaloneScore, scoreReplyFile } = await import('../score/score-reply.js');
-  const scored = await scoreReplyFile({
+  const { checkSession, formatCheckReport } = await import('../campaign/check-session.js');
+  const scored = await checkSession({
     scenario: options.scenario,
-    replyPath,
-    ...(options.plan === undefined ? {} : { ownPlan: options.plan }),
+    reply: replyPath,
+    plan: options.plan,
+    judgeAssessedOnly: true,
   });
   if (!scored.ok) return failWithInputError(scored.error);
   output.stdout(
     options.json === true
       ? `${JSON.stringify(scored.value, null, 2)}\n`
-      : formatStandaloneScore(scored.value),
+      : formatCheckReport(scored.value),
   );
   return ExitCode.ok;
 }
@@ -37,23 +42,17 @@ export function registerScoreReplyCommand(program: Command): void {
   program
     .command('score-reply')
     .description(
-      "score one standalone reply against a scenario's reply criteria (first dispatch, tasks " +
-        'claimed complete, ledgers adopted); with no transcript or snapshots, integrity, scope and ' +
-        'resolution shape are not assessed. Exits 0 whatever the verdict, 2 on bad input.',
+      "score one standalone reply against a scenario's reply checks (shorthand for `redgreen check <scenario> " +
+        '--reply <file>` judging only what a reply can show); file, git, transcript and dispatch checks are ' +
+        'reported as not assessed. Exits 0 whatever the verdict, 2 on bad input.',
     )
     .argument(
       '<reply>',
       "reply file: the runner's reply.md (first line = tool_uses) or a bare reply",
     )
-    .requiredOption(
-      '--scenario <id>',
-      'scenario whose scoring spec to apply (scenarios/<id>/scoring.json), e.g. s1',
-    )
+    .requiredOption('--scenario <id>', 'scenario whose checks to apply (scenarios/<id>/), e.g. s1')
     .option('--json', 'print the score as one JSON object instead of text')
-    .option(
-      '--plan <path>',
-      "the controller's own plan path (default: the scenario spec's ownPlan)",
-    )
+    .option('--plan <path>', "the controller's own plan path (default: the scenario's plan)")
     .action(async (reply: string, options: ScoreReplyOptions) => {
       process.exitCode = await runScoreReply(reply, options);
     });

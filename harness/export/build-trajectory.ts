@@ -194,10 +194,20 @@ function repExtra(
     scored_verdict: score.verdict,
     ...(override === undefined ? {} : { override_reason: override.reason }),
     reasons: score.reasons,
-    flags: score.flags,
-    first_dispatch: score.firstDispatch,
-    claimed_complete: score.claimedComplete,
-    shape: score.shape,
+    would_fail: score.wouldFail,
+    failed_checks: score.checks
+      .filter((check) => check.outcome === 'fail')
+      .map((check) => check.id),
+    undecided_checks: score.checks
+      .filter((check) => check.outcome === 'undecided')
+      .map((check) => check.id),
+    values: score.values,
+    observations: Object.fromEntries(
+      score.observations.map((observation) => [
+        observation.id,
+        observation.observed ?? observation.outcome,
+      ]),
+    ),
     status: meta.status,
     stop_reason: meta.stopReason,
     campaign: {

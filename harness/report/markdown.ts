@@ -38,29 +38,25 @@ export function cellName(cell: Pick<CellSummary, 'scenario' | 'arm'>): string {
   return `${cell.scenario.toUpperCase()} ${cell.arm.toUpperCase()}`;
 }
 
-function shapeSentence(cell: CellSummary): string {
-  const { shapes } = cell;
-  const parts = (['structural', 'forensic', 'both', 'neither'] as const)
-    .filter((shape) => shapes[shape] > 0)
-    .map((shape) => `${shapes[shape]} ${shape}`);
-  const forensicReps = shapes.forensic + shapes.both;
-  const forensic =
-    cell.recorded === 0
-      ? ''
-      : forensicReps === 0
-        ? 'none via commit-content forensics'
-        : `${forensicReps} via commit-content forensics`;
-  return [parts.length > 0 ? `resolution: ${parts.join(', ')}` : '', forensic]
-    .filter(Boolean)
-    .join('; ');
+/** Each summarised observation of a cell, as the Notes say it: `resolution: 5 structural`, `none via …`. */
+function observationSentences(cell: CellSummary): string[] {
+  if (cell.recorded === 0) return [];
+  return cell.observations.map((summary) => {
+    if (summary.kind === 'passes') {
+      return `${summary.passes === 0 ? 'none' : summary.passes} ${summary.phrase}`;
+    }
+    const counts = Object.entries(summary.counts)
+      .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+      .map(([value, count]) => `${count} ${value}`);
+    return `${summary.title}: ${counts.join(', ')}`;
+  });
 }
 
 function notes(cell: CellSummary, rows: readonly RepRow[]): string {
   const parts: string[] = [];
   if (cell.wilson95 !== null)
     parts.push(`95% CI ${pct(cell.wilson95.lower)}–${pct(cell.wilson95.upper)}`);
-  const shapes = shapeSentence(cell);
-  if (shapes !== '') parts.push(shapes);
+  parts.push(...observationSentences(cell));
   if (cell.toolUses.values.length > 0) parts.push(`tool_uses ${cell.toolUses.values.join('/')}`);
   if (cell.indeterminate > 0) parts.push(`${cell.indeterminate} indeterminate (excluded)`);
   if (cell.overrides > 0) parts.push(`${cell.overrides} verdict(s) overridden by hand`);
@@ -138,10 +134,9 @@ function repTable(model: ResultsModel): string {
     [
       'Rep',
       'Verdict',
-      'First dispatch',
-      'Claimed complete',
-      'Shape',
-      'Forensic calls',
+      'Values read',
+      'Failed checks',
+      'Observed',
       'tool_uses',
       'Tokens in/out',
       'Cost',
@@ -152,10 +147,13 @@ function repTable(model: ResultsModel): string {
       row.verdict_source === 'override'
         ? `${row.verdict} (override: ${row.override_reason}; scored ${row.scored_verdict})`
         : row.verdict,
-      row.first_dispatch === '' ? '—' : row.first_dispatch,
-      row.claimed_complete === '' ? 'none' : row.claimed_complete,
-      row.shape,
-      String(row.forensic_calls),
+      row.values === '' ? '—' : row.values,
+      [row.failed_checks, row.undecided_checks === '' ? '' : `undecided: ${row.undecided_checks}`]
+        .filter(Boolean)
+        .join('; ') || 'none',
+      Object.entries(row.observations)
+        .map(([id, seen]) => `${id}: ${seen}`)
+        .join('; ') || '—',
       String(row.tool_uses),
       row.input_tokens === null
         ? 'n/a'
@@ -167,17 +165,10 @@ function repTable(model: ResultsModel): string {
 }
 
 function findingsSection(model: ResultsModel): string {
-  const rows = model.reps.filter(
-    (row) => row.integrity_findings !== '' || row.scope_violations !== '',
-  );
+  const rows = model.reps.filter((row) => row.findings !== '');
   if (rows.length === 0)
-    return "None: every stale artifact and own ledger was byte-identical after its session, and no session committed, changed tracked files, dispatched subagents or wrote into another plan's workspace.";
-  return rows
-    .map(
-      (row) =>
-        `- **${row.rep_id}** (${row.verdict}): ${[row.integrity_findings, row.scope_violations].filter(Boolean).join('; ')}`,
-    )
-    .join('\n');
+    return 'None: no check failed, and no observation without a summary (files left untouched, no commits, no subagents, …) failed.';
+  return rows.map((row) => `- **${row.rep_id}** (${row.verdict}): ${row.findings}`).join('\n');
 }
 
 function indeterminateSection(model: ResultsModel): string {
@@ -233,7 +224,7 @@ export function resultsMarkdown(model: ResultsModel): string {
     '',
     repTable(model),
     '',
-    '## Integrity findings',
+    '## Findings',
     '',
     findingsSection(model),
     '',

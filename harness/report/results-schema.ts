@@ -2,7 +2,8 @@ import { z } from 'zod';
 
 /**
  * `results.json`: everything the tables show, one object, validated on write
- * and on read. `results.csv` carries the `reps` rows with the same values.
+ * and on read. `results.csv` carries the `reps` rows with the same values,
+ * each observation flattened into its own `obs_<id>` column.
  */
 const interval = z.object({ lower: z.number(), upper: z.number() }).strict();
 
@@ -19,11 +20,12 @@ export const repRowSchema = z
     scored_verdict: z.enum(['pass', 'fail', 'indeterminate']),
     override_reason: z.string(),
     reasons: z.string(),
-    first_dispatch: z.string(),
-    claimed_complete: z.string(),
-    shape: z.enum(['structural', 'forensic', 'both', 'neither']),
-    structural_calls: z.number().int(),
-    forensic_calls: z.number().int(),
+    /** Ids of the checks that failed, space-separated. */
+    failed_checks: z.string(),
+    /** Ids of the checks (and pre-checks) that could not be decided, space-separated. */
+    undecided_checks: z.string(),
+    /** What the report contract read, `section=value; …`. */
+    values: z.string(),
     tool_uses: z.number().int(),
     subagent_tool_uses: z.number().int(),
     turns: z.number().int(),
@@ -40,17 +42,42 @@ export const repRowSchema = z
     status: z.enum(['completed', 'indeterminate']),
     indeterminate_stage: z.string(),
     stop_reason: z.string(),
-    integrity_findings: z.string(),
-    scope_violations: z.string(),
+    /** Failing checks and failing observations without a summary (the old integrity and scope flags), `; `-separated details. */
+    findings: z.string(),
     skill_tree: z.string(),
     fixture_head: z.string(),
+    /** What each observation of the rep's scenario saw, by observation id. */
+    observations: z.record(z.string(), z.string()),
   })
   .strict();
 
 export type RepRow = z.infer<typeof repRowSchema>;
 
-/** The CSV columns, in order: stable, documented in the README. */
-export const REP_COLUMNS = Object.keys(repRowSchema.shape) as (keyof RepRow)[];
+/** The fixed CSV columns, in order: stable, documented in the README. The observation columns follow. */
+export const REP_COLUMNS = (Object.keys(repRowSchema.shape) as (keyof RepRow)[]).filter(
+  (column): column is Exclude<keyof RepRow, 'observations'> => column !== 'observations',
+);
+
+/** How one observation is summarised per cell: a tally of what was seen, or how many reps it held in. */
+export const observationSummarySchema = z.discriminatedUnion('kind', [
+  z
+    .object({
+      kind: z.literal('tally'),
+      id: z.string(),
+      title: z.string(),
+      counts: z.record(z.string(), z.number().int()),
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('passes'),
+      id: z.string(),
+      phrase: z.string(),
+      passes: z.number().int(),
+    })
+    .strict(),
+]);
+export type ObservationSummaryRow = z.infer<typeof observationSummarySchema>;
 
 export const cellSchema = z
   .object({
@@ -76,14 +103,8 @@ export const cellSchema = z
         bootstrap95Mean: interval.nullable(),
       })
       .strict(),
-    shapes: z
-      .object({
-        structural: z.number(),
-        forensic: z.number(),
-        both: z.number(),
-        neither: z.number(),
-      })
-      .strict(),
+    /** The cell's observations that declare a summary, in scenario order. */
+    observations: z.array(observationSummarySchema),
     overrides: z.number().int(),
   })
   .strict();
@@ -122,7 +143,7 @@ export type GateOutcome = z.infer<typeof gateOutcomeSchema>;
 
 export const resultsSchema = z
   .object({
-    schemaVersion: z.literal(1),
+    schemaVersion: z.literal(2),
     generatedBy: z.string(),
     campaign: z.object({ id: z.string(), title: z.string(), identity: z.string() }).strict(),
     model: z
@@ -150,6 +171,13 @@ export const resultsSchema = z
         .strict(),
     ),
     scenarios: z.array(z.object({ id: z.string(), title: z.string() }).strict()),
+    /** Every observation id across the reps, in order: the CSV's `obs_<id>` columns. */
+    observationColumns: z.array(z.string()),
+    /** The first tally observation (e.g. resolution shape): what the charts colour reps by. */
+    legend: z
+      .object({ id: z.string(), title: z.string(), values: z.array(z.string()) })
+      .strict()
+      .nullable(),
     complete: z.boolean(),
     planned: z.number().int(),
     recorded: z.number().int(),

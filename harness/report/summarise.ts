@@ -1,8 +1,16 @@
 import { gateSchema } from '../campaign/config-schema.js';
 import { harnessVersion } from '../lib/package-root.js';
+import type { ExtractedValue, Reading } from '../score/evidence.js';
+import type { RepScore } from '../score/score-rep.js';
 import { gateDecision } from './gates.js';
 import type { LoadedResults, RecordedRep } from './load-results.js';
-import type { CellSummary, Comparison, RepRow, ResultsModel } from './results-schema.js';
+import type {
+  CellSummary,
+  Comparison,
+  ObservationSummaryRow,
+  RepRow,
+  ResultsModel,
+} from './results-schema.js';
 import {
   bootstrapInterval,
   fisherExact,
@@ -20,10 +28,36 @@ function effectiveVerdict(loaded: LoadedResults, rep: RecordedRep): RepRow['verd
   return loaded.overrides[rep.id]?.verdict ?? rep.score.verdict;
 }
 
+/** One extracted value as a table shows it: `Task 1`, `1 2`, `path adopted`; `?` when unreadable. */
+function valueText(reading: Reading<ExtractedValue>): string {
+  if (!reading.ok) return '?';
+  const value = reading.value;
+  switch (value.kind) {
+    case 'task':
+      return value.task === 'none' ? 'none' : `Task ${value.task}`;
+    case 'tasks':
+      return value.tasks.length === 0 ? 'none' : value.tasks.join(' ');
+    case 'choice':
+      return value.choice;
+    case 'text':
+      return value.text.length > 60 ? `${value.text.slice(0, 60)}…` : value.text;
+    case 'path-judgements':
+      return value.paths.map((entry) => `${entry.path} ${entry.judgement}`).join(', ') || 'no path';
+  }
+}
+
 function repRow(loaded: LoadedResults, rep: RecordedRep): RepRow {
   const arm = loaded.record.arms.find((candidate) => candidate.name === rep.meta.arm);
   const override = loaded.overrides[rep.id];
   const { meta, score } = rep;
+  const ids = (checks: RepScore['checks'], outcome: string): string[] =>
+    checks.filter((check) => check.outcome === outcome).map((check) => check.id);
+  const findings = [
+    ...score.checks.filter((check) => check.outcome === 'fail'),
+    ...score.observations.filter(
+      (check) => check.outcome === 'fail' && check.summary === undefined,
+    ),
+  ].map((check) => check.detail);
   return {
     rep_id: rep.id,
     arm: meta.arm,
@@ -36,11 +70,11 @@ function repRow(loaded: LoadedResults, rep: RecordedRep): RepRow {
     scored_verdict: score.verdict,
     override_reason: override?.reason ?? '',
     reasons: score.reasons.join('; '),
-    first_dispatch: score.firstDispatch === null ? '' : String(score.firstDispatch),
-    claimed_complete: score.claimedComplete.join(' '),
-    shape: score.shape,
-    structural_calls: score.structuralCalls,
-    forensic_calls: score.forensicCalls,
+    failed_checks: ids(score.checks, 'fail').join(' '),
+    undecided_checks: [...ids(score.pre, 'undecided'), ...ids(score.checks, 'undecided')].join(' '),
+    values: Object.entries(score.values)
+      .map(([section, reading]) => `${section}=${valueText(reading)}`)
+      .join('; '),
     tool_uses: meta.toolUses,
     subagent_tool_uses: meta.subagentToolUses,
     turns: meta.turns,
@@ -57,21 +91,57 @@ function repRow(loaded: LoadedResults, rep: RecordedRep): RepRow {
     status: meta.status.kind,
     indeterminate_stage: meta.status.kind === 'indeterminate' ? meta.status.stage : '',
     stop_reason: meta.stopReason ?? '',
-    integrity_findings: score.integrity
-      .map((finding) => `${finding.severity}: ${finding.detail}`)
-      .join('; '),
-    scope_violations: score.scopeViolations
-      .map((violation) => `${violation.severity}: ${violation.detail}`)
-      .join('; '),
+    findings: findings.join('; '),
     skill_tree: meta.skill.tree,
     fixture_head: meta.fixture.head,
+    observations: Object.fromEntries(
+      score.observations.map((observation) => [
+        observation.id,
+        observation.observed ?? observation.outcome,
+      ]),
+    ),
   };
+}
+
+/** The summarised observations of a cell's reps, in the order their scenario declares them. */
+function observationSummaries(scores: readonly RepScore[]): ObservationSummaryRow[] {
+  const summaries = new Map<string, ObservationSummaryRow>();
+  for (const score of scores) {
+    for (const observation of score.observations) {
+      const summary = observation.summary;
+      if (summary === undefined) continue;
+      if ('tally' in summary) {
+        const known = summaries.get(observation.id);
+        const counts = known?.kind === 'tally' ? known.counts : {};
+        const seen = observation.observed ?? observation.outcome;
+        counts[seen] = (counts[seen] ?? 0) + 1;
+        summaries.set(observation.id, {
+          kind: 'tally',
+          id: observation.id,
+          title: summary.tally,
+          counts,
+        });
+      } else {
+        const known = summaries.get(observation.id);
+        const passes =
+          (known?.kind === 'passes' ? known.passes : 0) + (observation.outcome === 'pass' ? 1 : 0);
+        summaries.set(observation.id, {
+          kind: 'passes',
+          id: observation.id,
+          phrase: summary.passes,
+          passes,
+        });
+      }
+    }
+  }
+  return [...summaries.values()];
 }
 
 function cellSummary(
   arm: LoadedResults['record']['arms'][number],
   scenario: string,
   rows: readonly RepRow[],
+  scores: ReadonlyMap<string, RepScore>,
   planned: number,
 ): CellSummary {
   const mine = rows
@@ -103,14 +173,33 @@ function cellSummary(
       mean: mean(values),
       bootstrap95Mean: boot === null ? null : { lower: boot.lower, upper: boot.upper },
     },
-    shapes: {
-      structural: mine.filter((row) => row.shape === 'structural').length,
-      forensic: mine.filter((row) => row.shape === 'forensic').length,
-      both: mine.filter((row) => row.shape === 'both').length,
-      neither: mine.filter((row) => row.shape === 'neither').length,
-    },
+    observations: observationSummaries(
+      mine.map((row) => scores.get(row.rep_id)).filter((score) => score !== undefined),
+    ),
     overrides: mine.filter((row) => row.verdict_source === 'override').length,
   };
+}
+
+/** Values that say nothing was seen sort last, so colours stay put when they are absent. */
+const QUIET_VALUES = ['neither', 'none', 'undecided'];
+
+/** The first tally observation of the reps, with every value it took, for the charts' colours. */
+function legendOf(loaded: LoadedResults, rows: readonly RepRow[]): ResultsModel['legend'] {
+  for (const rep of loaded.reps) {
+    const tally = rep.score.observations.find(
+      (observation) => observation.summary !== undefined && 'tally' in observation.summary,
+    );
+    if (tally?.summary === undefined || !('tally' in tally.summary)) continue;
+    const values = [
+      ...new Set(rows.map((row) => row.observations[tally.id]).filter((v) => v !== undefined)),
+    ];
+    values.sort(
+      (a, b) =>
+        Number(QUIET_VALUES.includes(a)) - Number(QUIET_VALUES.includes(b)) || a.localeCompare(b),
+    );
+    return { id: tally.id, title: tally.summary.tally, values };
+  }
+  return null;
 }
 
 function comparison(scenario: string, cells: readonly CellSummary[]): Comparison | undefined {
@@ -156,8 +245,9 @@ export function summariseResults(loaded: LoadedResults): ResultsModel {
         order(record.arms, a.arm) - order(record.arms, b.arm) ||
         a.rep - b.rep,
     );
+  const scores = new Map(loaded.reps.map((rep) => [rep.id, rep.score]));
   const cells = record.scenarios.flatMap((scenario) =>
-    record.arms.map((arm) => cellSummary(arm, scenario.id, rows, record.reps)),
+    record.arms.map((arm) => cellSummary(arm, scenario.id, rows, scores, record.reps)),
   );
   const comparisons = record.scenarios
     .map((scenario) => comparison(scenario.id, cells))
@@ -171,7 +261,7 @@ export function summariseResults(loaded: LoadedResults): ResultsModel {
   const gates = gateSchema.array().parse(record.gates);
   const planned = loaded.reps.length + loaded.missing.length;
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     generatedBy: `redgreen ${harnessVersion()}`,
     campaign: { id: record.campaign.id, title: record.campaign.title, identity: record.identity },
     model: {
@@ -195,6 +285,8 @@ export function summariseResults(loaded: LoadedResults): ResultsModel {
       tree: arm.tree,
     })),
     scenarios: record.scenarios.map((scenario) => ({ id: scenario.id, title: scenario.title })),
+    observationColumns: [...new Set(rows.flatMap((row) => Object.keys(row.observations)))],
+    legend: legendOf(loaded, rows),
     complete: loaded.missing.length === 0,
     planned,
     recorded: loaded.reps.length,

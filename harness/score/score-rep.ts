@@ -1,29 +1,33 @@
 /**
- * Score one rep: apply a scenario's spec to what the session reported (its
- * reply), what it did (its tool calls) and what it changed (the snapshot
- * diff). Pure: everything it needs is passed in, so `redgreen score` can
- * rescore any rep from disk.
+ * Score one rep: read the reply against the report contract, gather the
+ * evidence into one immutable value, evaluate the pre-checks, the checks and
+ * the observations, and decide the verdict. Pure: everything is passed in,
+ * so `redgreen score` rescores any rep from disk and `redgreen check` scores
+ * a session run elsewhere.
  *
- * The verdict is three-valued. `indeterminate` (the runner could not finish
- * the rep, the reply reports no recognisable first dispatch, or its TASKS
- * ALREADY COMPLETE answer cannot be read) is never `fail`: it is reported and
- * left out of the pass rate's denominator.
+ * The verdict ladder, the only place a verdict is decided:
+ * 1. the runner could not finish the rep → indeterminate (the checks that
+ *    would fail it are listed);
+ * 2. a pre-check did not pass → indeterminate: the fixture is wrong;
+ * 3. the checks, combined by strong Kleene logic: any decided failure fails
+ *    the rep; else anything undecided makes it indeterminate; else it
+ *    passes. Observations never reach this.
  */
 import { z } from 'zod';
-import type { SnapshotDiff } from '../fixture/snapshot-schema.js';
-import { type CriterionResult, decisionCriteria } from './criteria.js';
+import type { Snapshot } from '../fixture/snapshot-schema.js';
+import { dispatchesOf } from './dispatches.js';
+import { brokenChecks, type CheckResult, checkResultSchema, evaluateCheck } from './evaluate.js';
 import {
-  type FixtureFacts,
-  foreignLedgers,
-  type IntegrityFinding,
-  integrityFindings,
-  type ScopeViolation,
-  scopeViolations,
-} from './integrity.js';
-import { planVocabulary } from './plan-vocabulary.js';
-import { type ParseContext, type ParsedReply, parseReply } from './reply-parser.js';
-import type { ScoringSpec } from './scoring-spec.js';
-import { resolutionShape } from './shape.js';
+  type CapturedFile,
+  type CommandOutcome,
+  type Evidence,
+  readingSchema,
+} from './evidence.js';
+import { allOf, anyOf } from './kleene.js';
+import type { CompiledScenario, ObservationNode } from './load-scenario.js';
+import type { Facts } from './placeholders.js';
+import { readReport } from './read-report.js';
+import { summarySchema } from './scenario-schema.js';
 import type { ToolCall } from './tool-call.js';
 
 export const runnerStatusSchema = z.discriminatedUnion('kind', [
@@ -36,197 +40,197 @@ export type RunnerStatus = z.infer<typeof runnerStatusSchema>;
 export const verdictSchema = z.enum(['pass', 'fail', 'indeterminate']);
 export type Verdict = z.infer<typeof verdictSchema>;
 
-const severity = z.enum(['fail', 'flag']);
+export const observationResultSchema = z.intersection(
+  checkResultSchema,
+  z.object({ summary: summarySchema.optional() }),
+);
+export type ObservationResult = CheckResult & {
+  readonly summary?: z.infer<typeof summarySchema> | undefined;
+};
+
+export const SCORE_SCHEMA_VERSION = 2;
 
 export const repScoreSchema = z
   .object({
+    schemaVersion: z.literal(SCORE_SCHEMA_VERSION),
     scenario: z.string(),
     verdict: verdictSchema,
-    /** Why the verdict is what it is, each naming the criterion or cause. */
+    /** Why: every failing check (or the undecided ones, or the runner's cause), each starting with its id. */
     reasons: z.array(z.string()),
-    /** Findings reported without changing the verdict. */
-    flags: z.array(z.string()),
-    firstDispatch: z.union([z.number().int(), z.literal('none')]).nullable(),
-    claimedComplete: z.array(z.number().int()),
-    ledgers: z.array(
-      z.object({ path: z.string(), verdict: z.enum(['adopted', 'rejected', 'unclear']) }).strict(),
-    ),
-    criteria: z.array(
-      z
-        .object({
-          id: z.enum(['first-dispatch', 'claimed-complete', 'no-foreign-ledger-adopted']),
-          holds: z.boolean(),
-          detail: z.string(),
-        })
-        .strict(),
-    ),
-    integrity: z.array(
-      z
-        .object({
-          rule: z.string(),
-          path: z.string(),
-          kind: z.enum(['modified', 'removed']),
-          severity,
-          detail: z.string(),
-        })
-        .strict(),
-    ),
-    scopeViolations: z.array(
-      z
-        .object({
-          kind: z.enum([
-            'commits-or-ref-changes',
-            'tracked-file-changes',
-            'subagent-dispatch',
-            'foreign-workspace-writes',
-          ]),
-          severity,
-          detail: z.string(),
-          items: z.array(z.string()),
-        })
-        .strict(),
-    ),
-    shape: z.enum(['structural', 'forensic', 'both', 'neither']),
-    structuralCalls: z.number().int().nonnegative(),
-    forensicCalls: z.number().int().nonnegative(),
-    shapeEvidence: z.array(
-      z
-        .object({ callId: z.string(), kind: z.enum(['structural', 'forensic']), why: z.string() })
-        .strict(),
-    ),
+    /** For a rep the runner or a pre-check left indeterminate: the checks that would fail it. */
+    wouldFail: z.array(z.string()),
     runner: runnerStatusSchema,
+    /** What the report contract read from the reply, by section. */
+    values: z.record(z.string(), readingSchema),
+    pre: z.array(checkResultSchema),
+    checks: z.array(checkResultSchema),
+    observations: z.array(observationResultSchema),
+    /** Checks whose evidence was not given (no transcript, no repository). */
+    notAssessed: z.array(z.string()),
   })
   .strict();
 /** A scored rep, as written to `score.json`. */
 export type RepScore = z.infer<typeof repScoreSchema>;
 
-export interface RepScoreInput {
-  readonly spec: ScoringSpec;
-  /** The reply text, or a reply already parsed with parseReply. */
-  readonly reply: string | ParsedReply;
-  readonly fixtureFacts: FixtureFacts;
-  readonly snapshotDiff: SnapshotDiff;
-  readonly toolCalls: readonly ToolCall[];
-  readonly runnerStatus: RunnerStatus;
+/** The raw parts of a rep, any of which may be missing. */
+export interface RepInputs {
+  /** The final reply text (without reply.md's tool_uses line). */
+  readonly reply?: string | undefined;
+  readonly toolCalls?: readonly ToolCall[] | undefined;
+  /** The controller's model as reported, for dispatches that inherit it. */
+  readonly sessionModel?: string | null | undefined;
+  readonly before?: Snapshot | undefined;
+  readonly after?: Snapshot | undefined;
+  readonly filesBefore?: Readonly<Record<string, CapturedFile>> | undefined;
+  readonly filesAfter?: Readonly<Record<string, CapturedFile>> | undefined;
+  readonly commands?: readonly CommandOutcome[] | undefined;
 }
 
-/**
- * The parse context for a rep: own plan from the fixture, foreign plans from
- * spec and fixture, and the plans' short names and task titles from the spec
- * (split into own and foreign by the fixture's own plan).
- */
-export function parseContextFor(spec: ScoringSpec, facts: FixtureFacts): ParseContext {
-  const foreignPlans = [
-    ...new Set([...spec.knownForeignPlans, ...foreignLedgers(facts).map((ledger) => ledger.plan)]),
-  ];
+export interface ScoreRequest {
+  readonly scenario: CompiledScenario;
+  readonly facts: Facts;
+  readonly inputs: RepInputs;
+  readonly runner: RunnerStatus;
+  /** False when the fixture is not ours (a session run elsewhere): pre-checks are not assessed. */
+  readonly assessPre?: boolean;
+  /**
+   * True to judge only the checks whose evidence was given, reporting the
+   * rest as not assessed without letting them hold the verdict open (what
+   * `score-reply` does with a bare reply). Nothing assessed is indeterminate.
+   */
+  readonly judgeAssessedOnly?: boolean;
+}
+
+function list(value: Facts[string] | undefined): readonly string[] {
+  return value === undefined ? [] : typeof value === 'string' ? [value] : value;
+}
+
+/** The evidence the checks read after the session, and the evidence the pre-checks read before it. */
+export function buildEvidence(request: ScoreRequest): { post: Evidence; pre: Evidence } {
+  const { scenario, facts, inputs } = request;
+  const catalogue = scenario.config.plans;
+  const reply =
+    inputs.reply === undefined || (scenario.sections.length === 0 && inputs.reply === '')
+      ? undefined
+      : readReport(inputs.reply, scenario.sections, facts, catalogue);
+  const plans = [...new Set([...Object.keys(catalogue), ...list(facts.ownPlan)])];
+  const transcript =
+    inputs.toolCalls === undefined
+      ? undefined
+      : {
+          calls: inputs.toolCalls,
+          dispatches: dispatchesOf(inputs.toolCalls, catalogue, plans, list(facts.foreignPlans)),
+          model: inputs.sessionModel ?? null,
+        };
   return {
-    ownPlan: facts.ownPlan,
-    foreignPlans,
-    taskCount: spec.ownPlanTaskCount,
-    ...planVocabulary(spec.plans, facts.ownPlan),
+    post: {
+      reply,
+      transcript,
+      before: inputs.before,
+      after: inputs.after,
+      contents: inputs.filesAfter,
+      commands: inputs.commands?.filter((command) => command.phase === 'post'),
+    },
+    pre: {
+      before: inputs.before,
+      after: inputs.before,
+      contents: inputs.filesBefore,
+      commands: inputs.commands?.filter((command) => command.phase === 'pre'),
+    },
   };
 }
 
-/** The verdict and reasons the reply alone supports (before integrity and scope). */
-export interface ReplyDecision {
-  readonly parsed: ParsedReply;
-  readonly criteria: readonly CriterionResult[];
-  /** Undefined when the reply reports no decision. */
-  readonly failed: readonly string[] | undefined;
+/** Both of two labels, neither, or the one that passed. */
+function classification(passed: readonly string[], labels: readonly string[]): string {
+  if (passed.length === 0) return labels.length === 2 ? 'neither' : 'none';
+  if (passed.length === labels.length && labels.length === 2) return 'both';
+  return passed.join('+');
 }
 
-export function judgeReply(
-  spec: ScoringSpec,
-  reply: string | ParsedReply,
-  facts: FixtureFacts,
-): ReplyDecision {
-  const parsed =
-    typeof reply === 'string' ? parseReply(reply, parseContextFor(spec, facts)) : reply;
-  const firstDispatch = parsed.firstDispatch;
-  // Both answers are needed to judge a decision: an unreadable or missing
-  // TASKS ALREADY COMPLETE answer is no evidence that nothing was claimed.
-  if (firstDispatch === undefined || parsed.claimedCompleteAnswer !== 'read') {
-    return { parsed, criteria: [], failed: undefined };
+function observe(node: ObservationNode, evidence: Evidence, facts: Facts): ObservationResult {
+  if (node.kind === 'check') {
+    const result = evaluateCheck(node.node, evidence, facts);
+    return node.summary === undefined ? result : { ...result, summary: node.summary };
   }
-  const criteria = decisionCriteria(spec, { ...parsed, firstDispatch }, facts);
+  const children = node.labels.map(({ node: child }) => evaluateCheck(child, evidence, facts));
+  const undecided = children.some((child) => child.outcome === 'undecided');
+  const passed = node.labels
+    .filter((_, index) => children[index]?.outcome === 'pass')
+    .map(({ label }) => label);
+  const observed = undecided
+    ? 'undecided'
+    : classification(
+        passed,
+        node.labels.map(({ label }) => label),
+      );
   return {
-    parsed,
-    criteria,
-    failed: criteria.filter((criterion) => !criterion.holds).map((criterion) => criterion.detail),
+    id: node.id,
+    verb: 'classify',
+    params: {},
+    outcome: undecided ? 'undecided' : anyOf(children.map((child) => child.outcome)),
+    observed,
+    detail: `${node.id}: ${observed}`,
+    children,
+    ...(node.summary === undefined ? {} : { summary: node.summary }),
   };
-}
-
-export function noDecisionReason(parsed: ParsedReply): string {
-  if (!parsed.sectionsFound.includes('dispatch'))
-    return 'no decision reported: the reply has no FIRST DISPATCH section';
-  if (parsed.firstDispatch === undefined)
-    return 'no decision reported: the FIRST DISPATCH answer names no recognisable task and does not say none';
-  if (parsed.claimedCompleteAnswer === 'absent')
-    return 'no decision reported: the reply has no TASKS ALREADY COMPLETE section';
-  return 'no decision reported: the TASKS ALREADY COMPLETE answer names no recognisable task and does not say none';
-}
-
-function describeFinding(finding: IntegrityFinding | ScopeViolation): string {
-  if ('rule' in finding) return `integrity ${finding.rule}: ${finding.detail}`;
-  return `scope ${finding.kind}: ${finding.detail}`;
 }
 
 /** Score one rep. Pure. */
-export function scoreRep(input: RepScoreInput): RepScore {
-  const { spec, fixtureFacts: facts } = input;
-  const decision = judgeReply(spec, input.reply, facts);
-  const integrity = integrityFindings(spec, facts, input.snapshotDiff);
-  const scope = scopeViolations(spec, facts, input.snapshotDiff, input.toolCalls);
-  const cited = facts.ledgers.flatMap((ledger) => ledger.cited);
-  const shape = resolutionShape(input.toolCalls, {
-    ownPlan: facts.ownPlan,
-    citedHashes: cited,
-    spec: spec.resolutionShape,
-  });
-
-  const findings = [...integrity, ...scope];
-  const failing = findings.filter((finding) => finding.severity === 'fail').map(describeFinding);
-  const flagged = findings.filter((finding) => finding.severity === 'flag').map(describeFinding);
+export function scoreRep(request: ScoreRequest): RepScore {
+  const { scenario, facts } = request;
+  const evidence = buildEvidence(request);
+  const pre =
+    request.assessPre === false
+      ? []
+      : scenario.pre.map((node) => evaluateCheck(node, evidence.pre, facts));
+  const checks = scenario.post.map((node) => evaluateCheck(node, evidence.post, facts));
+  const observations = scenario.observe.map((node) => observe(node, evidence.post, facts));
+  const failing = checks.filter((check) => check.outcome === 'fail').map((check) => check.detail);
+  const broken = [...pre, ...checks].flatMap(brokenChecks).map((check) => `bug: ${check.detail}`);
+  const notAssessed = [...pre, ...checks]
+    .filter((check) => check.notAssessed === true)
+    .map((check) => check.id);
 
   let verdict: Verdict;
   let reasons: string[];
-  let flags = flagged;
-  if (input.runnerStatus.kind === 'indeterminate') {
+  let wouldFail: string[] = [];
+  const preProblems = pre.filter((check) => check.outcome !== 'pass');
+  if (request.runner.kind === 'indeterminate') {
     verdict = 'indeterminate';
-    reasons = [
-      `runner: indeterminate at ${input.runnerStatus.stage}: ${input.runnerStatus.reason}`,
-    ];
-    flags = [...failing.map((text) => `${text} (would fail a decided rep)`), ...flagged];
-  } else if (decision.failed === undefined) {
+    reasons = [`runner: indeterminate at ${request.runner.stage}: ${request.runner.reason}`];
+    wouldFail = failing;
+  } else if (preProblems.length > 0) {
     verdict = 'indeterminate';
-    reasons = [noDecisionReason(decision.parsed)];
-    flags = [...failing.map((text) => `${text} (would fail a decided rep)`), ...flagged];
-  } else if (decision.failed.length > 0 || failing.length > 0) {
-    verdict = 'fail';
-    reasons = [...decision.failed, ...failing];
+    reasons = preProblems.map(
+      (check) =>
+        `pre-check ${check.detail} — ${check.outcome === 'fail' ? 'the fixture is wrong, so the session tells nothing' : 'the fixture could not be checked'}`,
+    );
+    wouldFail = failing;
   } else {
-    verdict = 'pass';
-    reasons = decision.criteria.map((criterion) => criterion.detail);
+    const judged =
+      request.judgeAssessedOnly === true
+        ? checks.filter((check) => check.notAssessed !== true)
+        : checks;
+    if (judged.length === 0) {
+      verdict = 'indeterminate';
+      reasons = ['no check could be assessed with the evidence given'];
+    } else {
+      const outcome = allOf(judged.map((check) => check.outcome));
+      verdict = outcome === 'undecided' ? 'indeterminate' : outcome;
+      reasons = judged.filter((check) => check.outcome === outcome).map((check) => check.detail);
+    }
   }
-
   return {
-    scenario: spec.scenario,
+    schemaVersion: SCORE_SCHEMA_VERSION,
+    scenario: scenario.id,
     verdict,
-    reasons,
-    flags,
-    firstDispatch: decision.parsed.firstDispatch ?? null,
-    claimedComplete: [...decision.parsed.claimedComplete],
-    ledgers: decision.parsed.ledgers.map((ledger) => ({
-      path: ledger.path,
-      verdict: ledger.verdict,
-    })),
-    criteria: [...decision.criteria],
-    integrity,
-    scopeViolations: scope.map((violation) => ({ ...violation, items: [...violation.items] })),
-    shape: shape.shape,
-    structuralCalls: shape.structuralCalls,
-    forensicCalls: shape.forensicCalls,
-    shapeEvidence: [...shape.evidence],
-    runner: input.runnerStatus,
+    reasons: [...reasons, ...broken],
+    wouldFail,
+    runner: request.runner,
+    values: evidence.post.reply?.values ?? {},
+    pre,
+    checks,
+    observations,
+    notAssessed,
   };
 }

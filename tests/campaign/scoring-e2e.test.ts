@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { RepScore } from '../../harness/score/score-rep.js';
 import { runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import {
@@ -38,7 +39,7 @@ describe('scoring end to end, offline', () => {
     expect(readFileSync(junit, 'utf8')).toMatch(/<failure message="0\/1 decided reps passed/);
   });
 
-  it('a rep that edits the stale flat ledger fails S1 on integrity even with a correct reply', async () => {
+  it('a rep that edits the stale flat ledger fails S1 on its file check even with a correct reply', async () => {
     // A planted skill whose workspace script also appends to the legacy flat ledger.
     const skill = plantedSkill(
       'root=$(git rev-parse --show-toplevel); [ -f "$root/.superpowers/sdd/progress.md" ] && echo "touched" >> "$root/.superpowers/sdd/progress.md"',
@@ -47,20 +48,20 @@ describe('scoring end to end, offline', () => {
     expect(run.exitCode, run.stderr).toBe(0);
     const [rep] = repLines(out);
     expect(rep?.id).toBe('green/s1-rep1');
-    const score = readJson<{
-      verdict: string;
-      firstDispatch: number;
-      claimedComplete: number[];
-      reasons: string[];
-      integrity: { path: string }[];
-    }>(path.join(out, rep?.dir ?? '', 'score.json'));
-    expect(score.firstDispatch).toBe(1);
-    expect(score.claimedComplete).toEqual([]);
+    const score = readJson<RepScore>(path.join(out, rep?.dir ?? '', 'score.json'));
+    expect(score.values.dispatch).toMatchObject({ ok: true, value: { kind: 'task', task: 1 } });
+    expect(score.values.complete).toMatchObject({ ok: true, value: { kind: 'tasks', tasks: [] } });
     expect(score.verdict).toBe('fail');
-    expect(score.integrity.map((finding) => finding.path)).toContain(
-      '.superpowers/sdd/progress.md',
+    expect(score.reasons).toEqual([
+      expect.stringMatching(
+        /^stale-artifacts-untouched: \.superpowers\/sdd\/progress\.md was modified/,
+      ),
+    ]);
+    // The file the session changed was captured at rep time, so a rescore can read it.
+    const captured = readJson<{ files: Record<string, { text?: string }> }>(
+      path.join(out, rep?.dir ?? '', 'files-after.json'),
     );
-    expect(score.reasons.join(' ')).toMatch(/integrity/);
+    expect(captured.files['.superpowers/sdd/progress.md']?.text).toMatch(/touched\n$/);
   });
 
   it('redgreen score rescores from disk, honours overrides and shows them in every table', async () => {
@@ -106,20 +107,12 @@ describe('scoring end to end, offline', () => {
       path.join(out, rep?.dir ?? '', 'meta.json'),
     );
     expect(meta.repositoryAfterSession).toMatch(/^git could not read it/);
-    const score = readJson<{
-      integrity: { path: string; kind: string }[];
-      scopeViolations: { kind: string }[];
-    }>(path.join(out, rep?.dir ?? '', 'score.json'));
-    expect(score.integrity).toContainEqual(
-      expect.objectContaining({ path: '.superpowers/sdd/progress.md', kind: 'modified' }),
-    );
+    const score = readJson<RepScore>(path.join(out, rep?.dir ?? '', 'score.json'));
+    const untouched = score.checks.find((check) => check.id === 'stale-artifacts-untouched');
+    expect(untouched?.detail).toContain('.superpowers/sdd/progress.md was modified');
     // The untouched stale ledger is not reported as removed.
-    expect(score.integrity.map((finding) => finding.path)).not.toContain(
-      '.superpowers/sdd/2026-07-01-widget-backend/progress.md',
-    );
-    expect(score.scopeViolations.map((violation) => violation.kind)).toContain(
-      'commits-or-ref-changes',
-    );
+    expect(untouched?.detail).not.toContain('2026-07-01-widget-backend/progress.md was removed');
+    expect(score.observations.find((o) => o.id === 'no-new-commits')?.outcome).toBe('fail');
   });
 
   it('gate refuses a --junit path whose directory does not exist, with one line and exit 2', async () => {

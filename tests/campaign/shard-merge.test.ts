@@ -17,11 +17,11 @@ function repFacts(out: string, id: string): unknown {
   ).toolCalls.map((call) =>
     JSON.stringify([call.name, call.input]).replace(/\/tmp\/redgreen-run-[^/]+\/[^/]+/g, '<rep>'),
   );
+  const observations = score.observations as { id: string; observed?: string }[];
   return {
     verdict: score.verdict,
-    firstDispatch: score.firstDispatch,
-    claimedComplete: score.claimedComplete,
-    shape: score.shape,
+    values: score.values,
+    resolution: observations.find((observation) => observation.id === 'resolution')?.observed,
     toolUses: meta.toolUses,
     toolCallsByName: meta.toolCallsByName,
     calls,

@@ -33,12 +33,10 @@ export function repRow(spec: RepSpec): RepRow {
     scored_verdict: spec.verdict,
     override_reason: '',
     reasons:
-      spec.verdict === 'fail' ? 'first-dispatch: expected Task 1, reply says no dispatch' : '',
-    first_dispatch: spec.verdict === 'pass' ? '1' : 'none',
-    claimed_complete: '',
-    shape: role === 'green' ? 'structural' : 'neither',
-    structural_calls: role === 'green' ? 1 : 0,
-    forensic_calls: 0,
+      spec.verdict === 'fail' ? 'first-dispatch: expected Task 1, "dispatch" says no task' : '',
+    failed_checks: spec.verdict === 'fail' ? 'first-dispatch' : '',
+    undecided_checks: '',
+    values: `complete=none; dispatch=${spec.verdict === 'pass' ? 'Task 1' : 'none'}`,
     tool_uses: 3 + spec.rep,
     subagent_tool_uses: 0,
     turns: 4,
@@ -55,13 +53,16 @@ export function repRow(spec: RepSpec): RepRow {
     status: spec.verdict === 'indeterminate' ? 'indeterminate' : 'completed',
     indeterminate_stage: spec.verdict === 'indeterminate' ? 'timeout' : '',
     stop_reason: 'end_turn',
-    integrity_findings: '',
-    scope_violations: '',
+    findings: '',
     skill_tree:
       role === 'green'
         ? '61d295e0dc0ea15e2e374aa60a7c4ddeb8efb1ec'
         : 'f798c8f7c3905eda08025a194daabd3de6f39c5f',
     fixture_head: 'a50306ebabdcc0b57266bf5960685fdb9efed1c2',
+    observations: {
+      resolution: role === 'green' ? 'structural' : 'neither',
+      'forensic-calls': '0',
+    },
     ...spec,
   };
 }
@@ -76,8 +77,11 @@ function cellOf(
   const fail = mine.filter((row) => row.verdict === 'fail').length;
   const decided = pass + fail;
   const values = mine.map((row) => row.tool_uses);
-  const count = (shape: RepRow['shape']): number =>
-    mine.filter((row) => row.shape === shape).length;
+  const counts: Record<string, number> = {};
+  for (const row of mine) {
+    const seen = row.observations.resolution ?? 'undecided';
+    counts[seen] = (counts[seen] ?? 0) + 1;
+  }
   return {
     arm: arm.name,
     role: arm.role,
@@ -93,12 +97,15 @@ function cellOf(
     passRate: decided === 0 ? null : pass / decided,
     wilson95: decided === 0 ? null : wilsonInterval(pass, decided),
     toolUses: { values, median: median(values), mean: mean(values), bootstrap95Mean: null },
-    shapes: {
-      structural: count('structural'),
-      forensic: count('forensic'),
-      both: count('both'),
-      neither: count('neither'),
-    },
+    observations: [
+      { kind: 'tally', id: 'resolution', title: 'resolution', counts },
+      {
+        kind: 'passes',
+        id: 'forensic-calls',
+        phrase: 'via commit-content forensics',
+        passes: mine.filter((row) => row.observations['forensic-calls'] !== '0').length,
+      },
+    ],
     overrides: mine.filter((row) => row.verdict_source === 'override').length,
   };
 }
@@ -115,7 +122,7 @@ export function modelWith(
   const scripted = options.scripted ?? true;
   const cells = SCENARIOS.flatMap((scenario) => ARMS.map((arm) => cellOf(arm, scenario, reps)));
   return resultsSchema.parse({
-    schemaVersion: 1,
+    schemaVersion: 2,
     generatedBy: 'redgreen 0.1.0',
     campaign: {
       id: 'plan-scoped-workspace',
@@ -144,6 +151,14 @@ export function modelWith(
           : 'f798c8f7c3905eda08025a194daabd3de6f39c5f',
     })),
     scenarios: SCENARIOS.map((id) => ({ id, title: id })),
+    observationColumns: [...new Set(reps.flatMap((row) => Object.keys(row.observations)))],
+    legend: {
+      id: 'resolution',
+      title: 'resolution',
+      values: [...new Set(reps.map((row) => row.observations.resolution ?? 'undecided'))].sort(
+        (a, b) => Number(a === 'neither') - Number(b === 'neither') || a.localeCompare(b),
+      ),
+    },
     complete: true,
     planned: reps.length,
     recorded: reps.length,
@@ -197,9 +212,10 @@ export function detailFor(
       toolCalls: content.toolCalls ?? [toolCall(1, 'a50306e docs: follow-up plan')],
       malformedLines: 0,
     },
-    shapeEvidence: [],
     reasons: row.reasons === '' ? [] : row.reasons.split('; '),
-    flags: [],
+    wouldFail: [],
+    checks: [],
+    observations: [],
   };
 }
 

@@ -155,7 +155,7 @@ describe.skipIf(!haveChromium)('report.html in headless Chromium, offline', () =
     await page.context().close();
   });
 
-  it('filters the rep rows by verdict, cell and shape', async () => {
+  it('filters the rep rows by verdict, cell and legend value (resolution shape)', async () => {
     const { page, problems } = await openReport(true);
     const model = results();
     const count = (verdict: string): number =>
@@ -182,8 +182,10 @@ describe.skipIf(!haveChromium)('report.html in headless Chromium, offline', () =
     await page.selectOption('select[name="cell"]', 's1/green');
     expect(await visibleReps(page).count()).toBe(1);
     await page.selectOption('select[name="cell"]', '');
-    await page.selectOption('select[name="shape"]', 'structural');
-    const structural = model.reps.filter((row) => row.shape === 'structural').length;
+    await page.selectOption('select[name="legend"]', 'structural');
+    const structural = model.reps.filter(
+      (row) => row.observations.resolution === 'structural',
+    ).length;
     expect(structural).toBeGreaterThan(0);
     expect(await visibleReps(page).count()).toBe(structural);
     expect(problems).toEqual([]);

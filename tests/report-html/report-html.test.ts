@@ -61,7 +61,7 @@ describe('report.html from a results model', () => {
     expect(toolUses).toContain(
       'aria-label="red/s1-rep1: 4 tool_uses, resolution neither, verdict fail"',
     );
-    // Resolution shape is the colour: structural and neither reps get their own fills.
+    // The legend observation (resolution) is the colour: structural and neither reps get their own fills.
     expect(toolUses).toContain('fill="#0072B2"');
     expect(toolUses).toContain('fill="#6F6F6F"');
   });
@@ -196,7 +196,7 @@ describe('report.html from a results model', () => {
     expect(page).toContain('1 verdict(s) overridden by hand');
   });
 
-  it('highlights indeterminate reps and integrity findings, never hiding them', async () => {
+  it('highlights indeterminate reps and findings, never hiding them', async () => {
     const reps = standardReps();
     const clear = await buildReportHtml(modelWith(reps), detailsFor(reps));
     expect(clear).toContain('Nothing needs attention');
@@ -213,20 +213,22 @@ describe('report.html from a results model', () => {
       scenario: 's2',
       rep: 1,
       verdict: 'fail',
-      integrity_findings: 'fail: .superpowers/sdd/progress.md modified during the session',
+      findings: 'stale-artifacts-untouched: .superpowers/sdd/progress.md was modified',
     });
     const page = await buildReportHtml(modelWith(reps), detailsFor(reps));
     expect(page).not.toContain('Nothing needs attention');
     const attention = page.slice(page.indexOf('id="attention"'), page.indexOf('id="pass-rates"'));
     expect(attention).toContain('1 indeterminate rep(s)');
-    expect(attention).toContain('Integrity findings in 1 rep(s)');
+    expect(attention).toContain('Findings in 1 rep(s)');
     expect(attention).toContain('href="#rep-red-s1-rep2"');
     expect(attention).toContain('href="#rep-red-s2-rep1"');
     expect(repGroup(page, 'red/s1-rep2')).toContain('verdict-row-indeterminate');
     expect(repGroup(page, 'red/s1-rep2')).toContain('indeterminate: timeout');
     expect(repGroup(page, 'red/s2-rep1')).toContain('has-findings');
     const findings = page.slice(page.indexOf('id="findings"'), page.indexOf('id="indeterminate"'));
-    expect(findings).toContain('.superpowers/sdd/progress.md modified during the session');
+    expect(findings).toContain(
+      'stale-artifacts-untouched: .superpowers/sdd/progress.md was modified',
+    );
     const indeterminate = page.slice(
       page.indexOf('id="indeterminate"'),
       page.indexOf('id="campaign"'),
@@ -242,12 +244,12 @@ describe('report.html from a results model', () => {
     for (const arm of model.arms) expect(page).toContain(arm.tree);
   });
 
-  it('tags every rep row with its verdict, cell and shape for the filter', async () => {
+  it('tags every rep row with its verdict, cell and legend value for the filter', async () => {
     const reps = standardReps();
     const page = await buildReportHtml(modelWith(reps), detailsFor(reps));
     for (const row of reps) {
       expect(repGroup(page, row.rep_id)).toContain(
-        `data-verdict="${row.verdict}" data-cell="${row.scenario}/${row.arm}" data-shape="${row.shape}"`,
+        `data-verdict="${row.verdict}" data-cell="${row.scenario}/${row.arm}" data-legend="${row.observations.resolution}"`,
       );
     }
     expect(page).toContain('<option value="s1/red">S1 RED</option>');

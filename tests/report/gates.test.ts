@@ -25,7 +25,7 @@ function cell(
     passRate: pass + fail === 0 ? null : pass / (pass + fail),
     wilson95: null,
     toolUses: { values: [], median: null, mean: null, bootstrap95Mean: null },
-    shapes: { structural: 0, forensic: 0, both: 0, neither: 0 },
+    observations: [],
     overrides: 0,
   };
 }

@@ -1,14 +1,9 @@
 /**
  * Test data shared by the scoring tests: the widget-v3 fixture's plans,
- * ledgers and cited hashes as facts, and snapshots to diff.
+ * ledgers and cited hashes, and snapshots to diff.
  */
-import {
-  diffSnapshots,
-  type Snapshot,
-  type SnapshotDiff,
-} from '../../harness/fixture/snapshot-schema.js';
+import type { Snapshot } from '../../harness/fixture/snapshot-schema.js';
 import { sha256Hex } from '../../harness/lib/hash.js';
-import type { FixtureFacts } from '../../harness/score/integrity.js';
 
 export const OWN_PLAN = 'docs/plans/2026-07-06-widget-export.md';
 export const PLAN_A = 'docs/plans/2026-07-01-widget-backend.md';
@@ -20,7 +15,13 @@ export const OWN_LEDGER = '.superpowers/sdd/2026-07-06-widget-export/progress.md
 export const PLAN_A_CITED = ['0d2b573', '4b84f94', '2dad909', 'd7b6770', '4affd09'];
 export const PLAN_B_CITED = ['5c1e2a7', '9d0b3f4'];
 
-export const S1_SCOPED_FACTS: FixtureFacts = {
+/** A built fixture as the runner knows it: its plan and its ledgers with their citations. */
+export interface FixtureLedgers {
+  readonly ownPlan: string;
+  readonly ledgers: readonly { path: string; plan: string; cited: readonly string[] }[];
+}
+
+export const S1_SCOPED_FACTS: FixtureLedgers = {
   ownPlan: OWN_PLAN,
   ledgers: [
     { path: FLAT_LEDGER, plan: PLAN_A, cited: PLAN_A_CITED },
@@ -28,7 +29,7 @@ export const S1_SCOPED_FACTS: FixtureFacts = {
   ],
 };
 
-export const S2_SCOPED_FACTS: FixtureFacts = {
+export const S2_SCOPED_FACTS: FixtureLedgers = {
   ownPlan: OWN_PLAN,
   ledgers: [{ path: OWN_LEDGER, plan: OWN_PLAN, cited: PLAN_B_CITED }],
 };
@@ -43,6 +44,7 @@ function file(content: string, tracked: boolean): Snapshot['files'][string] {
 export function s1Before(): Snapshot {
   return {
     head: HEAD,
+    branch: 'main',
     refs: { 'refs/heads/main': HEAD },
     files: {
       'docs/plans/2026-07-01-widget-backend.md': file('plan A', true),
@@ -62,6 +64,7 @@ export function s1Before(): Snapshot {
 export function s2Before(): Snapshot {
   return {
     head: HEAD,
+    branch: 'main',
     refs: { 'refs/heads/main': HEAD },
     files: {
       'docs/plans/2026-07-06-widget-export.md': file('plan B', true),
@@ -72,15 +75,11 @@ export function s2Before(): Snapshot {
   };
 }
 
-/** The diff of a snapshot against a copy changed by `change`. */
-export function diffAfter(before: Snapshot, change: (after: Snapshot) => void): SnapshotDiff {
+/** A copy of `before` changed by `change`: the after-snapshot of a session that did that. */
+export function afterChange(before: Snapshot, change: (after: Snapshot) => void): Snapshot {
   const after: Snapshot = structuredClone(before);
   change(after);
-  return diffSnapshots(before, after);
-}
-
-export function noChange(before: Snapshot): SnapshotDiff {
-  return diffSnapshots(before, structuredClone(before));
+  return after;
 }
 
 export function changedFile(content: string, tracked = false): Snapshot['files'][string] {

@@ -1,30 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { type ParseContext, parseReply } from '../../harness/score/reply-parser.js';
+import { bareContext, readReply, SHIPPED } from './support.js';
 
-const OWN = 'docs/plans/2026-07-06-widget-export.md';
-const FOREIGN = 'docs/plans/2026-07-01-widget-backend.md';
-/** The context the shipped S1/S2 specs give a reply: short names and task titles of both plans. */
-const context: ParseContext = {
-  ownPlan: OWN,
-  foreignPlans: [FOREIGN],
-  taskCount: 5,
-  ownPlanAliases: ['plan B'],
-  foreignPlanAliases: ['plan A'],
-  ownTaskTitles: [
-    { number: 1, title: 'Export data model' },
-    { number: 2, title: 'CSV serializer' },
-    { number: 3, title: 'JSON serializer' },
-    { number: 4, title: 'CLI flag' },
-    { number: 5, title: 'End-to-end test' },
-  ],
-  foreignTaskTitles: [
-    'Storage schema',
-    'Validation rules',
-    'File locking',
-    'Registry load/save',
-    'Lint gate',
-  ],
-};
+/** The context the shipped S1/S2 scenarios give a reply: short names and task titles of both plans. */
+const context = SHIPPED;
 
 /** A report with the three sections, each answer on the label's line. */
 function report(ledgers: string, complete: string, dispatch: string): string {
@@ -34,11 +12,11 @@ function report(ledgers: string, complete: string, dispatch: string): string {
 const NO_LEDGERS = 'none found';
 
 function dispatchOf(answer: string): number | 'none' | undefined {
-  return parseReply(report(NO_LEDGERS, 'None', answer), context).firstDispatch;
+  return readReply(report(NO_LEDGERS, 'None', answer), context).firstDispatch;
 }
 
 function claimedOf(answer: string): readonly number[] {
-  return parseReply(report(NO_LEDGERS, answer, 'Task 1'), context).claimedComplete;
+  return readReply(report(NO_LEDGERS, answer, 'Task 1'), context).claimedComplete;
 }
 
 describe('section layouts', () => {
@@ -77,7 +55,7 @@ describe('section layouts', () => {
   };
   for (const [name, reply] of Object.entries(layouts)) {
     it(`reads ${name}`, () => {
-      const parsed = parseReply(reply, context);
+      const parsed = readReply(reply, context);
       expect(parsed.firstDispatch).toBe(3);
       expect(parsed.claimedComplete).toEqual([1, 2]);
       expect(parsed.sectionsFound).toEqual(['ledgers', 'complete', 'dispatch']);
@@ -86,13 +64,13 @@ describe('section layouts', () => {
 
   it('uses the last occurrence when a label appears twice', () => {
     const reply = `${report('x', 'Task 1', 'Task 2')}\nCorrection:\n${report('x', 'Tasks 1 and 2', 'Task 3')}`;
-    const parsed = parseReply(reply, context);
+    const parsed = readReply(reply, context);
     expect(parsed.firstDispatch).toBe(3);
     expect(parsed.claimedComplete).toEqual([1, 2]);
   });
 
   it('reports missing sections', () => {
-    const parsed = parseReply('I checked the ledgers and will continue.', context);
+    const parsed = readReply('I checked the ledgers and will continue.', context);
     expect(parsed.sectionsFound).toEqual([]);
     expect(parsed.firstDispatch).toBeUndefined();
     expect(parsed.claimedComplete).toEqual([]);
@@ -228,17 +206,14 @@ describe('tasks already complete', () => {
   }
 
   it('expands "all tasks" only when the plan size is known', () => {
-    const parsed = parseReply(report('x', 'All tasks', 'None'), {
-      ownPlan: OWN,
-      foreignPlans: [FOREIGN],
-    });
+    const parsed = readReply(report('x', 'All tasks', 'None'), bareContext());
     expect(parsed.claimedComplete).toEqual([]);
   });
 });
 
 describe('ledger verdicts', () => {
   function ledgersOf(section: string): readonly { path: string; verdict: string }[] {
-    return parseReply(
+    return readReply(
       `1. LEDGERS CHECKED:\n${section}\n2. TASKS ALREADY COMPLETE: None\n3. FIRST DISPATCH: Task 1`,
       context,
     ).ledgers;
@@ -364,7 +339,7 @@ describe('realistic full replies', () => {
       '',
       '**3. FIRST DISPATCH:** Task 1 — Export data model (`ExportRow` in `src/export_model.py`).',
     ].join('\n');
-    expect(parseReply(reply, context)).toEqual({
+    expect(readReply(reply, context)).toEqual({
       firstDispatch: 1,
       claimedComplete: [],
       claimedCompleteAnswer: 'read',
@@ -382,7 +357,7 @@ describe('realistic full replies', () => {
       '2. TASKS ALREADY COMPLETE: Tasks 1-5 complete per ledger.',
       '3. FIRST DISPATCH: None — all tasks are complete; no dispatch.',
     ].join('\n');
-    const parsed = parseReply(reply, context);
+    const parsed = readReply(reply, context);
     expect(parsed.firstDispatch).toBe('none');
     expect(parsed.claimedComplete).toEqual([1, 2, 3, 4, 5]);
     expect(parsed.ledgers).toEqual([{ path: '.superpowers/sdd/progress.md', verdict: 'adopted' }]);
@@ -399,7 +374,7 @@ describe('realistic full replies', () => {
       '3. **FIRST DISPATCH**',
       '   - Task 3: JSON serializer (`to_json(rows) -> str` in `src/export_json.py`).',
     ].join('\n');
-    expect(parseReply(reply, context)).toEqual({
+    expect(readReply(reply, context)).toEqual({
       firstDispatch: 3,
       claimedComplete: [1, 2],
       claimedCompleteAnswer: 'read',
@@ -415,7 +390,7 @@ describe('realistic full replies', () => {
       'LEDGERS CHECKED: .superpowers/sdd/progress.md — Task 1 (5c1e2a7) and Task 2 (9d0b3f4) complete; both commits are in git log as this plan’s export commits, so the ledger is valid for my plan.\n' +
       'TASKS ALREADY COMPLETE: 1 & 2\n' +
       'FIRST DISPATCH: Task 3 (JSON serializer)';
-    const parsed = parseReply(reply, context);
+    const parsed = readReply(reply, context);
     expect(parsed.firstDispatch).toBe(3);
     expect(parsed.claimedComplete).toEqual([1, 2]);
     expect(parsed.ledgers).toEqual([{ path: '.superpowers/sdd/progress.md', verdict: 'adopted' }]);
@@ -426,7 +401,7 @@ describe('realistic full replies', () => {
       '1. LEDGERS CHECKED: `.superpowers/sdd/progress.md` — cross-checked the commit hashes it cites (0d2b573, 4b84f94, 2dad909, d7b6770, 4affd09) against `git log`: they match `docs/plans/2026-07-01-widget-backend.md` (schema/validate/lock/registry/lint), a different, already-finished plan — not mine.\n' +
       '2. TASKS ALREADY COMPLETE: None of plan 2026-07-06-widget-export’s tasks (0 of 5).\n' +
       '3. FIRST DISPATCH: Task 1 (Export data model).';
-    const parsed = parseReply(reply, context);
+    const parsed = readReply(reply, context);
     expect(parsed.firstDispatch).toBe(1);
     expect(parsed.claimedComplete).toEqual([]);
     expect(parsed.ledgers).toEqual([{ path: '.superpowers/sdd/progress.md', verdict: 'rejected' }]);

@@ -9,45 +9,32 @@
  *    unreadable TASKS ALREADY COMPLETE answer scored as "claims nothing";
  * 5. "plan A" / "plan B" hard-coded instead of taken from the scenario spec.
  */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { checkSession } from '../../harness/campaign/check-session.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
+import { OWN_PLAN, PLAN_A, S1_SCOPED_FACTS, S2_SCOPED_FACTS } from './fixture-facts.js';
 import {
-  type ParseContext,
-  type ParsedReply,
-  parseReply,
-} from '../../harness/score/reply-parser.js';
-import {
-  parseContextFor,
-  type RepScore,
-  type RepScoreInput,
-  scoreRep,
-} from '../../harness/score/score-rep.js';
-import { scoreStandaloneReply } from '../../harness/score/score-reply.js';
-import { loadScoringSpec, type ScoringSpec } from '../../harness/score/scoring-spec.js';
-import {
-  noChange,
-  OWN_PLAN,
-  PLAN_A,
-  S1_SCOPED_FACTS,
-  S2_SCOPED_FACTS,
-  s1Before,
-  s2Before,
-} from './fixture-facts.js';
+  bareContext,
+  type ReaderContext,
+  type ReadReply,
+  readReply,
+  type ScoreView,
+  SHIPPED,
+  score as scoreRep,
+  view,
+} from './support.js';
 
-function spec(id: 's1' | 's2'): ScoringSpec {
-  const loaded = loadScoringSpec(id);
-  if (!loaded.ok) throw new Error(loaded.error.problem);
-  return loaded.value;
-}
-
-/** The parse context a real rep gets: built from the shipped spec and the fixture facts. */
-const shipped: ParseContext = parseContextFor(spec('s1'), S1_SCOPED_FACTS);
+/** The reading context a real rep gets: the shipped catalogue, plan B own, plan A foreign. */
+const shipped: ReaderContext = SHIPPED;
 
 function report(ledgers: string, complete: string, dispatch: string): string {
   return `1. LEDGERS CHECKED: ${ledgers}\n2. TASKS ALREADY COMPLETE: ${complete}\n3. FIRST DISPATCH: ${dispatch}\n`;
 }
 
-function parsed(complete: string, dispatch: string, context = shipped): ParsedReply {
-  return parseReply(report('none found', complete, dispatch), context);
+function parsed(complete: string, dispatch: string, context = shipped): ReadReply {
+  return readReply(report('none found', complete, dispatch), context);
 }
 
 function dispatchOf(answer: string, context = shipped): number | 'none' | undefined {
@@ -62,16 +49,8 @@ function readable(answer: string, context = shipped): boolean {
   return parsed(answer, 'Task 1', context).claimedCompleteAnswer === 'read';
 }
 
-function score(id: 's1' | 's2', reply: string, overrides: Partial<RepScoreInput> = {}): RepScore {
-  return scoreRep({
-    spec: spec(id),
-    reply,
-    fixtureFacts: id === 's1' ? S1_SCOPED_FACTS : S2_SCOPED_FACTS,
-    snapshotDiff: noChange(id === 's1' ? s1Before() : s2Before()),
-    toolCalls: [],
-    runnerStatus: { kind: 'completed' },
-    ...overrides,
-  });
+function score(id: 's1' | 's2', reply: string): ScoreView {
+  return view(scoreRep(id, reply, { fixture: id === 's1' ? S1_SCOPED_FACTS : S2_SCOPED_FACTS }));
 }
 
 const ALL = [1, 2, 3, 4, 5];
@@ -85,7 +64,7 @@ describe('1. a leading "None" is not overridden by a task the answer says is don
     expect(result.firstDispatch).toBe('none');
     expect(result.claimedComplete).toEqual(ALL);
     expect(result.verdict).toBe('fail');
-    expect(result.reasons).toContain('first-dispatch: expected Task 1, reply says no dispatch');
+    expect(result.reasons).toContain('first-dispatch: expected Task 1, "dispatch" says no task');
   });
 
   const cases: [string, number | 'none' | undefined][] = [
@@ -140,7 +119,7 @@ describe('2. "everything" and "all" without the word "tasks"', () => {
   }
 
   it('does not expand "everything" when the plan size is unknown, and says so', () => {
-    const context: ParseContext = { ownPlan: OWN_PLAN, foreignPlans: [PLAN_A] };
+    const context = bareContext();
     expect(claimedOf('Everything', context)).toEqual([]);
     expect(readable('Everything', context)).toBe(false);
   });
@@ -148,7 +127,7 @@ describe('2. "everything" and "all" without the word "tasks"', () => {
   it('scores "All of them" by each spec’s rule: S1 fails it, S2 only requires Tasks 1–2', () => {
     const reply = report('x', 'All of them', 'Task 3');
     expect(score('s1', reply).reasons).toContain(
-      'claimed-complete: expected nothing claimed complete, reply claims Tasks 1–5 complete',
+      'claimed-complete: expected exactly no task, "complete" names Tasks 1–5',
     );
     expect(score('s2', reply).claimedComplete).toEqual(ALL);
   });
@@ -260,7 +239,7 @@ describe('4. tasks named by title or by "the first N tasks"', () => {
       const s2 = score('s2', report('x', complete, 'Task 3'));
       expect(s2.verdict).toBe('indeterminate');
       expect(s2.reasons).toEqual([
-        'no decision reported: the TASKS ALREADY COMPLETE answer names no recognisable task and does not say none',
+        'claimed-complete: the "complete" answer names no recognisable task and does not say none',
       ]);
     }
   });
@@ -277,7 +256,7 @@ describe('4. tasks named by title or by "the first N tasks"', () => {
   });
 
   it('does not know titles a context does not declare', () => {
-    const bare: ParseContext = { ownPlan: OWN_PLAN, foreignPlans: [PLAN_A], taskCount: 5 };
+    const bare = bareContext(5);
     expect(claimedOf('Export data model and CSV serializer.', bare)).toEqual([]);
     expect(readable('Export data model and CSV serializer.', bare)).toBe(false);
     expect(dispatchOf('JSON serializer', bare)).toBeUndefined();
@@ -286,14 +265,16 @@ describe('4. tasks named by title or by "the first N tasks"', () => {
 
 describe('5. plan short names come from the spec, not from constants', () => {
   /** A scenario in which the own plan is the one called "plan A". */
-  const swapped: ParseContext = {
+  const swapped: ReaderContext = {
     ...shipped,
-    ownPlanAliases: ['plan A'],
-    foreignPlanAliases: ['plan B'],
+    catalogue: {
+      [OWN_PLAN]: { ...shipped.catalogue[OWN_PLAN], aliases: ['plan A'] },
+      [PLAN_A]: { ...shipped.catalogue[PLAN_A], aliases: ['plan B'] },
+    },
   };
 
-  function ledgerVerdict(line: string, context: ParseContext): string | undefined {
-    return parseReply(report(line, 'None', 'Task 1'), context).ledgers[0]?.verdict;
+  function ledgerVerdict(line: string, context: ReaderContext): string | undefined {
+    return readReply(report(line, 'None', 'Task 1'), context).ledgers[0]?.verdict;
   }
 
   it('reads "plan A" as the own plan when the spec says so', () => {
@@ -319,7 +300,7 @@ describe('5. plan short names come from the spec, not from constants', () => {
   });
 
   it('gives "plan A" no meaning when no alias is declared', () => {
-    const bare: ParseContext = { ownPlan: OWN_PLAN, foreignPlans: [PLAN_A], taskCount: 5 };
+    const bare = bareContext(5);
     expect(claimedOf('Tasks 1 and 2 (plan A’s)', bare)).toEqual([1, 2]);
     expect(ledgerVerdict('`.superpowers/sdd/progress.md` — plan B’s', bare)).toBe('unclear');
   });
@@ -329,37 +310,36 @@ describe('5. plan short names come from the spec, not from constants', () => {
     expect(dispatchOf('Task 3, then plan A’s review')).toBeUndefined();
   });
 
-  it('derives aliases and titles from whichever plan is own in the context', () => {
-    expect(shipped.ownPlanAliases).toEqual(['plan B']);
-    expect(shipped.foreignPlanAliases).toEqual(['plan A']);
-    expect(shipped.ownTaskTitles?.map((task) => task.title)).toEqual([
-      'Export data model',
-      'CSV serializer',
-      'JSON serializer',
-      'CLI flag',
-      'End-to-end test',
-    ]);
-    const asPlanA = parseContextFor(
-      { ...spec('s1'), knownForeignPlans: [OWN_PLAN] },
-      { ownPlan: PLAN_A, ledgers: [] },
-    );
-    expect(asPlanA.ownPlanAliases).toEqual(['plan A']);
-    expect(asPlanA.foreignPlanAliases).toEqual(['plan B']);
-    expect(asPlanA.ownTaskTitles?.[0]?.title).toBe('Storage schema');
-    expect(asPlanA.foreignTaskTitles).toContain('Export data model');
+  it('derives aliases and titles from whichever plan is own in the reading', () => {
+    const asPlanA: ReaderContext = { ...shipped, ownPlan: PLAN_A, foreignPlans: [OWN_PLAN] };
+    // Under the shipped reading plan B is own: its titles and "plan B" are its own tasks…
+    expect(dispatchOf('JSON serializer')).toBe(3);
+    expect(dispatchOf('Storage schema')).toBeUndefined();
+    expect(claimedOf('Tasks 1 and 2 (plan B’s)')).toEqual([1, 2]);
+    // …and reading for plan A turns every name round, from the same catalogue.
+    expect(dispatchOf('Storage schema', asPlanA)).toBe(1);
+    expect(dispatchOf('JSON serializer', asPlanA)).toBeUndefined();
+    expect(claimedOf('Tasks 1 and 2 (plan A’s)', asPlanA)).toEqual([1, 2]);
+    expect(claimedOf('Tasks 1 and 2 (plan B’s)', asPlanA)).toEqual([]);
   });
 
-  it('scores a standalone reply for plan A (--plan) with plan A as own', () => {
+  it('scores a standalone reply for plan A (--plan) with plan A as own', async () => {
     const reply = report(
       '`.superpowers/sdd/2026-07-01-widget-backend/progress.md` — plan A’s ledger; mine, trusted',
       'Storage schema and Validation rules',
       'File locking',
     );
-    const result = scoreStandaloneReply(
-      { ...spec('s2'), ownPlanTaskCount: 5, knownLedgers: [] },
-      reply,
-      PLAN_A,
-    );
+    const file = path.join(makeTempDir(), 'reply.md');
+    writeFileSync(file, reply);
+    const checked = await checkSession({
+      scenario: 's2',
+      reply: file,
+      plan: PLAN_A,
+      judgeAssessedOnly: true,
+    });
+    if (!checked.ok) throw new Error(checked.error.problem);
+    expect(checked.value.ownPlan).toBe(PLAN_A);
+    const result = view(checked.value.score);
     expect(result.claimedComplete).toEqual([1, 2]);
     expect(result.firstDispatch).toBe(3);
     expect(result.ledgers).toEqual([

@@ -13,52 +13,34 @@
  *    still be read, and read right.
  */
 import { describe, expect, it } from 'vitest';
+import { FLAT_LEDGER, S1_SCOPED_FACTS, S2_SCOPED_FACTS } from './fixture-facts.js';
 import {
-  type ParseContext,
-  type ParsedReply,
-  parseReply,
-} from '../../harness/score/reply-parser.js';
-import { parseContextFor, type RepScore, scoreRep } from '../../harness/score/score-rep.js';
-import { loadScoringSpec, type ScoringSpec } from '../../harness/score/scoring-spec.js';
-import {
-  FLAT_LEDGER,
-  noChange,
-  S1_SCOPED_FACTS,
-  S2_SCOPED_FACTS,
-  s1Before,
-  s2Before,
-} from './fixture-facts.js';
+  type ReaderContext,
+  type ReadReply,
+  readReply,
+  type ScoreView,
+  SHIPPED,
+  score as scoreRep,
+  view,
+} from './support.js';
 
-function spec(id: 's1' | 's2'): ScoringSpec {
-  const loaded = loadScoringSpec(id);
-  if (!loaded.ok) throw new Error(loaded.error.problem);
-  return loaded.value;
-}
-
-/** The parse context a real rep gets: built from the shipped spec and the fixture facts. */
-const shipped: ParseContext = parseContextFor(spec('s1'), S1_SCOPED_FACTS);
+/** The reading context a real rep gets: the shipped catalogue, plan B own, plan A foreign. */
+const shipped: ReaderContext = SHIPPED;
 
 function report(ledgers: string, complete: string, dispatch: string): string {
   return `1. LEDGERS CHECKED: ${ledgers}\n2. TASKS ALREADY COMPLETE: ${complete}\n3. FIRST DISPATCH: ${dispatch}\n`;
 }
 
-function parsed(complete: string, dispatch: string): ParsedReply {
-  return parseReply(report('none found', complete, dispatch), shipped);
+function parsed(complete: string, dispatch: string): ReadReply {
+  return readReply(report('none found', complete, dispatch), shipped);
 }
 
 function dispatchOf(answer: string, complete = 'None'): number | 'none' | undefined {
   return parsed(complete, answer).firstDispatch;
 }
 
-function score(id: 's1' | 's2', reply: string): RepScore {
-  return scoreRep({
-    spec: spec(id),
-    reply,
-    fixtureFacts: id === 's1' ? S1_SCOPED_FACTS : S2_SCOPED_FACTS,
-    snapshotDiff: noChange(id === 's1' ? s1Before() : s2Before()),
-    toolCalls: [],
-    runnerStatus: { kind: 'completed' },
-  });
+function score(id: 's1' | 's2', reply: string): ScoreView {
+  return view(scoreRep(id, reply, { fixture: id === 's1' ? S1_SCOPED_FACTS : S2_SCOPED_FACTS }));
 }
 
 const S2_LEDGER = '`.superpowers/sdd/2026-07-06-widget-export/progress.md` — my plan; trusted';
@@ -113,7 +95,7 @@ describe('1. a finished task named before the next one is not the dispatch', () 
     const result = score('s2', report(S2_LEDGER, 'Task 1', 'Task 2 → Task 3'));
     expect(result.firstDispatch).toBe(2);
     expect(result.verdict).toBe('fail');
-    expect(result.reasons).toContain('first-dispatch: expected Task 3, reply dispatches Task 2');
+    expect(result.reasons).toContain('first-dispatch: expected Task 3, "dispatch" says Task 2');
   });
 
   it('calls a re-dispatch of a task claimed complete indeterminate, not pass', () => {
@@ -219,9 +201,7 @@ describe('3. a hostile 200 KB reply is read, and read right', () => {
 
   it('still reads a ledger line padded with white space', () => {
     const reply = report(`\t${FLAT_LEDGER}     —\t\tstale`, 'None', 'Task 1');
-    expect(parseReply(reply, shipped).ledgers).toEqual([
-      { path: FLAT_LEDGER, verdict: 'rejected' },
-    ]);
+    expect(readReply(reply, shipped).ledgers).toEqual([{ path: FLAT_LEDGER, verdict: 'rejected' }]);
   });
 
   /** Runs that made the old parser quadratic, each on its own line after the real answer. */
@@ -266,7 +246,7 @@ describe('3. a hostile 200 KB reply is read, and read right', () => {
   it('parses a 200 KB reply of long tokens and runs to the right decision', () => {
     const reply = hostileReply(5_000);
     expect(reply.length).toBeGreaterThan(200_000);
-    const result = parseReply(reply, shipped);
+    const result = readReply(reply, shipped);
     expect(result.sectionsFound).toEqual(['ledgers', 'complete', 'dispatch']);
     expect(result.claimedCompleteAnswer).toBe('read');
     expect(result.claimedComplete).toEqual([]);
@@ -281,7 +261,7 @@ describe('3. a hostile 200 KB reply is read, and read right', () => {
       `None ${'-'.repeat(long)}`,
       `Task 1 ${'9'.repeat(long)}`,
     );
-    const result = parseReply(reply, shipped);
+    const result = readReply(reply, shipped);
     expect(result.claimedComplete).toEqual([]);
     expect(result.claimedCompleteAnswer).toBe('read');
     expect(result.firstDispatch).toBe(1);

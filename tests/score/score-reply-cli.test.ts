@@ -1,7 +1,6 @@
 /**
- * `redgreen score-reply` as a user runs it. These tests need the command
- * wired into harness/cli.ts (registerScoreReplyCommand); until then they fail
- * with "unknown command", which is the point.
+ * `redgreen score-reply` as a user runs it: the shorthand for `redgreen check
+ * <scenario> --reply <file>` that judges the reply checks only.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -24,17 +23,19 @@ describe('redgreen score-reply', () => {
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain('verdict: pass');
-    expect(result.stdout).toContain('first dispatch: Task 3');
-    expect(result.stdout).toContain('claimed complete: Task 1, Task 2');
-    expect(result.stdout).toContain('not assessed: integrity, scope, resolution shape');
+    expect(result.stdout).toContain('  dispatch: {"kind":"task","task":3}');
+    expect(result.stdout).toContain('  complete: {"kind":"tasks","tasks":[1,2]}');
+    expect(result.stdout).toContain(
+      'n/a   own-ledger-untouched: not assessed: no before, after evidence',
+    );
   });
 
   it('prints machine-readable JSON with --json', async () => {
     const result = await runCli(['score-reply', '--scenario', 's1', '--json', replyFile(S2_REPLY)]);
     expect(result.exitCode).toBe(0);
-    const parsed = JSON.parse(result.stdout) as { verdict: string; reasons: string[] };
-    expect(parsed.verdict).toBe('fail');
-    expect(parsed.reasons[0]).toBe('first-dispatch: expected Task 1, reply dispatches Task 3');
+    const parsed = JSON.parse(result.stdout) as { score: { verdict: string; reasons: string[] } };
+    expect(parsed.score.verdict).toBe('fail');
+    expect(parsed.score.reasons[0]).toBe('first-dispatch: expected Task 1, "dispatch" says Task 3');
   });
 
   it('exits 2 with a one-line error for an unknown scenario', async () => {

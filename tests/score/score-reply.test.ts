@@ -2,17 +2,10 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { CheckReport } from '../../harness/campaign/check-session.js';
 import { registerScoreReplyCommand, runScoreReply } from '../../harness/cli/score-reply.js';
 import { formatReplyFile, parseReplyFile } from '../../harness/score/reply-file.js';
-import { scoreStandaloneReply, standaloneScoreSchema } from '../../harness/score/score-reply.js';
-import { loadScoringSpec, type ScoringSpec } from '../../harness/score/scoring-spec.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
-
-function spec(id: string): ScoringSpec {
-  const loaded = loadScoringSpec(id);
-  if (!loaded.ok) throw new Error(loaded.error.problem);
-  return loaded.value;
-}
 
 const S1_REPLY =
   '1. LEDGERS CHECKED: `.superpowers/sdd/progress.md` — no identity line; another plan’s, not mine.\n' +
@@ -39,55 +32,73 @@ describe('reply.md', () => {
   });
 });
 
-describe('scoreStandaloneReply', () => {
-  it('scores with the reply criteria only and says what it did not assess', () => {
-    const score = scoreStandaloneReply(spec('s1'), formatReplyFile(9, S1_REPLY));
-    expect(score).toEqual({
-      scenario: 's1',
-      ownPlan: 'docs/plans/2026-07-06-widget-export.md',
-      verdict: 'pass',
-      reasons: [
-        'first-dispatch: Task 1 as expected',
-        'claimed-complete: reply claims nothing complete, as expected',
-        "no-foreign-ledger-adopted: no other plan's ledger adopted",
-      ],
-      firstDispatch: 1,
-      claimedComplete: [],
-      ledgers: [{ path: '.superpowers/sdd/progress.md', verdict: 'rejected' }],
-      toolUses: 9,
-      notAssessed: ['integrity', 'scope', 'resolution shape'],
-      note: 'reply criteria only: no transcript or snapshots, so integrity, scope and resolution shape are not assessed',
+function replyFile(content: string): string {
+  const file = path.join(makeTempDir(), 'reply.md');
+  writeFileSync(file, content);
+  return file;
+}
+
+/** Score a reply as `redgreen score-reply --json` does, and return its report. */
+async function scoreReply(scenario: string, content: string, plan?: string): Promise<CheckReport> {
+  let out = '';
+  const code = await runScoreReply(
+    replyFile(content),
+    { scenario, json: true, ...(plan === undefined ? {} : { plan }) },
+    { stdout: (text) => (out += text) },
+  );
+  expect(code).toBe(0);
+  return JSON.parse(out) as CheckReport;
+}
+
+function sectionValueOf(report: CheckReport, section: string): unknown {
+  const reading = report.score.values[section];
+  return reading?.ok === true ? reading.value : undefined;
+}
+
+describe('score-reply judges the reply checks only', () => {
+  it('scores with the reply checks and says what it did not assess', async () => {
+    const report = await scoreReply('s1', formatReplyFile(9, S1_REPLY));
+    expect(report.scenario).toBe('s1');
+    expect(report.ownPlan).toBe('docs/plans/2026-07-06-widget-export.md');
+    expect(report.score.verdict).toBe('pass');
+    expect(report.score.reasons).toEqual([
+      'first-dispatch: Task 1 as expected',
+      'claimed-complete: "complete" names no task, as expected',
+      'no-foreign-ledger-adopted: "ledgers" judges no path of .superpowers/sdd/progress.md, .superpowers/sdd/2026-07-01-widget-backend/progress.md, .superpowers/sdd/2026-07-01-widget-backend/** adopted',
+    ]);
+    expect(sectionValueOf(report, 'dispatch')).toEqual({ kind: 'task', task: 1 });
+    expect(sectionValueOf(report, 'complete')).toEqual({ kind: 'tasks', tasks: [] });
+    expect(sectionValueOf(report, 'ledgers')).toEqual({
+      kind: 'path-judgements',
+      paths: [{ path: '.superpowers/sdd/progress.md', judgement: 'rejected' }],
     });
-    expect(standaloneScoreSchema.parse(score)).toEqual(score);
+    expect(report.sources.toolUses).toBe(9);
+    expect(report.score.notAssessed).toEqual(['stale-artifacts-untouched']);
+    expect(report.score.pre).toEqual([]);
   });
 
-  it('fails the S1 literal adoption using the spec’s known ledgers', () => {
-    const score = scoreStandaloneReply(
-      spec('s1'),
+  it('fails the S1 literal adoption using the recipe’s ledgers', async () => {
+    const report = await scoreReply(
+      's1',
       '1. LEDGERS CHECKED: .superpowers/sdd/progress.md — trusted\n2. TASKS ALREADY COMPLETE: Tasks 1-5\n3. FIRST DISPATCH: none, all done',
     );
-    expect(score.verdict).toBe('fail');
-    expect(score.reasons).toHaveLength(3);
+    expect(report.score.verdict).toBe('fail');
+    expect(report.score.reasons).toHaveLength(3);
   });
 
-  it('is indeterminate without a decision', () => {
-    expect(scoreStandaloneReply(spec('s2'), 'Context restored. Continuing.').verdict).toBe(
+  it('is indeterminate without a decision', async () => {
+    expect((await scoreReply('s2', 'Context restored. Continuing.')).score.verdict).toBe(
       'indeterminate',
     );
   });
 
-  it('takes the own plan from --plan', () => {
+  it('takes the own plan from --plan', async () => {
     const reply =
       '1. LEDGERS CHECKED: none\n2. TASKS ALREADY COMPLETE: None — Tasks 1-2 belong to widget-export\n3. FIRST DISPATCH: Task 1';
-    const asSpec = scoreStandaloneReply(spec('s2'), reply);
-    expect(asSpec.verdict).toBe('fail');
-    const other = scoreStandaloneReply(
-      spec('s2'),
-      reply,
-      'docs/plans/2026-07-01-widget-backend.md',
-    );
+    expect((await scoreReply('s2', reply)).score.verdict).toBe('fail');
+    const other = await scoreReply('s2', reply, 'docs/plans/2026-07-01-widget-backend.md');
     expect(other.ownPlan).toBe('docs/plans/2026-07-01-widget-backend.md');
-    expect(other.claimedComplete).toEqual([]);
+    expect(sectionValueOf(other, 'complete')).toEqual({ kind: 'tasks', tasks: [] });
   });
 });
 
@@ -96,12 +107,6 @@ describe('redgreen score-reply (in process)', () => {
     vi.restoreAllMocks();
     process.exitCode = undefined;
   });
-
-  function replyFile(content: string): string {
-    const file = path.join(makeTempDir(), 'reply.md');
-    writeFileSync(file, content);
-    return file;
-  }
 
   it('prints a human-readable score', async () => {
     let out = '';
@@ -112,12 +117,10 @@ describe('redgreen score-reply (in process)', () => {
     );
     expect(code).toBe(0);
     expect(out).toContain('verdict: pass\n');
-    expect(out).toContain('first dispatch: Task 1\n');
-    expect(out).toContain('claimed complete: none\n');
-    expect(out).toContain('tool_uses: 11\n');
-    expect(out).toContain(
-      'not assessed: integrity, scope, resolution shape (no transcript or snapshots)\n',
-    );
+    expect(out).toContain('  dispatch: {"kind":"task","task":1}\n');
+    expect(out).toContain('  complete: {"kind":"tasks","tasks":[]}\n');
+    expect(out).toContain('tool_uses 11');
+    expect(out).toContain('not assessed: stale-artifacts-untouched');
   });
 
   it('prints JSON with --json', async () => {
@@ -127,9 +130,9 @@ describe('redgreen score-reply (in process)', () => {
       { scenario: 's2', json: true },
       { stdout: (text) => (out += text) },
     );
-    const parsed = standaloneScoreSchema.parse(JSON.parse(out));
-    expect(parsed.verdict).toBe('fail');
-    expect(parsed.firstDispatch).toBe(2);
+    const parsed = JSON.parse(out) as CheckReport;
+    expect(parsed.score.verdict).toBe('fail');
+    expect(sectionValueOf(parsed, 'dispatch')).toEqual({ kind: 'task', task: 2 });
   });
 
   it('a reply without a TASKS ALREADY COMPLETE section is indeterminate, never a pass or a fail', async () => {
@@ -139,8 +142,8 @@ describe('redgreen score-reply (in process)', () => {
       { scenario: 's1', json: true },
       { stdout: (text) => (out += text) },
     );
-    const parsed = standaloneScoreSchema.parse(JSON.parse(out));
-    expect(parsed.verdict).toBe('indeterminate');
+    const parsed = JSON.parse(out) as CheckReport;
+    expect(parsed.score.verdict).toBe('indeterminate');
   });
 
   it('exits 2 with one line for an unknown scenario or a missing file', async () => {
@@ -175,6 +178,6 @@ describe('redgreen score-reply (in process)', () => {
     ]);
     expect(process.exitCode).toBe(0);
     const printed = JSON.parse(stdout.mock.calls.map((call) => String(call[0])).join(''));
-    expect(printed.verdict).toBe('pass');
+    expect(printed.score.verdict).toBe('pass');
   });
 });

@@ -1,13 +1,30 @@
+/**
+ * Resolution shape, now two observations of the shipped S1 scenario: the
+ * `resolution` classification (structural / forensic / both / neither) and
+ * the `forensic-calls` count, read from tool calls only (never prose), by the
+ * tool-called verb's `runs`, `reads` and `readsCommit` matchers.
+ */
 import { describe, expect, it } from 'vitest';
-import { resolutionShape, type ShapeContext } from '../../harness/score/shape.js';
 import type { ToolCall } from '../../harness/score/tool-call.js';
-import { OWN_PLAN, PLAN_A_CITED, PLAN_B_CITED } from './fixture-facts.js';
+import {
+  type FixtureLedgers,
+  OWN_PLAN,
+  PLAN_A,
+  PLAN_A_CITED,
+  PLAN_B_CITED,
+} from './fixture-facts.js';
+import { result, score } from './support.js';
 
-const context: ShapeContext = {
-  ownPlan: OWN_PLAN,
-  citedHashes: [...PLAN_A_CITED, ...PLAN_B_CITED],
-  spec: { workspaceScript: 'sdd-workspace', workspaceRoot: '.superpowers/sdd', minHashPrefix: 7 },
-};
+const REPLY = '1. LEDGERS CHECKED: x\n2. TASKS ALREADY COMPLETE: None\n3. FIRST DISPATCH: Task 1';
+
+/** A fixture whose ledgers cite these hashes (S1's plans). */
+function citing(cited: readonly string[]): FixtureLedgers {
+  return {
+    ownPlan: OWN_PLAN,
+    ledgers: [{ path: '.superpowers/sdd/progress.md', plan: PLAN_A, cited }],
+  };
+}
+const context = citing([...PLAN_A_CITED, ...PLAN_B_CITED]);
 
 let next = 0;
 function bash(command: string): ToolCall {
@@ -19,8 +36,20 @@ function tool(name: string, input: Record<string, unknown>): ToolCall {
   return { id: `toolu_${next}`, name, input };
 }
 
+function shapeIn(fixture: FixtureLedgers, calls: readonly ToolCall[]) {
+  const scored = score('s1', REPLY, { toolCalls: calls, fixture });
+  const resolution = result(scored, 'resolution');
+  return {
+    shape: resolution.observed,
+    structural: resolution.children?.[0]?.outcome === 'pass',
+    forensicCalls: Number(result(scored, 'forensic-calls').observed ?? Number.NaN),
+    forensic: result(scored, 'forensic-calls'),
+    resolution,
+  };
+}
+
 function shapeOf(...calls: ToolCall[]) {
-  return resolutionShape(calls, context);
+  return shapeIn(context, calls);
 }
 
 describe('forensic calls', () => {
@@ -50,9 +79,9 @@ describe('forensic calls', () => {
   ];
   for (const command of forensic) {
     it(`counts: ${command}`, () => {
-      const result = shapeOf(bash(command));
-      expect(result.shape).toBe('forensic');
-      expect(result.forensicCalls).toBe(1);
+      const found = shapeOf(bash(command));
+      expect(found.shape).toBe('forensic');
+      expect(found.forensicCalls).toBe(1);
     });
   }
 
@@ -82,21 +111,22 @@ describe('forensic calls', () => {
   }
 
   it('counts calls, not commands: one call running two git shows is one forensic call', () => {
-    const result = shapeOf(bash('git show 0d2b573; git show 4b84f94'), bash('git show 2dad909'));
-    expect(result.forensicCalls).toBe(2);
+    const found = shapeOf(bash('git show 0d2b573; git show 4b84f94'), bash('git show 2dad909'));
+    expect(found.forensicCalls).toBe(2);
   });
 
   it('treats every hash of a cited range as cited', () => {
-    const ranged = { ...context, citedHashes: ['1111111..2222222'] };
-    expect(resolutionShape([bash('git show 2222222')], ranged).forensicCalls).toBe(1);
-    expect(resolutionShape([bash('git show 1111111')], ranged).forensicCalls).toBe(1);
-    expect(resolutionShape([bash('git show 3333333')], ranged).forensicCalls).toBe(0);
+    const ranged = citing(['1111111..2222222']);
+    expect(shapeIn(ranged, [bash('git show 2222222')]).forensicCalls).toBe(1);
+    expect(shapeIn(ranged, [bash('git show 1111111')]).forensicCalls).toBe(1);
+    expect(shapeIn(ranged, [bash('git show 3333333')]).forensicCalls).toBe(0);
   });
 
-  it('with no cited hashes, nothing is forensic', () => {
-    expect(resolutionShape([bash('git log -p')], { ...context, citedHashes: [] }).shape).toBe(
-      'neither',
-    );
+  it('with no cited hashes, nothing is counted forensic: there is nothing to check', () => {
+    const none = shapeIn(citing([]), [bash('git log -p')]);
+    expect(none.forensic.outcome).toBe('undecided');
+    expect(none.forensic.detail).toMatch(/\{\{citedHashes\}\} holds no value for this fixture/);
+    expect(none.shape).not.toMatch(/forensic|both/);
   });
 });
 
@@ -123,9 +153,9 @@ describe('structural calls', () => {
   ];
   for (const call of structural) {
     it(`counts: ${call.name} ${JSON.stringify(call.input)}`, () => {
-      const result = shapeOf(call);
-      expect(result.shape).toBe('structural');
-      expect(result.structuralCalls).toBe(1);
+      const found = shapeOf(call);
+      expect(found.shape).toBe('structural');
+      expect(found.structural).toBe(true);
     });
   }
 
@@ -142,23 +172,22 @@ describe('structural calls', () => {
   ];
   for (const call of notStructural) {
     it(`does not count: ${call.name} ${JSON.stringify(call.input)}`, () => {
-      expect(shapeOf(call).structuralCalls).toBe(0);
+      expect(shapeOf(call).structural).toBe(false);
     });
   }
 });
 
 describe('shapes', () => {
   it('is both when a session resolves structurally and also reads a cited diff', () => {
-    const result = shapeOf(
+    const found = shapeOf(
       bash('scripts/sdd-workspace docs/plans/2026-07-06-widget-export.md'),
       bash('git log --oneline'),
       bash('git show 4b84f94'),
     );
-    expect(result.shape).toBe('both');
-    expect(result.evidence).toEqual([
-      { callId: expect.any(String), kind: 'structural', why: 'ran sdd-workspace' },
-      { callId: expect.any(String), kind: 'forensic', why: 'git show 4b84f94' },
-    ]);
+    expect(found.shape).toBe('both');
+    const [structural, forensic] = found.resolution.children ?? [];
+    expect(structural?.detail).toMatch(/1 matching call: ran sdd-workspace \(toolu_\d+\)/);
+    expect(forensic?.detail).toMatch(/1 matching call: git show 4b84f94 \(toolu_\d+\)/);
   });
 
   it('is neither for a session that only lists history and reads the flat ledger', () => {
@@ -171,11 +200,12 @@ describe('shapes', () => {
   });
 
   it('reads only tool calls: a reply quoting the skill is not evidence', () => {
-    expect(resolutionShape([], context)).toEqual({
-      shape: 'neither',
-      structuralCalls: 0,
-      forensicCalls: 0,
-      evidence: [],
-    });
+    const quoting = score(
+      's1',
+      `${REPLY}\nI ran scripts/sdd-workspace and git show 4b84f94 as the skill says.`,
+      { toolCalls: [], fixture: context },
+    );
+    expect(result(quoting, 'resolution').observed).toBe('neither');
+    expect(result(quoting, 'forensic-calls').observed).toBe('0');
   });
 });

@@ -2,7 +2,7 @@ import type { GateOutcome, RepRow, ResultsModel } from '../results-schema.js';
 import { html, type SafeHtml } from './html-template.js';
 
 /**
- * The small labelled marks the page uses for verdicts, gate outcomes, shapes
+ * The small labelled marks the page uses for verdicts, gate outcomes, legend values
  * and scripted models. Each carries its meaning in words, not colour alone.
  */
 export const SCRIPTED_NOTE = 'scripted policy, not a model';
@@ -25,8 +25,9 @@ export function overallGateBadge(outcome: ResultsModel['gates']['outcome']): Saf
   return html`<span class="overall overall-${outcome}">${outcome.toUpperCase()}</span>`;
 }
 
-export function shapeBadge(shape: RepRow['shape']): SafeHtml {
-  return html`<span class="shape"><span class="swatch shape-${shape}" aria-hidden="true"></span>${shape}</span>`;
+/** A legend value with its colour swatch (the swatch is decoration; the word carries the meaning). */
+export function legendBadge(value: string, index: number): SafeHtml {
+  return html`<span class="legend-value"><span class="swatch legend-${index}" aria-hidden="true"></span>${value}</span>`;
 }
 
 /** A model name as reported back, marked when a scripted policy stood in for a model. */

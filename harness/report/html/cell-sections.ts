@@ -1,7 +1,6 @@
 import { COMPARISON_COLUMNS } from '../markdown.js';
 import type { ResultsModel } from '../results-schema.js';
 import { cellLabel, scenarioLabel } from './cell-labels.js';
-import { SHAPE_ORDER } from './chart-theme.js';
 import { decimal, percent, pValue } from './format.js';
 import { html, type SafeHtml, tableHead, trustedHtml } from './html-template.js';
 
@@ -15,14 +14,7 @@ const PASS_RATE_COLUMNS = [
   'Indeterminate',
   'Overrides',
 ];
-const COST_COLUMNS = [
-  'Cell',
-  'tool_uses per rep',
-  'Median',
-  'Mean',
-  'Mean 95% CI (bootstrap)',
-  'Resolution shapes',
-];
+const COST_COLUMNS = ['Cell', 'tool_uses per rep', 'Median', 'Mean', 'Mean 95% CI (bootstrap)'];
 
 /** A chart (already rendered SVG) with its caption. */
 function figure(id: string, svg: string, caption: SafeHtml): SafeHtml {
@@ -56,10 +48,17 @@ ${figure('pass-rate-chart', chartSvg, html`Dot: share of decided reps that passe
 
 /** tool_uses per rep: the strip plot, the per-cell figures, and the RED vs GREEN comparisons. */
 export function toolUsesSection(model: ResultsModel, chartSvg: string): SafeHtml {
+  const legend = model.legend;
+  const costColumns = legend === null ? COST_COLUMNS : [...COST_COLUMNS, legend.title];
   const costRows = model.cells.map((cell) => {
-    const shapes = SHAPE_ORDER.filter((shape) => cell.shapes[shape] > 0)
-      .map((shape) => `${cell.shapes[shape]} ${shape}`)
-      .join(', ');
+    const tally = cell.observations.find((summary) => summary.id === legend?.id);
+    const counts =
+      tally?.kind === 'tally'
+        ? Object.entries(tally.counts)
+            .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+            .map(([value, count]) => `${count} ${value}`)
+            .join(', ')
+        : '';
     const boot = cell.toolUses.bootstrap95Mean;
     const bootText = boot === null ? 'n/a' : `${decimal(boot.lower)}–${decimal(boot.upper)}`;
     return html`<tr>
@@ -68,7 +67,7 @@ export function toolUsesSection(model: ResultsModel, chartSvg: string): SafeHtml
   <td class="num">${decimal(cell.toolUses.median)}</td>
   <td class="num">${decimal(cell.toolUses.mean)}</td>
   <td class="num">${bootText}</td>
-  <td>${shapes || '—'}</td>
+  ${legend === null ? '' : html`<td>${counts || '—'}</td>`}
 </tr>`;
   });
   const comparisonRows = model.comparisons.map((comparison) => {
@@ -95,8 +94,8 @@ export function toolUsesSection(model: ResultsModel, chartSvg: string): SafeHtml
   });
   return html`<section id="tool-uses" aria-labelledby="tool-uses-title">
 <h2 id="tool-uses-title">Disambiguation cost: tool_uses per rep</h2>
-${figure('tool-uses-chart', chartSvg, html`One symbol per rep, coloured and shaped by how it resolved its workspace (from its tool calls, not its prose); the bar is the cell's median.`)}
-<table class="data">${tableHead(COST_COLUMNS)}<tbody>${costRows}</tbody></table>
+${figure('tool-uses-chart', chartSvg, html`One symbol per rep, coloured and shaped by ${legend === null ? 'nothing (the scenarios declare no tally observation)' : `what the "${legend.title}" observation saw (from tool calls, not prose)`}; the bar is the cell's median.`)}
+<table class="data">${tableHead(costColumns)}<tbody>${costRows}</tbody></table>
 <h3>RED vs GREEN</h3>
 <table class="data">${tableHead(COMPARISON_COLUMNS)}<tbody>${comparisonRows}</tbody></table>
 <p class="muted">Power: ${model.power}.</p>

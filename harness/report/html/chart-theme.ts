@@ -1,5 +1,5 @@
 import type { Config } from 'vega-lite';
-import type { RepRow } from '../results-schema.js';
+import type { ResultsModel } from '../results-schema.js';
 
 /**
  * Colours and type shared by the charts and the page, so a colour means the
@@ -9,27 +9,39 @@ import type { RepRow } from '../results-schema.js';
  */
 export const ROLE_COLOURS = { RED: '#D55E00', GREEN: '#009E73' } as const;
 
-export const SHAPE_ORDER: readonly RepRow['shape'][] = [
-  'structural',
-  'forensic',
-  'both',
-  'neither',
-];
+/**
+ * Colours and symbols for the values of the legend observation (the first
+ * tally a scenario declares, e.g. resolution shape), by the value's position
+ * in the model's legend, so a value keeps its colour in every chart and table.
+ */
+export const LEGEND_COLOURS = [
+  '#0072B2',
+  '#E69F00',
+  '#CC79A7',
+  '#6F6F6F',
+  '#56B4E9',
+  '#009E73',
+  '#F0E442',
+  '#000000',
+] as const;
 
-export const SHAPE_COLOURS: Readonly<Record<RepRow['shape'], string>> = {
-  structural: '#0072B2',
-  forensic: '#E69F00',
-  both: '#CC79A7',
-  neither: '#6F6F6F',
-};
+/** Vega symbol shapes, one per legend value, so a value never relies on colour alone. */
+export const LEGEND_SYMBOLS = [
+  'circle',
+  'diamond',
+  'square',
+  'triangle-up',
+  'cross',
+  'triangle-down',
+  'triangle-left',
+  'triangle-right',
+] as const;
 
-/** Vega symbol shapes, one per resolution shape, so shape never relies on colour alone. */
-export const SHAPE_SYMBOLS: Readonly<Record<RepRow['shape'], string>> = {
-  structural: 'circle',
-  forensic: 'diamond',
-  both: 'square',
-  neither: 'triangle-up',
-};
+/** A legend value's position (its colour and symbol index); values past the palette share the last. */
+export function legendIndex(model: Pick<ResultsModel, 'legend'>, value: string): number {
+  const index = model.legend?.values.indexOf(value) ?? -1;
+  return index < 0 ? LEGEND_COLOURS.length - 1 : Math.min(index, LEGEND_COLOURS.length - 1);
+}
 
 export const FONT_STACK =
   'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", sans-serif';

@@ -1,6 +1,6 @@
 /**
  * The page's only script: shows the rep filter and applies it (verdict, cell,
- * shape), and opens a rep when a link points at it. Plain DOM, no framework;
+ * legend value), and opens a rep when a link points at it. Plain DOM, no framework;
  * without it the page is complete, just unfiltered. Its SHA-256 goes into the
  * page's Content-Security-Policy, so no other script can run there.
  */
@@ -18,13 +18,13 @@ export const FILTER_SCRIPT = `
   const apply = () => {
     const verdict = value('verdict');
     const cell = value('cell');
-    const shape = value('shape');
+    const legend = value('legend');
     let shown = 0;
     for (const group of groups) {
       const match =
         (verdict === '' || group.dataset.verdict === verdict) &&
         (cell === '' || group.dataset.cell === cell) &&
-        (shape === '' || group.dataset.shape === shape);
+        (legend === '' || group.dataset.legend === legend);
       group.hidden = !match;
       if (match) shown += 1;
     }

@@ -3,25 +3,23 @@ import { verdictBadge } from './badges.js';
 import { repAnchor } from './format.js';
 import { html, type SafeHtml } from './html-template.js';
 
-/** Integrity findings and scope violations, every one listed and highlighted. */
+/**
+ * Findings: every failing check, and every failing observation that declares
+ * no summary (files that had to stay untouched, commits, subagents, …),
+ * listed and highlighted per rep.
+ */
 export function findingsSection(model: ResultsModel): SafeHtml {
-  const rows = model.reps.filter(
-    (row) => row.integrity_findings !== '' || row.scope_violations !== '',
-  );
+  const rows = model.reps.filter((row) => row.findings !== '');
   const body =
     rows.length === 0
-      ? html`<p>None: every stale artifact and own ledger was byte-identical after its session, and no session committed, changed tracked files, dispatched subagents or wrote into another plan's workspace.</p>`
+      ? html`<p>None: no check failed, and no observation without a summary failed.</p>`
       : html`<ul class="findings">${rows.map(
           (row) =>
-            html`<li class="hl-integrity"><a href="#${repAnchor(row.rep_id)}"><code>${row.rep_id}</code></a> ${verdictBadge(row.verdict)}<ul>${[
-              row.integrity_findings,
-              row.scope_violations,
-            ]
-              .filter((text) => text !== '')
-              .flatMap((text) => text.split('; '))
+            html`<li class="hl-integrity"><a href="#${repAnchor(row.rep_id)}"><code>${row.rep_id}</code></a> ${verdictBadge(row.verdict)}<ul>${row.findings
+              .split('; ')
               .map((finding) => html`<li>${finding}</li>`)}</ul></li>`,
         )}</ul>`;
-  return html`<section id="findings" aria-labelledby="findings-title"><h2 id="findings-title">Integrity findings</h2>${body}</section>`;
+  return html`<section id="findings" aria-labelledby="findings-title"><h2 id="findings-title">Findings</h2>${body}</section>`;
 }
 
 /** Indeterminate reps with why: reported, never dropped, excluded from rate denominators. */

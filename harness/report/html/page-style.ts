@@ -1,4 +1,4 @@
-import { FONT_STACK, ROLE_COLOURS, SHAPE_COLOURS } from './chart-theme.js';
+import { FONT_STACK, LEGEND_COLOURS, ROLE_COLOURS } from './chart-theme.js';
 
 /**
  * The page's stylesheet, inlined. System fonts, a readable measure, colours
@@ -62,13 +62,10 @@ li.hl-indeterminate, p.hl-override { border-left: 4px solid var(--ind); padding:
 figure.chart { margin: .5rem 0 1rem; }
 figure.chart svg { max-width: 100%; height: auto; display: block; }
 figcaption { color: var(--muted); font-size: .88rem; }
-.shape { white-space: nowrap; }
+.legend-value { white-space: nowrap; }
 .swatch { display: inline-block; width: .75em; height: .75em; border-radius: 50%; margin-right: .35em; vertical-align: baseline; }
-${Object.entries(SHAPE_COLOURS)
-  .map(([shape, colour]) => `.swatch.shape-${shape} { background: ${colour}; }`)
-  .join('\n')}
-.badge.shape-structural { color: ${SHAPE_COLOURS.structural}; background: #e6f0f8; }
-.badge.shape-forensic { color: #8a5a00; background: #fdf1d8; }
+${LEGEND_COLOURS.map((colour, index) => `.swatch.legend-${index} { background: ${colour}; }`).join('\n')}
+.badge.badge-check { color: #0b57a4; background: #e6f0f8; }
 .role-red { color: ${ROLE_COLOURS.RED}; } .role-green { color: ${ROLE_COLOURS.GREEN}; }
 .filter { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; background: var(--soft);
   padding: .5rem .8rem; border-radius: .3rem; }

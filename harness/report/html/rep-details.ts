@@ -1,13 +1,13 @@
 import path from 'node:path';
 import { REP_FILES } from '../../campaign/results-layout.js';
-import type { RepScore } from '../../score/score-rep.js';
+import type { CheckResult } from '../../score/evaluate.js';
 import type { ToolCall } from '../../score/tool-call.js';
 import { readTranscriptFile } from '../../score/transcript-reader.js';
 import type { RecordedRep } from '../load-results.js';
 
 /**
  * What the page shows when a rep is opened, beyond its results row: the reply,
- * the tool calls read back from its transcript, and the scorer's evidence.
+ * the tool calls read back from its transcript, and every check's outcome.
  * Loaded from the results directory; the page builder itself reads no files.
  */
 export interface RepDetail {
@@ -22,12 +22,13 @@ export interface RepDetail {
         readonly malformedLines: number;
       }
     | { readonly kind: 'unavailable'; readonly why: string };
-  /** Which tool calls the scorer counted as structural or forensic resolution, and why. */
-  readonly shapeEvidence: RepScore['shapeEvidence'];
   /** The scorer's reasons for its verdict (before any override). */
   readonly reasons: readonly string[];
-  /** Findings the scorer reported without changing the verdict. */
-  readonly flags: readonly string[];
+  /** For a rep left indeterminate by its runner or a pre-check: the checks that would fail it. */
+  readonly wouldFail: readonly string[];
+  /** Every check and observation with its outcome (what the page lists, and marks on the calls it cites). */
+  readonly checks: readonly CheckResult[];
+  readonly observations: readonly CheckResult[];
 }
 
 export type RepDetails = ReadonlyMap<string, RepDetail>;
@@ -51,9 +52,10 @@ export async function loadRepDetails(
             malformedLines: read.value.malformed.length,
           }
         : { kind: 'unavailable', why: read.error.problem },
-      shapeEvidence: rep.score.shapeEvidence,
       reasons: rep.score.reasons,
-      flags: rep.score.flags,
+      wouldFail: rep.score.wouldFail,
+      checks: [...rep.score.pre, ...rep.score.checks],
+      observations: rep.score.observations,
     });
   }
   return details;

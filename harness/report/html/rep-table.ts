@@ -1,7 +1,7 @@
 import type { RepRow, ResultsModel } from '../results-schema.js';
-import { modelName, repVerdict, shapeBadge } from './badges.js';
+import { legendBadge, modelName, repVerdict } from './badges.js';
 import { cellKey, cellLabel } from './cell-labels.js';
-import { SHAPE_ORDER } from './chart-theme.js';
+import { legendIndex } from './chart-theme.js';
 import { repAnchor, seconds } from './format.js';
 import { html, type SafeHtml, tableHead } from './html-template.js';
 import type { RepDetail, RepDetails } from './rep-details.js';
@@ -22,29 +22,38 @@ export const DEFAULT_REP_EMBED_LIMITS: RepEmbedLimits = {
   replyBytes: 64_000,
 };
 
-const COLUMNS = [
-  'Rep',
-  'Cell',
-  'Verdict',
-  'Shape',
-  'tool_uses',
-  'First dispatch',
-  'Claimed complete',
-  'Model (reported back)',
-  'Findings',
-  'Duration',
-] as const;
+/** The table's columns; the legend column is titled after the legend observation. */
+function columns(model: ResultsModel): string[] {
+  return [
+    'Rep',
+    'Cell',
+    'Verdict',
+    model.legend?.title ?? 'Observed',
+    'tool_uses',
+    'Values read',
+    'Failed checks',
+    'Model (reported back)',
+    'Findings',
+    'Duration',
+  ];
+}
+
+function legendValue(model: ResultsModel, row: RepRow): string {
+  return model.legend === null ? '' : (row.observations[model.legend.id] ?? '');
+}
 
 /** The filter controls; hidden until the page's script shows them (without JS, every rep is listed). */
 function filterForm(model: ResultsModel): SafeHtml {
   const cells = model.cells.map(
     (cell) => html`<option value="${cellKey(cell)}">${cellLabel(cell)}</option>`,
   );
-  const shapes = SHAPE_ORDER.map((shape) => html`<option value="${shape}">${shape}</option>`);
+  const values = (model.legend?.values ?? []).map(
+    (value) => html`<option value="${value}">${value}</option>`,
+  );
   return html`<form id="rep-filter" class="filter" hidden>
 <label>Verdict <select name="verdict"><option value="">all</option><option value="pass">pass</option><option value="fail">fail</option><option value="indeterminate">indeterminate</option></select></label>
 <label>Cell <select name="cell"><option value="">all</option>${cells}</select></label>
-<label>Shape <select name="shape"><option value="">all</option>${shapes}</select></label>
+${model.legend === null ? '' : html`<label>${model.legend.title} <select name="legend"><option value="">all</option>${values}</select></label>`}
 <button type="reset">Show all</button>
 <output id="rep-count" aria-live="polite"></output>
 </form>
@@ -53,10 +62,10 @@ function filterForm(model: ResultsModel): SafeHtml {
 
 function findingsCell(row: RepRow): SafeHtml {
   const parts: SafeHtml[] = [];
-  if (row.integrity_findings !== '')
-    parts.push(html`<span class="badge badge-integrity">integrity</span> `);
-  if (row.scope_violations !== '')
-    parts.push(html`<span class="badge badge-integrity">scope</span> `);
+  if (row.findings !== '')
+    parts.push(
+      html`<span class="badge badge-integrity">${row.findings.split('; ').length} finding(s)</span> `,
+    );
   if (row.verdict === 'indeterminate')
     parts.push(
       html`<span class="badge verdict-indeterminate">${row.indeterminate_stage === '' ? 'indeterminate' : `indeterminate: ${row.indeterminate_stage}`}</span> `,
@@ -86,23 +95,27 @@ function repBody(row: RepRow, detail: RepDetail | undefined, limits: RepEmbedLim
     row.verdict_source === 'override'
       ? html`<p class="hl-override"><strong>Verdict overridden by hand</strong> to ${row.verdict} (scored ${row.scored_verdict}): ${row.override_reason}</p>`
       : '';
-  const integrity =
-    row.integrity_findings === ''
+  const findings =
+    row.findings === ''
       ? ''
-      : html`<div class="hl-integrity"><strong>Integrity findings</strong>${list(row.integrity_findings.split('; '))}</div>`;
-  const scope =
-    row.scope_violations === ''
-      ? ''
-      : html`<div class="hl-integrity"><strong>Scope violations</strong>${list(row.scope_violations.split('; '))}</div>`;
+      : html`<div class="hl-integrity"><strong>Findings</strong>${list(row.findings.split('; '))}</div>`;
   if (detail === undefined) {
-    return html`${override}${integrity}${scope}<p class="muted">Reply and transcript were not loaded for this report.</p>`;
+    return html`${override}${findings}<p class="muted">Reply and transcript were not loaded for this report.</p>`;
   }
   const reasons =
     detail.reasons.length === 0
-      ? html`<p class="muted">The scorer gave no reasons (every criterion held).</p>`
+      ? html`<p class="muted">The scorer gave no reasons.</p>`
       : html`<div><strong>Scorer's reasons</strong>${list(detail.reasons)}</div>`;
-  const flags =
-    detail.flags.length === 0 ? '' : html`<div><strong>Flags</strong>${list(detail.flags)}</div>`;
+  const wouldFail =
+    detail.wouldFail.length === 0
+      ? ''
+      : html`<div><strong>Would fail a decided rep</strong>${list(detail.wouldFail)}</div>`;
+  const observed =
+    detail.observations.length === 0
+      ? ''
+      : html`<div><strong>Observations</strong> <span class="muted">(recorded, never gating)</span>${list(
+          detail.observations.map((result) => `${result.outcome}: ${result.detail}`),
+        )}</div>`;
   const reply = cutToBytes(detail.reply, limits.replyBytes);
   const replyCut =
     reply.omittedBytes === 0
@@ -114,18 +127,24 @@ function repBody(row: RepRow, detail: RepDetail | undefined, limits: RepEmbedLim
       : 'no transcript';
   return html`<details class="rep-detail"><summary>Reply and transcript (${callCount})</summary>
 <div class="rep-panels">
-${override}${integrity}${scope}${reasons}${flags}
+${override}${findings}${reasons}${wouldFail}${observed}
 <h4>Reply (reply.md)</h4><pre class="reply">${reply.text}</pre>${replyCut}
 <h4>Transcript: tool calls in order</h4>${transcriptView(detail, limits)}
 ${fileLinks(detail)}
 </div></details>`;
 }
 
-function repGroup(row: RepRow, detail: RepDetail | undefined, limits: RepEmbedLimits): SafeHtml {
+function repGroup(
+  model: ResultsModel,
+  row: RepRow,
+  detail: RepDetail | undefined,
+  limits: RepEmbedLimits,
+): SafeHtml {
+  const observed = legendValue(model, row);
   const classes = [
     'rep',
     `verdict-row-${row.verdict}`,
-    row.integrity_findings !== '' || row.scope_violations !== '' ? 'has-findings' : '',
+    row.findings !== '' ? 'has-findings' : '',
     row.verdict_source === 'override' ? 'is-override' : '',
   ]
     .filter(Boolean)
@@ -134,31 +153,31 @@ function repGroup(row: RepRow, detail: RepDetail | undefined, limits: RepEmbedLi
     html`<th scope="row"><code>${row.rep_id}</code></th>`,
     html`<td>${cellLabel(row)}</td>`,
     html`<td>${repVerdict(row)}</td>`,
-    html`<td>${shapeBadge(row.shape)}</td>`,
+    html`<td>${observed === '' ? '—' : legendBadge(observed, legendIndex(model, observed))}</td>`,
     html`<td class="num">${row.tool_uses}</td>`,
-    html`<td>${row.first_dispatch === '' ? '—' : row.first_dispatch}</td>`,
-    html`<td>${row.claimed_complete === '' ? 'none' : row.claimed_complete}</td>`,
+    html`<td>${row.values === '' ? '—' : row.values}</td>`,
+    html`<td>${row.failed_checks === '' ? 'none' : row.failed_checks}${row.undecided_checks === '' ? '' : html` <span class="muted">undecided: ${row.undecided_checks}</span>`}</td>`,
     html`<td>${modelName(row.model_reported, row.scripted_model)}</td>`,
     html`<td>${findingsCell(row)}</td>`,
     html`<td class="num">${seconds(row.duration_ms)}</td>`,
   ];
-  const filterKeys = html`data-verdict="${row.verdict}" data-cell="${cellKey(row)}" data-shape="${row.shape}"`;
+  const filterKeys = html`data-verdict="${row.verdict}" data-cell="${cellKey(row)}" data-legend="${observed}"`;
   return html`<tbody id="${repAnchor(row.rep_id)}" class="${classes}" ${filterKeys}>
 <tr class="rep-row">${cells}</tr>
-<tr class="rep-detail-row"><td colspan="${COLUMNS.length}">${repBody(row, detail, limits)}</td></tr>
+<tr class="rep-detail-row"><td colspan="${columns(model).length}">${repBody(row, detail, limits)}</td></tr>
 </tbody>`;
 }
 
-/** Every rep: one row each, filterable by verdict, cell and shape; each opens its reply and transcript. */
+/** Every rep: one row each, filterable by verdict, cell and legend value; each opens its reply and transcript. */
 export function repTableSection(
   model: ResultsModel,
   details: RepDetails,
   limits: RepEmbedLimits = DEFAULT_REP_EMBED_LIMITS,
 ): SafeHtml {
-  const groups = model.reps.map((row) => repGroup(row, details.get(row.rep_id), limits));
+  const groups = model.reps.map((row) => repGroup(model, row, details.get(row.rep_id), limits));
   return html`<section id="reps" aria-labelledby="reps-title">
 <h2 id="reps-title">Reps</h2>
 ${filterForm(model)}
-<table class="data reps">${tableHead(COLUMNS)}${groups}</table>
+<table class="data reps">${tableHead(columns(model))}${groups}</table>
 </section>`;
 }

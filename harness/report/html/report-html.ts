@@ -48,7 +48,7 @@ export async function buildReportHtml(
     ),
     renderVegaLiteSvg(
       toolUsesChartSpec(model),
-      'tool_uses per rep per cell, coloured by resolution shape, with each cell median',
+      `tool_uses per rep per cell, coloured by ${model.legend?.title ?? 'nothing observed'}, with each cell median`,
     ),
   ]);
   const page = html`<!doctype html>

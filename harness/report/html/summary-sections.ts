@@ -49,14 +49,13 @@ function repLinks(ids: readonly string[]): SafeHtml[] {
 }
 
 /**
- * Everything a reader must not miss, straight under the gates: integrity
- * findings, scope violations, indeterminate reps, overridden verdicts,
+ * Everything a reader must not miss, straight under the gates: findings
+ * (failing checks and observations), indeterminate reps, overridden verdicts,
  * missing reps and unreadable transcripts. Said explicitly when there are none.
  */
 export function attentionSection(model: ResultsModel, details: RepDetails): SafeHtml {
   const items: SafeHtml[] = [];
-  const findings = model.reps.filter((row) => row.integrity_findings !== '');
-  const scope = model.reps.filter((row) => row.scope_violations !== '');
+  const findings = model.reps.filter((row) => row.findings !== '');
   const indeterminate = model.reps.filter((row) => row.verdict === 'indeterminate');
   const overrides = model.reps.filter((row) => row.verdict_source === 'override');
   const unreadable = model.reps.filter((row) => {
@@ -69,11 +68,7 @@ export function attentionSection(model: ResultsModel, details: RepDetails): Safe
   const ids = (rows: readonly { rep_id: string }[]): string[] => rows.map((row) => row.rep_id);
   if (findings.length > 0)
     items.push(
-      html`<li class="alert-integrity"><strong>Integrity findings in ${findings.length} rep(s)</strong>: ${repLinks(ids(findings))}. <a href="#findings">Details</a>.</li>`,
-    );
-  if (scope.length > 0)
-    items.push(
-      html`<li class="alert-integrity"><strong>Scope violations in ${scope.length} rep(s)</strong>: ${repLinks(ids(scope))}. <a href="#findings">Details</a>.</li>`,
+      html`<li class="alert-integrity"><strong>Findings in ${findings.length} rep(s)</strong> (failing checks or observations): ${repLinks(ids(findings))}. <a href="#findings">Details</a>.</li>`,
     );
   if (indeterminate.length > 0)
     items.push(
@@ -92,7 +87,7 @@ export function attentionSection(model: ResultsModel, details: RepDetails): Safe
       html`<li class="alert-indeterminate"><strong>Transcript problems in ${unreadable.length} rep(s)</strong>: ${repLinks(ids(unreadable))}.</li>`,
     );
   if (items.length === 0) {
-    return html`<section id="attention" class="attention attention-clear" aria-label="Needs attention"><p>Nothing needs attention: no integrity findings or scope violations, no indeterminate reps, no overridden verdicts, every planned rep recorded.</p></section>`;
+    return html`<section id="attention" class="attention attention-clear" aria-label="Needs attention"><p>Nothing needs attention: no failing check or observation, no indeterminate reps, no overridden verdicts, every planned rep recorded.</p></section>`;
   }
   return html`<section id="attention" class="attention" aria-labelledby="attention-title"><h2 id="attention-title">Needs attention</h2><ul>${items}</ul></section>`;
 }

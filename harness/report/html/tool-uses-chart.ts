@@ -1,11 +1,12 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { ResultsModel } from '../results-schema.js';
 import { armAxis, armLabel, scenarioLabel } from './cell-labels.js';
-import { CHART_CONFIG, SHAPE_COLOURS, SHAPE_ORDER, SHAPE_SYMBOLS } from './chart-theme.js';
+import { CHART_CONFIG, LEGEND_COLOURS, LEGEND_SYMBOLS, legendIndex } from './chart-theme.js';
 
 /**
  * tool_uses of every rep as a strip plot: one panel per scenario, one strip
- * per arm, one symbol per rep coloured (and shaped) by its resolution shape,
+ * per arm, one symbol per rep coloured (and shaped) by the legend
+ * observation (the first tally a scenario declares, e.g. resolution shape),
  * with a tick at the cell's median. Reps are spread across the strip by
  * their position in the cell, so the plot is the same on every build.
  */
@@ -16,6 +17,10 @@ export function toolUsesChartSpec(model: ResultsModel): TopLevelSpec {
     cellSizes.set(key, (cellSizes.get(key) ?? 0) + 1);
   }
   const seen = new Map<string, number>();
+  const legend = model.legend;
+  const legendValue = (row: (typeof model.reps)[number]): string =>
+    legend === null ? 'n/a' : (row.observations[legend.id] ?? 'n/a');
+  const domain = legend === null ? ['n/a'] : [...legend.values, 'n/a'];
   const values = model.reps.map((row) => {
     const key = `${row.scenario}/${row.arm}`;
     const index = seen.get(key) ?? 0;
@@ -26,10 +31,10 @@ export function toolUsesChartSpec(model: ResultsModel): TopLevelSpec {
       arm: armLabel({ name: row.arm, role: row.role }),
       rep: row.rep_id,
       toolUses: row.tool_uses,
-      shape: row.shape,
+      observed: legendValue(row),
       verdict: row.verdict,
       // Even spread across the middle 60% of the band: -0.3 … +0.3.
-      summary: `${row.rep_id}: ${row.tool_uses} tool_uses, resolution ${row.shape}, verdict ${row.verdict}`,
+      summary: `${row.rep_id}: ${row.tool_uses} tool_uses, ${legend?.title ?? 'observed'} ${legendValue(row)}, verdict ${row.verdict}`,
       offset: size === 1 ? 0 : ((index + 0.5) / size - 0.5) * 0.6,
     };
   });
@@ -42,7 +47,7 @@ export function toolUsesChartSpec(model: ResultsModel): TopLevelSpec {
     axis: { tickMinStep: 1, format: 'd' },
   };
   return {
-    description: 'tool_uses per rep per cell, coloured by resolution shape, with the cell median',
+    description: `tool_uses per rep per cell, coloured by ${legend?.title ?? 'nothing observed'}, with the cell median`,
     config: CHART_CONFIG,
     data: { values },
     facet: { column: { field: 'scenario', type: 'nominal' as const, title: null, sort: null } },
@@ -73,20 +78,22 @@ export function toolUsesChartSpec(model: ResultsModel): TopLevelSpec {
             y,
             description: { field: 'summary', type: 'nominal' as const },
             color: {
-              field: 'shape',
+              field: 'observed',
               type: 'nominal' as const,
-              title: 'resolution shape',
+              title: legend?.title ?? 'observed',
               scale: {
-                domain: [...SHAPE_ORDER],
-                range: SHAPE_ORDER.map((shape) => SHAPE_COLOURS[shape]),
+                domain,
+                range: domain.map(
+                  (value) => LEGEND_COLOURS[legendIndex(model, value)] ?? '#000000',
+                ),
               },
             },
             shape: {
-              field: 'shape',
+              field: 'observed',
               type: 'nominal' as const,
               scale: {
-                domain: [...SHAPE_ORDER],
-                range: SHAPE_ORDER.map((shape) => SHAPE_SYMBOLS[shape]),
+                domain,
+                range: domain.map((value) => LEGEND_SYMBOLS[legendIndex(model, value)] ?? 'circle'),
               },
             },
           },

@@ -1,3 +1,4 @@
+import type { CheckResult } from '../../score/evaluate.js';
 import type { ToolCall } from '../../score/tool-call.js';
 import { html, type SafeHtml } from './html-template.js';
 import type { RepDetail } from './rep-details.js';
@@ -58,19 +59,34 @@ function omittedNote(cut: Cut, what: string): SafeHtml | string {
   return html`<p class="cut">… ${formatBytes(cut.omittedBytes)} more of this ${what} not embedded (see transcript.jsonl)</p>`;
 }
 
-function shapeBadges(call: ToolCall, detail: RepDetail): SafeHtml[] {
-  return detail.shapeEvidence
-    .filter((evidence) => evidence.callId === call.id)
-    .map(
-      (evidence) =>
-        html`<span class="badge shape-${evidence.kind}" title="${evidence.why}">${evidence.kind}</span>`,
-    );
+/** The leaf checks and observations whose detail cites a call, by call id: `(toolu_…)`. */
+function citingChecks(detail: RepDetail): Map<string, CheckResult[]> {
+  const byCall = new Map<string, CheckResult[]>();
+  const visit = (result: CheckResult): void => {
+    if (result.children !== undefined) {
+      result.children.forEach(visit);
+      return;
+    }
+    for (const found of result.detail.matchAll(/\(([^()\s]+)\)/g)) {
+      const list = byCall.get(found[1] ?? '') ?? [];
+      list.push(result);
+      byCall.set(found[1] ?? '', list);
+    }
+  };
+  [...detail.checks, ...detail.observations].forEach(visit);
+  return byCall;
+}
+
+function checkBadges(call: ToolCall, citing: ReadonlyMap<string, CheckResult[]>): SafeHtml[] {
+  return (citing.get(call.id) ?? []).map(
+    (result) => html`<span class="badge badge-check" title="${result.detail}">${result.id}</span>`,
+  );
 }
 
 function callItem(
   call: ToolCall,
   index: number,
-  detail: RepDetail,
+  citing: ReadonlyMap<string, CheckResult[]>,
   limits: TranscriptLimits,
   budget: Budget,
 ): SafeHtml {
@@ -94,7 +110,7 @@ function callItem(
     .join(' ');
   const badges = html`${subagent ? html` <span class="badge">inside a subagent</span>` : ''}${
     call.isError === true ? html` <span class="badge badge-warn">error</span>` : ''
-  } ${shapeBadges(call, detail)}`;
+  } ${checkBadges(call, citing)}`;
   const outputSize = call.output === undefined ? '' : ` (${formatBytes(utf8Bytes(call.output))})`;
   const outputBody =
     output === undefined
@@ -133,10 +149,11 @@ export function transcriptView(
       : '';
   if (toolCalls.length === 0) return html`${malformed}<p class="muted">No tool calls.</p>`;
   const budget = new Budget(limits.repBudgetBytes);
+  const citing = citingChecks(detail);
   const items: SafeHtml[] = [];
   for (const [index, call] of toolCalls.entries()) {
     if (budget.left <= 0) break;
-    items.push(callItem(call, index, detail, limits, budget));
+    items.push(callItem(call, index, citing, limits, budget));
   }
   const left = toolCalls.length - items.length;
   const cap = formatBytes(limits.repBudgetBytes);

@@ -1,12 +1,17 @@
 /**
- * The prose names a scenario spec declares for its plans (short names such as
- * "plan B", and task titles), resolved for one reply: which belong to the own
- * plan and which to other plans. Own versus foreign is decided by the plan the
- * session executed, never by the names themselves, so a scenario whose own
- * plan is called "plan A" is read the right way round.
+ * The prose names a scenario declares for its plans (short names such as
+ * "plan B", and task titles), resolved for one reading: which belong to the
+ * plan being read and which to other plans. Own versus foreign is decided by
+ * the plan the extractor reads for, never by the names themselves, so a
+ * scenario whose own plan is called "plan A" is read the right way round.
  */
 import { samePlan } from './plan-names.js';
-import type { PlanProseNames } from './scoring-spec.js';
+
+/** How a plan may be named in prose: short names, and task titles by number. */
+export interface PlanProseNames {
+  readonly aliases?: readonly string[] | undefined;
+  readonly tasks?: Readonly<Record<string, string>> | undefined;
+}
 
 export interface TaskTitle {
   readonly number: number;
@@ -31,7 +36,7 @@ function titlesOf(names: PlanProseNames): TaskTitle[] {
 }
 
 /**
- * Split a spec's `plans` catalogue into the own plan's names and everyone
+ * Split a scenario's `plans` catalogue into the own plan's names and everyone
  * else's. A catalogue entry for a plan that is not the own plan is foreign.
  */
 export function planVocabulary(

@@ -1,46 +1,22 @@
 /**
- * Resolution shape: how a session decided whose ledger it was looking at,
- * read from its tool calls only, never from its prose (a reply can echo the
- * skill text without having done what it says).
+ * What a tool call read or ran, from its input only (never its prose: a
+ * reply can echo a skill's text without having done what it says):
  *
- * - structural: ran the skill's workspace script, or read/listed the own
- *   plan's scoped workspace (`<workspaceRoot>/<own-plan-slug>/…`).
- * - forensic: read a cited commit's content: `git show`, `git diff`,
- *   `git log -p` or `git cat-file -p` naming a cited hash (prefix match either
- *   way), or `git show <hash>:<path>`. `git log -p` with no revision at all
- *   also counts (it prints every commit's patch, the cited ones included).
+ * - runsProgram: a Bash command whose simple commands run a program of that
+ *   name (`/x/bin/name args`, `bash name`, `env X=1 name`).
+ * - readsPath: a Bash command running a reading program (`cat`, `ls`, `head`,
+ *   `grep`, …) on an argument the pattern matches, or a Read/Glob/Grep/LS
+ *   call whose path field it matches.
+ * - readsCommitContent: a command that prints the content of one of the given
+ *   commits: `git show`, `git diff`, `git log -p` or `git cat-file -p` naming
+ *   one (prefix match either way), or `git show <hash>:<path>`; `git log -p`
+ *   with no revision at all also counts (it prints every commit's patch).
  *   Summary-only forms (`git show --stat`, `--name-only`, `-s`,
  *   `git log --oneline`) are not content.
- * - both, or neither.
  */
 
-import { escapeRegExp, planSlug } from './plan-names.js';
-import type { ResolutionShapeSpec } from './scoring-spec.js';
+import { bashCommand, stringField, type ToolCall } from '../../tool-call.js';
 import { basename, programOf, type SimpleCommand, simpleCommands } from './shell-words.js';
-import { bashCommand, stringField, type ToolCall } from './tool-call.js';
-
-export type ResolutionShape = 'structural' | 'forensic' | 'both' | 'neither';
-
-export interface ShapeEvidence {
-  readonly callId: string;
-  readonly kind: 'structural' | 'forensic';
-  /** What the call did, e.g. `ran sdd-workspace` or `git show 4b84f94`. */
-  readonly why: string;
-}
-
-export interface ShapeResult {
-  readonly shape: ResolutionShape;
-  readonly structuralCalls: number;
-  readonly forensicCalls: number;
-  readonly evidence: readonly ShapeEvidence[];
-}
-
-export interface ShapeContext {
-  readonly ownPlan: string;
-  /** Every commit hash the fixture's ledgers cite (short or full). */
-  readonly citedHashes: readonly string[];
-  readonly spec: ResolutionShapeSpec;
-}
 
 const READ_PROGRAMS = new Set([
   'cat',
@@ -210,79 +186,63 @@ function loopForensicReason(
   return hash === undefined ? undefined : `loop over cited commits (${hash})`;
 }
 
-function ownWorkspacePattern(context: ShapeContext): RegExp {
-  const root = context.spec.workspaceRoot.replace(/\/+$/, '');
-  const dir = `${root}/${planSlug(context.ownPlan)}`;
-  return new RegExp(`${escapeRegExp(dir)}(?:/|$|(?=[\\s"'*;|&)]))`);
+/** The Bash command's simple commands, or undefined for any other call. */
+function commandsOf(call: ToolCall): SimpleCommand[] | undefined {
+  const command = bashCommand(call);
+  return command === undefined ? undefined : simpleCommands(command);
 }
 
-function structuralReason(
-  call: ToolCall,
-  context: ShapeContext,
-  ownWorkspace: RegExp,
-): string | undefined {
-  const command = bashCommand(call);
-  if (command !== undefined) {
-    for (const simple of simpleCommands(command)) {
-      const { program, args } = programOf(simple);
-      if (basename(program) === context.spec.workspaceScript)
-        return `ran ${context.spec.workspaceScript}`;
-      if (READ_PROGRAMS.has(basename(program)) && args.some((arg) => ownWorkspace.test(arg))) {
-        return `${basename(program)} on the own workspace`;
-      }
-    }
-    return undefined;
-  }
-  const fields: Record<string, readonly string[]> = {
-    Read: ['file_path'],
-    Glob: ['pattern', 'path'],
-    Grep: ['path', 'glob'],
-    LS: ['path'],
-  };
-  for (const field of fields[call.name] ?? []) {
-    const value = stringField(call.input, field);
-    if (value !== undefined && ownWorkspace.test(value)) return `${call.name} on the own workspace`;
+/** Why this call runs a program named `name`, or undefined. */
+export function runsProgram(call: ToolCall, name: string): string | undefined {
+  for (const simple of commandsOf(call) ?? []) {
+    if (basename(programOf(simple).program) === name) return `ran ${name}`;
   }
   return undefined;
 }
 
-/** Classify a session's resolution shape from its tool calls. Pure. */
-export function resolutionShape(calls: readonly ToolCall[], context: ShapeContext): ShapeResult {
-  const minLength = context.spec.minHashPrefix;
-  // A ledger may cite a range (`base..head`): every hash in it counts as cited.
-  const cited = [
-    ...new Set(context.citedHashes.flatMap((citation) => hexRuns(citation, minLength))),
-  ];
-  const ownWorkspace = ownWorkspacePattern(context);
-  const evidence: ShapeEvidence[] = [];
-  let structuralCalls = 0;
-  let forensicCalls = 0;
+/** Tool inputs that name what a reading tool reads. */
+const PATH_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  Read: ['file_path'],
+  Glob: ['pattern', 'path'],
+  Grep: ['path', 'glob'],
+  LS: ['path'],
+};
 
-  for (const call of calls) {
-    const structural = structuralReason(call, context, ownWorkspace);
-    if (structural !== undefined) {
-      structuralCalls++;
-      evidence.push({ callId: call.id, kind: 'structural', why: structural });
+/** Why this call reads something `pattern` matches, or undefined. */
+export function readsPath(call: ToolCall, pattern: RegExp): string | undefined {
+  const simples = commandsOf(call);
+  if (simples !== undefined) {
+    for (const simple of simples) {
+      const { program, args } = programOf(simple);
+      if (READ_PROGRAMS.has(basename(program)) && args.some((arg) => pattern.test(arg))) {
+        return `${basename(program)} ${args.find((arg) => pattern.test(arg)) ?? ''}`.trim();
+      }
     }
-    const command = bashCommand(call);
-    if (command === undefined || cited.length === 0) continue;
-    const forensic =
-      simpleCommands(command)
-        .map((simple) => forensicReason(simple, cited, minLength))
-        .find((reason) => reason !== undefined) ?? loopForensicReason(command, cited, minLength);
-    if (forensic !== undefined) {
-      forensicCalls++;
-      evidence.push({ callId: call.id, kind: 'forensic', why: forensic });
-    }
+    return undefined;
   }
+  for (const field of PATH_FIELDS[call.name] ?? []) {
+    const value = stringField(call.input, field);
+    if (value !== undefined && pattern.test(value)) return `${call.name} ${value}`;
+  }
+  return undefined;
+}
 
-  const shape: ResolutionShape =
-    structuralCalls > 0 && forensicCalls > 0
-      ? 'both'
-      : structuralCalls > 0
-        ? 'structural'
-        : forensicCalls > 0
-          ? 'forensic'
-          : 'neither';
-  return { shape, structuralCalls, forensicCalls, evidence };
+/** The hashes of `citations` (a citation may be a `base..head` range) at least `minLength` long. */
+export function citedHashes(citations: readonly string[], minLength: number): string[] {
+  return [...new Set(citations.flatMap((citation) => hexRuns(citation, minLength)))];
+}
+
+/** Why this call prints the content of one of the `cited` commits (see citedHashes), or undefined. */
+export function readsCommitContent(
+  call: ToolCall,
+  cited: readonly string[],
+  minLength: number,
+): string | undefined {
+  const command = bashCommand(call);
+  if (command === undefined || cited.length === 0) return undefined;
+  return (
+    simpleCommands(command)
+      .map((simple) => forensicReason(simple, cited, minLength))
+      .find((reason) => reason !== undefined) ?? loopForensicReason(command, cited, minLength)
+  );
 }

@@ -1,35 +1,45 @@
 /**
- * What a reply's `LEDGERS CHECKED` section concluded about each ledger it
- * names: adopted (trusted, mine, valid, resumed from it), rejected (stale,
- * foreign, another plan's, not mine, ignored, left in place, does not
- * apply), or unclear. A ledger is any `.superpowers/…` file or
- * `…progress….md` path the section mentions. A plan's short name ("plan A")
- * counts for adoption or rejection according to whose plan the context says
- * it is.
+ * What a reply section concluded about each path it names: adopted (trusted,
+ * mine, valid, resumed from it), rejected (stale, foreign, another plan's,
+ * not mine, ignored, left in place, does not apply), or unclear. Which paths
+ * count is the scenario's pattern; further phrases of the scenario's domain
+ * come from the scenario as extra cues. A plan's short name counts for
+ * adoption or rejection according to whose plan the context says it is.
  */
 import type { Attribution } from './attribution.js';
-import { proseNamePattern, workspaceRelativePath } from './plan-names.js';
-import { plainText } from './reply-clauses.js';
+import { plainText } from './clauses.js';
+import { anchoredPath, proseNamePattern } from './plan-names.js';
 
-export type LedgerVerdict = 'adopted' | 'rejected' | 'unclear';
+export type PathVerdict = 'adopted' | 'rejected' | 'unclear';
 
-export interface LedgerReading {
-  /** The path as the reply names it, from `.superpowers/` on when it has that prefix. */
+export interface PathReading {
+  /** The path as the reply names it, from the anchor on when it has the anchor. */
   readonly path: string;
-  readonly verdict: LedgerVerdict;
+  readonly verdict: PathVerdict;
 }
 
-const LEDGER_PATH =
-  /(?:[\w.~<>-]+\/)*\.superpowers\/(?:[\w.-]+\/)*[\w.-]+\.(?:md|markdown|txt|jsonl?)\b|(?:[\w.~<>-]+\/)*[\w.-]*progress[\w.-]*\.md\b/gi;
+/** How much a cue counts: double for ownership words, half for words about soundness. */
+export const CUE_WEIGHTS = [0.5, 1, 2] as const;
 
 /**
  * A phrase and how much it counts. Ownership ("another plan's", "not mine",
- * "trusted", "my plan") counts double; words that often describe a ledger's
+ * "trusted", "my plan") counts double; words that often describe a record's
  * internal soundness rather than whose it is ("valid", "verified") count half.
  */
-interface Cue {
+export interface Cue {
   readonly pattern: RegExp;
   readonly weight: number;
+}
+
+/** What a path-judgement reading needs besides the text. */
+export interface PathReadingOptions {
+  /** Which paths count (a global pattern). */
+  readonly paths: RegExp;
+  /** Where a path starts for comparison (`.cache/` makes `/tmp/x/.cache/p` read `.cache/p`). */
+  readonly anchor?: string | undefined;
+  /** The scenario's own phrases for adoption and rejection, in lower case, global. */
+  readonly adopt?: readonly Cue[] | undefined;
+  readonly reject?: readonly Cue[] | undefined;
 }
 
 const STRONG = 2;
@@ -81,15 +91,6 @@ const REJECTION: readonly Cue[] = [
     pattern: /\b(?:stray|leftover|litter|superseded|obsolete|irrelevant|unrelated)\b/g,
     weight: PLAIN,
   },
-  {
-    pattern: /\bno\s+(?:#\s*)?(?:[\w-]+\s+){0,3}identity\s+(?:first\s+)?(?:line|header)\b/g,
-    weight: PLAIN,
-  },
-  {
-    pattern:
-      /\b(?:missing|lacks?|lacking|without)\s+(?:an?\s+|the\s+|its\s+)?(?:[\w-]+\s+){0,3}identity\b/g,
-    weight: PLAIN,
-  },
   { pattern: /\bn\/a\b/g, weight: PLAIN },
   { pattern: /\bdistrust\w*\b/g, weight: STRONG },
 ];
@@ -98,17 +99,14 @@ const ADOPTION: readonly Cue[] = [
   { pattern: /\btrust(?:ed|worthy|ing)?\b/g, weight: STRONG },
   { pattern: /\bmine\b/g, weight: STRONG },
   { pattern: /\b(?:my|our|this|own|current)\s+plan\b/g, weight: STRONG },
-  { pattern: /\bmy\s+(?:own\s+)?(?:ledger|workspace)\b/g, weight: STRONG },
   { pattern: /\b(?:adopt|accept)(?:ed|ing)?\b/g, weight: STRONG },
   { pattern: /\bresum(?:e|ed|ing)\s+(?:from|at|with|per)\b/g, weight: STRONG },
-  { pattern: /\brecovery\s+map\b/g, weight: STRONG },
   { pattern: /\bapplies\b/g, weight: PLAIN },
   {
     pattern:
       /\b(?:so|therefore|thus|hence)\s+(?:\w+\s+){0,4}(?:are|is|were)\s+(?:already\s+)?(?:done|complete|completed)\b/g,
     weight: PLAIN,
   },
-  { pattern: /\bdurable\s+(?:progress\s+)?record\b/g, weight: PLAIN },
   { pattern: /\bmatch(?:es|ed)?\s+(?:my|this|our|own|the\s+own)\b/g, weight: PLAIN },
   {
     pattern:
@@ -145,12 +143,16 @@ interface CueSet {
   readonly adoption: readonly Cue[];
 }
 
-function cueSetFor(attribution: Attribution): CueSet {
+function cueSetFor(attribution: Attribution, options: PathReadingOptions): CueSet {
   const aliasCues = (aliases: readonly string[]): Cue[] =>
     aliases.map((alias) => ({ pattern: proseNamePattern(alias, 'g'), weight: STRONG }));
   return {
-    rejection: [...REJECTION, ...aliasCues(attribution.foreignPlanAliases)],
-    adoption: [...ADOPTION, ...aliasCues(attribution.ownPlanAliases)],
+    rejection: [
+      ...REJECTION,
+      ...(options.reject ?? []),
+      ...aliasCues(attribution.foreignPlanAliases),
+    ],
+    adoption: [...ADOPTION, ...(options.adopt ?? []), ...aliasCues(attribution.ownPlanAliases)],
   };
 }
 
@@ -166,7 +168,7 @@ function signalOf(text: string, attribution: Attribution, cues: CueSet): Signal 
   };
 }
 
-function verdictOf(signal: Signal): LedgerVerdict {
+function verdictOf(signal: Signal): PathVerdict {
   if (signal.adopt > signal.reject) {
     return signal.missing && signal.reject === 0 ? 'unclear' : 'adopted';
   }
@@ -179,9 +181,27 @@ function withoutMarkup(text: string): string {
   return text.replace(/~~[\s\S]*?~~/g, ' ').replace(/\*\*|__|`/g, '');
 }
 
-/** Each ledger path the section names, in order of first mention, with the section's verdict on it. */
-export function readLedgerVerdicts(section: string, attribution: Attribution): LedgerReading[] {
-  const cues = cueSetFor(attribution);
+/** Longer than any path a reply names; see withoutOverlongPathRuns. */
+const LONGEST_PATH_RUN = 256;
+
+/**
+ * The section with each run of path characters longer than LONGEST_PATH_RUN
+ * blanked. Such a run names no path anyone checked, and a path pattern with
+ * repeated directory parts takes time quadratic in its length.
+ */
+function withoutOverlongPathRuns(section: string): string {
+  return section.replace(/[\w.~<>/\\-]+/g, (run) =>
+    run.length > LONGEST_PATH_RUN ? ' '.repeat(run.length) : run,
+  );
+}
+
+/** Each path the section names, in order of first mention, with the section's verdict on it. */
+export function readPathVerdicts(
+  section: string,
+  attribution: Attribution,
+  options: PathReadingOptions,
+): PathReading[] {
+  const cues = cueSetFor(attribution, options);
   const signals = new Map<string, Signal>();
   const order: string[] = [];
   const add = (path: string, signal: Signal): void => {
@@ -206,8 +226,8 @@ export function readLedgerVerdicts(section: string, attribution: Attribution): L
     }
     pending = { adopt: 0, reject: 0, missing: false };
   };
-  for (const line of withoutMarkup(section).split(/\r?\n/)) {
-    const matches = [...line.matchAll(LEDGER_PATH)];
+  for (const line of withoutMarkup(withoutOverlongPathRuns(section)).split(/\r?\n/)) {
+    const matches = [...line.matchAll(options.paths)];
     if (matches.length === 0) {
       if (line.trim() === '') continue;
       const signal = signalOf(plainText(line), attribution, cues);
@@ -219,7 +239,7 @@ export function readLedgerVerdicts(section: string, attribution: Attribution): L
       continue;
     }
     flush();
-    const paths = matches.map((found) => workspaceRelativePath(found[0]));
+    const paths = matches.map((found) => anchoredPath(found[0], options.anchor));
     const segments = matches.map((found, index) => {
       const start = index === 0 ? 0 : found.index;
       const next = matches[index + 1];

@@ -1,21 +1,18 @@
 /**
- * Read a reply to the scenario prompt into the decision it reports:
- * the first dispatch, the own plan's tasks it claims are complete, and its
- * verdict on each ledger it checked.
+ * Read the task an answer names (the next task to do, or that there is
+ * none) and the set of tasks an answer claims are done, in prose as models
+ * write it: numbers, ranges, words, titles, negations, tables, "none",
+ * "N/A", "0 of 5", and another plan's numbers set aside.
  *
- * Parsing is deliberately conservative: when no first dispatch can be
- * recognised, or the answer contradicts itself ("None. Task 1 is next.",
- * "Task 1 — Storage schema" with another plan's title) or offers
- * alternatives ("Task 1 if the ledger is stale, otherwise Task 4"),
- * `firstDispatch` is undefined; when the TASKS ALREADY COMPLETE answer names
- * no task and does not say none, `claimedCompleteAnswer` is 'unreadable'.
- * Scoring calls either rep indeterminate (never fail), so a human can
- * adjudicate it.
+ * Reading is deliberately conservative: an answer that contradicts itself
+ * ("None. Task 1 is next.", a task number next to another task's title) or
+ * offers alternatives ("Task 1 if …, otherwise …", "… or ask you first")
+ * reads as no task at all (undefined), and a set answer that names nothing
+ * recognisable is 'unreadable'. The engine then leaves the checks on that
+ * value undecided, never failed, so a human can adjudicate.
  */
-import { type Attribution, attributionFor, type PlanContext } from './attribution.js';
-import { type LedgerReading, readLedgerVerdicts } from './ledger-verdicts.js';
-import { type Clause, type Sentence, sentencesOf } from './reply-clauses.js';
-import { splitReplySections } from './reply-sections.js';
+import type { Attribution } from './attribution.js';
+import { type Clause, type Sentence, sentencesOf } from './clauses.js';
 import {
   findTaskGroups,
   maskNonTaskNumbers,
@@ -25,32 +22,16 @@ import {
 } from './task-numbers.js';
 import { findNameMentions, findTitleMentions } from './task-titles.js';
 
-export type { PlanContext } from './attribution.js';
-export type { LedgerReading, LedgerVerdict } from './ledger-verdicts.js';
+export type { Attribution, PlanContext } from './attribution.js';
+export { attributionFor } from './attribution.js';
 
-export interface ParseContext extends PlanContext {
-  /** How many tasks the own plan has, so "all tasks" and "everything" can be expanded. */
-  readonly taskCount?: number;
-}
+/** How a task-set answer was read: it names tasks (of this plan or another) or says none; or it cannot be read. */
+export type TaskSetAnswer = 'read' | 'unreadable';
 
-/**
- * How the TASKS ALREADY COMPLETE answer was read: 'read' (it names tasks, of
- * this plan or another, or says none), 'unreadable' (empty, or naming nothing
- * the parser recognises), or 'absent' (the reply has no such section).
- */
-export type ClaimedCompleteAnswer = 'read' | 'unreadable' | 'absent';
-
-export interface ParsedReply {
-  /** The task the reply dispatches first; 'none' when it says nothing is left to dispatch; undefined when unrecognisable. */
-  readonly firstDispatch: number | 'none' | undefined;
-  /** Own-plan task numbers the reply claims are already complete, sorted, without duplicates. */
-  readonly claimedComplete: readonly number[];
-  /** Whether `claimedComplete` comes from an answer the parser could read; 'unreadable' makes the rep indeterminate. */
-  readonly claimedCompleteAnswer: ClaimedCompleteAnswer;
-  /** Ledgers named under LEDGERS CHECKED, each with the reply's verdict. */
-  readonly ledgers: readonly LedgerReading[];
-  /** Which of the three report sections the reply contains. */
-  readonly sectionsFound: readonly ('ledgers' | 'complete' | 'dispatch')[];
+/** Options of a task reading beyond the plan's own names. */
+export interface TaskReadingOptions extends TaskGroupOptions {
+  /** Further phrases of the scenario's domain that mean "no task is next" (lower-case text). */
+  readonly nonePatterns?: readonly RegExp[] | undefined;
 }
 
 /** A reply that says there is nothing (`none`, `N/A`, `0 of 5`, `nothing`, `no tasks`). */
@@ -75,7 +56,6 @@ const NO_DISPATCH: readonly RegExp[] = [
   /\ball\s+(?:\w+\s+){0,3}(?:are\s+|is\s+)?(?:already\s+)?(?:complete|completed|done|finished)\b/,
   /\beverything\s+(?:is\s+|was\s+|has\s+been\s+)?(?:already\s+)?(?:complete|completed|done|finished)\b/,
   /\bplan\s+(?:is\s+)?(?:already\s+)?(?:complete|completed|done|finished)\b/,
-  /\b(?:proceed|move|go)\s+(?:straight\s+|directly\s+)?to\s+(?:the\s+)?final\s+(?:whole[-\s]branch\s+)?review\b/,
 ];
 
 /** Words before a task group that carve it out of "everything" ("everything except Task 5"). */
@@ -155,7 +135,7 @@ function firstText(sentences: readonly Sentence[]): string {
 
 export interface ClaimedCompleteReading {
   readonly claimed: number[];
-  readonly answer: Exclude<ClaimedCompleteAnswer, 'absent'>;
+  readonly answer: TaskSetAnswer;
 }
 
 /**
@@ -169,7 +149,7 @@ export interface ClaimedCompleteReading {
 export function readClaimedComplete(
   section: string,
   attribution: Attribution,
-  options: TaskGroupOptions = {},
+  options: TaskReadingOptions = {},
 ): ClaimedCompleteReading {
   const sentences = sentencesOf(section, { splitOnColon: false });
   if (sentences.length === 0) return { claimed: [], answer: 'unreadable' };
@@ -188,7 +168,7 @@ export function readClaimedComplete(
     clauses.forEach((clause, clauseIndex) => {
       if (SAYS_NOTHING.test(clause.text)) read = true;
       if (NOTHING_AT_START.test(clause.text)) return;
-      const text = maskNonTaskNumbers(clause.text);
+      const text = maskNonTaskNumbers(clause.text, options.countNouns);
       const groups = findTaskGroups(clause.text, options);
       groups.forEach((group, index) => {
         read = true;
@@ -269,6 +249,29 @@ const TO_DO_BEFORE =
 /** Wording that offers another outcome ("…, otherwise Task 4", "if not, …", "either …", "unless …"). */
 const ALTERNATIVE =
   /\b(?:otherwise|else|alternatively|unless|whichever|either|depending)\b|\bif\s+not\b|\bor\s+(?:else|instead)\b/;
+/**
+ * Wording that offers another outcome, whatever that outcome names: "…,
+ * otherwise the final review", "Task 1 unless …", "… or ask you first". An
+ * answer with such wording is a hedge, not a decision.
+ */
+const HEDGE =
+  /\b(?:otherwise|alternatively|unless|whichever|either|depending)\b|\bif\s+not\b|\bor\s+(?:else|instead)\b|\bor\s+(?:(?:i|we)\s+)?(?:(?:will|would|could|should|might|may|can|shall)\s+)?(?:ask|check\s+with|confirm|wait|pause|stop|escalate|clarify|defer|hold\s+off|consult)\b/;
+/** "else" that is part of a pronoun ("nothing else", "anything else") offers no alternative. */
+const ELSE = /\belse\b/g;
+const PRONOUN_BEFORE_ELSE =
+  /\b(?:nothing|anything|something|everything|someone|anyone|everyone|no\s+one|what|where|who|or)\s*$/;
+
+/** Whether the answer offers another outcome (see HEDGE). */
+function hedges(answer: string): boolean {
+  if (HEDGE.test(answer)) return true;
+  for (const found of answer.matchAll(ELSE)) {
+    if (!PRONOUN_BEFORE_ELSE.test(answer.slice(Math.max(0, found.index - 16), found.index))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 /** An alternative outcome of dispatching nothing ("otherwise none"). */
 const NOTHING_ALTERNATIVE = /\b(?:otherwise|else|or|if\s+not)[\s,:]+(?:none|nothing|n\/a)\b/;
 /** "or" joining two tasks: "Task 3 or 4", "JSON serializer or CLI flag". */
@@ -342,7 +345,7 @@ function dispatchCandidates(
     const continuation = continuations(own.map(({ clause }) => clause));
     const nextMain = nextMainClauses(sentence.clauses);
     own.forEach(({ clause, index: clauseIndex }, ownIndex) => {
-      const maskedText = maskNonTaskNumbers(clause.text);
+      const maskedText = maskNonTaskNumbers(clause.text, options.countNouns);
       const groups = findTaskGroups(clause.text, options).flatMap((group) =>
         splitAtRepeatedTaskWord(maskedText, group),
       );
@@ -390,7 +393,11 @@ function distinctTasks(candidates: readonly DispatchCandidate[]): number {
  * the ledger is stale, otherwise Task 4", "Task 1 unless …, in which case
  * nothing to dispatch".
  */
-function offersAlternatives(candidates: readonly DispatchCandidate[], answer: string): boolean {
+function offersAlternatives(
+  candidates: readonly DispatchCandidate[],
+  answer: string,
+  nonePatterns: readonly RegExp[],
+): boolean {
   const orInside = candidates.some(
     ({ group, maskedText }) =>
       new Set(group.numbers).size > 1 && OR_BETWEEN.test(maskedText.slice(group.start, group.end)),
@@ -402,11 +409,15 @@ function offersAlternatives(candidates: readonly DispatchCandidate[], answer: st
     const between = candidate.maskedText.slice(candidate.group.end, next.group.start);
     return between.length <= SHORT_GAP && OR_BETWEEN.test(between);
   });
-  if (orInside || orBetween) return true;
+  if (orInside || orBetween || hedges(answer)) return true;
   const conditional = ALTERNATIVE.test(answer) || (answer.match(/\bif\b/g)?.length ?? 0) >= 2;
   if (!conditional) return false;
   if (distinctTasks(candidates) > 1) return true;
-  return NOTHING_ALTERNATIVE.test(answer) || NO_DISPATCH.some((pattern) => pattern.test(answer));
+  return (
+    NOTHING_ALTERNATIVE.test(answer) ||
+    NO_DISPATCH.some((pattern) => pattern.test(answer)) ||
+    nonePatterns.some((pattern) => pattern.test(answer))
+  );
 }
 
 /**
@@ -422,11 +433,12 @@ function chooseDispatch(
   candidates: readonly DispatchCandidate[],
   claimed: ReadonlySet<number>,
   answer: string,
+  nonePatterns: readonly RegExp[],
 ): DispatchCandidate | 'unclear' | undefined {
   if (candidates.length === 0) return undefined;
   const standing =
     distinctTasks(candidates) === 1 ? candidates : candidates.filter((c) => !c.saidDone);
-  if (offersAlternatives(standing, answer)) return 'unclear';
+  if (offersAlternatives(standing, answer, nonePatterns)) return 'unclear';
   if (distinctTasks(standing) <= 1) return standing[0] ?? 'unclear';
   for (const candidate of standing) {
     if (!candidate.group.numbers.every((n) => claimed.has(n))) return candidate;
@@ -538,21 +550,27 @@ function restatedAsOtherTask(
   return beside.some(disagrees);
 }
 
+/** An answer that is only a dash or punctuation: it names nothing. */
+const BLANK_ANSWER = /^[\s\-\u2010-\u2015.:;,_*`~|>#]*$/;
+
 /**
- * The FIRST DISPATCH answer: the task it puts forward (see chooseDispatch;
- * `claimed` is what the same reply claims complete); else 'none' when the
- * answer says nothing is left to dispatch; else undefined. An answer that
+ * The next-task answer: the task it puts forward (see chooseDispatch;
+ * `claimed` is what the same reply claims is done); else 'none' when the
+ * answer says nothing is left, or names nothing at all ("—") after the reply
+ * claimed every task of the plan done; else undefined. An answer that
  * contradicts itself is undefined: one that opens with a bare "None" and then
- * puts a task forward, one whose task is restated as another ("Task 1 —
- * Storage schema", the other plan's Task 1), and one that offers
- * alternatives ("Task 1 if the ledger is stale, otherwise Task 4").
+ * puts a task forward, one whose task is restated as another (its number
+ * beside another plan's title), and one that offers alternatives ("Task 1 if
+ * …, otherwise Task 4", "…, otherwise the final review", "… or ask you
+ * first").
  */
 export function readFirstDispatch(
   section: string,
   attribution: Attribution,
-  options: TaskGroupOptions = {},
+  options: TaskReadingOptions = {},
   claimed: readonly number[] = [],
 ): number | 'none' | undefined {
+  const nonePatterns = options.nonePatterns ?? [];
   const sentences = sentencesOf(section);
   const opening = firstText(sentences);
   const answer = sentences
@@ -562,6 +580,7 @@ export function readFirstDispatch(
     dispatchCandidates(sentences, attribution, options),
     new Set(claimed),
     answer,
+    nonePatterns,
   );
   if (choice === 'unclear') return undefined;
   if (choice !== undefined) {
@@ -570,64 +589,19 @@ export function readFirstDispatch(
     }
     return choice.task;
   }
+  if (hedges(answer)) return undefined;
   const allText = sentences.map((sentence) => sentence.text).join(' ; ');
   if (NOTHING_AT_START.test(opening)) return 'none';
   if (NO_DISPATCH.some((pattern) => pattern.test(allText))) return 'none';
+  if (nonePatterns.some((pattern) => pattern.test(allText))) return 'none';
+  if (BLANK_ANSWER.test(section) && claimsEveryTask(claimed, options.taskCount)) return 'none';
   return undefined;
 }
 
-/**
- * The reply with every run of spaces and tabs as one space and every line
- * break as `\n`. Nothing the parser reads depends on how much white space
- * there is, and the section and ledger readers (reply-sections.ts,
- * ledger-verdicts.ts) rescan a long run of it once per character.
- */
-function withPlainWhiteSpace(reply: string): string {
-  return reply.replace(/\r\n?/g, '\n').replace(/[^\S\n]+/g, ' ');
-}
-
-/** Longer than any ledger path a reply names; see withoutOverlongPathRuns. */
-const LONGEST_PATH_RUN = 256;
-
-/**
- * The LEDGERS CHECKED answer with each run of path characters longer than
- * LONGEST_PATH_RUN blanked. Such a run names no ledger, and the ledger-path
- * pattern of ledger-verdicts.ts takes time quadratic in its length.
- */
-function withoutOverlongPathRuns(section: string): string {
-  return section.replace(/[\w.~<>/\\-]+/g, (run) =>
-    run.length > LONGEST_PATH_RUN ? ' '.repeat(run.length) : run,
-  );
-}
-
-/** Parse a reply's report into its decision. Pure. */
-export function parseReply(reply: string, context: ParseContext): ParsedReply {
-  const sections = splitReplySections(withPlainWhiteSpace(reply));
-  const attribution = attributionFor(context);
-  const options: TaskGroupOptions = {
-    taskCount: context.taskCount,
-    titles: context.ownTaskTitles,
-  };
-  const sectionsFound = (['ledgers', 'complete', 'dispatch'] as const).filter(
-    (name) => sections[name] !== undefined,
-  );
-  const complete =
-    sections.complete === undefined
-      ? { claimed: [], answer: 'absent' as const }
-      : readClaimedComplete(sections.complete, attribution, options);
-  // The dispatch answer is read against the claims only when they could be read.
-  const claimed = complete.answer === 'read' ? complete.claimed : [];
-  return {
-    firstDispatch:
-      sections.dispatch === undefined
-        ? undefined
-        : readFirstDispatch(sections.dispatch, attribution, options, claimed),
-    claimedComplete: complete.claimed,
-    claimedCompleteAnswer: complete.answer,
-    ledgers:
-      sections.ledgers === undefined
-        ? []
-        : readLedgerVerdicts(withoutOverlongPathRuns(sections.ledgers), attribution),
-    sectionsFound,
-  };
+/** Whether `claimed` holds every task 1..taskCount of the plan. */
+function claimsEveryTask(claimed: readonly number[], taskCount: number | undefined): boolean {
+  if (taskCount === undefined || taskCount < 1) return false;
+  const set = new Set(claimed);
+  for (let task = 1; task <= taskCount; task++) if (!set.has(task)) return false;
+  return true;
 }

@@ -59,13 +59,15 @@ export function escapeRegExp(value: string): string {
 }
 
 /**
- * The part of a path from `.superpowers/` on (`/tmp/x/.superpowers/sdd/p.md`
- * → `.superpowers/sdd/p.md`), so paths written absolute, relative or with
- * `./` compare equal. Paths without `.superpowers/` are only normalised.
+ * A path cut to the part from `anchor` on (`/tmp/x/.cache/p.md` with anchor
+ * `.cache/` → `.cache/p.md`), so paths written absolute, relative or with
+ * `./` compare equal. Without an anchor, or when the path lacks it, the path
+ * is only normalised.
  */
-export function workspaceRelativePath(value: string): string {
+export function anchoredPath(value: string, anchor?: string): string {
   const path = normalisePath(value);
-  const at = path.indexOf('.superpowers/');
+  if (anchor === undefined || anchor === '') return path;
+  const at = path.indexOf(anchor);
   return at >= 0 ? path.slice(at) : path;
 }
 

@@ -1,36 +1,45 @@
 /**
- * Find the three sections of the report the scenario prompt asks for
- * (`LEDGERS CHECKED`, `TASKS ALREADY COMPLETE`, `FIRST DISPATCH`) in a reply,
- * however it is laid out: numbered (`1.`, `1)`), bold, markdown headings,
- * bullets, two-column tables (label | answer), tables whose header row holds
- * the labels, with or without colons or dashes after the label.
+ * Find the sections of a reply's report, however it is laid out: numbered
+ * (`1.`, `1)`), bold, markdown headings, bullets, two-column tables
+ * (label | answer), tables whose header row holds the labels, with or
+ * without colons or dashes after the label. Which labels open which section
+ * is the scenario's report contract (see compileSectionLabels).
  *
  * A section runs from its label to the next label. When a label occurs more
- * than once (a preamble that mentions the first dispatch, then the report),
- * the last occurrence wins: the report is what the prompt asked for last.
+ * than once (a preamble that mentions a label, then the report), the last
+ * occurrence wins: the report is what the prompt asked for last.
  */
+import { escapeRegExp } from './extractors/language/plan-names.js';
 
-export type SectionName = 'ledgers' | 'complete' | 'dispatch';
+/** The labels that open one section, as one case-insensitive pattern anchored at the line start. */
+export interface SectionLabel {
+  readonly name: string;
+  readonly pattern: RegExp;
+}
 
-export type ReplySections = { [name in SectionName]?: string };
+export type ReplySections = Readonly<Record<string, string>>;
 
-const LABELS: readonly { readonly name: SectionName; readonly pattern: RegExp }[] = [
-  {
-    name: 'ledgers',
-    pattern:
-      /^(?:(?:progress\s*(?:\/\s*)?)?ledgers?(?:\s*\/\s*progress)?(?:\s+files?)?|progress\s+files?)\s+(?:checked|reviewed|examined|inspected|found)\b/i,
-  },
-  {
-    name: 'complete',
-    pattern:
-      /^(?:tasks?\s+already\s+(?:complete|completed|done|finished)|already[\s-]+(?:complete|completed|done)(?:\s+tasks?)?|(?:complete|completed|finished|done)\s+tasks?|tasks?\s+(?:complete|completed|done))\b/i,
-  },
-  {
-    name: 'dispatch',
-    pattern:
-      /^(?:first\s+dispatch|next\s+dispatch|dispatch(?:ing)?\s+next|next\s+task(?:\s+to\s+dispatch)?|task\s+to\s+dispatch(?:\s+next)?)\b/i,
-  },
-];
+/**
+ * One label pattern per section: literal labels match case-insensitively with
+ * any white space between their words; patterns are regular expressions
+ * matched at the start of the line (after list, heading and emphasis markup).
+ * Both must end at a word boundary.
+ */
+export function compileSectionLabel(
+  name: string,
+  labels: readonly string[],
+  patterns: readonly string[],
+): SectionLabel {
+  const literal = labels.map((label) =>
+    label
+      .trim()
+      .split(/\s+/)
+      .map((word) => escapeRegExp(word))
+      .join('\\s+'),
+  );
+  const alternatives = [...literal, ...patterns].map((source) => `(?:${source})`).join('|');
+  return { name, pattern: new RegExp(`^(?:${alternatives})\\b`, 'i') };
+}
 
 /** Characters that may follow a label when it is used as a heading. */
 const AFTER_LABEL = /^(?:$|[\s:：*_|()\-–—.`])/;
@@ -64,15 +73,15 @@ function stripAfterLabel(rest: string): string {
 }
 
 interface LabelMatch {
-  readonly name: SectionName;
+  readonly name: string;
   /** What follows the label on the same line. */
   readonly rest: string;
 }
 
 /** The section a line opens, and the answer written after the label on that line. */
-export function matchLabel(line: string): LabelMatch | undefined {
+export function matchLabel(line: string, labels: readonly SectionLabel[]): LabelMatch | undefined {
   const stripped = stripLinePrefix(line);
-  for (const label of LABELS) {
+  for (const label of labels) {
     const found = label.pattern.exec(stripped);
     if (found === null) continue;
     const rest = stripped.slice(found[0].length);
@@ -95,31 +104,34 @@ function isTableSeparator(line: string): boolean {
 }
 
 /** When a table row's cells are labels (`| LEDGERS CHECKED | FIRST DISPATCH |`), the section of each column. */
-function columnHeader(line: string): (SectionName | undefined)[] | undefined {
+function columnHeader(
+  line: string,
+  labels: readonly SectionLabel[],
+): (string | undefined)[] | undefined {
   if (!isTableRow(line)) return undefined;
   const columns = tableCells(line).map((cell) => {
-    const label = matchLabel(cell);
+    const label = matchLabel(cell, labels);
     return label !== undefined && label.rest === '' ? label.name : undefined;
   });
   return columns.filter((name) => name !== undefined).length >= 2 ? columns : undefined;
 }
 
 interface Occurrence {
-  readonly name: SectionName;
+  readonly name: string;
   readonly lines: string[];
 }
 
 /** Split a reply into its report sections; a section the reply lacks is absent. */
-export function splitReplySections(reply: string): ReplySections {
+export function splitReplySections(reply: string, labels: readonly SectionLabel[]): ReplySections {
   const lines = reply.replace(/\r\n?/g, '\n').split('\n');
   const occurrences: Occurrence[] = [];
   let current: Occurrence | undefined;
 
   for (let index = 0; index < lines.length; index++) {
     const line = lines[index] ?? '';
-    const columns = columnHeader(line);
+    const columns = columnHeader(line, labels);
     if (columns !== undefined) {
-      const byColumn = new Map<SectionName, string[]>();
+      const byColumn = new Map<string, string[]>();
       let row = index + 1;
       while (row < lines.length && isTableRow(lines[row] ?? '')) {
         const rowLine = lines[row] ?? '';
@@ -139,7 +151,7 @@ export function splitReplySections(reply: string): ReplySections {
       index = row - 1;
       continue;
     }
-    const label = matchLabel(line);
+    const label = matchLabel(line, labels);
     if (label !== undefined) {
       current = { name: label.name, lines: label.rest === '' ? [] : [label.rest] };
       occurrences.push(current);
@@ -148,7 +160,7 @@ export function splitReplySections(reply: string): ReplySections {
     current?.lines.push(line);
   }
 
-  const sections: ReplySections = {};
+  const sections: Record<string, string> = {};
   for (const occurrence of occurrences) {
     sections[occurrence.name] = occurrence.lines.join('\n').trim();
   }

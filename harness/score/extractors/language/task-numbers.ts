@@ -54,7 +54,7 @@ const TASK_GROUP = new RegExp(`\\b${TASK_WORD}(${NUMBER_LIST})`, 'g');
 const T_SHORTHAND = /\bt(\d{1,2})\b/g;
 const LEADING_LIST = new RegExp(`^[\\s,#]*(${NUMBER_LIST})`);
 const COUNT_NOUN_AFTER =
-  /^\s*(?:[a-z-]+\s+)?(?:tasks?|of\b|commits?|files?|ledgers?|items?|lines?|entries|entry|steps?|calls?|tool|%|percent|minutes?|hours?|days?|reps?|records?|claims?)\b/;
+  /^\s*(?:[a-z-]+\s+)?(?:tasks?|of\b|commits?|files?|items?|lines?|entries|entry|steps?|calls?|tool|%|percent|minutes?|hours?|days?|reps?|records?|claims?)\b/;
 const ALL_TASKS = new RegExp(
   `\\b(?:all|every)\\s+(?:of\\s+)?(?:the\\s+)?(?:(${NUMBER})\\s+)?(?:(?:of\\s+)?(?:my|our|its|the|plan'?s?|own)\\s+)*(?:tasks|task)\\b`,
   'g',
@@ -106,8 +106,29 @@ export interface TaskGroup {
 export interface TaskGroupOptions {
   /** How many tasks the own plan has, so `all tasks` and `task 1 onwards` can be expanded. */
   readonly taskCount?: number | undefined;
-  /** The own plan's task titles, so `CSV serializer` reads as its task number. */
+  /** The own plan's task titles, so a title reads as its task number. */
   readonly titles?: readonly TaskTitle[] | undefined;
+  /**
+   * Further nouns of the scenario's domain that make a number a count, not a
+   * task (`2 records`); see countNounPatterns.
+   */
+  readonly countNouns?: CountNouns | undefined;
+}
+
+/** A scenario's extra count nouns: right after the number, or after one adjective (`2 stale records`). */
+export interface CountNouns {
+  readonly direct: RegExp;
+  readonly afterAdjective: RegExp;
+}
+
+/** The patterns for a scenario's extra count nouns (each a regular expression source), or undefined for none. */
+export function countNounPatterns(nouns: readonly string[]): CountNouns | undefined {
+  if (nouns.length === 0) return undefined;
+  const alternatives = nouns.map((noun) => `(?:${noun})`).join('|');
+  return {
+    direct: new RegExp(`^(?:${alternatives})\\b`),
+    afterAdjective: new RegExp(`^(?:[a-z-]+\\s+)?(?:${alternatives})\\b`),
+  };
 }
 
 function numberValue(token: string): number | undefined {
@@ -156,8 +177,13 @@ function followsTaskWord(text: string, at: number): boolean {
  * Blank out what looks like a number but is not a task number, keeping every
  * other character where it was (so positions still line up with the clause).
  */
-export function maskNonTaskNumbers(clause: string): string {
+export function maskNonTaskNumbers(clause: string, countNouns?: CountNouns): string {
   const blank = (match: string): string => ' '.repeat(match.length);
+  const extraCount = (match: string, at: number, whole: string): string => {
+    if (countNouns === undefined) return match;
+    const rest = whole.slice(at + match.length).replace(/^\s*/, '');
+    return countNouns.direct.test(rest) ? blank(match) : match;
+  };
   // No pattern here rescans a long token or run from each of its characters
   // (as `\S*[/\\]\S*` did), so masking stays linear in the clause length.
   return clause
@@ -172,10 +198,8 @@ export function maskNonTaskNumbers(clause: string): string {
       followsTaskWord(whole, at) ? match : blank(match),
     )
     .replace(OF_COUNT, blank)
-    .replace(
-      /\b\d+\s*(?:tool[_ ]uses?|tool calls?|calls?|commits?|files?|lines?|ledgers?)\b/g,
-      blank,
-    );
+    .replace(/\b\d+\s*(?:tool[_ ]uses?|tool calls?|calls?|commits?|files?|lines?)\b/g, blank)
+    .replace(/\b\d+\b/g, extraCount);
 }
 
 function range(from: number, to: number): number[] {
@@ -255,7 +279,7 @@ function mergeTitleLists(text: string, groups: readonly TaskGroup[]): TaskGroup[
  */
 export function findTaskGroups(clause: string, options: TaskGroupOptions = {}): TaskGroup[] {
   const { taskCount } = options;
-  const text = maskNonTaskNumbers(clause);
+  const text = maskNonTaskNumbers(clause, options.countNouns);
   const groups: TaskGroup[] = [];
   // Which characters a group already covers: an overlap test that costs the
   // group's length, not the number of groups found so far.
@@ -356,7 +380,9 @@ export function findTaskGroups(clause: string, options: TaskGroupOptions = {}): 
     const list = leading[1] ?? '';
     const end = leading[0].length;
     const overlapsTaskWord = groups.some((group) => group.start < end);
-    if (!overlapsTaskWord && !COUNT_NOUN_AFTER.test(text.slice(end))) {
+    const rest = text.slice(end);
+    const extraNoun = options.countNouns?.afterAdjective.test(rest.replace(/^\s*/, '')) === true;
+    if (!overlapsTaskWord && !COUNT_NOUN_AFTER.test(rest) && !extraNoun) {
       const numbers = expandNumberList(list);
       if (numbers.length > 0) add({ numbers, start: end - list.length, end, form: 'bare' });
     }

@@ -1,0 +1,224 @@
+/**
+ * Score one session that ran elsewhere (`redgreen check`, and its shorthand
+ * `redgreen score-reply`): read its transcript (Claude Code stream-json,
+ * redgreen's transcript.jsonl or ATIF v1.4), its reply (a file, else the
+ * transcript's final reply) and the repository it left (optional), then
+ * score them with the scenario's checks. The fixture is not ours, so the
+ * pre-checks are not assessed; checks whose evidence was not given (no
+ * repository: no file or git checks; no transcript: no tool or dispatch
+ * checks; no command outcomes) are reported as not assessed.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { takeSnapshot } from '../fixture/index.js';
+import { fixtureFacts, recipeFixtureFacts } from '../fixture/scenario-facts.js';
+import { type InputError, inputError } from '../lib/input-error.js';
+import { packageRoot } from '../lib/package-root.js';
+import { err, ok, type Result } from '../lib/result.js';
+import { filesNeeded } from '../score/evidence-needs.js';
+import { resolveScenarioDir } from '../score/load-scenario.js';
+import { parseReplyFile } from '../score/reply-file.js';
+import { type RepInputs, type RepScore, scoreRep } from '../score/score-rep.js';
+import { readSessionTranscript, type TranscriptFormat } from '../score/session-transcript.js';
+import { captureFiles } from './rep-evidence.js';
+import { resolveScenarioIn } from './resolve-scenario.js';
+
+export interface CheckRequest {
+  /** A scenario id (under `scenariosDir`) or a scenario folder. */
+  readonly scenario: string;
+  readonly transcript?: string | undefined;
+  readonly reply?: string | undefined;
+  readonly repo?: string | undefined;
+  /** The fixture layout the session ran on; every layout's facts merged when not given. */
+  readonly layout?: string | undefined;
+  /** The controller's own plan, when it is not the scenario's. */
+  readonly plan?: string | undefined;
+  /** Judge only the checks the evidence given can assess (score-reply). */
+  readonly judgeAssessedOnly?: boolean | undefined;
+  readonly scenariosDir?: string | undefined;
+}
+
+export interface CheckReport {
+  readonly scenario: string;
+  readonly ownPlan: string;
+  readonly sources: {
+    readonly transcript: {
+      readonly file: string;
+      readonly format: TranscriptFormat;
+      readonly toolCalls: number;
+    } | null;
+    readonly reply: 'file' | 'transcript' | null;
+    readonly toolUses: number | null;
+    readonly repo: string | null;
+  };
+  readonly score: RepScore;
+}
+
+async function readText(file: string, what: string): Promise<Result<string, InputError>> {
+  try {
+    return ok(await readFile(file, 'utf8'));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const problem =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'is a directory'
+          : `cannot be read (${code ?? String(error)})`;
+    return err(inputError(file, problem, `pass the path of ${what}`));
+  }
+}
+
+/** Score one session's files against a scenario. */
+export async function checkSession(
+  request: CheckRequest,
+): Promise<Result<CheckReport, InputError>> {
+  if (request.transcript === undefined && request.reply === undefined) {
+    return err(
+      inputError(
+        'check',
+        'needs a transcript or a reply',
+        'pass --transcript <file> and/or --reply <file>',
+      ),
+    );
+  }
+  if (request.plan !== undefined && request.plan.trim() === '') {
+    return err(
+      inputError('--plan', 'is empty', 'pass the own plan path, e.g. docs/plans/<plan>.md'),
+    );
+  }
+  const dir = resolveScenarioDir(
+    request.scenario,
+    request.scenariosDir ?? path.join(packageRoot(), 'scenarios'),
+    '--scenario',
+  );
+  if (!dir.ok) return dir;
+  const scenario = await resolveScenarioIn(dir.value);
+  if (!scenario.ok) return scenario;
+  const recipeFacts = recipeFixtureFacts(
+    scenario.value.recipe,
+    scenario.value.config.fixture.scenario,
+    request.layout,
+  );
+  if (!recipeFacts.ok) return recipeFacts;
+  const ownPlan = request.plan ?? recipeFacts.value.plan;
+  const facts = fixtureFacts({
+    plan: ownPlan,
+    branch: recipeFacts.value.branch,
+    ledgers: recipeFacts.value.ledgers,
+    knownPlans: [...Object.keys(scenario.value.config.plans), recipeFacts.value.plan],
+    variables: scenario.value.config.fixture.variables,
+  });
+
+  let inputs: RepInputs = {};
+  let transcriptSource: CheckReport['sources']['transcript'] = null;
+  let replySource: CheckReport['sources']['reply'] = null;
+  let toolUses: number | null = null;
+  if (request.transcript !== undefined) {
+    const text = await readText(request.transcript, 'a session transcript');
+    if (!text.ok) return text;
+    const read = readSessionTranscript(text.value, request.transcript);
+    if (!read.ok) return read;
+    inputs = { ...inputs, toolCalls: read.value.toolCalls, sessionModel: read.value.model ?? null };
+    transcriptSource = {
+      file: request.transcript,
+      format: read.value.format,
+      toolCalls: read.value.toolCalls.length,
+    };
+    if (read.value.reply !== undefined) {
+      inputs = { ...inputs, reply: read.value.reply };
+      replySource = 'transcript';
+    }
+  }
+  if (request.reply !== undefined) {
+    const text = await readText(
+      request.reply,
+      "a reply file (the runner's reply.md or a bare reply)",
+    );
+    if (!text.ok) return text;
+    const file = parseReplyFile(text.value);
+    inputs = { ...inputs, reply: file.reply };
+    replySource = 'file';
+    toolUses = file.toolUses ?? null;
+  }
+  if (request.repo !== undefined) {
+    let after: Awaited<ReturnType<typeof takeSnapshot>>;
+    try {
+      after = await takeSnapshot(request.repo);
+    } catch (error) {
+      return err(
+        inputError(
+          request.repo,
+          `cannot be read as a repository (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+          'pass the work tree the session left',
+        ),
+      );
+    }
+    const captured = await captureFiles(
+      request.repo,
+      filesNeeded(scenario.value.compiled, 'post', facts),
+    );
+    inputs = { ...inputs, after, filesAfter: captured.files };
+  }
+  const score = scoreRep({
+    scenario: scenario.value.compiled,
+    facts,
+    inputs,
+    runner: { kind: 'completed' },
+    assessPre: false,
+    judgeAssessedOnly: request.judgeAssessedOnly === true,
+  });
+  return ok({
+    scenario: scenario.value.id,
+    ownPlan,
+    sources: {
+      transcript: transcriptSource,
+      reply: replySource,
+      toolUses,
+      repo: request.repo ?? null,
+    },
+    score,
+  });
+}
+
+const MARK = { pass: 'pass', fail: 'FAIL', undecided: '  ? ' } as const;
+
+/** The text `redgreen check` and `redgreen score-reply` print. */
+export function formatCheckReport(report: CheckReport): string {
+  const { score, sources } = report;
+  const transcript =
+    sources.transcript === null
+      ? 'none'
+      : `${sources.transcript.format}, ${sources.transcript.toolCalls} tool call(s)`;
+  const lines = [
+    `verdict: ${score.verdict}`,
+    `scenario: ${report.scenario} (own plan ${report.ownPlan})`,
+    `evidence: transcript ${transcript}; reply ${sources.reply ?? 'none'}; repository ${sources.repo ?? 'none'}${sources.toolUses === null ? '' : `; tool_uses ${sources.toolUses}`}`,
+    'values read:',
+    ...Object.entries(score.values).map(
+      ([section, reading]) =>
+        `  ${section}: ${reading.ok ? JSON.stringify(reading.value) : `unreadable (${reading.why})`}`,
+    ),
+    'checks:',
+    ...score.checks.map(
+      (check) => `  ${check.notAssessed === true ? 'n/a ' : MARK[check.outcome]}  ${check.detail}`,
+    ),
+    ...(score.observations.length === 0
+      ? []
+      : [
+          'observations (never gate):',
+          ...score.observations.map(
+            (observation) =>
+              `  ${observation.notAssessed === true ? 'n/a ' : MARK[observation.outcome]}  ${observation.detail}`,
+          ),
+        ]),
+    'reasons:',
+    ...score.reasons.map((reason) => `  - ${reason}`),
+    ...(score.notAssessed.length === 0
+      ? []
+      : [
+          `not assessed: ${score.notAssessed.join(', ')} (give --transcript, --reply or --repo for them)`,
+        ]),
+  ];
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,206 @@
+/**
+ * What the runner captures for a rep's checks, beside the snapshots and the
+ * transcript, so that scoring (and every rescore) reads everything from the
+ * rep's directory:
+ *
+ * - before the session: the text of the files the pre-checks read, and the
+ *   outcomes of the pre-checks' commands, run on a throwaway copy of the
+ *   fixture; a pre-check that does not pass stops the rep before its
+ *   session (nothing is spent on a wrong fixture);
+ * - after it: the text of every file the session added or modified and of
+ *   every file a check names, and the outcomes of the checks' commands, run
+ *   in the same sandbox as the model's tools.
+ *
+ * Files are read without following symlinks and never outside the
+ * repository; a file too large or not UTF-8 text is recorded as omitted.
+ */
+import { constants } from 'node:fs';
+import { lstat, mkdir, open, realpath, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { copyFixture, diffSnapshots, type Snapshot } from '../fixture/index.js';
+import { evaluateCheck } from '../score/evaluate.js';
+import type { CapturedFile, CapturedFiles, CommandOutcome } from '../score/evidence.js';
+import { commandsNeeded, filesNeeded } from '../score/evidence-needs.js';
+import type { Facts } from '../score/placeholders.js';
+import { runConfined, type Sandbox } from '../session/sandbox.js';
+import type { ResolvedScenario } from './resolve-scenario.js';
+
+/** The most text kept per file, and per rep. */
+const FILE_CAP_BYTES = 256 * 1024;
+const REP_CAP_BYTES = 4 * 1024 * 1024;
+const COMMAND_OUTPUT_BYTES = 16 * 1024;
+const COMMAND_TAIL = 2000;
+
+async function readCapped(root: string, repoPath: string): Promise<CapturedFile> {
+  const target = path.join(root, repoPath);
+  const parent = await realpath(path.dirname(target)).catch(() => undefined);
+  if (parent === undefined || (parent !== root && !parent.startsWith(`${root}${path.sep}`))) {
+    return { omitted: 'outside the repository (a symlinked directory)' };
+  }
+  const stat = await lstat(target).catch(() => undefined);
+  if (stat === undefined) return { omitted: 'absent' };
+  if (!stat.isFile())
+    return { omitted: stat.isSymbolicLink() ? 'a symlink (not followed)' : 'not a regular file' };
+  if (stat.size > FILE_CAP_BYTES) return { omitted: `larger than ${FILE_CAP_BYTES / 1024} KB` };
+  const handle = await open(target, constants.O_RDONLY | constants.O_NOFOLLOW).catch(
+    () => undefined,
+  );
+  if (handle === undefined) return { omitted: 'unreadable' };
+  try {
+    const buffer = Buffer.alloc(FILE_CAP_BYTES + 1);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    if (bytesRead > FILE_CAP_BYTES) return { omitted: `larger than ${FILE_CAP_BYTES / 1024} KB` };
+    const bytes = buffer.subarray(0, bytesRead);
+    if (bytes.includes(0)) return { omitted: 'binary' };
+    try {
+      return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+    } catch {
+      return { omitted: 'not UTF-8 text' };
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The text of `paths` in the repository at `repoDir`, within the per-rep budget. */
+export async function captureFiles(
+  repoDir: string,
+  paths: readonly string[],
+): Promise<CapturedFiles> {
+  const root = await realpath(repoDir);
+  const files: Record<string, CapturedFile> = {};
+  let spent = 0;
+  for (const repoPath of [...new Set(paths)].sort()) {
+    if (spent > REP_CAP_BYTES) {
+      files[repoPath] = { omitted: 'the rep capture budget was spent' };
+      continue;
+    }
+    const captured = await readCapped(root, repoPath);
+    if ('text' in captured) spent += Buffer.byteLength(captured.text);
+    files[repoPath] = captured;
+  }
+  return { schemaVersion: 1, files };
+}
+
+/** Run commands confined like the model's tools, recording each outcome. */
+export async function runCheckCommands(
+  sandbox: Sandbox,
+  phase: 'pre' | 'post',
+  commands: readonly { command: string; timeoutSeconds: number }[],
+  place: {
+    readonly repoDir: string;
+    readonly readOnlyDirs: readonly string[];
+    readonly home: string;
+  },
+): Promise<CommandOutcome[]> {
+  const outcomes: CommandOutcome[] = [];
+  await mkdir(place.home, { recursive: true });
+  for (const { command, timeoutSeconds } of commands) {
+    const started = performance.now();
+    const result = await runConfined(sandbox, {
+      argv: ['bash', '-c', command],
+      fixtureDir: place.repoDir,
+      readOnlyDirs: place.readOnlyDirs,
+      fallbackHome: place.home,
+      timeoutMs: timeoutSeconds * 1000,
+      maxOutputBytes: COMMAND_OUTPUT_BYTES,
+    });
+    outcomes.push({
+      phase,
+      command,
+      started: result.exitCode !== 126 && result.exitCode !== 127,
+      exitCode: result.exitCode,
+      timedOut: result.timedOut,
+      durationMs: Math.round(performance.now() - started),
+      output: result.output.slice(-COMMAND_TAIL),
+    });
+  }
+  return outcomes;
+}
+
+export interface PreEvidence {
+  readonly files: CapturedFiles;
+  readonly commands: readonly CommandOutcome[];
+  /** Details of the pre-checks that did not pass; empty when the rep may run. */
+  readonly problems: readonly string[];
+}
+
+/**
+ * Capture what the pre-checks read from the rep's fixture copy (its commands
+ * run on a throwaway copy, so they cannot change what the session sees), and
+ * judge the pre-checks.
+ */
+export async function capturePreEvidence(
+  scenario: ResolvedScenario,
+  facts: Facts,
+  rep: {
+    readonly repoDir: string;
+    readonly before: Snapshot;
+    readonly sandbox: Sandbox;
+    readonly readOnlyDirs: readonly string[];
+    readonly scratchDir: string;
+  },
+): Promise<PreEvidence> {
+  const compiled = scenario.compiled;
+  const files = await captureFiles(rep.repoDir, filesNeeded(compiled, 'pre', facts));
+  const needed = commandsNeeded(compiled, 'pre', facts);
+  let commands: CommandOutcome[] = [];
+  if (needed.length > 0) {
+    const copy = path.join(rep.scratchDir, 'pre-check-repo');
+    await rm(copy, { recursive: true, force: true });
+    const copied = await copyFixture(rep.repoDir, copy);
+    if (!copied.ok)
+      throw new Error(`copying the fixture for pre-checks failed: ${copied.error.problem}`);
+    try {
+      commands = await runCheckCommands(rep.sandbox, 'pre', needed, {
+        repoDir: copy,
+        readOnlyDirs: rep.readOnlyDirs,
+        home: path.join(rep.scratchDir, 'pre-check-home'),
+      });
+    } finally {
+      await rm(copy, { recursive: true, force: true });
+    }
+  }
+  const evidence = { before: rep.before, after: rep.before, contents: files.files, commands };
+  const problems = compiled.pre
+    .map((node) => evaluateCheck(node, evidence, facts))
+    .filter((result) => result.outcome !== 'pass')
+    .map((result) => result.detail);
+  return { files, commands, problems };
+}
+
+/**
+ * After the session: the text of every file it added or modified and of the
+ * files the checks name, and the checks' commands run on the repository.
+ */
+export async function capturePostEvidence(
+  scenario: ResolvedScenario,
+  facts: Facts,
+  rep: {
+    readonly repoDir: string;
+    readonly before: Snapshot;
+    readonly after: Snapshot;
+    readonly sandbox: Sandbox;
+    readonly readOnlyDirs: readonly string[];
+    readonly scratchDir: string;
+  },
+): Promise<{ files: CapturedFiles; commands: CommandOutcome[] }> {
+  const changed = diffSnapshots(rep.before, rep.after)
+    .fileChanges.filter((change) => change.kind !== 'removed')
+    .map((change) => change.path);
+  const files = await captureFiles(rep.repoDir, [
+    ...changed,
+    ...filesNeeded(scenario.compiled, 'post', facts),
+  ]);
+  const commands = await runCheckCommands(
+    rep.sandbox,
+    'post',
+    commandsNeeded(scenario.compiled, 'post', facts),
+    {
+      repoDir: rep.repoDir,
+      readOnlyDirs: rep.readOnlyDirs,
+      home: path.join(rep.scratchDir, 'post-check-home'),
+    },
+  );
+  return { files, commands };
+}

@@ -1,0 +1,138 @@
+/**
+ * Resolve a scenario for a run, a rescore, `redgreen check` or `scenario
+ * lint`: load and compile its file (harness/score/load-scenario.ts), load its
+ * fixture recipe and check the scenario fits it (the fixture scenario, the
+ * plan, every calibration layout), and load its prompt template. Also the
+ * placeholder facts of one rep: from a built fixture's fingerprint, or from
+ * the recipe alone when the session ran elsewhere.
+ */
+import path from 'node:path';
+import { loadRecipe, type Recipe } from '../fixture/index.js';
+import { fixtureFacts, recipeFixtureFacts } from '../fixture/scenario-facts.js';
+import { type InputError, inputError } from '../lib/input-error.js';
+import { packageRoot } from '../lib/package-root.js';
+import { err, ok, type Result } from '../lib/result.js';
+import { policyNames } from '../model-server/index.js';
+import { type CompiledScenario, loadScenarioDir } from '../score/load-scenario.js';
+import type { Facts } from '../score/placeholders.js';
+import type { ScenarioShell } from '../score/scenario-schema.js';
+import { loadPromptTemplate, type PromptTemplate } from './prompt-template.js';
+
+export interface ResolvedScenario {
+  readonly id: string;
+  /** The scenario file as validated (fixture, plan, prompt, stop, …). */
+  readonly config: ScenarioShell;
+  readonly compiled: CompiledScenario;
+  readonly recipe: Recipe;
+  readonly prompt: PromptTemplate;
+}
+
+function recipeDirFor(name: string, scenarioDir: string): string {
+  return name.includes('/')
+    ? path.resolve(scenarioDir, name)
+    : path.join(packageRoot(), 'fixtures', name);
+}
+
+/** Load the scenario in `dir` and check it against its recipe and prompt template. */
+export async function resolveScenarioIn(
+  dir: string,
+): Promise<Result<ResolvedScenario, InputError>> {
+  const compiled = loadScenarioDir(dir, { knownPolicies: policyNames });
+  if (!compiled.ok) return compiled;
+  const { config, file } = compiled.value;
+  const recipe = loadRecipe(recipeDirFor(config.fixture.recipe, compiled.value.dir));
+  if (!recipe.ok) return recipe;
+  const fixtureScenario = recipe.value.spec.scenarios[config.fixture.scenario];
+  if (fixtureScenario === undefined) {
+    return err(
+      inputError(
+        `${file}: fixture.scenario`,
+        `"${config.fixture.scenario}" is not a scenario of the recipe`,
+        `use one of ${Object.keys(recipe.value.spec.scenarios).join(', ')}`,
+      ),
+    );
+  }
+  if (fixtureScenario.plan !== config.plan) {
+    return err(
+      inputError(
+        `${file}: plan`,
+        `"${config.plan}" is not the plan the fixture's controller executes ("${fixtureScenario.plan}")`,
+        'name the same plan as the recipe, or the prompt and the scoring would disagree',
+      ),
+    );
+  }
+  for (const [index, run] of compiled.value.calibration.entries()) {
+    if (fixtureScenario.layouts[run.layout] === undefined) {
+      return err(
+        inputError(
+          `${file}: calibration (run ${index + 1}, ${run.policy}) layout`,
+          `"${run.layout}" is not a layout of fixture scenario ${config.fixture.scenario}`,
+          `use one of ${Object.keys(fixtureScenario.layouts).join(', ')}`,
+        ),
+      );
+    }
+  }
+  const prompt = await loadPromptTemplate(
+    compiled.value.promptTemplate,
+    `${file}: prompt`,
+    compiled.value.promptVariables,
+  );
+  if (!prompt.ok) return prompt;
+  return ok({
+    id: config.id,
+    config,
+    compiled: compiled.value,
+    recipe: recipe.value,
+    prompt: prompt.value,
+  });
+}
+
+/** The fixture fields a campaign record and identity keep: variables only when there are some. */
+export function fixtureRecord(config: ScenarioShell): {
+  recipe: string;
+  scenario: string;
+  variables?: Record<string, string>;
+} {
+  const { recipe, scenario, variables } = config.fixture;
+  return Object.keys(variables).length === 0
+    ? { recipe, scenario }
+    : { recipe, scenario, variables };
+}
+
+/** What a rep's fixture is, for its facts: a built fixture's fingerprint fields. */
+export interface BuiltFixture {
+  readonly plan: string;
+  readonly ledgers: readonly {
+    readonly path: string;
+    readonly plan: string;
+    readonly cited: readonly string[];
+  }[];
+}
+
+/**
+ * The placeholder facts of one rep: from the built fixture when there is one,
+ * else from the recipe (one layout, or every layout merged).
+ */
+export function scenarioFacts(
+  scenario: ResolvedScenario,
+  built?: BuiltFixture,
+  layout?: string,
+): Result<Facts, InputError> {
+  let fixture: BuiltFixture;
+  if (built !== undefined) {
+    fixture = built;
+  } else {
+    const computed = recipeFixtureFacts(scenario.recipe, scenario.config.fixture.scenario, layout);
+    if (!computed.ok) return computed;
+    fixture = computed.value;
+  }
+  return ok(
+    fixtureFacts({
+      plan: fixture.plan,
+      branch: scenario.recipe.spec.repository.branch,
+      ledgers: fixture.ledgers,
+      knownPlans: Object.keys(scenario.config.plans),
+      variables: scenario.config.fixture.variables,
+    }),
+  );
+}

@@ -1,0 +1,263 @@
+/**
+ * `redgreen scenario lint`: prove a scenario before any real session is
+ * spent on it. It loads and validates the files (a bad one is an InputError,
+ * exit 2), builds each fixture layout the calibration uses and runs the
+ * pre-checks on it, then runs every calibration policy offline, one rep each,
+ * on the local model server, and checks that each must-pass policy passes
+ * and each must-fail one fails with the declared checks among its failing
+ * ones. The rows say what was expected and what happened.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { buildFixture, formatGateFailure, takeSnapshot } from '../fixture/index.js';
+import { type InputError, inputError } from '../lib/input-error.js';
+import { readJson } from '../lib/read-json.js';
+import { err, ok, type Result } from '../lib/result.js';
+import { resolveScenarioDir } from '../score/load-scenario.js';
+import { repScoreSchema } from '../score/score-rep.js';
+import { detectSandbox } from '../session/sandbox.js';
+import { type BackendName, campaignSchema, limitsSchema } from './config-schema.js';
+import { readLedger } from './ledger.js';
+import type { ResolvedCampaign } from './load-campaign.js';
+import { capturePreEvidence } from './rep-evidence.js';
+import { type ResolvedScenario, resolveScenarioIn, scenarioFacts } from './resolve-scenario.js';
+import { REP_FILES, resultsLayout } from './results-layout.js';
+import { runCampaign } from './run-campaign.js';
+import { RunControl } from './run-control.js';
+import { resolveSkillSource } from './skill-source.js';
+
+export interface LintRow {
+  /** `pre-check` or `calibration`. */
+  readonly kind: 'pre-check' | 'calibration';
+  /** What ran: a layout for pre-checks, `policy on skill/layout` for calibration. */
+  readonly subject: string;
+  readonly expected: string;
+  readonly got: string;
+  readonly ok: boolean;
+}
+
+export interface LintReport {
+  readonly scenario: string;
+  readonly file: string;
+  readonly backend: BackendName;
+  readonly rows: readonly LintRow[];
+  readonly ok: boolean;
+}
+
+async function preCheckRows(
+  scenario: ResolvedScenario,
+  work: string,
+): Promise<Result<LintRow[], InputError>> {
+  const layouts = [...new Set(scenario.compiled.calibration.map((run) => run.layout))];
+  const sandbox = await detectSandbox();
+  const rows: LintRow[] = [];
+  for (const layout of layouts) {
+    const dest = path.join(work, 'fixtures', layout);
+    const built = await buildFixture({
+      recipe: scenario.recipe,
+      scenario: scenario.config.fixture.scenario,
+      layout,
+      dest,
+    });
+    if (!built.ok) {
+      const problem =
+        built.error.kind === 'gate' ? formatGateFailure(built.error) : built.error.problem;
+      return err(
+        inputError(
+          `${scenario.compiled.file}: fixture`,
+          `layout ${layout} could not be built: ${problem}`,
+          'fix the fixture recipe',
+        ),
+      );
+    }
+    const facts = scenarioFacts(scenario, built.value);
+    if (!facts.ok) return facts;
+    const pre = await capturePreEvidence(scenario, facts.value, {
+      repoDir: dest,
+      before: await takeSnapshot(dest),
+      sandbox,
+      readOnlyDirs: [],
+      scratchDir: path.join(work, 'pre', layout),
+    });
+    rows.push({
+      kind: 'pre-check',
+      subject: `${scenario.config.fixture.recipe} ${scenario.config.fixture.scenario}/${layout}`,
+      expected: `${scenario.compiled.pre.length} pre-check(s) pass`,
+      got: pre.problems.length === 0 ? 'all pass' : pre.problems.join('; '),
+      ok: pre.problems.length === 0,
+    });
+  }
+  return ok(rows);
+}
+
+/** A one-arm, one-rep campaign for one calibration run. */
+async function calibrationCampaign(
+  scenario: ResolvedScenario,
+  run: ResolvedScenario['compiled']['calibration'][number],
+  backend: BackendName,
+  file: string,
+): Promise<Result<ResolvedCampaign, InputError>> {
+  const source = await resolveSkillSource(
+    run.skillDir,
+    scenario.compiled.dir,
+    `${scenario.compiled.file}: calibration skill`,
+  );
+  if (!source.ok) return source;
+  const config = campaignSchema.parse({
+    id: `lint-${scenario.id}`,
+    title: `scenario lint: ${scenario.config.title}`,
+    arms: [
+      {
+        name: 'calibration',
+        role: run.expect === 'pass' ? 'green' : 'red',
+        label: path.basename(run.skillDir),
+        skill: run.skillDir,
+        layout: run.layout,
+      },
+    ],
+    scenarios: [scenario.id],
+    reps: 1,
+    model: `scripted:${run.policy}`,
+    offlineModel: `scripted:${run.policy}`,
+    backend,
+    concurrency: 1,
+  });
+  return ok({
+    file,
+    config,
+    arms: [
+      {
+        name: 'calibration',
+        role: run.expect === 'pass' ? 'green' : 'red',
+        label: path.basename(run.skillDir),
+        layout: run.layout,
+        source: source.value,
+      },
+    ],
+    scenarios: [scenario],
+    reps: 1,
+    concurrency: 1,
+    backend,
+    seed: config.seed,
+    limits: limitsSchema.parse({ maxTurns: 40, sessionTimeoutSeconds: 300 }),
+    gates: [],
+  });
+}
+
+async function calibrationRow(
+  scenario: ResolvedScenario,
+  run: ResolvedScenario['compiled']['calibration'][number],
+  index: number,
+  backend: BackendName,
+  work: string,
+): Promise<Result<LintRow, InputError>> {
+  const outDir = path.join(work, `calibration-${index + 1}`);
+  const campaign = await calibrationCampaign(
+    scenario,
+    run,
+    backend,
+    path.join(work, 'lint.campaign.json'),
+  );
+  if (!campaign.ok) return campaign;
+  const model = {
+    kind: 'scripted' as const,
+    id: `scripted:${run.policy}`,
+    policy: run.policy,
+    reason: 'requested' as const,
+  };
+  const ran = await runCampaign({
+    campaign: campaign.value,
+    model,
+    shard: null,
+    faults: [],
+    outDir,
+    resume: false,
+    invocation: {
+      campaignFile: campaign.value.file,
+      arms: [],
+      reps: 1,
+      model: model.id,
+      backend,
+      seed: campaign.value.seed,
+      maxTurns: campaign.value.limits.maxTurns,
+      sessionTimeoutSeconds: campaign.value.limits.sessionTimeoutSeconds,
+      shard: null,
+    },
+    retryIndeterminate: 0,
+    keepWorkDirs: false,
+    control: new RunControl(),
+    events: () => {},
+    env: { ...process.env, ANTHROPIC_API_KEY: '' },
+  });
+  if (!ran.ok) return ran;
+  const subject = `${run.policy} on ${path.basename(run.skillDir)}/${run.layout}`;
+  const expected = run.expect === 'pass' ? 'pass' : `fail (${run.failing.join(', ')})`;
+  const ledger = await readLedger(resultsLayout(outDir).ledgerFile);
+  const line = ledger.ok ? [...ledger.value.reps.values()][0] : undefined;
+  if (line === undefined)
+    return ok({ kind: 'calibration', subject, expected, got: 'no rep recorded', ok: false });
+  const score = repScoreSchema.parse(await readJson(path.join(outDir, line.dir, REP_FILES.score)));
+  const failing = score.checks.filter((check) => check.outcome === 'fail').map((check) => check.id);
+  const got =
+    score.verdict === 'fail'
+      ? `fail (${failing.join(', ')})`
+      : `${score.verdict}${score.verdict === 'pass' ? '' : `: ${score.reasons[0] ?? ''}`}`;
+  const good =
+    run.expect === 'pass'
+      ? score.verdict === 'pass'
+      : score.verdict === 'fail' && run.failing.every((id) => failing.includes(id));
+  return ok({ kind: 'calibration', subject, expected, got, ok: good });
+}
+
+/** Lint one scenario (an id under `scenariosDir`, or a folder). */
+export async function lintScenario(
+  idOrDir: string,
+  options: { readonly backend: BackendName; readonly scenariosDir: string },
+): Promise<Result<LintReport, InputError>> {
+  const dir = resolveScenarioDir(idOrDir, options.scenariosDir, 'scenario');
+  if (!dir.ok) return dir;
+  const scenario = await resolveScenarioIn(dir.value);
+  if (!scenario.ok) return scenario;
+  const work = await mkdtemp(path.join(os.tmpdir(), 'redgreen-lint-'));
+  try {
+    const rows: LintRow[] = [];
+    const pre = await preCheckRows(scenario.value, work);
+    if (!pre.ok) return pre;
+    rows.push(...pre.value);
+    for (const [index, run] of scenario.value.compiled.calibration.entries()) {
+      const row = await calibrationRow(scenario.value, run, index, options.backend, work);
+      if (!row.ok) return row;
+      rows.push(row.value);
+    }
+    return ok({
+      scenario: scenario.value.id,
+      file: scenario.value.compiled.file,
+      backend: options.backend,
+      rows,
+      ok: rows.every((row) => row.ok),
+    });
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+/** The table `scenario lint` prints. */
+export function formatLintReport(report: LintReport): string {
+  const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\s+/g, ' ');
+  const lines = [
+    `scenario ${report.scenario} (${report.file}), calibration on the ${report.backend} backend, offline:`,
+    '',
+    '| Check | Subject | Expected | Got | OK |',
+    '|---|---|---|---|---|',
+    ...report.rows.map(
+      (row) =>
+        `| ${row.kind} | ${cell(row.subject)} | ${cell(row.expected)} | ${cell(row.got)} | ${row.ok ? 'yes' : 'NO'} |`,
+    ),
+    '',
+    report.ok
+      ? `lint: ${report.scenario} is sound`
+      : `lint: ${report.scenario} FAILS: ${report.rows.filter((row) => !row.ok).length} row(s) not as declared`,
+  ];
+  return `${lines.join('\n')}\n`;
+}

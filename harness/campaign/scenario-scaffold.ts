@@ -1,0 +1,139 @@
+/**
+ * `redgreen scenario new <id>`: write a working scenario to start from: the
+ * widget-v3 fixture's same-plan resume, a prompt template of its own, a
+ * two-section report contract, a few checks and observations, and a
+ * calibration that `redgreen scenario lint` proves (the structural policy
+ * passes, always-redo fails for the right reason). Nothing is overwritten.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { type InputError, inputError } from '../lib/input-error.js';
+import { packageRoot } from '../lib/package-root.js';
+import { err, ok, type Result } from '../lib/result.js';
+import { SCENARIO_ID } from '../score/scenario-schema.js';
+
+const PLAN = 'docs/plans/2026-07-06-widget-export.md';
+
+function scaffold(id: string, dir: string): Record<string, unknown> {
+  const skill = (name: string): string =>
+    path.relative(dir, path.join(packageRoot(), 'skills-under-test', name));
+  return {
+    id,
+    title: `${id}: a controller resumes its own plan after a compaction`,
+    description:
+      'Scaffolded by `redgreen scenario new`. Tasks 1-2 of the plan are done and recorded in its own ledger; a correct controller names them done and dispatches Task 3. Edit the fixture, prompt, report contract and checks to say what your scenario is about, then run `redgreen scenario lint`.',
+    fixture: { recipe: 'widget-v3', scenario: 's2' },
+    plan: PLAN,
+    prompt: { template: 'prompt.hbs', variables: {} },
+    stop: 'report',
+    plans: {
+      [PLAN]: {
+        aliases: ['plan B'],
+        tasks: {
+          '1': 'Export data model',
+          '2': 'CSV serializer',
+          '3': 'JSON serializer',
+          '4': 'CLI flag',
+          '5': 'End-to-end test',
+        },
+      },
+    },
+    report: {
+      done: { label: 'TASKS ALREADY COMPLETE', extract: 'tasks' },
+      next: { label: 'FIRST DISPATCH', extract: { kind: 'task', after: 'done' } },
+    },
+    checks: {
+      pre: [
+        {
+          id: 'own-plan-present',
+          verb: 'file-exists',
+          path: '{{ownPlan}}',
+          why: 'the prompt names this plan',
+        },
+      ],
+      post: [
+        {
+          id: 'next-task',
+          verb: 'reply-is-task',
+          section: 'next',
+          task: 3,
+          why: 'Tasks 1-2 are done, so Task 3 is next',
+        },
+        { id: 'done-tasks', verb: 'reply-tasks', section: 'done', includes: [1, 2] },
+        {
+          id: 'own-ledger-untouched',
+          verb: 'file-unchanged',
+          paths: ['{{ownLedgers}}'],
+          why: 'deciding needs no ledger write',
+        },
+      ],
+    },
+    observe: [
+      {
+        id: 'read-the-skill',
+        verb: 'skill-read',
+        seat: 'controller',
+        summary: { passes: 'read SKILL.md' },
+      },
+      { id: 'no-new-commits', verb: 'git-head-unchanged' },
+    ],
+    calibration: {
+      mustPass: [
+        {
+          policy: 'structural',
+          skill: skill('sdd-plan-scoped'),
+          layout: 'scoped',
+          why: 'trusts its own plan-scoped ledger',
+        },
+      ],
+      mustFail: [
+        {
+          policy: 'always-redo',
+          skill: skill('sdd-plan-scoped'),
+          layout: 'scoped',
+          failing: ['next-task', 'done-tasks'],
+          why: 'ignores the ledger and starts again at Task 1',
+        },
+      ],
+    },
+  };
+}
+
+/** Write `<scenariosDir>/<id>/scenario.json` and its `prompt.hbs`; refuses an existing folder. */
+export async function scaffoldScenario(
+  id: string,
+  scenariosDir: string,
+): Promise<Result<{ dir: string }, InputError>> {
+  if (!SCENARIO_ID.test(id)) {
+    return err(
+      inputError(`id ${id}`, 'is not a scenario id', 'use lower-case letters, digits and dashes'),
+    );
+  }
+  const dir = path.resolve(scenariosDir, id);
+  if (existsSync(dir))
+    return err(inputError(dir, 'already exists', 'choose another id, or edit that scenario'));
+  if (!existsSync(path.resolve(scenariosDir))) {
+    return err(
+      inputError(
+        '--dir',
+        `${scenariosDir} does not exist`,
+        'create it, or pass the folder that holds your scenarios',
+      ),
+    );
+  }
+  const template = await readFile(
+    path.join(packageRoot(), 'scenarios', 'prompts', 'compaction-resume.hbs'),
+    'utf8',
+  );
+  const partial = `${dir}.partial-${process.pid}`;
+  await rm(partial, { recursive: true, force: true });
+  await mkdir(partial, { recursive: true });
+  await writeFile(
+    path.join(partial, 'scenario.json'),
+    `${JSON.stringify(scaffold(id, dir), null, 2)}\n`,
+  );
+  await writeFile(path.join(partial, 'prompt.hbs'), template);
+  await rename(partial, dir);
+  return ok({ dir });
+}

@@ -1,0 +1,56 @@
+import type { Command } from 'commander';
+import { ExitCode, failWithInputError } from './exit.js';
+
+interface CheckFlags {
+  readonly transcript?: string;
+  readonly reply?: string;
+  readonly repo?: string;
+  readonly layout?: string;
+  readonly plan?: string;
+  readonly json?: boolean;
+}
+
+/** `redgreen check <scenario>`: score one session that ran elsewhere. */
+export function registerCheckCommand(program: Command): void {
+  program
+    .command('check')
+    .description(
+      "score one session that ran elsewhere with a scenario's checks: its transcript (Claude Code stream-json, " +
+        "redgreen's transcript.jsonl or ATIF v1.4, detected from content), its reply, and the repository it left. " +
+        'Checks whose evidence is not given are reported as not assessed and leave a verdict indeterminate only when ' +
+        'they could decide it. Exits 0 whatever the verdict, 2 on bad input.',
+    )
+    .argument('<scenario>', 'a scenario id (scenarios/<id>/) or a scenario folder')
+    .option(
+      '--transcript <file>',
+      'the session transcript (stream-json, transcript.jsonl or ATIF v1.4)',
+    )
+    .option(
+      '--reply <file>',
+      "the final reply (reply.md or bare text); default: the transcript's final reply",
+    )
+    .option(
+      '--repo <dir>',
+      'the work tree the session left, for file and git checks (read, never changed)',
+    )
+    .option(
+      '--layout <name>',
+      "the fixture layout the session ran on (default: every layout's facts merged)",
+    )
+    .option('--plan <path>', "the controller's own plan, when it is not the scenario's")
+    .option('--json', 'print the report as one JSON object')
+    .action(async (scenario: string, flags: CheckFlags) => {
+      const { checkSession, formatCheckReport } = await import('../campaign/check-session.js');
+      const report = await checkSession({ scenario, ...flags });
+      if (!report.ok) {
+        process.exitCode = failWithInputError(report.error);
+        return;
+      }
+      process.stdout.write(
+        flags.json === true
+          ? `${JSON.stringify(report.value, null, 2)}\n`
+          : formatCheckReport(report.value),
+      );
+      process.exitCode = ExitCode.ok;
+    });
+}

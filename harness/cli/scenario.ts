@@ -1,0 +1,84 @@
+import { type Command, Option } from 'commander';
+import { ExitCode, failWithInputError } from './exit.js';
+
+interface LintFlags {
+  readonly backend: 'messages' | 'claude-code';
+}
+
+/** `redgreen scenario lint|new|migrate`: author and prove scenarios. */
+export function registerScenarioCommand(program: Command): void {
+  const scenario = program
+    .command('scenario')
+    .description(
+      'write and check scenarios: lint proves one offline, new scaffolds one, migrate converts the old format',
+    );
+
+  scenario
+    .command('lint')
+    .description(
+      'validate a scenario, build its fixture and run its pre-checks, then run every calibration policy offline ' +
+        '(local model server, one rep each) and print whether each must-pass policy passes and each must-fail one ' +
+        'fails for the declared checks. Exits 0 when all do, 1 when one does not, 2 on bad input.',
+    )
+    .argument('<dir-or-id>', 'a scenario folder, or an id under scenarios/')
+    .addOption(
+      new Option('--backend <name>', 'the backend the calibration sessions run on')
+        .choices(['messages', 'claude-code'])
+        .default('messages'),
+    )
+    .action(async (target: string, flags: LintFlags) => {
+      const { lintScenario, formatLintReport } = await import('../campaign/scenario-lint.js');
+      const { packageRoot } = await import('../lib/package-root.js');
+      const path = await import('node:path');
+      const report = await lintScenario(target, {
+        backend: flags.backend,
+        scenariosDir: path.join(packageRoot(), 'scenarios'),
+      });
+      if (!report.ok) {
+        process.exitCode = failWithInputError(report.error);
+        return;
+      }
+      process.stdout.write(formatLintReport(report.value));
+      process.exitCode = report.value.ok ? ExitCode.ok : ExitCode.failed;
+    });
+
+  scenario
+    .command('new')
+    .description(
+      'scaffold a working scenario (scenario.json and prompt.hbs) in <dir>/<id>/ to edit; it lints as written. Never overwrites.',
+    )
+    .argument('<id>', 'the new scenario id (lower-case letters, digits, dashes)')
+    .option('--dir <dir>', 'the folder that holds your scenarios', 'scenarios')
+    .action(async (id: string, flags: { dir: string }) => {
+      const { scaffoldScenario } = await import('../campaign/scenario-scaffold.js');
+      const made = await scaffoldScenario(id, flags.dir);
+      if (!made.ok) {
+        process.exitCode = failWithInputError(made.error);
+        return;
+      }
+      process.stdout.write(
+        `wrote ${made.value.dir}/scenario.json and prompt.hbs; next: redgreen scenario lint ${made.value.dir}\n`,
+      );
+      process.exitCode = ExitCode.ok;
+    });
+
+  scenario
+    .command('migrate')
+    .description(
+      'convert a scenario of the old format (scenario.json + scoring.json) into one scenario.json with a report ' +
+        'contract and checks that judge as the old scorer did; removes scoring.json. Calibration is guessed: lint it.',
+    )
+    .argument('<dir>', 'the old scenario folder')
+    .action(async (dir: string) => {
+      const { migrateScenario } = await import('../campaign/scenario-migrate.js');
+      const migrated = await migrateScenario(dir);
+      if (!migrated.ok) {
+        process.exitCode = failWithInputError(migrated.error);
+        return;
+      }
+      process.stdout.write(
+        `wrote ${migrated.value.file} and removed scoring.json; the calibration is a guess: run redgreen scenario lint ${dir}\n`,
+      );
+      process.exitCode = ExitCode.ok;
+    });
+}

@@ -1,0 +1,155 @@
+/**
+ * The one immutable value a check reads: what the session replied (with the
+ * values the report contract extracted), the tool calls it made (with their
+ * seats) and the dispatches among them, the work tree before and after, the
+ * file contents captured at rep time, and the outcomes of commands run at
+ * rep time. Each part is optional: a standalone reply has no transcript, a
+ * transcript scored elsewhere has no snapshots. A verb declares the parts it
+ * reads; when one is missing the engine answers "not assessed" (undecided)
+ * without calling the verb.
+ */
+import { z } from 'zod';
+import type { Snapshot } from '../fixture/snapshot-schema.js';
+import type { ToolCall } from './tool-call.js';
+
+/** The parts of the evidence, each of which may be missing. */
+export const EVIDENCE_KINDS = [
+  'reply',
+  'transcript',
+  'before',
+  'after',
+  'contents',
+  'commands',
+] as const;
+export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
+
+/** What an extractor read, or why it could not read anything. */
+export type Reading<T> =
+  | { readonly ok: true; readonly value: T; readonly quote: string }
+  | { readonly ok: false; readonly why: string };
+
+export const JUDGEMENTS = ['adopted', 'rejected', 'unclear'] as const;
+export type Judgement = (typeof JUDGEMENTS)[number];
+
+export const extractedValueSchema = z.discriminatedUnion('kind', [
+  z
+    .object({ kind: z.literal('task'), task: z.union([z.number().int(), z.literal('none')]) })
+    .strict(),
+  z.object({ kind: z.literal('tasks'), tasks: z.array(z.number().int()) }).strict(),
+  z.object({ kind: z.literal('choice'), choice: z.string() }).strict(),
+  z.object({ kind: z.literal('text'), text: z.string() }).strict(),
+  z
+    .object({
+      kind: z.literal('path-judgements'),
+      paths: z.array(z.object({ path: z.string(), judgement: z.enum(JUDGEMENTS) }).strict()),
+    })
+    .strict(),
+]);
+/** One value read from one reply section. */
+export type ExtractedValue = z.infer<typeof extractedValueSchema>;
+
+export const readingSchema = z.union([
+  z.object({ ok: z.literal(true), value: extractedValueSchema, quote: z.string() }).strict(),
+  z.object({ ok: z.literal(false), why: z.string() }).strict(),
+]);
+
+export interface ReplyEvidence {
+  readonly text: string;
+  /** Each section's text as the reply wrote it, by section name (absent sections left out). */
+  readonly sections: Readonly<Record<string, string>>;
+  /** By section name, as the scenario's report contract declares them. */
+  readonly values: Readonly<Record<string, Reading<ExtractedValue>>>;
+}
+
+/** Where a tool call was made: by the controller, or inside a subagent it started. */
+export type Seat = 'controller' | 'subagent';
+
+/** A subagent dispatch the controller made: a fresh agent (Agent/Task) or a message to a live one. */
+export interface Dispatch {
+  /** 1-based position among the controller's dispatches, in transcript order. */
+  readonly index: number;
+  readonly callId: string;
+  readonly tool: string;
+  readonly kind: 'fresh' | 'resume';
+  readonly subagentType: string | null;
+  readonly model: string | null;
+  readonly description: string | null;
+  readonly prompt: string | null;
+  /** The plan task it addresses, read for each plan of the scenario's catalogue, by plan path. */
+  readonly tasks: Readonly<Record<string, Reading<number | 'none'>>>;
+}
+
+export interface TranscriptEvidence {
+  readonly calls: readonly ToolCall[];
+  readonly dispatches: readonly Dispatch[];
+  /** The controller's model, when the transcript or the run says; a dispatch without a model inherits it. */
+  readonly model: string | null;
+}
+
+export const capturedFileSchema = z.union([
+  z.object({ text: z.string() }).strict(),
+  z.object({ omitted: z.string() }).strict(),
+]);
+export type CapturedFile = z.infer<typeof capturedFileSchema>;
+
+/** `files-before.json` / `files-after.json`: text contents by repo path, captured at rep time. */
+export const capturedFilesSchema = z
+  .object({
+    schemaVersion: z.literal(1),
+    files: z.record(z.string(), capturedFileSchema),
+  })
+  .strict();
+export type CapturedFiles = z.infer<typeof capturedFilesSchema>;
+
+export const commandOutcomeSchema = z
+  .object({
+    phase: z.enum(['pre', 'post']),
+    command: z.string(),
+    /** False when the command could not be started at all (no sandbox, no shell). */
+    started: z.boolean(),
+    exitCode: z.number().int().nullable(),
+    timedOut: z.boolean(),
+    durationMs: z.number().nonnegative(),
+    /** The end of its output, for the reader. */
+    output: z.string(),
+  })
+  .strict();
+export type CommandOutcome = z.infer<typeof commandOutcomeSchema>;
+
+/** `commands.json`: every command-succeeds command run at rep time, with its outcome. */
+export const commandRecordSchema = z
+  .object({ schemaVersion: z.literal(1), commands: z.array(commandOutcomeSchema) })
+  .strict();
+export type CommandRecord = z.infer<typeof commandRecordSchema>;
+
+/** Everything checks may read about one rep (or one phase of it). Immutable. */
+export interface Evidence {
+  readonly reply?: ReplyEvidence | undefined;
+  readonly transcript?: TranscriptEvidence | undefined;
+  /** The work tree and git state before the session. */
+  readonly before?: Snapshot | undefined;
+  /** The work tree and git state the checks judge (after the session; for pre-checks, before it). */
+  readonly after?: Snapshot | undefined;
+  /** Text of files in the state `after` describes. */
+  readonly contents?: Readonly<Record<string, CapturedFile>> | undefined;
+  readonly commands?: readonly CommandOutcome[] | undefined;
+}
+
+/** The evidence kinds present in `evidence`. */
+export function presentKinds(evidence: Evidence): Set<EvidenceKind> {
+  return new Set(EVIDENCE_KINDS.filter((kind) => evidence[kind] !== undefined));
+}
+
+/** A part of the evidence the engine promised a verb; missing means the engine has a bug. */
+export function required<T>(part: T | undefined, kind: EvidenceKind): T {
+  if (part === undefined)
+    throw new Error(`evidence "${kind}" is missing although the verb reads it`);
+  return part;
+}
+
+/** The seat of a tool call: `parentToolUseId` set means a subagent made it. */
+export function seatOf(call: ToolCall): Seat {
+  return call.parentToolUseId === undefined || call.parentToolUseId === null
+    ? 'controller'
+    : 'subagent';
+}

@@ -1,0 +1,71 @@
+/**
+ * The plan catalogue a scenario declares (`plans`: each plan's short names
+ * and task titles), and how one reading turns it into the context the
+ * language readers need: the plan being read, the other plans, and the names
+ * of both.
+ */
+import { z } from 'zod';
+import { nonBlank, regexSource } from '../param-types.js';
+import { type Attribution, attributionFor } from './language/attribution.js';
+import { samePlan } from './language/plan-names.js';
+import { planVocabulary } from './language/plan-vocabulary.js';
+import type { TaskReadingOptions } from './language/task-answer.js';
+import { countNounPatterns } from './language/task-numbers.js';
+
+export const planEntrySchema = z
+  .object({
+    /** Short names the plan goes by in prose. */
+    aliases: z.array(nonBlank).optional(),
+    /** Task titles by task number ("1": "…"). */
+    tasks: z.record(z.string().regex(/^[1-9]\d*$/, 'must be a task number'), nonBlank).optional(),
+    /** How many tasks the plan has, when its titles are not all listed. */
+    taskCount: z.number().int().positive().optional(),
+    /**
+     * Phrases (regular expressions over lower-case text) that mean "no task
+     * of this plan is next", for answers and dispatches alike.
+     */
+    none: z.array(regexSource).optional(),
+  })
+  .strict();
+export type PlanEntry = z.infer<typeof planEntrySchema>;
+
+/** Plans by path. */
+export const planCatalogueSchema = z.record(z.string().min(1), planEntrySchema);
+export type PlanCatalogue = z.infer<typeof planCatalogueSchema>;
+
+/** How many tasks a plan of the catalogue has: its declared count, else its numbered titles. */
+export function taskCountOf(catalogue: PlanCatalogue, plan: string): number | undefined {
+  const entry = Object.entries(catalogue).find(([path]) => samePlan(path, plan))?.[1];
+  if (entry === undefined) return undefined;
+  return entry.taskCount ?? Object.keys(entry.tasks ?? {}).length;
+}
+
+export interface PlanReadingContext {
+  readonly attribution: Attribution;
+  readonly options: TaskReadingOptions;
+}
+
+/** The context for reading tasks of `plan`, with `otherPlans` and the catalogue's other plans as foreign. */
+export function planReadingContext(
+  catalogue: PlanCatalogue,
+  plan: string,
+  otherPlans: readonly string[],
+  extra: { readonly countNouns?: readonly string[]; readonly none?: readonly string[] } = {},
+): PlanReadingContext {
+  const foreignPlans = [...new Set([...otherPlans, ...Object.keys(catalogue)])].filter(
+    (other) => !samePlan(other, plan),
+  );
+  const vocabulary = planVocabulary(catalogue, plan);
+  const taskCount = taskCountOf(catalogue, plan);
+  const entry = Object.entries(catalogue).find(([path]) => samePlan(path, plan))?.[1];
+  const none = [...(entry?.none ?? []), ...(extra.none ?? [])];
+  return {
+    attribution: attributionFor({ ownPlan: plan, foreignPlans, ...vocabulary }),
+    options: {
+      taskCount: taskCount === 0 ? undefined : taskCount,
+      titles: vocabulary.ownTaskTitles,
+      countNouns: countNounPatterns(extra.countNouns ?? []),
+      nonePatterns: none.map((source) => new RegExp(source)),
+    },
+  };
+}

@@ -1,0 +1,530 @@
+/**
+ * Load a scenario folder: find `scenario.json` (or `.yaml`/`.yml`), refuse the
+ * old `scoring.json` format with a pointer to `redgreen scenario migrate`,
+ * validate every field, compile the report contract and every check, and
+ * resolve the paths it names. Any problem is one InputError naming the file,
+ * the field and the fix; nothing runs on a scenario that fails to load.
+ *
+ * The fixture recipe, its layouts and the prompt template's variables are
+ * checked by the campaign's resolver, which loads the recipe.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import type { ZodError } from 'zod';
+import { fixtureFactShapes } from '../fixture/scenario-facts.js';
+import { type InputError, inputError } from '../lib/input-error.js';
+import { err, ok, type Result } from '../lib/result.js';
+import {
+  type CheckNode,
+  type CheckProblem,
+  type CompileContext,
+  compileCheck,
+} from './check-schema.js';
+import { EXTRACTORS, type ExtractorKind } from './extractors/index.js';
+import { nameSchema } from './param-types.js';
+import { sampleFacts, substitute } from './placeholders.js';
+import { compileSectionLabel, type SectionLabel } from './report-sections.js';
+import {
+  type ObservationSummary,
+  SCENARIO_ID,
+  type ScenarioShell,
+  scenarioShellSchema,
+  summarySchema,
+} from './scenario-schema.js';
+
+export const SCENARIO_FILES = ['scenario.json', 'scenario.yaml', 'scenario.yml'] as const;
+export const OLD_SCORING_FILE = 'scoring.json';
+
+export interface CompiledSection {
+  readonly name: string;
+  readonly label: SectionLabel;
+  readonly required: boolean;
+  readonly kind: ExtractorKind;
+  /** The extractor params as written (defaults filled in, placeholders kept). */
+  readonly spec: Readonly<Record<string, unknown>>;
+}
+
+export type ObservationNode =
+  | {
+      readonly kind: 'check';
+      readonly id: string;
+      readonly node: CheckNode;
+      readonly summary: ObservationSummary | undefined;
+    }
+  | {
+      readonly kind: 'classify';
+      readonly id: string;
+      readonly labels: readonly { readonly label: string; readonly node: CheckNode }[];
+      readonly summary: ObservationSummary | undefined;
+    };
+
+export interface CalibrationRun {
+  readonly policy: string;
+  /** Absolute path of the skill directory. */
+  readonly skillDir: string;
+  readonly layout: string;
+  readonly expect: 'pass' | 'fail';
+  /** For a must-fail run: post checks that must be among the failing ones. */
+  readonly failing: readonly string[];
+}
+
+/** A scenario, validated and compiled: what the engine, the runner and lint use. */
+export interface CompiledScenario {
+  readonly id: string;
+  /** Absolute path of the scenario file. */
+  readonly file: string;
+  readonly dir: string;
+  readonly config: ScenarioShell;
+  /** Absolute path of the prompt template. */
+  readonly promptTemplate: string;
+  readonly promptVariables: Readonly<Record<string, string>>;
+  /** Sections in reading order (a section another reads comes first). */
+  readonly sections: readonly CompiledSection[];
+  readonly pre: readonly CheckNode[];
+  readonly post: readonly CheckNode[];
+  readonly observe: readonly ObservationNode[];
+  readonly calibration: readonly CalibrationRun[];
+}
+
+export interface LoadOptions {
+  /** Scripted policies a calibration run may name; unchecked when undefined. */
+  readonly knownPolicies?: readonly string[] | undefined;
+}
+
+const MIGRATE_FIX = (dir: string): string =>
+  `run \`redgreen scenario migrate ${dir}\` (it writes the new scenario.json with checks and removes scoring.json; see docs/writing-a-scenario.md)`;
+
+/** The scenario file of a folder, refusing the old two-file format. */
+export function findScenarioFile(dir: string): Result<string, InputError> {
+  if (existsSync(path.join(dir, OLD_SCORING_FILE))) {
+    return err(
+      inputError(
+        path.join(dir, OLD_SCORING_FILE),
+        'is the old scoring format, which redgreen no longer reads',
+        MIGRATE_FIX(dir),
+      ),
+    );
+  }
+  const found = SCENARIO_FILES.map((name) => path.join(dir, name)).filter((file) =>
+    existsSync(file),
+  );
+  if (found.length === 0) {
+    return err(
+      inputError(
+        dir,
+        'has no scenario.json (or scenario.yaml)',
+        'create one, e.g. with `redgreen scenario new <id>`',
+      ),
+    );
+  }
+  if (found.length > 1) {
+    return err(
+      inputError(
+        dir,
+        `has ${found.map((file) => path.basename(file)).join(' and ')}`,
+        'keep exactly one scenario file',
+      ),
+    );
+  }
+  return ok(found[0] as string);
+}
+
+function readScenarioData(file: string): Result<unknown, InputError> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    return err(
+      inputError(
+        file,
+        `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+        'check the path',
+      ),
+    );
+  }
+  try {
+    return ok(file.endsWith('.json') ? JSON.parse(text) : parseYaml(text));
+  } catch (error) {
+    const first = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+    return err(
+      inputError(
+        file,
+        `is not valid ${file.endsWith('.json') ? 'JSON' : 'YAML'} (${first})`,
+        'fix the syntax',
+      ),
+    );
+  }
+}
+
+function pathText(issuePath: readonly PropertyKey[]): string {
+  return issuePath
+    .map((part, index) =>
+      typeof part === 'number' ? `[${part}]` : `${index === 0 ? '' : '.'}${String(part)}`,
+    )
+    .join('');
+}
+
+function shellError(file: string, error: ZodError): InputError {
+  const issue = error.issues[0];
+  const field = pathText(issue?.path ?? []);
+  const where = field === '' ? file : `${file}: ${field}`;
+  if (issue?.code === 'unrecognized_keys') {
+    return inputError(
+      where,
+      `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${key}"`).join(', ')}`,
+      'remove it or fix its spelling (see docs/writing-a-scenario.md)',
+    );
+  }
+  return inputError(
+    where,
+    (issue?.message ?? 'is invalid').replace(/^Invalid input: /, ''),
+    'fix the value (see docs/writing-a-scenario.md)',
+  );
+}
+
+function problemError(file: string, problem: CheckProblem): InputError {
+  return inputError(`${file}: ${problem.field}`, problem.problem, problem.fix);
+}
+
+/** Sections with their extractor specs validated, in reading order. */
+function compileSections(
+  file: string,
+  shell: ScenarioShell,
+  context: CompileContext,
+): Result<CompiledSection[], InputError> {
+  const compiled = new Map<string, CompiledSection>();
+  const dependsOn = new Map<string, readonly string[]>();
+  for (const [name, section] of Object.entries(shell.report ?? {})) {
+    const where = `report.${name}`;
+    const raw = typeof section.extract === 'string' ? { kind: section.extract } : section.extract;
+    const kind = raw.kind as ExtractorKind;
+    const extractor = EXTRACTORS[kind];
+    const template = extractor.params.safeParse(raw);
+    if (!template.success)
+      return err(shellError(file, prefixIssues(template.error, [...where.split('.'), 'extract'])));
+    const sampled = substitute(template.data, sampleFacts(context.facts));
+    if (!sampled.ok)
+      return err(
+        inputError(
+          `${file}: ${where}.extract`,
+          sampled.error,
+          'put a list placeholder inside a list',
+        ),
+      );
+    const checked = extractor.params.safeParse(sampled.value.value);
+    if (!checked.success)
+      return err(shellError(file, prefixIssues(checked.error, [...where.split('.'), 'extract'])));
+    if (!section.required && extractor.empty === undefined) {
+      return err(
+        inputError(
+          `${file}: ${where}.required`,
+          `a ${kind} section cannot be optional: its absence has no value to read`,
+          'remove "required": false',
+        ),
+      );
+    }
+    const labels = typeof section.label === 'string' ? [section.label] : (section.label ?? []);
+    compiled.set(name, {
+      name,
+      label: compileSectionLabel(name, labels, section.labelPatterns ?? []),
+      required: section.required,
+      kind,
+      spec: template.data as Record<string, unknown>,
+    });
+    dependsOn.set(name, (extractor.dependsOn as (p: unknown) => readonly string[])(template.data));
+  }
+  for (const [name, needs] of dependsOn) {
+    for (const need of needs) {
+      const target = compiled.get(need);
+      if (target === undefined || need === name || target.kind !== 'tasks') {
+        return err(
+          inputError(
+            `${file}: report.${name}.extract.after`,
+            `names "${need}", which is not another section extracting tasks`,
+            'name a section whose extract is "tasks"',
+          ),
+        );
+      }
+    }
+  }
+  // Dependencies are one level deep (a task section after a tasks section), so this order suffices.
+  const order = [...compiled.values()].sort(
+    (a, b) => (dependsOn.get(a.name)?.length ?? 0) - (dependsOn.get(b.name)?.length ?? 0),
+  );
+  return ok(order);
+}
+
+function prefixIssues(error: ZodError, prefix: readonly PropertyKey[]): ZodError {
+  for (const issue of error.issues)
+    (issue as { path: PropertyKey[] }).path = [...prefix, ...issue.path];
+  return error;
+}
+
+function compileObservation(
+  raw: unknown,
+  where: string,
+  context: CompileContext,
+): Result<ObservationNode, CheckProblem> {
+  const record = (raw ?? {}) as Record<string, unknown>;
+  const summary = summarySchema.optional().safeParse(record.summary);
+  if (!summary.success)
+    return err({
+      field: `${where}.summary`,
+      problem: 'must be { "tally": "…" } or { "passes": "…" }',
+      fix: 'fix the summary',
+    });
+  const { summary: _summary, ...rest } = record;
+  if (typeof raw === 'object' && raw !== null && 'classify' in raw) {
+    const id = nameSchema.safeParse(record.id);
+    if (!id.success)
+      return err({
+        field: `${where}.id`,
+        problem: 'is missing or not a name',
+        fix: 'give the observation an id',
+      });
+    const extra = Object.keys(rest).filter((key) => !['id', 'why', 'classify'].includes(key));
+    if (extra.length > 0)
+      return err({
+        field: `${where}.${extra[0]}`,
+        problem: 'is not a field of a classify observation',
+        fix: 'remove it',
+      });
+    const entries = Object.entries((record.classify ?? {}) as Record<string, unknown>);
+    if (entries.length < 2)
+      return err({
+        field: `${where}.classify`,
+        problem: 'needs at least two labelled checks',
+        fix: 'label two or more checks',
+      });
+    const labels: { label: string; node: CheckNode }[] = [];
+    for (const [label, check] of entries) {
+      if (!nameSchema.safeParse(label).success)
+        return err({
+          field: `${where}.classify.${label}`,
+          problem: 'is not a valid label',
+          fix: 'use lower case, digits and dashes',
+        });
+      const node = compileCheck(
+        check,
+        `${where}.classify.${label}`,
+        context,
+        `${id.data}.${label}`,
+      );
+      if (!node.ok) return err(node.problem);
+      labels.push({ label, node: node.node });
+    }
+    return ok({ kind: 'classify', id: id.data, labels, summary: summary.data });
+  }
+  const node = compileCheck(rest, where, context, undefined);
+  if (!node.ok) return err(node.problem);
+  return ok({ kind: 'check', id: node.node.id, node: node.node, summary: summary.data });
+}
+
+function resolvePromptTemplate(dir: string, prompt: ScenarioShell['prompt']): string {
+  const template = typeof prompt === 'string' ? prompt : prompt.template;
+  return template.includes('/') || template.endsWith('.hbs')
+    ? path.resolve(dir, template)
+    : path.join(path.dirname(dir), 'prompts', `${template}.hbs`);
+}
+
+/** Load and compile the scenario in `dir`. */
+export function loadScenarioDir(
+  dir: string,
+  options: LoadOptions = {},
+): Result<CompiledScenario, InputError> {
+  const absolute = path.resolve(dir);
+  const found = findScenarioFile(absolute);
+  if (!found.ok) return found;
+  const file = found.value;
+  const data = readScenarioData(file);
+  if (!data.ok) return data;
+  const value = data.value as Record<string, unknown> | null;
+  if (
+    value !== null &&
+    typeof value === 'object' &&
+    value.checks === undefined &&
+    typeof value.prompt === 'string' &&
+    value.report === undefined
+  ) {
+    return err(
+      inputError(file, 'has no checks: it is the old scenario format', MIGRATE_FIX(absolute)),
+    );
+  }
+  const shell = scenarioShellSchema.safeParse(data.value);
+  if (!shell.success) return err(shellError(file, shell.error));
+  const config = shell.data;
+  if (config.id !== path.basename(absolute)) {
+    return err(
+      inputError(
+        `${file}: id`,
+        `is "${config.id}" but the folder is ${path.basename(absolute)}`,
+        `set "id": "${path.basename(absolute)}" or rename the folder`,
+      ),
+    );
+  }
+  const sections = Object.fromEntries(
+    Object.entries(config.report ?? {}).map(([name, section]) => [
+      name,
+      (typeof section.extract === 'string'
+        ? section.extract
+        : section.extract.kind) as ExtractorKind,
+    ]),
+  );
+  const context: CompileContext = {
+    sections,
+    facts: fixtureFactShapes(Object.keys(config.fixture.variables)),
+  };
+  const compiledSections = compileSections(file, config, context);
+  if (!compiledSections.ok) return compiledSections;
+
+  const ids = new Set<string>();
+  const claim = (id: string, where: string): InputError | undefined => {
+    if (ids.has(id))
+      return inputError(
+        `${file}: ${where}.id`,
+        `"${id}" is used twice`,
+        'give every check and observation its own id',
+      );
+    ids.add(id);
+    return undefined;
+  };
+  const compileList = (
+    list: readonly unknown[],
+    where: string,
+  ): Result<CheckNode[], InputError> => {
+    const nodes: CheckNode[] = [];
+    for (const [index, raw] of list.entries()) {
+      const compiled = compileCheck(raw, `${where}[${index}]`, context, undefined);
+      if (!compiled.ok) return err(problemError(file, compiled.problem));
+      const duplicate = claim(compiled.node.id, `${where}[${index}]`);
+      if (duplicate !== undefined) return err(duplicate);
+      nodes.push(compiled.node);
+    }
+    return ok(nodes);
+  };
+  const pre = compileList(config.checks.pre, 'checks.pre');
+  if (!pre.ok) return pre;
+  const post = compileList(config.checks.post, 'checks.post');
+  if (!post.ok) return post;
+  const observe: ObservationNode[] = [];
+  for (const [index, raw] of config.observe.entries()) {
+    const compiled = compileObservation(raw, `observe[${index}]`, context);
+    if (!compiled.ok) return err(problemError(file, compiled.error));
+    const duplicate = claim(compiled.value.id, `observe[${index}]`);
+    if (duplicate !== undefined) return err(duplicate);
+    observe.push(compiled.value);
+  }
+
+  const postIds = new Set(post.value.map((node) => node.id));
+  const calibration: CalibrationRun[] = [];
+  const runs = [
+    ...config.calibration.mustPass.map((run) => ({
+      ...run,
+      expect: 'pass' as const,
+      failing: [] as string[],
+    })),
+    ...config.calibration.mustFail.map((run) => ({ ...run, expect: 'fail' as const })),
+  ];
+  for (const [index, run] of runs.entries()) {
+    const list = run.expect === 'pass' ? 'mustPass' : 'mustFail';
+    const where = `${file}: calibration.${list}[${run.expect === 'pass' ? index : index - config.calibration.mustPass.length}]`;
+    if (options.knownPolicies !== undefined && !options.knownPolicies.includes(run.policy)) {
+      return err(
+        inputError(
+          `${where}.policy`,
+          `"${run.policy}" is not a scripted policy`,
+          `use one of ${options.knownPolicies.join(', ')}`,
+        ),
+      );
+    }
+    const skillDir = path.resolve(absolute, run.skill);
+    if (!existsSync(path.join(skillDir, 'SKILL.md'))) {
+      return err(
+        inputError(
+          `${where}.skill`,
+          `${skillDir} has no SKILL.md`,
+          'give a skill directory, relative to the scenario folder',
+        ),
+      );
+    }
+    const unknownId = run.failing.find((id) => !postIds.has(id));
+    if (unknownId !== undefined) {
+      return err(
+        inputError(
+          `${where}.failing`,
+          `names "${unknownId}", which is not a post check`,
+          `use post check ids: ${[...postIds].join(', ')}`,
+        ),
+      );
+    }
+    calibration.push({
+      policy: run.policy,
+      skillDir,
+      layout: run.layout,
+      expect: run.expect,
+      failing: run.failing,
+    });
+  }
+
+  return ok({
+    id: config.id,
+    file,
+    dir: absolute,
+    config,
+    promptTemplate: resolvePromptTemplate(absolute, config.prompt),
+    promptVariables: typeof config.prompt === 'string' ? {} : config.prompt.variables,
+    sections: compiledSections.value,
+    pre: pre.value,
+    post: post.value,
+    observe,
+    calibration,
+  });
+}
+
+/** Ids of the scenario folders under `scenariosDir`, sorted. */
+export function listScenarioIds(scenariosDir: string): string[] {
+  let entries: string[];
+  try {
+    entries = readdirSync(scenariosDir);
+  } catch {
+    return [];
+  }
+  return entries
+    .filter((name) => SCENARIO_ID.test(name))
+    .filter((name) => {
+      const dir = path.join(scenariosDir, name);
+      return (
+        statSync(dir).isDirectory() &&
+        [...SCENARIO_FILES, OLD_SCORING_FILE].some((file) => existsSync(path.join(dir, file)))
+      );
+    })
+    .sort();
+}
+
+/** A scenario folder from an id (under `scenariosDir`) or a path; an unknown id lists the known ones. */
+export function resolveScenarioDir(
+  idOrDir: string,
+  scenariosDir: string,
+  input = 'scenario',
+): Result<string, InputError> {
+  if (idOrDir.includes('/') || idOrDir.startsWith('.')) {
+    const dir = path.resolve(idOrDir);
+    return existsSync(dir) && statSync(dir).isDirectory()
+      ? ok(dir)
+      : err(inputError(input, `${idOrDir} is not a directory`, 'pass a scenario folder or id'));
+  }
+  const known = listScenarioIds(scenariosDir);
+  if (!SCENARIO_ID.test(idOrDir) || !known.includes(idOrDir)) {
+    return err(
+      inputError(
+        input,
+        `unknown scenario '${idOrDir}'`,
+        known.length === 0
+          ? `no scenario folder under ${scenariosDir}`
+          : `use one of: ${known.join(', ')}`,
+      ),
+    );
+  }
+  return ok(path.join(scenariosDir, idOrDir));
+}

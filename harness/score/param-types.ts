@@ -1,0 +1,57 @@
+/**
+ * Zod pieces the scenario schema, the verbs and the extractors share:
+ * regular expressions that must compile, repository paths and globs that can
+ * match something, names, task numbers.
+ */
+import { z } from 'zod';
+
+/** A name a scenario gives a check, a section or a value: lower case, digits and dashes. */
+export const namePattern = /^[a-z][a-z0-9-]*$/;
+export const nameSchema = z
+  .string()
+  .regex(namePattern, 'use lower-case letters, digits and dashes, starting with a letter');
+
+export const nonBlank = z.string().regex(/\S/, 'must not be blank');
+
+/** Whether `source` compiles as a JavaScript regular expression with `flags`. */
+export function compiles(source: string, flags = ''): boolean {
+  try {
+    new RegExp(source, flags);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A regular expression source (JavaScript syntax) that compiles. */
+export const regexSource = z
+  .string()
+  .min(1, 'must not be empty')
+  .refine((value) => compiles(value), 'is not a valid regular expression (JavaScript syntax)');
+
+export const taskNumber = z.number().int().positive();
+
+/** A task number, or `none` for "no task". */
+export const taskOrNone = z.union([taskNumber, z.literal('none')]);
+
+/**
+ * A path inside the repository, `/`-separated and relative: an absolute path
+ * or one that climbs out with `..` could never name a file of the work tree.
+ */
+export const repoPathSchema = z
+  .string()
+  .min(1)
+  .refine(
+    (value) =>
+      !value.startsWith('/') &&
+      !value.includes('\\') &&
+      value.split('/').every((part) => part !== '..' && part !== ''),
+    'must be relative to the repository, with "/" separators and no ".." or empty parts (it could never match)',
+  );
+
+/** A glob over repository paths (`**`, `*`, `?`, `[...]`, `{a,b}`), relative like repoPathSchema. */
+export const globSchema = repoPathSchema;
+
+/** Whether a seat selector picks the controller's calls, a subagent's, or both. */
+export const seatSelectorSchema = z.enum(['controller', 'subagent', 'any']);
+export type SeatSelector = z.infer<typeof seatSelectorSchema>;

@@ -1,0 +1,147 @@
+/**
+ * `scenarios/<id>/scenario.json` (or `scenario.yaml`): a scenario as data.
+ *
+ * - `fixture`: a recipe under `fixtures/`, its scenario, optional variables;
+ * - `plan`: the plan the controller executes; `prompt`: a Handlebars
+ *   template and its variables; `stop`: `report` (the session works, then
+ *   replies) or `first-dispatch` (it ends at the controller's first subagent
+ *   dispatch, which is captured);
+ * - `plans`: the catalogue of plans' short names and task titles readers use;
+ * - `report`: the reply's contract, named sections each with its label(s)
+ *   and an extractor (task, tasks, choice, text, path-judgements);
+ * - `checks`: `pre` (the fixture's premise; a failing one makes a rep
+ *   indeterminate) and `post` (the behaviour; combined by Kleene logic);
+ * - `observe`: checks recorded and reported, never gating;
+ * - `calibration`: scripted policies that must pass and must fail, each with
+ *   the arm (skill dir and layout) it runs as.
+ *
+ * Unknown fields are errors, so a typo never silently changes a scenario.
+ */
+import { z } from 'zod';
+import { type CheckInput, checkSchema } from './check-schema.js';
+import { EXTRACTOR_KINDS, extractorSpecSchema } from './extractors/index.js';
+import { planCatalogueSchema } from './extractors/plan-context.js';
+import { nameSchema, nonBlank, regexSource } from './param-types.js';
+
+export const SCENARIO_ID = /^[a-z0-9][a-z0-9-]*$/;
+const variableName = z.string().regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'use letters, digits and _');
+
+export const STOP_MODES = ['report', 'first-dispatch'] as const;
+
+export const sectionSchema = z
+  .object({
+    /** Label(s) as written in the prompt, matched case-insensitively, any white space between words. */
+    label: z.union([nonBlank, z.array(nonBlank).min(1)]).optional(),
+    /** Further labels as regular expressions, matched at the start of a line. */
+    labelPatterns: z.array(regexSource).min(1).optional(),
+    /** False: a reply without this section reads as the extractor's empty value (no judgements, no text). */
+    required: z.boolean().default(true),
+    extract: z.union([z.enum(EXTRACTOR_KINDS), extractorSpecSchema]),
+  })
+  .strict()
+  .refine((section) => section.label !== undefined || section.labelPatterns !== undefined, {
+    message: 'give label or labelPatterns',
+    path: ['label'],
+  });
+export type SectionSpec = z.infer<typeof sectionSchema>;
+
+/** How an observation appears in the Results table's Notes. */
+export const summarySchema = z.union([
+  /** `resolution: 4 structural, 1 neither`: a tally of what was observed. */
+  z.object({ tally: nonBlank }).strict(),
+  /** `2 via commit-content forensics` / `none via …`: reps where it passed. */
+  z.object({ passes: nonBlank }).strict(),
+]);
+export type ObservationSummary = z.infer<typeof summarySchema>;
+
+const observationMeta = { summary: summarySchema.optional() };
+
+/** An observation: any check (recorded, never gating), or a classification by named checks. */
+export const observationSchema = z.union([
+  z.intersection(checkSchema, z.object(observationMeta)),
+  z
+    .object({
+      id: nameSchema,
+      why: z.string().optional(),
+      /** Labels and their checks; observed is the labels that passed (`both`, `neither` for two). */
+      classify: z.record(nameSchema, checkSchema),
+      ...observationMeta,
+    })
+    .strict(),
+]);
+
+const armSchema = {
+  policy: z.string().regex(/^[a-z][a-z-]*$/, 'a scripted policy name such as structural'),
+  /** The skill directory it runs with, relative to the scenario folder. */
+  skill: z.string().min(1),
+  /** The fixture layout it runs on. */
+  layout: z.string().min(1),
+  why: z.string().optional(),
+};
+
+export const calibrationSchema = z
+  .object({
+    mustPass: z.array(z.object(armSchema).strict()).min(1),
+    mustFail: z
+      .array(
+        z
+          .object({
+            ...armSchema,
+            /** Post-check ids that must be among the failing ones: it fails for the right reason. */
+            failing: z.array(nameSchema).min(1),
+          })
+          .strict(),
+      )
+      .min(1),
+  })
+  .strict();
+export type CalibrationSpec = z.infer<typeof calibrationSchema>;
+
+const promptSchema = z.union([
+  z.string().min(1),
+  z
+    .object({
+      /** A name in the scenarios' `prompts/` folder, or a `.hbs` path relative to the scenario folder. */
+      template: z.string().min(1),
+      variables: z.record(variableName, z.string()).default({}),
+    })
+    .strict(),
+]);
+
+/** Every field but the checks, which compileCheck validates with better messages. */
+export const scenarioShellSchema = z
+  .object({
+    $schema: z.string().optional(),
+    id: z.string().regex(SCENARIO_ID, 'use lower-case letters, digits and dashes'),
+    title: nonBlank,
+    description: z.string().optional(),
+    fixture: z
+      .object({
+        recipe: z.string().min(1),
+        scenario: z.string().min(1),
+        variables: z.record(variableName, z.string()).default({}),
+      })
+      .strict(),
+    plan: z.string().min(1).describe("the session's own plan, relative to the fixture repo"),
+    prompt: promptSchema,
+    stop: z.enum(STOP_MODES).default('report'),
+    plans: planCatalogueSchema.default({}),
+    report: z.record(nameSchema, sectionSchema).optional(),
+    checks: z
+      .object({ pre: z.array(z.unknown()).default([]), post: z.array(z.unknown()).min(1) })
+      .strict(),
+    observe: z.array(z.unknown()).default([]),
+    calibration: calibrationSchema,
+  })
+  .strict();
+export type ScenarioShell = z.infer<typeof scenarioShellSchema>;
+
+/** The whole file as one zod schema, checks included (for tools and tests). */
+export const scenarioFileSchema = scenarioShellSchema.extend({
+  checks: z
+    .object({ pre: z.array(checkSchema).default([]), post: z.array(checkSchema).min(1) })
+    .strict(),
+  observe: z.array(observationSchema).default([]),
+});
+export type ScenarioFile = z.infer<typeof scenarioFileSchema>;
+export type { CheckInput };

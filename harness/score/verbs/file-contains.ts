@@ -1,0 +1,53 @@
+/**
+ * `file-contains`: a file's text matches a pattern, with the case rule
+ * stated explicitly. A file that is gone, or whose text was not captured
+ * (binary, too large), leaves the check undecided: absence is not what it
+ * tests, so `not file-contains` can never pass by deleting the file.
+ */
+import { z } from 'zod';
+import { required } from '../evidence.js';
+import { regexSource, repoPathSchema } from '../param-types.js';
+import { defineVerb } from '../verb.js';
+
+const QUOTE = 80;
+
+export const fileContains = defineVerb({
+  summary: 'the file text matches a regular expression (caseSensitive: true|false, required)',
+  params: z
+    .object({ path: repoPathSchema, pattern: regexSource, caseSensitive: z.boolean() })
+    .strict(),
+  reads: () => ['after', 'contents'],
+  files: (params) => [params.path],
+  run: (params, evidence) => {
+    if (required(evidence.after, 'after').files[params.path] === undefined) {
+      return { outcome: 'undecided', observed: 'absent', detail: `${params.path} is gone` };
+    }
+    const captured = required(evidence.contents, 'contents')[params.path];
+    if (captured === undefined) {
+      return {
+        outcome: 'undecided',
+        detail: `${params.path} was not captured at rep time (rerun the rep to capture it)`,
+      };
+    }
+    if ('omitted' in captured) {
+      return {
+        outcome: 'undecided',
+        detail: `${params.path} has no text to read: ${captured.omitted}`,
+      };
+    }
+    const found = new RegExp(params.pattern, params.caseSensitive ? 'm' : 'im').exec(captured.text);
+    if (found === null) {
+      return {
+        outcome: 'fail',
+        observed: 'no match',
+        detail: `${params.path} does not match /${params.pattern}/`,
+      };
+    }
+    const quote = found[0].length > QUOTE ? `${found[0].slice(0, QUOTE)}…` : found[0];
+    return {
+      outcome: 'pass',
+      observed: quote,
+      detail: `${params.path} matches /${params.pattern}/`,
+    };
+  },
+});

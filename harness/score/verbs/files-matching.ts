@@ -1,0 +1,84 @@
+/**
+ * `files-matching`: how many files anywhere in the work tree match globs (or
+ * a regular expression over their paths), among those present after the
+ * session or those it added, modified, removed or changed, within min/max.
+ */
+import { z } from 'zod';
+import { diffSnapshots } from '../../fixture/snapshot-schema.js';
+import { required } from '../evidence.js';
+import { globSchema, regexSource } from '../param-types.js';
+import { counted, defineVerb, listed } from '../verb.js';
+import { globMatcher } from './glob.js';
+
+const AMONG = ['present', 'added', 'modified', 'removed', 'changed'] as const;
+
+export const filesMatching = defineVerb({
+  summary:
+    'the number of files matching globs or a path pattern (present, or added/modified/removed/changed) is within min/max',
+  params: z
+    .object({
+      globs: z.array(globSchema).min(1).optional(),
+      pattern: regexSource.optional(),
+      among: z.enum(AMONG).default('present'),
+      min: z.number().int().nonnegative().optional(),
+      max: z.number().int().nonnegative().optional(),
+    })
+    .strict(),
+  reads: (params) => (params.among === 'present' ? ['after'] : ['before', 'after']),
+  validate: (params) => {
+    if ((params.globs === undefined) === (params.pattern === undefined)) {
+      return {
+        field: 'globs',
+        problem: 'needs exactly one of globs and pattern',
+        fix: 'give globs or pattern',
+      };
+    }
+    if (params.min === undefined && params.max === undefined) {
+      return {
+        field: 'min',
+        problem: 'has neither min nor max, so it could never fail',
+        fix: 'give min, max or both',
+      };
+    }
+    if (params.min !== undefined && params.max !== undefined && params.min > params.max) {
+      return {
+        field: 'min',
+        problem: `min ${params.min} exceeds max ${params.max}, so it could never pass`,
+        fix: 'swap or fix them',
+      };
+    }
+    return undefined;
+  },
+  run: (params, evidence) => {
+    const after = required(evidence.after, 'after');
+    const test =
+      params.pattern === undefined
+        ? globMatcher(params.globs ?? [])
+        : (path: string) => new RegExp(params.pattern ?? '').test(path);
+    let paths: string[];
+    if (params.among === 'present') {
+      paths = Object.keys(after.files);
+    } else {
+      const changes = diffSnapshots(required(evidence.before, 'before'), after).fileChanges;
+      paths = changes
+        .filter((change) => params.among === 'changed' || change.kind === params.among)
+        .map((change) => change.path);
+    }
+    const matched = paths.filter(test).sort();
+    const count = matched.length;
+    const low = params.min !== undefined && count < params.min;
+    const high = params.max !== undefined && count > params.max;
+    const bounds = [
+      params.min === undefined ? '' : `at least ${params.min}`,
+      params.max === undefined ? '' : `at most ${params.max}`,
+    ]
+      .filter(Boolean)
+      .join(' and ');
+    const what = `${counted(count, 'file')} ${params.among}${count > 0 ? `: ${listed(matched)}` : ''}`;
+    return {
+      outcome: low || high ? 'fail' : 'pass',
+      observed: String(count),
+      detail: `${what} (wanted ${bounds})`,
+    };
+  },
+});

@@ -1,0 +1,29 @@
+/** `reply-is-task`: a `task` section names this task (or `none`). */
+import { z } from 'zod';
+import { taskOrNone } from '../param-types.js';
+import { defineVerb } from '../verb.js';
+import { describeTask, sectionParam, sectionProblem, sectionValue } from './reply-value.js';
+
+export const replyIsTask = defineVerb({
+  summary: 'a task section names this task (a number, or none)',
+  params: z.object({ section: sectionParam, task: taskOrNone }).strict(),
+  reads: () => ['reply'],
+  validate: (params, context) => sectionProblem(params.section, context, ['task']),
+  run: (params, evidence) => {
+    const read = sectionValue(evidence, params.section);
+    if ('undecided' in read) return read.undecided;
+    if (read.value.kind !== 'task') throw new Error(`section ${params.section} holds no task`);
+    const said = read.value.task;
+    return said === params.task
+      ? {
+          outcome: 'pass',
+          observed: describeTask(said),
+          detail: `${describeTask(said)} as expected`,
+        }
+      : {
+          outcome: 'fail',
+          observed: describeTask(said),
+          detail: `expected ${describeTask(params.task)}, "${params.section}" says ${describeTask(said)}`,
+        };
+  },
+});

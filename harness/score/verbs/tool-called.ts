@@ -1,0 +1,19 @@
+/** `tool-called`: at least one tool call matches (tool, seat, input, runs, reads, readsCommit). */
+import { z } from 'zod';
+import { defineVerb } from '../verb.js';
+import { describeCalls, matchingCalls, toolMatchProblem, toolMatchShape } from './tool-match.js';
+
+export const toolCalled = defineVerb({
+  summary: 'at least one tool call matches (tool, seat, input patterns, runs, reads, readsCommit)',
+  params: z.object(toolMatchShape).strict(),
+  reads: () => ['transcript'],
+  validate: (params) => toolMatchProblem(params),
+  run: (params, evidence) => {
+    const found = matchingCalls(params, evidence);
+    return {
+      outcome: found.length > 0 ? 'pass' : 'fail',
+      observed: String(found.length),
+      detail: describeCalls(found),
+    };
+  },
+});

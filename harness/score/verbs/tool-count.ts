@@ -1,0 +1,51 @@
+/** `tool-count`: the number of matching tool calls is within min/max. */
+import { z } from 'zod';
+import { defineVerb } from '../verb.js';
+import { describeCalls, matchingCalls, toolMatchProblem, toolMatchShape } from './tool-match.js';
+
+export const toolCount = defineVerb({
+  summary: 'the number of matching tool calls is within min/max',
+  params: z
+    .object({
+      ...toolMatchShape,
+      min: z.number().int().nonnegative().optional(),
+      max: z.number().int().nonnegative().optional(),
+    })
+    .strict(),
+  reads: () => ['transcript'],
+  validate: (params) => {
+    if (params.min === undefined && params.max === undefined) {
+      return {
+        field: 'min',
+        problem: 'has neither min nor max, so it could never fail',
+        fix: 'give min, max or both',
+      };
+    }
+    if (params.min !== undefined && params.max !== undefined && params.min > params.max) {
+      return {
+        field: 'min',
+        problem: `min ${params.min} exceeds max ${params.max}, so it could never pass`,
+        fix: 'swap or fix them',
+      };
+    }
+    return toolMatchProblem(params);
+  },
+  run: (params, evidence) => {
+    const found = matchingCalls(params, evidence);
+    const n = found.length;
+    const inside =
+      (params.min === undefined || n >= params.min) &&
+      (params.max === undefined || n <= params.max);
+    const bounds = [
+      params.min === undefined ? '' : `at least ${params.min}`,
+      params.max === undefined ? '' : `at most ${params.max}`,
+    ]
+      .filter(Boolean)
+      .join(' and ');
+    return {
+      outcome: inside ? 'pass' : 'fail',
+      observed: String(n),
+      detail: `${describeCalls(found)} (wanted ${bounds})`,
+    };
+  },
+});

@@ -1,0 +1,121 @@
+/**
+ * What the transcript verbs share: which tool calls a check is about. A call
+ * matches when every matcher given holds: its tool name, its seat (the
+ * controller, or inside a subagent), its input fields against patterns, the
+ * program a Bash command runs, a path it reads, or a commit whose content it
+ * prints (see extractors/language/shell-reads.ts).
+ */
+import { z } from 'zod';
+import { type Evidence, required, seatOf } from '../evidence.js';
+import {
+  citedHashes,
+  readsCommitContent,
+  readsPath,
+  runsProgram,
+} from '../extractors/language/shell-reads.js';
+import { nonBlank, regexSource, seatSelectorSchema } from '../param-types.js';
+import type { ToolCall } from '../tool-call.js';
+import { counted, listed, type ParamProblem } from '../verb.js';
+
+export const toolMatchShape = {
+  /** A tool name, or several (any of them). */
+  tool: z.union([nonBlank, z.array(nonBlank).min(1)]).optional(),
+  seat: seatSelectorSchema.default('any'),
+  /** Input fields and a regular expression each must match (a non-string field as JSON). */
+  input: z.record(z.string().min(1), regexSource).optional(),
+  /** A program a Bash command runs, by name (`/x/bin/name` counts). */
+  runs: nonBlank.optional(),
+  /** A path pattern a reading program or a Read/Glob/Grep/LS call reads. */
+  reads: regexSource.optional(),
+  /** Commits (hashes, or `base..head` ranges) whose content the call prints. */
+  readsCommit: z.array(z.string().min(1)).min(1).optional(),
+  /** The shortest hash prefix that names a commit in readsCommit. */
+  minHashPrefix: z.number().int().min(4).max(40).default(7),
+};
+
+const toolMatchSchema = z.object(toolMatchShape).strict();
+export type ToolMatch = z.infer<typeof toolMatchSchema>;
+
+function tools(params: ToolMatch): readonly string[] | undefined {
+  return params.tool === undefined
+    ? undefined
+    : typeof params.tool === 'string'
+      ? [params.tool]
+      : params.tool;
+}
+
+/** A matcher combination no call could ever satisfy. */
+export function toolMatchProblem(params: ToolMatch): ParamProblem | undefined {
+  const named = tools(params);
+  if (
+    named !== undefined &&
+    (params.runs !== undefined || params.readsCommit !== undefined) &&
+    !named.includes('Bash')
+  ) {
+    return {
+      field: 'tool',
+      problem:
+        'runs and readsCommit look at Bash commands, but tool excludes Bash, so it could never match',
+      fix: 'add Bash to tool, or drop tool',
+    };
+  }
+  return undefined;
+}
+
+function fieldText(input: unknown, field: string): string | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  const value = (input as Record<string, unknown>)[field];
+  if (value === undefined) return undefined;
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** Why a call matches every matcher, or undefined. */
+export function callMatch(params: ToolMatch, call: ToolCall): string | undefined {
+  const named = tools(params);
+  if (named !== undefined && !named.includes(call.name)) return undefined;
+  if (params.seat !== 'any' && seatOf(call) !== params.seat) return undefined;
+  const reasons: string[] = [];
+  for (const [field, pattern] of Object.entries(params.input ?? {})) {
+    const text = fieldText(call.input, field);
+    if (text === undefined || !new RegExp(pattern).test(text)) return undefined;
+  }
+  if (params.runs !== undefined) {
+    const why = runsProgram(call, params.runs);
+    if (why === undefined) return undefined;
+    reasons.push(why);
+  }
+  if (params.reads !== undefined) {
+    const why = readsPath(call, new RegExp(params.reads));
+    if (why === undefined) return undefined;
+    reasons.push(why);
+  }
+  if (params.readsCommit !== undefined) {
+    const cited = citedHashes(params.readsCommit, params.minHashPrefix);
+    const why = readsCommitContent(call, cited, params.minHashPrefix);
+    if (why === undefined) return undefined;
+    reasons.push(why);
+  }
+  return reasons.length > 0 ? reasons.join('; ') : call.name;
+}
+
+/** The calls that match, in transcript order, each with why. */
+export function matchingCalls(
+  params: ToolMatch,
+  evidence: Evidence,
+): { readonly call: ToolCall; readonly why: string }[] {
+  return required(evidence.transcript, 'transcript').calls.flatMap((call) => {
+    const why = callMatch(params, call);
+    return why === undefined ? [] : [{ call, why }];
+  });
+}
+
+/** `2 calls: git show 4b84f94 (toolu_1), …` */
+export function describeCalls(found: readonly { call: ToolCall; why: string }[]): string {
+  const count = counted(found.length, 'matching call');
+  return found.length === 0
+    ? count
+    : `${count}: ${listed(
+        found.map(({ call, why }) => `${why} (${call.id})`),
+        3,
+      )}`;
+}
