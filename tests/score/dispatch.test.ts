@@ -1,0 +1,221 @@
+/**
+ * Dispatches: derived from the controller's tool calls (Agent/Task fresh,
+ * SendMessage resume; a subagent's own calls are no dispatch), each one's
+ * plan task read from its description, a brief file it names, or its
+ * prompt; and the `dispatch` verb's selectors (first, last, nth, any; by
+ * subagent_type) and matchers (prompt after markdown is removed, model tier,
+ * fresh or resume, task). Planted passes, fails, and undecided.
+ */
+import { describe, expect, it } from 'vitest';
+import { dispatchesOf } from '../../harness/score/dispatches.js';
+import type { Evidence } from '../../harness/score/evidence.js';
+import type { PlanCatalogue } from '../../harness/score/extractors/plan-context.js';
+import { tierOf } from '../../harness/score/model-tiers.js';
+import type { ToolCall } from '../../harness/score/tool-call.js';
+import { check, refusal } from './verb-support.js';
+
+const PLAN = 'docs/plans/p.md';
+const OTHER = 'docs/plans/q.md';
+const catalogue: PlanCatalogue = {
+  [PLAN]: {
+    aliases: ['plan P'],
+    tasks: { '1': 'Data model', '2': 'CSV writer', '3': 'JSON writer', '4': 'CLI flag' },
+    none: ['\\bwhole[-\\s]branch\\s+review\\b'],
+  },
+  [OTHER]: { aliases: ['plan Q'], tasks: { '1': 'Storage schema', '2': 'Lint gate' } },
+};
+
+let next = 0;
+function call(
+  name: string,
+  input: Record<string, unknown>,
+  parent: string | null = null,
+): ToolCall {
+  next++;
+  return { id: `toolu_${next}`, name, input, parentToolUseId: parent };
+}
+
+function evidenceOf(calls: ToolCall[], model: string | null = null): Evidence {
+  return {
+    transcript: {
+      calls,
+      dispatches: dispatchesOf(calls, catalogue, [PLAN, OTHER], [OTHER]),
+      model,
+    },
+  };
+}
+
+const facts = { ownPlan: PLAN, foreignPlans: [OTHER] };
+const run = (raw: Record<string, unknown>, evidence: Evidence) =>
+  check({ verb: 'dispatch', ...raw }, evidence, {}, facts);
+
+function taskOf(input: Record<string, unknown>, name = 'Agent'): number | 'none' | undefined {
+  const [found] = dispatchesOf([call(name, input)], catalogue, [PLAN], [OTHER]);
+  const reading = found?.tasks[PLAN];
+  return reading?.ok === true ? reading.value : undefined;
+}
+
+describe('dispatches come from the controller’s subagent calls', () => {
+  it('Agent and Task are fresh, SendMessage a resume; a subagent’s calls and other tools are none', () => {
+    const agent = call('Agent', {
+      description: 'Implement Task 3',
+      prompt: 'x',
+      subagent_type: 'implementer',
+      model: 'sonnet',
+    });
+    const calls = [
+      call('Bash', { command: 'ls' }),
+      agent,
+      call(
+        'Task',
+        { description: 'Review Task 3', prompt: 'y', subagent_type: 'reviewer' },
+        agent.id,
+      ),
+      call('SendMessage', { to: 'implementer', message: 'Fix the review findings of Task 3' }),
+      call('Task', { description: 'Review Task 3', prompt: 'z', subagent_type: 'reviewer' }),
+    ];
+    const dispatches = dispatchesOf(calls, catalogue, [PLAN], [OTHER]);
+    expect(dispatches.map((d) => [d.index, d.tool, d.kind, d.subagentType, d.model])).toEqual([
+      [1, 'Agent', 'fresh', 'implementer', 'sonnet'],
+      [2, 'SendMessage', 'resume', null, null],
+      [3, 'Task', 'fresh', 'reviewer', null],
+    ]);
+    expect(dispatches[1]?.prompt).toBe('Fix the review findings of Task 3');
+  });
+});
+
+describe('the task a dispatch addresses', () => {
+  const cases: [Record<string, unknown>, number | 'none' | undefined][] = [
+    [{ description: 'Implement Task 3: JSON writer', prompt: 'You are the implementer.' }, 3],
+    [
+      {
+        description: 'Implementer',
+        prompt: 'Read /tmp/x/.briefs/task-3-brief.md and implement it.',
+      },
+      3,
+    ],
+    [{ description: 'Implementer', prompt: 'Brief: `task_2.md`' }, 2],
+    [{ description: 'JSON writer', prompt: '...' }, 3],
+    [{ description: 'Implement **Task 1**', prompt: '...' }, 1],
+    [
+      {
+        description: 'Review',
+        prompt:
+          'Review Task 3 (JSON writer). When every task passes, the controller runs the whole-branch review.',
+      },
+      3,
+    ],
+    [{ description: 'Review', prompt: 'Tasks 1 and 2 are merged. Now implement Task 3.' }, 3],
+    [
+      {
+        description: 'Final review',
+        prompt: 'Do the whole-branch review of the plan before merge.',
+      },
+      'none',
+    ],
+    // Planted negatives: another plan's task, and a prompt naming no task.
+    [{ description: 'Implement plan Q Task 1 (Storage schema)', prompt: '...' }, undefined],
+    [{ description: 'Helper', prompt: 'Summarise the repository layout.' }, undefined],
+  ];
+  for (const [input, expected] of cases) {
+    it(`${JSON.stringify(input)} → ${String(expected)}`, () => {
+      expect(taskOf(input)).toBe(expected);
+    });
+  }
+});
+
+describe('the dispatch verb', () => {
+  const implement3 = call('Agent', {
+    description: 'Implement Task 3',
+    prompt: 'Implement **Task 3** (`JSON writer`) from the brief.',
+    subagent_type: 'implementer',
+    model: 'claude-opus-5-5',
+  });
+  const review3 = call('Agent', {
+    description: 'Review Task 3',
+    prompt: 'Review the change.',
+    subagent_type: 'reviewer',
+    model: 'haiku',
+  });
+  const resume = call('SendMessage', { to: 'implementer', message: 'Fix Task 3' });
+  const evidence = evidenceOf([implement3, review3, resume]);
+
+  it('selects first, last, nth and any, and by subagent_type', () => {
+    expect(run({ task: 3 }, evidence).outcome).toBe('pass');
+    expect(run({ select: { which: 'last' }, kind: 'resume' }, evidence).outcome).toBe('pass');
+    expect(run({ select: { which: 'last' }, kind: 'fresh' }, evidence).outcome).toBe('fail');
+    expect(run({ select: { which: 'nth', n: 2 }, prompt: 'review' }, evidence).outcome).toBe(
+      'pass',
+    );
+    expect(
+      run(
+        { select: { which: 'any', subagentType: 'reviewer' }, model: { atMost: 'sonnet' } },
+        evidence,
+      ).outcome,
+    ).toBe('pass');
+    expect(run({ select: { which: 'any' }, kind: 'resume', task: 4 }, evidence).outcome).toBe(
+      'fail',
+    );
+    expect(run({ select: { which: 'nth', n: 9 } }, evidence)).toMatchObject({
+      outcome: 'fail',
+      detail: 'c: no dispatch 9 (3 dispatch(es) in all)',
+    });
+  });
+
+  it('matches the prompt after markdown emphasis and code spans are removed', () => {
+    expect(run({ prompt: 'Implement Task 3 \\(JSON writer\\)' }, evidence).outcome).toBe('pass');
+    expect(run({ prompt: 'implement task 3', caseSensitive: true }, evidence).outcome).toBe('fail');
+  });
+
+  it('places models on the tier ladder: at least / at most, full ids, inherited models', () => {
+    expect(tierOf('claude-sonnet-5-5')).toBe('sonnet');
+    expect(tierOf('claude-3-5-sonnet-latest')).toBe('sonnet');
+    expect(tierOf('gpt-x')).toBeUndefined();
+    expect(run({ model: { atLeast: 'sonnet' } }, evidence).outcome).toBe('pass');
+    expect(
+      run({ select: { which: 'nth', n: 2 }, model: { atLeast: 'sonnet' } }, evidence).outcome,
+    ).toBe('fail');
+    const inherited = [call('Agent', { description: 'Implement Task 3', prompt: 'x' })];
+    expect(
+      run({ model: { atLeast: 'opus' } }, evidenceOf(inherited, 'claude-opus-5-5')).outcome,
+    ).toBe('pass');
+    expect(run({ model: { atLeast: 'opus' } }, evidenceOf(inherited))).toMatchObject({
+      outcome: 'undecided',
+    });
+    expect(
+      run(
+        { model: { atLeast: 'opus' } },
+        evidenceOf([call('Agent', { prompt: 'x', model: 'mystery-1' })]),
+      ).outcome,
+    ).toBe('undecided');
+  });
+
+  it('compares the task, undecided when the dispatch names none it can read', () => {
+    expect(run({ task: 1 }, evidence).outcome).toBe('fail');
+    const vague = evidenceOf([call('Agent', { description: 'Helper', prompt: 'Look around.' })]);
+    expect(run({ task: 3 }, vague).outcome).toBe('undecided');
+    const forQ = evidenceOf([
+      call('Agent', { description: 'Implement plan Q Task 1 (Storage schema)', prompt: '...' }),
+    ]);
+    expect(run({ task: 1, plan: OTHER }, forQ).outcome).toBe('pass');
+    expect(run({ task: 1 }, forQ).outcome).toBe('undecided');
+  });
+
+  it('fails when no dispatch was made, and is not assessed without a transcript', () => {
+    expect(run({ task: 1 }, evidenceOf([call('Bash', { command: 'ls' })])).outcome).toBe('fail');
+    expect(run({ task: 1 }, {})).toMatchObject({ outcome: 'undecided', notAssessed: true });
+    expect(check({ not: { verb: 'dispatch', task: 1 } }, {}, {}, facts).outcome).toBe('undecided');
+  });
+
+  it('refuses selectors that can never match at load', () => {
+    expect(refusal({ verb: 'dispatch', select: { which: 'first', n: 2 } })).toMatch(
+      /n goes with which: "nth"/,
+    );
+    expect(refusal({ verb: 'dispatch', select: { kind: 'fresh' }, kind: 'resume' })).toMatch(
+      /could never pass/,
+    );
+    expect(refusal({ verb: 'dispatch', model: { atLeast: 'gpt' } })).toMatch(
+      /use a tier of haiku < sonnet < opus/,
+    );
+  });
+});

@@ -1,0 +1,483 @@
+/**
+ * Every check verb: a planted pass, a planted fail, and undecided (never a
+ * pass) when its evidence is missing or its premise is gone; `not` of an
+ * unevaluable check stays undecided; the combinators follow strong Kleene
+ * logic; a verb that throws is recorded broken and undecided. Each detail
+ * starts with the check's id.
+ */
+import { describe, expect, it } from 'vitest';
+import type { CheckNode } from '../../harness/score/check-schema.js';
+import { evaluateCheck } from '../../harness/score/evaluate.js';
+import type { CommandOutcome, Evidence } from '../../harness/score/evidence.js';
+import { allOf, anyOf, notOf, type Outcome } from '../../harness/score/kleene.js';
+import type { ToolCall } from '../../harness/score/tool-call.js';
+import { VERB_NAMES } from '../../harness/score/verbs/index.js';
+import { check, FACTS, reading, refusal, snapshot } from './verb-support.js';
+
+const before = snapshot({
+  'docs/plans/p.md': '## Task 1: x\n',
+  '.work/q/log.md': 'q log',
+  'src/a.py': 'A',
+});
+const same: Evidence = {
+  before,
+  after: structuredClone(before),
+  contents: { 'docs/plans/p.md': { text: '## Task 1: x\n' } },
+};
+
+const tested = new Set<string>();
+function outcome(raw: Record<string, unknown>, evidence: Evidence, sections = {}): Outcome {
+  tested.add(String(raw.verb));
+  const result = check(raw, evidence, sections);
+  expect(result.detail.startsWith('c: ')).toBe(true);
+  return result.outcome;
+}
+
+describe('Kleene combination', () => {
+  const all: Outcome[] = ['pass', 'fail', 'undecided'];
+  it('allOf: any fail fails; else any undecided; else pass', () => {
+    expect(allOf(['pass', 'pass'])).toBe('pass');
+    expect(allOf(['pass', 'undecided'])).toBe('undecided');
+    expect(allOf(['undecided', 'fail'])).toBe('fail');
+    expect(allOf([])).toBe('pass');
+  });
+  it('anyOf is the dual, notOf swaps pass and fail and keeps undecided', () => {
+    expect(anyOf(['fail', 'pass'])).toBe('pass');
+    expect(anyOf(['fail', 'undecided'])).toBe('undecided');
+    expect(anyOf(['fail', 'fail'])).toBe('fail');
+    expect(all.map(notOf)).toEqual(['fail', 'pass', 'undecided']);
+    for (const a of all)
+      for (const b of all) expect(notOf(allOf([a, b]))).toBe(anyOf([notOf(a), notOf(b)]));
+  });
+});
+
+describe('file and git verbs', () => {
+  it('file-exists: present passes, absent fails (absence is what it tests), no snapshot is not assessed', () => {
+    expect(outcome({ verb: 'file-exists', path: 'src/a.py' }, same)).toBe('pass');
+    expect(outcome({ verb: 'file-exists', path: 'src/b.py' }, same)).toBe('fail');
+    const missing = check({ verb: 'file-exists', path: 'src/a.py' }, {});
+    expect(missing).toMatchObject({ outcome: 'undecided', notAssessed: true });
+    expect(missing.detail).toBe('c: not assessed: no after evidence');
+  });
+
+  it('file-contains: match passes, no match fails, a gone or uncaptured file is undecided, not of it never passes', () => {
+    const raw = {
+      verb: 'file-contains',
+      path: 'docs/plans/p.md',
+      pattern: '^## task 1',
+      caseSensitive: false,
+    };
+    expect(outcome(raw, same)).toBe('pass');
+    expect(outcome({ ...raw, caseSensitive: true }, same)).toBe('fail');
+    const gone: Evidence = { ...same, after: snapshot({}) };
+    expect(outcome(raw, gone)).toBe('undecided');
+    expect(check({ not: raw }, gone).outcome).toBe('undecided');
+    expect(outcome(raw, { ...same, contents: {} })).toBe('undecided');
+    expect(outcome(raw, { ...same, contents: { 'docs/plans/p.md': { omitted: 'binary' } } })).toBe(
+      'undecided',
+    );
+    expect(check({ not: raw }, { before, after: before }).outcome).toBe('undecided');
+  });
+
+  it('file-unchanged: identical passes, modified or removed fails, a file new since before is undecided', () => {
+    expect(outcome({ verb: 'file-unchanged', paths: ['.work/q/log.md'] }, same)).toBe('pass');
+    const edited = { ...same, after: snapshot({ '.work/q/log.md': 'edited' }) };
+    expect(outcome({ verb: 'file-unchanged', paths: ['.work/q/log.md'] }, edited)).toBe('fail');
+    expect(check({ verb: 'file-unchanged', paths: ['src/a.py'] }, edited).detail).toBe(
+      'c: src/a.py was removed',
+    );
+    expect(outcome({ verb: 'file-unchanged', paths: ['src/new.py'] }, same)).toBe('undecided');
+    expect(outcome({ verb: 'file-unchanged', paths: ['{{foreignLedgers}}'] }, same)).toBe('pass');
+  });
+
+  it('file-unchanged with a list placeholder that holds nothing for this fixture is undecided', () => {
+    const result = check(
+      { verb: 'file-unchanged', paths: ['{{foreignLedgers}}'] },
+      same,
+      {},
+      { ...FACTS, foreignLedgers: [] },
+    );
+    expect(result.outcome).toBe('undecided');
+    expect(result.detail).toBe(
+      'c: {{foreignLedgers}} holds no value for this fixture, so there is nothing to check',
+    );
+  });
+
+  it('files-matching: counts globs or a pattern among present or changed files, within min/max', () => {
+    const changed = {
+      ...same,
+      after: snapshot({
+        ...{ 'docs/plans/p.md': '## Task 1: x\n', 'src/a.py': 'A2' },
+        '.work/q/new.md': 'n',
+      }),
+    };
+    expect(outcome({ verb: 'files-matching', globs: ['src/**'], min: 1 }, same)).toBe('pass');
+    expect(outcome({ verb: 'files-matching', pattern: '\\.py$', max: 0 }, same)).toBe('fail');
+    expect(
+      outcome({ verb: 'files-matching', globs: ['.work/q/**'], among: 'changed', max: 0 }, changed),
+    ).toBe('fail');
+    expect(
+      outcome({ verb: 'files-matching', globs: ['.work/q/**'], among: 'changed', max: 0 }, same),
+    ).toBe('pass');
+    expect(
+      check(
+        { verb: 'files-matching', globs: ['src/**'], among: 'added', max: 0 },
+        { after: before },
+      ).notAssessed,
+    ).toBe(true);
+  });
+
+  it('git-head-unchanged, git-clean, git-branch', () => {
+    const moved = {
+      ...same,
+      after: snapshot(
+        { 'docs/plans/p.md': '## Task 1: x\n', '.work/q/log.md': 'q log', 'src/a.py': 'A' },
+        { head: 'b'.repeat(40), refs: { 'refs/heads/main': 'b'.repeat(40) } },
+      ),
+    };
+    expect(outcome({ verb: 'git-head-unchanged' }, same)).toBe('pass');
+    expect(outcome({ verb: 'git-head-unchanged' }, moved)).toBe('fail');
+    expect(outcome({ verb: 'git-head-unchanged' }, { after: before })).toBe('undecided');
+
+    const tracked = structuredClone(before);
+    const trackedFile = tracked.files['src/a.py'];
+    if (trackedFile !== undefined) tracked.files['src/a.py'] = { ...trackedFile, tracked: true };
+    const editedTracked = structuredClone(tracked);
+    editedTracked.files['src/a.py'] = { sha256: 'f'.repeat(64), size: 2, tracked: true };
+    expect(outcome({ verb: 'git-clean' }, { before: tracked, after: tracked })).toBe('pass');
+    expect(outcome({ verb: 'git-clean' }, { before: tracked, after: editedTracked })).toBe('fail');
+    const untrackedAdded = {
+      before,
+      after: snapshot({
+        ...{ 'docs/plans/p.md': '## Task 1: x\n', '.work/q/log.md': 'q log', 'src/a.py': 'A' },
+        scratch: 's',
+      }),
+    };
+    expect(outcome({ verb: 'git-clean' }, untrackedAdded)).toBe('pass');
+    expect(outcome({ verb: 'git-clean', untracked: true }, untrackedAdded)).toBe('fail');
+    expect(outcome({ verb: 'git-clean' }, { after: before })).toBe('undecided');
+
+    expect(outcome({ verb: 'git-branch', name: '{{branch}}' }, same)).toBe('pass');
+    expect(outcome({ verb: 'git-branch', name: 'release' }, same)).toBe('fail');
+    expect(
+      outcome({ verb: 'git-branch', name: 'main' }, { after: { ...before, branch: null } }),
+    ).toBe('fail');
+    const { branch: _none, ...older } = before;
+    expect(outcome({ verb: 'git-branch', name: 'main' }, { after: older })).toBe('undecided');
+  });
+
+  it('command-succeeds reads the outcome recorded at rep time; not run or not started is undecided', () => {
+    const ran = (fields: Partial<CommandOutcome>): Evidence => ({
+      commands: [
+        {
+          phase: 'post',
+          command: 'make test',
+          started: true,
+          exitCode: 0,
+          timedOut: false,
+          durationMs: 5,
+          output: '',
+          ...fields,
+        },
+      ],
+    });
+    const raw = { verb: 'command-succeeds', command: 'make test' };
+    expect(outcome(raw, ran({}))).toBe('pass');
+    expect(outcome(raw, ran({ exitCode: 1, output: 'FAILED 2 tests' }))).toBe('fail');
+    expect(check(raw, ran({ exitCode: 1, output: 'FAILED 2 tests' })).detail).toBe(
+      'c: `make test` exited 1: FAILED 2 tests',
+    );
+    expect(outcome(raw, ran({ timedOut: true, exitCode: null }))).toBe('fail');
+    expect(outcome(raw, ran({ started: false, exitCode: 127 }))).toBe('undecided');
+    expect(outcome(raw, ran({ exitCode: 127 }))).toBe('undecided');
+    expect(check({ not: raw }, ran({ exitCode: 127 })).outcome).toBe('undecided');
+    expect(outcome({ ...raw, command: 'make lint' }, ran({}))).toBe('undecided');
+    expect(check(raw, {}).notAssessed).toBe(true);
+  });
+});
+
+describe('reply verbs', () => {
+  const sections = {
+    next: 'task',
+    done: 'tasks',
+    mood: 'choice',
+    note: 'text',
+    paths: 'path-judgements',
+  } as const;
+  const reply: Evidence = {
+    reply: {
+      text: 'NEXT: Task 3\nDONE: 1, 2\nMOOD: confident\nNOTE: **all** good',
+      sections: {
+        next: 'Task 3',
+        done: '1, 2',
+        mood: 'confident',
+        note: '**all** good',
+        paths: '.work/q/log.md stale',
+      },
+      values: {
+        next: reading({ kind: 'task', task: 3 }),
+        done: reading({ kind: 'tasks', tasks: [1, 2] }),
+        mood: reading({ kind: 'choice', choice: 'confident' }),
+        note: reading({ kind: 'text', text: '**all** good' }),
+        paths: reading({
+          kind: 'path-judgements',
+          paths: [{ path: '.work/q/log.md', judgement: 'rejected' }],
+        }),
+      },
+    },
+  };
+  const unreadable: Evidence = {
+    reply: {
+      text: '',
+      sections: {},
+      values: {
+        next: { ok: false, why: 'names no recognisable task' },
+        done: { ok: false, why: 'is missing' },
+      },
+    },
+  };
+
+  it('reply-is-task', () => {
+    expect(outcome({ verb: 'reply-is-task', section: 'next', task: 3 }, reply, sections)).toBe(
+      'pass',
+    );
+    expect(outcome({ verb: 'reply-is-task', section: 'next', task: 'none' }, reply, sections)).toBe(
+      'fail',
+    );
+    expect(outcome({ verb: 'reply-is-task', section: 'next', task: 3 }, unreadable, sections)).toBe(
+      'undecided',
+    );
+    expect(
+      check({ not: { verb: 'reply-is-task', section: 'next', task: 3 } }, unreadable, sections)
+        .outcome,
+    ).toBe('undecided');
+    expect(
+      check({ verb: 'reply-is-task', section: 'next', task: 3 }, {}, sections).notAssessed,
+    ).toBe(true);
+  });
+
+  it('reply-tasks', () => {
+    expect(
+      outcome({ verb: 'reply-tasks', section: 'done', includes: [1, 2] }, reply, sections),
+    ).toBe('pass');
+    expect(outcome({ verb: 'reply-tasks', section: 'done', exactly: [] }, reply, sections)).toBe(
+      'fail',
+    );
+    expect(outcome({ verb: 'reply-tasks', section: 'done', excludes: [2] }, reply, sections)).toBe(
+      'fail',
+    );
+    expect(
+      outcome({ verb: 'reply-tasks', section: 'done', exactly: [2, 1] }, reply, sections),
+    ).toBe('pass');
+    expect(
+      outcome({ verb: 'reply-tasks', section: 'done', includes: [1] }, unreadable, sections),
+    ).toBe('undecided');
+  });
+
+  it('reply-equals and reply-one-of', () => {
+    expect(
+      outcome({ verb: 'reply-equals', section: 'mood', value: 'confident' }, reply, sections),
+    ).toBe('pass');
+    expect(
+      outcome({ verb: 'reply-equals', section: 'mood', value: 'unsure' }, reply, sections),
+    ).toBe('fail');
+    expect(
+      outcome({ verb: 'reply-equals', section: 'note', value: '**all**  good' }, reply, sections),
+    ).toBe('pass');
+    expect(
+      outcome({ verb: 'reply-one-of', section: 'next', values: [2, 3] }, reply, sections),
+    ).toBe('pass');
+    expect(
+      outcome(
+        { verb: 'reply-one-of', section: 'mood', values: ['unsure', 'lost'] },
+        reply,
+        sections,
+      ),
+    ).toBe('fail');
+    expect(
+      outcome({ verb: 'reply-one-of', section: 'next', values: [1] }, unreadable, sections),
+    ).toBe('undecided');
+    expect(
+      outcome(
+        { verb: 'reply-equals', section: 'mood', value: 'x' },
+        { reply: { text: '', sections: {}, values: {} } },
+        sections,
+      ),
+    ).toBe('undecided');
+  });
+
+  it('reply-contains matches after markdown emphasis is removed, with an explicit case flag', () => {
+    expect(
+      outcome(
+        { verb: 'reply-contains', section: 'note', pattern: 'all good', caseSensitive: true },
+        reply,
+        sections,
+      ),
+    ).toBe('pass');
+    expect(
+      outcome(
+        { verb: 'reply-contains', pattern: 'ALL GOOD', caseSensitive: true },
+        reply,
+        sections,
+      ),
+    ).toBe('fail');
+    expect(
+      outcome(
+        { verb: 'reply-contains', pattern: 'ALL GOOD', caseSensitive: false },
+        reply,
+        sections,
+      ),
+    ).toBe('pass');
+    expect(
+      outcome(
+        { verb: 'reply-contains', section: 'note', pattern: 'x', caseSensitive: true },
+        unreadable,
+        sections,
+      ),
+    ).toBe('undecided');
+  });
+
+  it('reply-path-judged, and its negation as "no such path adopted"', () => {
+    const raw = {
+      verb: 'reply-path-judged',
+      section: 'paths',
+      paths: ['{{foreignLedgers}}'],
+      judgement: 'rejected',
+    };
+    expect(outcome(raw, reply, sections)).toBe('pass');
+    expect(outcome({ ...raw, judgement: 'adopted' }, reply, sections)).toBe('fail');
+    expect(check({ not: { ...raw, judgement: 'adopted' } }, reply, sections).outcome).toBe('pass');
+    expect(
+      outcome(
+        raw,
+        { reply: { text: '', sections: {}, values: { paths: { ok: false, why: 'is missing' } } } },
+        sections,
+      ),
+    ).toBe('undecided');
+  });
+
+  it('a reply check on a section the contract lacks, or of another kind, is refused at load', () => {
+    expect(refusal({ verb: 'reply-is-task', section: 'later', task: 1 }, sections)).toMatch(
+      /names section "later"/,
+    );
+    expect(refusal({ verb: 'reply-tasks', section: 'next', includes: [1] }, sections)).toMatch(
+      /extracts a task value/,
+    );
+    expect(
+      refusal({ verb: 'reply-tasks', section: 'done', includes: [1], excludes: [1] }, sections),
+    ).toMatch(/could never pass/);
+  });
+});
+
+describe('transcript verbs', () => {
+  const calls: ToolCall[] = [
+    { id: 't1', name: 'Read', input: { file_path: '/skills/sdd/SKILL.md' }, parentToolUseId: null },
+    { id: 't2', name: 'Bash', input: { command: 'git show 1234abc' }, parentToolUseId: null },
+    {
+      id: 't3',
+      name: 'Agent',
+      input: { description: 'Implement Task 3', prompt: 'Task 3', subagent_type: 'implementer' },
+      parentToolUseId: null,
+    },
+    { id: 't4', name: 'Bash', input: { command: 'pytest' }, parentToolUseId: 't3' },
+    { id: 't5', name: 'Bash', input: { command: 'ls .work/p/' }, parentToolUseId: null },
+  ];
+  const transcript: Evidence = { transcript: { calls, dispatches: [], model: null } };
+
+  it('tool-called and tool-not-called, by tool, seat, input, runs, reads and readsCommit', () => {
+    expect(outcome({ verb: 'tool-called', tool: 'Bash', seat: 'subagent' }, transcript)).toBe(
+      'pass',
+    );
+    expect(outcome({ verb: 'tool-called', tool: 'Read', seat: 'subagent' }, transcript)).toBe(
+      'fail',
+    );
+    expect(outcome({ verb: 'tool-called', input: { command: '^pytest' } }, transcript)).toBe(
+      'pass',
+    );
+    expect(outcome({ verb: 'tool-called', runs: 'pytest', seat: 'controller' }, transcript)).toBe(
+      'fail',
+    );
+    expect(
+      outcome({ verb: 'tool-called', reads: '\\.work/{{regex ownPlanSlug}}/' }, transcript),
+    ).toBe('pass');
+    expect(outcome({ verb: 'tool-called', readsCommit: ['{{citedHashes}}'] }, transcript)).toBe(
+      'pass',
+    );
+    expect(
+      outcome({ verb: 'tool-not-called', tool: ['Agent', 'Task'], seat: 'controller' }, transcript),
+    ).toBe('fail');
+    expect(outcome({ verb: 'tool-not-called', tool: 'Write' }, transcript)).toBe('pass');
+    expect(check({ verb: 'tool-called', tool: 'Bash' }, {}).notAssessed).toBe(true);
+    expect(check({ not: { verb: 'tool-called', tool: 'Bash' } }, {}).outcome).toBe('undecided');
+  });
+
+  it('tool-count within min/max; a count that could never fail or never pass is refused', () => {
+    expect(outcome({ verb: 'tool-count', tool: 'Bash', min: 2, max: 3 }, transcript)).toBe('pass');
+    expect(outcome({ verb: 'tool-count', tool: 'Bash', max: 1 }, transcript)).toBe('fail');
+    expect(outcome({ verb: 'tool-count', tool: 'Bash', min: 1 }, {})).toBe('undecided');
+    expect(refusal({ verb: 'tool-count', tool: 'Bash' })).toMatch(/could never fail/);
+    expect(refusal({ verb: 'tool-count', tool: 'Bash', min: 3, max: 1 })).toMatch(
+      /could never pass/,
+    );
+    expect(refusal({ verb: 'tool-called', tool: 'Read', runs: 'make' })).toMatch(
+      /could never match/,
+    );
+  });
+
+  it('skill-read: a Read or reading program on SKILL.md, by seat', () => {
+    expect(outcome({ verb: 'skill-read', seat: 'controller' }, transcript)).toBe('pass');
+    expect(outcome({ verb: 'skill-read', seat: 'subagent' }, transcript)).toBe('fail');
+    expect(
+      outcome(
+        { verb: 'skill-read' },
+        { transcript: { calls: [calls[4] as ToolCall], dispatches: [], model: null } },
+      ),
+    ).toBe('fail');
+    expect(outcome({ verb: 'skill-read' }, {})).toBe('undecided');
+  });
+});
+
+describe('a verb that throws is a bug: undecided, marked broken, never a pass', () => {
+  it('records the broken check and its negation as undecided', () => {
+    const leaf: CheckNode = {
+      kind: 'leaf',
+      id: 'c',
+      why: undefined,
+      verb: 'reply-is-task',
+      params: { section: 'done', task: 1 },
+    };
+    const evidence: Evidence = {
+      reply: { text: '', sections: {}, values: { done: reading({ kind: 'tasks', tasks: [1] }) } },
+    };
+    const result = evaluateCheck(leaf, evidence, FACTS);
+    expect(result).toMatchObject({ outcome: 'undecided', broken: true });
+    expect(result.detail).toMatch(/^c: broken: the reply-is-task verb threw \(a bug in redgreen/);
+    const negated = evaluateCheck(
+      { kind: 'not', id: 'n', why: undefined, child: leaf },
+      evidence,
+      FACTS,
+    );
+    expect(negated).toMatchObject({ outcome: 'undecided', broken: true });
+  });
+});
+
+describe('combinators in a scenario', () => {
+  it('all-of / any-of / not combine by Kleene logic and explain themselves', () => {
+    const pass = { verb: 'file-exists', path: 'src/a.py' };
+    const fail = { verb: 'file-exists', path: 'src/zz.py' };
+    const undecided = { verb: 'file-unchanged', paths: ['src/new.py'] };
+    expect(check({ 'all-of': [pass, fail, undecided] }, same).outcome).toBe('fail');
+    expect(check({ 'all-of': [pass, undecided] }, same).outcome).toBe('undecided');
+    expect(check({ 'any-of': [fail, undecided] }, same).outcome).toBe('undecided');
+    const any = check({ 'any-of': [fail, pass] }, same);
+    expect(any.outcome).toBe('pass');
+    expect(any.detail).toBe('c: src/a.py exists');
+    expect(check({ not: fail }, same).detail).toBe('c: src/zz.py does not exist');
+    expect(refusal({ 'all-of': [] })).toMatch(/non-empty list/);
+    expect(refusal({ verb: 'file-exists', path: 'a', not: pass })).toMatch(/mixes verb and not/);
+  });
+
+  it('covers every verb of the table with a planted pass and fail', () => {
+    expect(VERB_NAMES.filter((verb) => verb !== 'dispatch' && !tested.has(verb))).toEqual([]);
+  });
+});
