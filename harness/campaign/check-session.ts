@@ -3,14 +3,18 @@
  * `redgreen score-reply`): read its transcript (Claude Code stream-json,
  * redgreen's transcript.jsonl or ATIF v1.4), its reply (a file, else the
  * transcript's final reply) and the repository it left (optional), then
- * score them with the scenario's checks. The fixture is not ours, so the
- * pre-checks are not assessed; checks whose evidence was not given (no
- * repository: no file or git checks; no transcript: no tool or dispatch
- * checks; no command outcomes) are reported as not assessed.
+ * score them with the scenario's checks. The pre-checks are not assessed
+ * (the fixture is not ours to vouch for); checks whose evidence was not given
+ * (no repository: no file or git checks; a repository but no `--layout`: no
+ * before-snapshot, so no check comparing before and after; no transcript: no
+ * tool or dispatch checks; command outcomes are never recorded here) are
+ * reported as not assessed. With `--layout`, the before-snapshot is the
+ * scenario's fixture in that layout, built afresh.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
-import { takeSnapshot } from '../fixture/index.js';
+import { buildFixture, formatGateFailure, type Snapshot, takeSnapshot } from '../fixture/index.js';
 import { fixtureFacts, recipeFixtureFacts } from '../fixture/scenario-facts.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { packageRoot } from '../lib/package-root.js';
@@ -21,7 +25,7 @@ import { parseReplyFile } from '../score/reply-file.js';
 import { type RepInputs, type RepScore, scoreRep } from '../score/score-rep.js';
 import { readSessionTranscript, type TranscriptFormat } from '../score/session-transcript.js';
 import { captureFiles } from './rep-evidence.js';
-import { resolveScenarioIn } from './resolve-scenario.js';
+import { type ResolvedScenario, resolveScenarioIn } from './resolve-scenario.js';
 
 export interface CheckRequest {
   /** A scenario id (under `scenariosDir`) or a scenario folder. */
@@ -66,6 +70,39 @@ async function readText(file: string, what: string): Promise<Result<string, Inpu
           ? 'is a directory'
           : `cannot be read (${code ?? String(error)})`;
     return err(inputError(file, problem, `pass the path of ${what}`));
+  }
+}
+
+/**
+ * The before-snapshot of a session that ran on this scenario's fixture in
+ * `layout`: the fixture, built afresh (it is deterministic), as it was
+ * before any session touched it.
+ */
+async function fixtureSnapshot(
+  scenario: ResolvedScenario,
+  layout: string,
+): Promise<Result<Snapshot, InputError>> {
+  const work = await mkdtemp(path.join(os.tmpdir(), 'redgreen-check-'));
+  try {
+    const dest = path.join(work, 'fixture');
+    const built = await buildFixture({
+      recipe: scenario.recipe,
+      scenario: scenario.config.fixture.scenario,
+      layout,
+      dest,
+    });
+    if (!built.ok) {
+      return err(
+        inputError(
+          '--layout',
+          `the fixture could not be built: ${built.error.kind === 'gate' ? formatGateFailure(built.error) : built.error.problem}`,
+          'fix the fixture recipe',
+        ),
+      );
+    }
+    return ok(await takeSnapshot(dest));
+  } finally {
+    await rm(work, { recursive: true, force: true });
   }
 }
 
@@ -159,6 +196,11 @@ export async function checkSession(
       filesNeeded(scenario.value.compiled, 'post', facts),
     );
     inputs = { ...inputs, after, filesAfter: captured.files };
+    if (request.layout !== undefined) {
+      const before = await fixtureSnapshot(scenario.value, request.layout);
+      if (!before.ok) return before;
+      inputs = { ...inputs, before: before.value };
+    }
   }
   const score = scoreRep({
     scenario: scenario.value.compiled,

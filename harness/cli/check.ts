@@ -35,7 +35,7 @@ export function registerCheckCommand(program: Command): void {
     )
     .option(
       '--layout <name>',
-      "the fixture layout the session ran on (default: every layout's facts merged)",
+      "the fixture layout the session ran on: with --repo, the fixture is built afresh as the before-snapshot (default: no before-snapshot; every layout's facts merged)",
     )
     .option('--plan <path>', "the controller's own plan, when it is not the scenario's")
     .option('--json', 'print the report as one JSON object')
