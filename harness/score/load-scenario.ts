@@ -61,7 +61,7 @@ export type ObservationNode =
 
 export interface CalibrationRun {
   readonly policy: string;
-  /** Absolute path of the skill directory. */
+  /** Absolute path of the skill directory (checked when lint runs it). */
   readonly skillDir: string;
   readonly layout: string;
   readonly expect: 'pass' | 'fail';
@@ -439,15 +439,6 @@ export function loadScenarioDir(
       );
     }
     const skillDir = path.resolve(absolute, run.skill);
-    if (!existsSync(path.join(skillDir, 'SKILL.md'))) {
-      return err(
-        inputError(
-          `${where}.skill`,
-          `${skillDir} has no SKILL.md`,
-          'give a skill directory, relative to the scenario folder',
-        ),
-      );
-    }
     const unknownId = run.failing.find((id) => !postIds.has(id));
     if (unknownId !== undefined) {
       return err(

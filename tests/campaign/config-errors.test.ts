@@ -102,6 +102,29 @@ describe('redgreen run: bad configuration is refused before anything is built or
     await expectInputError([file], /uses \{\{ticketId\}\}/);
   });
 
+  it('a scenario still in the old two-file format points at the migration', async () => {
+    const file = scenariosCopy(() => {});
+    writeFileSync(path.join(path.dirname(file), 's1', 'scoring.json'), '{}');
+    await expectInputError(
+      [file],
+      /s1\/scoring\.json: is the old scoring format, which redgreen no longer reads; run `redgreen scenario migrate /,
+    );
+  });
+
+  it('a scenario with an unknown check verb is refused, naming file, field and fix', async () => {
+    const file = scenariosCopy(() => {});
+    const scenarioFile = path.join(path.dirname(file), 's2', 'scenario.json');
+    const scenario = JSON.parse(readFileSync(scenarioFile, 'utf8')) as {
+      checks: { post: unknown[] };
+    };
+    scenario.checks.post.push({ id: 'typo', verb: 'reply-is-taks', section: 'dispatch', task: 3 });
+    writeFileSync(scenarioFile, JSON.stringify(scenario));
+    await expectInputError(
+      [file],
+      /s2\/scenario\.json: checks\.post\[3\]\.verb: unknown verb "reply-is-taks"; use one of /,
+    );
+  });
+
   it('a gate naming an arm the campaign lacks is refused', async () => {
     const file = scenariosCopy((campaign) => {
       campaign.gates = [{ kind: 'min-pass-rate', arm: 'blue', scenario: 's1', passes: 1, of: 1 }];

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RepScore } from '../../harness/score/score-rep.js';
@@ -113,6 +113,45 @@ describe('scoring end to end, offline', () => {
     // The untouched stale ledger is not reported as removed.
     expect(untouched?.detail).not.toContain('2026-07-01-widget-backend/progress.md was removed');
     expect(score.observations.find((o) => o.id === 'no-new-commits')?.outcome).toBe('fail');
+  });
+
+  it('a results directory of an older redgreen rescores: report names the way, score rewrites it', async () => {
+    const { out, run } = await runOneRep('1/4', ['--no-report']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const [rep] = repLines(out);
+    const dir = path.join(out, rep?.dir ?? '');
+    // What an older redgreen left: the old score.json, no captured files or
+    // command outcomes, snapshots without the branch.
+    writeFileSync(
+      path.join(dir, 'score.json'),
+      JSON.stringify({
+        scenario: 's1',
+        verdict: 'fail',
+        reasons: ['first-dispatch: expected Task 1, reply says no dispatch'],
+        flags: [],
+        firstDispatch: 'none',
+        claimedComplete: [1, 2, 3, 4, 5],
+      }),
+    );
+    for (const name of ['files-before.json', 'files-after.json', 'commands.json'])
+      rmSync(path.join(dir, name));
+    for (const name of ['snapshot-before.json', 'snapshot-after.json']) {
+      const { branch: _dropped, ...older } = readJson<Record<string, unknown>>(
+        path.join(dir, name),
+      );
+      writeFileSync(path.join(dir, name), JSON.stringify(older));
+    }
+    const report = await runCli(['report', out]);
+    expect(report.exitCode).toBe(2);
+    expect(report.stderr).toMatch(
+      /score\.json was written by an older redgreen \(before checks\): run `redgreen score <dir>`/,
+    );
+    const score = await runCli(['score', out]);
+    expect(score.exitCode, score.stderr).toBe(0);
+    expect(score.stdout).toContain('rescored 1 rep(s); 0 verdict(s) changed');
+    const rescored = readJson<RepScore>(path.join(dir, 'score.json'));
+    expect(rescored.schemaVersion).toBe(2);
+    expect(rescored.verdict).toBe('fail');
   });
 
   it('gate refuses a --junit path whose directory does not exist, with one line and exit 2', async () => {
