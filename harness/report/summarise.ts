@@ -180,24 +180,36 @@ function cellSummary(
   };
 }
 
-/** Values that say nothing was seen sort last, so colours stay put when they are absent. */
-const QUIET_VALUES = ['neither', 'none', 'undecided'];
+/** What a classification can observe besides its labels, in the order colours are given. */
+const CLASSIFY_EXTRAS = ['both', 'neither', 'none'];
 
-/** The first tally observation of the reps, with every value it took, for the charts' colours. */
+/**
+ * The first tally observation of the reps, for the charts' colours. Its
+ * values: every value a classification can take (its labels, then `both`,
+ * `neither`), so a value keeps its colour whichever were seen, then any
+ * other value seen, in order.
+ */
 function legendOf(loaded: LoadedResults, rows: readonly RepRow[]): ResultsModel['legend'] {
   for (const rep of loaded.reps) {
     const tally = rep.score.observations.find(
       (observation) => observation.summary !== undefined && 'tally' in observation.summary,
     );
     if (tally?.summary === undefined || !('tally' in tally.summary)) continue;
-    const values = [
-      ...new Set(rows.map((row) => row.observations[tally.id]).filter((v) => v !== undefined)),
-    ];
-    values.sort(
-      (a, b) =>
-        Number(QUIET_VALUES.includes(a)) - Number(QUIET_VALUES.includes(b)) || a.localeCompare(b),
-    );
-    return { id: tally.id, title: tally.summary.tally, values };
+    const labels = Array.isArray(tally.params.labels)
+      ? tally.params.labels.filter((label): label is string => typeof label === 'string')
+      : [];
+    const possible =
+      labels.length === 0
+        ? []
+        : [...labels, ...(labels.length === 2 ? CLASSIFY_EXTRAS.slice(0, 2) : ['none'])];
+    const seen = rows
+      .map((row) => row.observations[tally.id])
+      .filter((value): value is string => value !== undefined && !possible.includes(value));
+    return {
+      id: tally.id,
+      title: tally.summary.tally,
+      values: [...new Set([...possible, ...seen.sort()])],
+    };
   }
   return null;
 }

@@ -166,7 +166,7 @@ function observe(node: ObservationNode, evidence: Evidence, facts: Facts): Obser
   return {
     id: node.id,
     verb: 'classify',
-    params: {},
+    params: { labels: node.labels.map(({ label }) => label) },
     outcome: undecided ? 'undecided' : anyOf(children.map((child) => child.outcome)),
     observed,
     detail: `${node.id}: ${observed}`,

@@ -155,9 +155,7 @@ export function modelWith(
     legend: {
       id: 'resolution',
       title: 'resolution',
-      values: [...new Set(reps.map((row) => row.observations.resolution ?? 'undecided'))].sort(
-        (a, b) => Number(a === 'neither') - Number(b === 'neither') || a.localeCompare(b),
-      ),
+      values: ['structural', 'forensic', 'both', 'neither'],
     },
     complete: true,
     planned: reps.length,
