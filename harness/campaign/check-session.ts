@@ -259,7 +259,7 @@ export function formatCheckReport(report: CheckReport): string {
     ...(score.notAssessed.length === 0
       ? []
       : [
-          `not assessed: ${score.notAssessed.join(', ')} (give --transcript, --reply or --repo for them)`,
+          `not assessed: ${score.notAssessed.join(', ')} (give --transcript, --reply, or --repo with --layout, for them)`,
         ]),
   ];
   return `${lines.join('\n')}\n`;

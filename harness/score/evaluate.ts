@@ -162,9 +162,11 @@ function evaluateNode(
         ? allOf(outcomes)
         : anyOf(outcomes);
   const undecided = children.filter((child) => child.outcome === 'undecided');
-  const text = explaining(children, node.kind === 'not' ? (outcomes[0] ?? 'undecided') : outcome)
-    .map(body)
-    .join('; ');
+  const text = [
+    ...new Set(
+      explaining(children, node.kind === 'not' ? (outcomes[0] ?? 'undecided') : outcome).map(body),
+    ),
+  ].join('; ');
   return finish(node, {
     verb: node.kind,
     params: {},

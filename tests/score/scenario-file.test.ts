@@ -13,6 +13,7 @@ import { stringify as toYaml } from 'yaml';
 import { migratedScenario } from '../../harness/campaign/scenario-migrate.js';
 import { checkSchema } from '../../harness/score/check-schema.js';
 import { listScenarioIds, loadScenarioDir } from '../../harness/score/load-scenario.js';
+import { VERB_NAMES } from '../../harness/score/verbs/index.js';
 import { repoRoot, runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
@@ -207,6 +208,16 @@ describe('bad scenario files are refused at load, naming file, field and fix', (
     expect(lint.stderr.trim().split('\n')).toHaveLength(1);
     expect(lint.stderr).toMatch(/unknown verb "no-such-verb"/);
     expect(lint.stdout).toBe('');
+  });
+});
+
+describe('documentation derived from the verb table', () => {
+  it('the README lists every verb, and the scenario guide’s worked example is a shipped scenario', () => {
+    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+    for (const verb of VERB_NAMES) expect(readme).toContain(`| \`${verb}\` |`);
+    const guide = readFileSync(path.join(repoRoot, 'docs/writing-a-scenario.md'), 'utf8');
+    expect(guide).toContain('scenarios/resume-audit/');
+    expect(loadScenarioDir(path.join(repoRoot, 'scenarios/resume-audit')).ok).toBe(true);
   });
 });
 
