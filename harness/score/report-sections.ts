@@ -103,7 +103,7 @@ function isTableSeparator(line: string): boolean {
   return /^\s*\|?[\s:|-]+\|?\s*$/.test(line) && line.includes('-');
 }
 
-/** When a table row's cells are labels (`| LEDGERS CHECKED | FIRST DISPATCH |`), the section of each column. */
+/** When a table row's cells are labels (`| DONE | NEXT STEP |`), the section of each column. */
 function columnHeader(
   line: string,
   labels: readonly SectionLabel[],

@@ -1,7 +1,7 @@
 /**
  * Whose plan a piece of reply text is talking about. A reply often quotes
- * another plan's task numbers while explaining why a ledger is not its own
- * ("None — the ledger's Tasks 1–5 are plan A's (widget-backend)"); those
+ * another plan's task numbers while explaining why a record is not its own
+ * ("None — the log's Tasks 1–5 are plan A's (reporting-api)"); those
  * numbers are not the own plan's claims. Text is foreign when it names
  * another plan (its path, basename or slug, a short name the scenario spec
  * gives it, or words like "other plan", "different plan", "not mine") and
@@ -25,9 +25,9 @@ import type { TaskTitle } from './plan-vocabulary.js';
 export interface PlanContext {
   /** The own plan's path, as the prompt names it. */
   readonly ownPlan: string;
-  /** Other plans in the repository whose ledgers a reply may discuss. */
+  /** Other plans in the repository whose work a reply may discuss. */
   readonly foreignPlans: readonly string[];
-  /** Short names of the own plan ("plan B"), as the scenario spec declares them. */
+  /** Short names of the own plan ("plan B"), as the scenario declares them. */
   readonly ownPlanAliases?: readonly string[];
   /** Short names of the other plans ("plan A"). */
   readonly foreignPlanAliases?: readonly string[];
@@ -72,7 +72,7 @@ export interface Attribution {
 }
 
 /**
- * `backend plan` for `2026-07-01-widget-backend.md` next to `…-widget-export.md`:
+ * `backend plan` for `2026-07-01-data-backend.md` next to `…-data-export.md`:
  * each word of a foreign slug that the own slug lacks, followed by "plan".
  */
 function distinctiveWordPlanNames(context: PlanContext): string[] {

@@ -1,12 +1,12 @@
 /**
  * How a plan can be named in prose and on disk. A plan is identified by its
- * path (`docs/plans/2026-07-06-widget-export.md`); replies and tool calls
+ * path (`docs/plans/2026-07-06-reports.md`); replies and tool calls
  * also name it by its basename, its slug (the basename without `.md`, which is
- * also its SDD workspace directory name) or its slug without the date prefix
- * (`widget-export`, sometimes written `widget export`).
+ * often the name of a per-plan directory) or its slug without the date prefix
+ * (`reports`, or `data-export` sometimes written `data export`).
  */
 
-/** `docs/plans/2026-07-06-widget-export.md` → `2026-07-06-widget-export`. */
+/** `docs/plans/2026-07-06-reports.md` → `2026-07-06-reports`. */
 export function planSlug(planPath: string): string {
   const base = normalisePath(planPath).split('/').pop() ?? '';
   return base.replace(/\.md$/i, '');

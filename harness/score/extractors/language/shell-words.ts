@@ -60,7 +60,7 @@ export function programOf(command: SimpleCommand): { program: string; args: read
   return { program: command.words[index] ?? '', args: command.words.slice(index + 1) };
 }
 
-/** `/a/b/sdd-workspace` → `sdd-workspace`. */
+/** `/a/b/run-tests` → `run-tests`. */
 export function basename(word: string): string {
   return word.replace(/\/+$/, '').split('/').pop() ?? word;
 }

@@ -42,7 +42,7 @@ const NOTHING_AT_START =
 const BARE_NOTHING = /^(?:none|nothing|n\/a|n\.a\.?|nil|not\s+applicable|no\s+dispatch)[.!]?$/;
 
 /**
- * A clause of a TASKS ALREADY COMPLETE answer that says no task of the plan is
+ * A clause of a done-tasks answer that says no task of the plan is
  * done: "none" at its start or end ("Of my plan: none"), or "not started",
  * "fresh start", "no tasks", "0 of 5" anywhere.
  */
@@ -86,14 +86,14 @@ const NOT_DONE =
 const NOT_DONE_STATUS =
   /^(?:not\s+(?:yet\s+)?(?:done|complete|completed|started|finished|implemented)|pending|todo|to\s+do|incomplete|unfinished|outstanding|remaining|not\s+yet|in\s+progress)\b/;
 
-/** A clause that carries on the sentence of the one before a parenthetical ("Task 3 (JSON serializer) is next"). */
+/** A clause that carries on the sentence of the one before a parenthetical ("Task 3 (JSON writer) is next"). */
 const PREDICATE_START = /^(?:is|are|was|were|has|have|had)\b/;
 
 /**
  * What the sentence goes on to say about the end of each clause: a status
  * clause right after it ("— pending"), or the predicate that resumes the
- * sentence after a parenthetical ("Task 3 (JSON serializer) is next", said of
- * both "Task 3" and "JSON serializer"); else ''. One pass over the clauses.
+ * sentence after a parenthetical ("Task 3 (JSON writer) is next", said of
+ * both "Task 3" and "JSON writer"); else ''. One pass over the clauses.
  */
 function continuations(clauses: readonly Clause[]): string[] {
   const said = new Array<string>(clauses.length).fill('');
@@ -139,9 +139,9 @@ export interface ClaimedCompleteReading {
 }
 
 /**
- * Own-plan tasks the TASKS ALREADY COMPLETE answer claims. Another plan's
+ * Own-plan tasks a done-tasks answer claims. Another plan's
  * numbers and titles are dropped sentence by sentence (an explanation of a
- * foreign ledger usually spans a whole sentence); an answer that opens with
+ * foreign record usually spans a whole sentence); an answer that opens with
  * "none" claims nothing, whatever the explanation after it mentions. A vague
  * "everything" / "all of them" counts only when no task is named specifically,
  * less the tasks it excepts ("everything except Task 5").
@@ -216,7 +216,7 @@ function groupSurroundings(
   };
 }
 
-/** What a FIRST DISPATCH answer says a finished task is ("merged", "landed in e4f5a6b", "verified"). */
+/** What a next-task answer says a finished task is ("merged", "landed in e4f5a6b", "verified"). */
 const DONE_WORD = String.raw`(?:complete|completed|done|finished|implemented|merged|landed|verified|committed|shipped|recorded|reviewed|approved|passed|passing|closed|in\s+place)`;
 
 /** Right after a task group: it is finished ("Task 2 merged", "Task 2 landed in e4f5a6b", "Task 2 ✅"). */
@@ -274,7 +274,7 @@ function hedges(answer: string): boolean {
 
 /** An alternative outcome of dispatching nothing ("otherwise none"). */
 const NOTHING_ALTERNATIVE = /\b(?:otherwise|else|or|if\s+not)[\s,:]+(?:none|nothing|n\/a)\b/;
-/** "or" joining two tasks: "Task 3 or 4", "JSON serializer or CLI flag". */
+/** "or" joining two tasks: "Task 3 or 4", "JSON writer or CLI flag". */
 const OR_BETWEEN = /\b(?:or|either)\b/;
 
 /** How far around a task group the words about it are looked for. */
@@ -282,7 +282,7 @@ const NEAR = 60;
 /** The most that may stand between two tasks joined by "or" (", or ", " or else "). */
 const SHORT_GAP = 20;
 
-/** A task group of the FIRST DISPATCH answer that could be the one dispatched. */
+/** A task group of the next-task answer that could be the one put forward. */
 interface DispatchCandidate {
   /** The task dispatched if this group is: the group's first. */
   readonly task: number;
@@ -327,7 +327,7 @@ function followedByDoneStatus(
 }
 
 /**
- * The task groups of a FIRST DISPATCH answer that may be the dispatch, in
+ * The task groups of a next-task answer that may be the one put forward, in
  * reading order: own-plan groups that are not negated ("not Task 1 or 2"),
  * not described as complete ("Tasks 1-2 are done", "Task 1 onwards is
  * done"), and not introduced as already handled ("after Tasks 1–2").
@@ -390,7 +390,7 @@ function distinctTasks(candidates: readonly DispatchCandidate[]): number {
 
 /**
  * Whether the answer offers more than one outcome: "Task 3 or 4", "Task 1 if
- * the ledger is stale, otherwise Task 4", "Task 1 unless …, in which case
+ * the log is stale, otherwise Task 4", "Task 1 unless …, in which case
  * nothing to dispatch".
  */
 function offersAlternatives(
@@ -447,7 +447,7 @@ function chooseDispatch(
   return 'unclear';
 }
 
-/** Where a clause names tasks, by number (`Task 1`) or by title (`Storage schema`). */
+/** Where a clause names tasks, by number (`Task 1`) or by title (`Storage layer`). */
 interface NamedMention {
   readonly start: number;
   readonly end: number;
@@ -460,12 +460,12 @@ const APPOSITION_GAP = /^[\s"'#:*_`]*$/;
 /** What may stand between a mention and the end (or start) of its clause. */
 const CLAUSE_EDGE = /^[\s"'.,;:!?*_`]*$/;
 
-/** A verb right after a title: the clause says something about it ("Lint gate was plan A's last task"). */
+/** A verb right after a title: the clause says something about it ("Lint step was plan A's last task"). */
 const PREDICATE_AFTER_TITLE = /^\s*(?:is|was|are|were|belongs?|belonged)\b/;
 
 /**
  * A clause that starts with a title and goes on to say it is another plan's
- * ("Storage schema is plan A's, not mine"): an explanation next to the
+ * ("Storage layer is plan A's, not mine"): an explanation next to the
  * dispatch, not a restatement of it.
  */
 function saysWhosePlan(clause: string, title: NamedMention, attribution: Attribution): boolean {

@@ -4,7 +4,7 @@
  * `tasks 1 and 2`, `task 1 and task 2`, `tasks 1, 2, and 3`, `task 1 through
  * task 5`, `task 1 onwards`, `up to task 2`, `task 2 and everything before
  * it`, `task three`, `the first task`, `the first two
- * tasks`, a title of the own plan's tasks (`JSON serializer`), `all 5 tasks`,
+ * tasks`, a title of the own plan's tasks (`JSON writer`), `all 5 tasks`,
  * `everything`, `all of them`, and a clause that is just numbers (`3`,
  * `1, 2`, `1 and 2 (commits …)`). Paths, commit hashes, dates, times and
  * counts (`2 of 5`, `5 tasks`) are not task numbers.
@@ -87,7 +87,7 @@ const LOOK_BEHIND = 40;
 /** After `task 1`: the rest of the plan from there on. */
 const ONWARDS_AFTER =
   /^\s*(?:onwards?|and\s+(?:up|onwards?|later|beyond|everything\s+after(?:\s+(?:it|that))?|all\s+later\s+(?:ones|tasks)))\b/;
-/** What may stand between two task mentions that name one list: `Export data model and CSV serializer`. */
+/** What may stand between two task mentions that name one list: `Data model and CSV writer`. */
 const LIST_GAP = /^["'\s]*(?:,\s*(?:and\s+)?|&|\+|\/|and|plus)?["'\s]*$/;
 
 /** A run of task numbers found in a clause, with where it was found. */

@@ -1,6 +1,6 @@
 /**
  * Find where a clause names one of the own plan's tasks by its title
- * ("Export data model", "csv serializer", "end to end test"): whole words,
+ * ("Data model", "csv writer", "end to end test"): whole words,
  * any case, any punctuation or spacing between the words. Only whole titles
  * count; a fragment ("the data model") is not a mention.
  */
