@@ -2,7 +2,7 @@
  * Benchmark: rescoring is pure computation over files. Generates 1,000
  * synthetic reps in a temp dir (every file a rep directory holds that the
  * scorer reads), then times scoring all of them from disk through
- * `scoreRepDirectory`, the path `redgreen score` takes.
+ * `scoreRepDirectories`, the path `redgreen score` takes.
  * Prints the figure; asserts nothing about time.
  *
  *   node dist/scripts/bench-score.js [--reps N] [--keep]
@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import type { RepMeta } from '../harness/campaign/rep-meta.js';
 import { type ResolvedScenario, resolveScenarioIn } from '../harness/campaign/resolve-scenario.js';
 import { REP_FILES } from '../harness/campaign/results-layout.js';
-import { scoreRepDirectory } from '../harness/campaign/score-rep-dir.js';
+import { scoreRepDirectories } from '../harness/campaign/score-rep-dir.js';
 import type { Snapshot } from '../harness/fixture/snapshot-schema.js';
 import { sha256Hex } from '../harness/lib/hash.js';
 import { packageRoot } from '../harness/lib/package-root.js';
@@ -258,11 +258,17 @@ async function main(argv: readonly string[]): Promise<void> {
     const start = performance.now();
     const verdicts = { pass: 0, fail: 0, indeterminate: 0 };
     let forensicReps = 0;
-    for (const { dir, scenario } of dirs) {
-      const scored = await scoreRepDirectory(dir, scenarios[scenario], FACTS[scenario]);
-      if (!scored.ok) throw new Error(scored.error.problem);
-      verdicts[scored.value.score.verdict]++;
-      const forensic = scored.value.score.observations.find((o) => o.id === 'forensic-calls');
+    const scored = await scoreRepDirectories(
+      dirs.map(({ dir, scenario }) => ({
+        dir,
+        scenario: scenarios[scenario],
+        fixture: FACTS[scenario],
+      })),
+    );
+    if (!scored.ok) throw new Error(scored.error.problem);
+    for (const { score } of scored.value) {
+      verdicts[score.verdict]++;
+      const forensic = score.observations.find((o) => o.id === 'forensic-calls');
       if (forensic?.outcome === 'pass') forensicReps++;
     }
     const elapsedMs = performance.now() - start;
@@ -270,7 +276,7 @@ async function main(argv: readonly string[]): Promise<void> {
     process.stdout.write(
       `${[
         `bench-score: ${reps} synthetic reps (reply.md, transcript.jsonl, meta.json, before/after snapshots, captured files, command outcomes), generated in ${generateMs.toFixed(0)} ms`,
-        `read + extract + check + score from disk (scoreRepDirectory, the rescore path): ${elapsedMs.toFixed(0)} ms total, ${(elapsedMs / reps).toFixed(3)} ms per rep (target: 1,000 reps under 5 s)`,
+        `read + extract + check + score from disk (scoreRepDirectories, the rescore path): ${elapsedMs.toFixed(0)} ms total, ${(elapsedMs / reps).toFixed(3)} ms per rep (target: 1,000 reps under 5 s)`,
         `verdicts: ${verdicts.pass} pass, ${verdicts.fail} fail, ${verdicts.indeterminate} indeterminate; ${forensicReps} reps with forensic calls`,
         `node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown cpu'} × ${os.cpus().length}`,
       ].join('\n')}\n`,

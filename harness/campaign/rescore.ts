@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import type { FixtureFingerprint } from '../fixture/index.js';
 import { writeFileAtomic } from '../lib/atomic-write.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { packageRoot } from '../lib/package-root.js';
@@ -8,7 +9,7 @@ import { loadResultsForRescore } from '../report/load-results.js';
 import { variantKey } from './rep-runner.js';
 import { type ResolvedScenario, resolveScenarioIn } from './resolve-scenario.js';
 import { REP_FILES } from './results-layout.js';
-import { scoreRepDirectory } from './score-rep-dir.js';
+import { scoreRepDirectories } from './score-rep-dir.js';
 
 export interface RescoreSummary {
   readonly rescored: number;
@@ -52,8 +53,7 @@ export async function rescoreResults(dir: string): Promise<Result<RescoreSummary
     }
     specs.set(scenario.id, found);
   }
-  const changed: { id: string; before: string; after: string }[] = [];
-  const rescored: { file: string; score: unknown }[] = [];
+  const jobs: { dir: string; scenario: ResolvedScenario; fixture: FixtureFingerprint }[] = [];
   for (const rep of loaded.value.reps) {
     const spec = specs.get(rep.meta.scenario);
     const key = variantKey(rep.meta.fixture, rep.meta.fixture.layout);
@@ -67,16 +67,25 @@ export async function rescoreResults(dir: string): Promise<Result<RescoreSummary
         ),
       );
     }
-    const scored = await scoreRepDirectory(rep.dir, spec, fingerprint);
-    if (!scored.ok) return scored;
-    if (scored.value.score.verdict !== rep.score) {
-      changed.push({ id: rep.id, before: rep.score, after: scored.value.score.verdict });
-    }
-    rescored.push({ file: path.join(rep.dir, REP_FILES.score), score: scored.value.score });
+    jobs.push({ dir: rep.dir, scenario: spec, fixture: fingerprint });
   }
+  const scored = await scoreRepDirectories(jobs);
+  if (!scored.ok) return scored;
+  const changed: { id: string; before: string; after: string }[] = [];
+  loaded.value.reps.forEach((rep, index) => {
+    const after = scored.value[index]?.score.verdict;
+    if (after !== undefined && after !== rep.score) {
+      changed.push({ id: rep.id, before: rep.score, after });
+    }
+  });
   // Every rep is scored before any file changes: a failure leaves the directory as it was.
-  for (const { file, score } of rescored) {
-    await writeFileAtomic(file, `${JSON.stringify(score, null, 2)}\n`);
+  for (const [index, rep] of loaded.value.reps.entries()) {
+    const score = scored.value[index]?.score;
+    if (score === undefined) continue;
+    await writeFileAtomic(
+      path.join(rep.dir, REP_FILES.score),
+      `${JSON.stringify(score, null, 2)}\n`,
+    );
   }
   return ok({ rescored: loaded.value.reps.length, changed });
 }

@@ -8,6 +8,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import pLimit from 'p-limit';
 import { snapshotSchema } from '../fixture/index.js';
 import { describeError } from '../lib/describe-error.js';
 import type { InputError } from '../lib/input-error.js';
@@ -84,4 +85,31 @@ export async function scoreRepDirectory(
       ),
     );
   }
+}
+
+/** How many reps a rescore reads at once: it waits on the disk far more than it computes. */
+const RESCORE_CONCURRENCY = 8;
+
+/**
+ * Score many rep directories, a few at a time, keeping the input order. The
+ * first problem is returned as soon as every rep in flight has finished.
+ */
+export async function scoreRepDirectories(
+  reps: readonly {
+    readonly dir: string;
+    readonly scenario: ResolvedScenario;
+    readonly fixture: BuiltFixture;
+  }[],
+): Promise<Result<{ score: RepScore; meta: RepMeta }[], InputError>> {
+  const limit = pLimit(RESCORE_CONCURRENCY);
+  const scored = await Promise.all(
+    reps.map((rep) => limit(() => scoreRepDirectory(rep.dir, rep.scenario, rep.fixture))),
+  );
+  const failed = scored.find((result) => !result.ok);
+  if (failed !== undefined && !failed.ok) return failed;
+  return ok(
+    scored.map(
+      (result) => (result as { ok: true; value: { score: RepScore; meta: RepMeta } }).value,
+    ),
+  );
 }

@@ -45,8 +45,34 @@ export interface PlanReadingContext {
   readonly options: TaskReadingOptions;
 }
 
+/**
+ * Contexts already built, per catalogue (one per scenario, the same object
+ * for every rep): building one compiles a few dozen patterns, and a rescore
+ * reads thousands of reps against the same few.
+ */
+const built = new WeakMap<PlanCatalogue, Map<string, PlanReadingContext>>();
+
 /** The context for reading tasks of `plan`, with `otherPlans` and the catalogue's other plans as foreign. */
 export function planReadingContext(
+  catalogue: PlanCatalogue,
+  plan: string,
+  otherPlans: readonly string[],
+  extra: { readonly countNouns?: readonly string[]; readonly none?: readonly string[] } = {},
+): PlanReadingContext {
+  const key = JSON.stringify([plan, otherPlans, extra.countNouns ?? [], extra.none ?? []]);
+  let forCatalogue = built.get(catalogue);
+  if (forCatalogue === undefined) {
+    forCatalogue = new Map();
+    built.set(catalogue, forCatalogue);
+  }
+  const known = forCatalogue.get(key);
+  if (known !== undefined) return known;
+  const context = buildPlanReadingContext(catalogue, plan, otherPlans, extra);
+  forCatalogue.set(key, context);
+  return context;
+}
+
+function buildPlanReadingContext(
   catalogue: PlanCatalogue,
   plan: string,
   otherPlans: readonly string[],

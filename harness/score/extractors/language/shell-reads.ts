@@ -102,8 +102,15 @@ function gitInvocation(
   return undefined;
 }
 
+/** The hex-run pattern for each minimum length, compiled once (matchAll works on a copy). */
+const hexPatterns = new Map<number, RegExp>();
+
 function hexRuns(word: string, minLength: number): string[] {
-  const pattern = new RegExp(`(?<![0-9a-fA-F])[0-9a-fA-F]{${minLength},40}(?![0-9a-fA-F])`, 'g');
+  let pattern = hexPatterns.get(minLength);
+  if (pattern === undefined) {
+    pattern = new RegExp(`(?<![0-9a-fA-F])[0-9a-fA-F]{${minLength},40}(?![0-9a-fA-F])`, 'g');
+    hexPatterns.set(minLength, pattern);
+  }
   return [...word.matchAll(pattern)].map((found) => found[0].toLowerCase());
 }
 
