@@ -20,7 +20,12 @@ function repFacts(out: string, id: string): unknown {
   const observations = score.observations as { id: string; observed?: string }[];
   return {
     verdict: score.verdict,
-    values: score.values,
+    // What was read, without the quotes (they hold each run's own temp paths).
+    values: Object.fromEntries(
+      Object.entries(score.values as Record<string, { ok: boolean; value?: unknown }>).map(
+        ([section, reading]) => [section, reading.ok ? reading.value : 'unreadable'],
+      ),
+    ),
     resolution: observations.find((observation) => observation.id === 'resolution')?.observed,
     toolUses: meta.toolUses,
     toolCallsByName: meta.toolCallsByName,
