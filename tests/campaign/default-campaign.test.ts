@@ -62,6 +62,9 @@ describe('redgreen run: the default campaign offline', () => {
         'score.json',
         'snapshot-before.json',
         'snapshot-after.json',
+        'files-before.json',
+        'files-after.json',
+        'commands.json',
         'prompt.md',
       ]) {
         expect(existsSync(path.join(dir, file)), `${rep.id} ${file}`).toBe(true);
@@ -87,10 +90,18 @@ describe('redgreen run: the default campaign offline', () => {
     const markdown = readFileSync(path.join(out, 'results.md'), 'utf8');
     expect(markdown).toContain('| S1 RED | released (flat ledger) | s1 flat | 0/5 |');
     expect(markdown).toContain('| S1 GREEN | plan-scoped workspace | s1 scoped | 5/5 |');
-    expect(markdown).toContain('scripted policy');
-    expect(readFileSync(path.join(out, 'results.csv'), 'utf8').split('\n')[0]).toMatch(
-      /^rep_id,arm,role,scenario,/,
+    // The Notes keep the seed's shape: resolution from tool calls, forensics, tool_uses.
+    expect(markdown).toMatch(
+      /\| S1 GREEN \|[^\n]*\| 95% CI 57%–100%; resolution: 5 structural; none via commit-content forensics; tool_uses [\d/]+ \|/,
     );
+    expect(markdown).toMatch(
+      /\| S1 RED \|[^\n]*resolution: 5 neither;[^\n]*e\.g\. red\/s1-rep1: first-dispatch: /,
+    );
+    expect(markdown).toContain('scripted policy');
+    const header = readFileSync(path.join(out, 'results.csv'), 'utf8').split('\n')[0];
+    expect(header).toMatch(/^rep_id,arm,role,scenario,/);
+    expect(header).toContain(',failed_checks,undecided_checks,values,');
+    expect(header).toMatch(/,obs_resolution,obs_forensic-calls,/);
 
     const gate = await runCli(['gate', out]);
     expect(gate.exitCode).toBe(0);
