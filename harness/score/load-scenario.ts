@@ -11,53 +11,21 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import type { ZodError } from 'zod';
 import { fixtureFactShapes } from '../fixture/scenario-facts.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
-import {
-  type CheckNode,
-  type CheckProblem,
-  type CompileContext,
-  compileCheck,
-} from './check-schema.js';
-import { EXTRACTORS, type ExtractorKind } from './extractors/index.js';
-import { nameSchema } from './param-types.js';
-import { sampleFacts, substitute } from './placeholders.js';
-import { compileSectionLabel, type SectionLabel } from './report-sections.js';
-import {
-  type ObservationSummary,
-  SCENARIO_ID,
-  type ScenarioShell,
-  scenarioShellSchema,
-  summarySchema,
-} from './scenario-schema.js';
+import { type CheckNode, type CompileContext, compileCheck } from './check-schema.js';
+import { compileObservation, type ObservationNode } from './compile-observation.js';
+import { type CompiledSection, compileSections } from './compile-report.js';
+import type { ExtractorKind } from './extractors/index.js';
+import { checkProblemError, scenarioFieldError } from './scenario-errors.js';
+import { SCENARIO_ID, type ScenarioShell, scenarioShellSchema } from './scenario-schema.js';
+
+export type { ObservationNode } from './compile-observation.js';
+export type { CompiledSection } from './compile-report.js';
 
 export const SCENARIO_FILES = ['scenario.json', 'scenario.yaml', 'scenario.yml'] as const;
 export const OLD_SCORING_FILE = 'scoring.json';
-
-export interface CompiledSection {
-  readonly name: string;
-  readonly label: SectionLabel;
-  readonly required: boolean;
-  readonly kind: ExtractorKind;
-  /** The extractor params as written (defaults filled in, placeholders kept). */
-  readonly spec: Readonly<Record<string, unknown>>;
-}
-
-export type ObservationNode =
-  | {
-      readonly kind: 'check';
-      readonly id: string;
-      readonly node: CheckNode;
-      readonly summary: ObservationSummary | undefined;
-    }
-  | {
-      readonly kind: 'classify';
-      readonly id: string;
-      readonly labels: readonly { readonly label: string; readonly node: CheckNode }[];
-      readonly summary: ObservationSummary | undefined;
-    };
 
 export interface CalibrationRun {
   readonly policy: string;
@@ -157,170 +125,6 @@ function readScenarioData(file: string): Result<unknown, InputError> {
   }
 }
 
-function pathText(issuePath: readonly PropertyKey[]): string {
-  return issuePath
-    .map((part, index) =>
-      typeof part === 'number' ? `[${part}]` : `${index === 0 ? '' : '.'}${String(part)}`,
-    )
-    .join('');
-}
-
-function shellError(file: string, error: ZodError): InputError {
-  const issue = error.issues[0];
-  const field = pathText(issue?.path ?? []);
-  const where = field === '' ? file : `${file}: ${field}`;
-  if (issue?.code === 'unrecognized_keys') {
-    return inputError(
-      where,
-      `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${key}"`).join(', ')}`,
-      'remove it or fix its spelling (see docs/writing-a-scenario.md)',
-    );
-  }
-  return inputError(
-    where,
-    (issue?.message ?? 'is invalid').replace(/^Invalid input: /, ''),
-    'fix the value (see docs/writing-a-scenario.md)',
-  );
-}
-
-function problemError(file: string, problem: CheckProblem): InputError {
-  return inputError(`${file}: ${problem.field}`, problem.problem, problem.fix);
-}
-
-/** Sections with their extractor specs validated, in reading order. */
-function compileSections(
-  file: string,
-  shell: ScenarioShell,
-  context: CompileContext,
-): Result<CompiledSection[], InputError> {
-  const compiled = new Map<string, CompiledSection>();
-  const dependsOn = new Map<string, readonly string[]>();
-  for (const [name, section] of Object.entries(shell.report ?? {})) {
-    const where = `report.${name}`;
-    const raw = typeof section.extract === 'string' ? { kind: section.extract } : section.extract;
-    const kind = raw.kind as ExtractorKind;
-    const extractor = EXTRACTORS[kind];
-    const template = extractor.params.safeParse(raw);
-    if (!template.success)
-      return err(shellError(file, prefixIssues(template.error, [...where.split('.'), 'extract'])));
-    const sampled = substitute(template.data, sampleFacts(context.facts));
-    if (!sampled.ok)
-      return err(
-        inputError(
-          `${file}: ${where}.extract`,
-          sampled.error,
-          'put a list placeholder inside a list',
-        ),
-      );
-    const checked = extractor.params.safeParse(sampled.value.value);
-    if (!checked.success)
-      return err(shellError(file, prefixIssues(checked.error, [...where.split('.'), 'extract'])));
-    if (!section.required && extractor.empty === undefined) {
-      return err(
-        inputError(
-          `${file}: ${where}.required`,
-          `a ${kind} section cannot be optional: its absence has no value to read`,
-          'remove "required": false',
-        ),
-      );
-    }
-    const labels = typeof section.label === 'string' ? [section.label] : (section.label ?? []);
-    compiled.set(name, {
-      name,
-      label: compileSectionLabel(name, labels, section.labelPatterns ?? []),
-      required: section.required,
-      kind,
-      spec: template.data as Record<string, unknown>,
-    });
-    dependsOn.set(name, (extractor.dependsOn as (p: unknown) => readonly string[])(template.data));
-  }
-  for (const [name, needs] of dependsOn) {
-    for (const need of needs) {
-      const target = compiled.get(need);
-      if (target === undefined || need === name || target.kind !== 'tasks') {
-        return err(
-          inputError(
-            `${file}: report.${name}.extract.after`,
-            `names "${need}", which is not another section extracting tasks`,
-            'name a section whose extract is "tasks"',
-          ),
-        );
-      }
-    }
-  }
-  // Dependencies are one level deep (a task section after a tasks section), so this order suffices.
-  const order = [...compiled.values()].sort(
-    (a, b) => (dependsOn.get(a.name)?.length ?? 0) - (dependsOn.get(b.name)?.length ?? 0),
-  );
-  return ok(order);
-}
-
-function prefixIssues(error: ZodError, prefix: readonly PropertyKey[]): ZodError {
-  for (const issue of error.issues)
-    (issue as { path: PropertyKey[] }).path = [...prefix, ...issue.path];
-  return error;
-}
-
-function compileObservation(
-  raw: unknown,
-  where: string,
-  context: CompileContext,
-): Result<ObservationNode, CheckProblem> {
-  const record = (raw ?? {}) as Record<string, unknown>;
-  const summary = summarySchema.optional().safeParse(record.summary);
-  if (!summary.success)
-    return err({
-      field: `${where}.summary`,
-      problem: 'must be { "tally": "…" } or { "passes": "…" }',
-      fix: 'fix the summary',
-    });
-  const { summary: _summary, ...rest } = record;
-  if (typeof raw === 'object' && raw !== null && 'classify' in raw) {
-    const id = nameSchema.safeParse(record.id);
-    if (!id.success)
-      return err({
-        field: `${where}.id`,
-        problem: 'is missing or not a name',
-        fix: 'give the observation an id',
-      });
-    const extra = Object.keys(rest).filter((key) => !['id', 'why', 'classify'].includes(key));
-    if (extra.length > 0)
-      return err({
-        field: `${where}.${extra[0]}`,
-        problem: 'is not a field of a classify observation',
-        fix: 'remove it',
-      });
-    const entries = Object.entries((record.classify ?? {}) as Record<string, unknown>);
-    if (entries.length < 2)
-      return err({
-        field: `${where}.classify`,
-        problem: 'needs at least two labelled checks',
-        fix: 'label two or more checks',
-      });
-    const labels: { label: string; node: CheckNode }[] = [];
-    for (const [label, check] of entries) {
-      if (!nameSchema.safeParse(label).success)
-        return err({
-          field: `${where}.classify.${label}`,
-          problem: 'is not a valid label',
-          fix: 'use lower case, digits and dashes',
-        });
-      const node = compileCheck(
-        check,
-        `${where}.classify.${label}`,
-        context,
-        `${id.data}.${label}`,
-      );
-      if (!node.ok) return err(node.problem);
-      labels.push({ label, node: node.node });
-    }
-    return ok({ kind: 'classify', id: id.data, labels, summary: summary.data });
-  }
-  const node = compileCheck(rest, where, context, undefined);
-  if (!node.ok) return err(node.problem);
-  return ok({ kind: 'check', id: node.node.id, node: node.node, summary: summary.data });
-}
-
 function resolvePromptTemplate(dir: string, prompt: ScenarioShell['prompt']): string {
   const template = typeof prompt === 'string' ? prompt : prompt.template;
   return template.includes('/') || template.endsWith('.hbs')
@@ -352,7 +156,7 @@ export function loadScenarioDir(
     );
   }
   const shell = scenarioShellSchema.safeParse(data.value);
-  if (!shell.success) return err(shellError(file, shell.error));
+  if (!shell.success) return err(scenarioFieldError(file, shell.error));
   const config = shell.data;
   if (config.id !== path.basename(absolute)) {
     return err(
@@ -396,7 +200,7 @@ export function loadScenarioDir(
     const nodes: CheckNode[] = [];
     for (const [index, raw] of list.entries()) {
       const compiled = compileCheck(raw, `${where}[${index}]`, context, undefined);
-      if (!compiled.ok) return err(problemError(file, compiled.problem));
+      if (!compiled.ok) return err(checkProblemError(file, compiled.problem));
       const duplicate = claim(compiled.node.id, `${where}[${index}]`);
       if (duplicate !== undefined) return err(duplicate);
       nodes.push(compiled.node);
@@ -410,7 +214,7 @@ export function loadScenarioDir(
   const observe: ObservationNode[] = [];
   for (const [index, raw] of config.observe.entries()) {
     const compiled = compileObservation(raw, `observe[${index}]`, context);
-    if (!compiled.ok) return err(problemError(file, compiled.error));
+    if (!compiled.ok) return err(checkProblemError(file, compiled.error));
     const duplicate = claim(compiled.value.id, `observe[${index}]`);
     if (duplicate !== undefined) return err(duplicate);
     observe.push(compiled.value);

@@ -6,168 +6,27 @@
  * tier table), fresh (Agent/Task) or resume (SendMessage), and the plan task
  * it addresses. No dispatch where one was selected fails; a matcher the
  * input cannot answer (no model given and none known, a task that cannot be
- * read) is undecided.
+ * read) is undecided. Params and matching: dispatch-match.ts.
  */
-import { z } from 'zod';
-import { type Dispatch, required } from '../evidence.js';
-import { withoutEmphasis } from '../extractors/language/markdown.js';
-import { allOf, anyOf, type Outcome } from '../kleene.js';
-import { isModelTier, MODEL_TIERS, tierOf, tierRank } from '../model-tiers.js';
-import { nonBlank, regexSource, taskOrNone } from '../param-types.js';
-import { defineVerb, type ParamProblem, type VerbResult } from '../verb.js';
-import { describeTask } from './reply-value.js';
-
-const KINDS = ['fresh', 'resume'] as const;
-const tier = z.string().refine(isModelTier, `use a tier of ${MODEL_TIERS.order.join(' < ')}`);
-
-const paramsSchema = z
-  .object({
-    select: z
-      .object({
-        which: z.enum(['first', 'last', 'nth', 'any']).default('first'),
-        n: z.number().int().positive().optional(),
-        subagentType: nonBlank.optional(),
-        kind: z.enum(KINDS).optional(),
-      })
-      .strict()
-      .default({ which: 'first' }),
-    prompt: regexSource.optional(),
-    caseSensitive: z.boolean().default(false),
-    model: z.object({ atLeast: tier.optional(), atMost: tier.optional() }).strict().optional(),
-    kind: z.enum(KINDS).optional(),
-    task: taskOrNone.optional(),
-    /** The plan whose task `task` names. */
-    plan: z.string().min(1).default('{{ownPlan}}'),
-  })
-  .strict();
-type Params = z.infer<typeof paramsSchema>;
-
-function problem(params: Params): ParamProblem | undefined {
-  const { select } = params;
-  if ((select.which === 'nth') !== (select.n !== undefined)) {
-    return {
-      field: 'select.n',
-      problem: 'n goes with which: "nth" and only with it',
-      fix: 'give which: "nth" and n (1 = first)',
-    };
-  }
-  if (select.subagentType !== undefined && select.kind === 'resume') {
-    return {
-      field: 'select.subagentType',
-      problem: 'a resume (SendMessage) has no subagent_type, so it could never match',
-      fix: 'drop subagentType or select fresh dispatches',
-    };
-  }
-  if (select.kind !== undefined && params.kind !== undefined && select.kind !== params.kind) {
-    return {
-      field: 'kind',
-      problem: `selects ${select.kind} dispatches but expects ${params.kind}, so it could never pass`,
-      fix: 'make them agree',
-    };
-  }
-  const { atLeast, atMost } = params.model ?? {};
-  if (params.model !== undefined && atLeast === undefined && atMost === undefined) {
-    return { field: 'model', problem: 'has neither atLeast nor atMost', fix: 'give one or both' };
-  }
-  if (
-    atLeast !== undefined &&
-    atMost !== undefined &&
-    isModelTier(atLeast) &&
-    isModelTier(atMost) &&
-    tierRank(atLeast) > tierRank(atMost)
-  ) {
-    return {
-      field: 'model',
-      problem: `atLeast ${atLeast} is above atMost ${atMost}, so it could never pass`,
-      fix: 'swap or fix them',
-    };
-  }
-  return undefined;
-}
-
-function selected(params: Params, all: readonly Dispatch[]): readonly Dispatch[] {
-  const { select } = params;
-  const pool = all.filter(
-    (dispatch) =>
-      (select.kind === undefined || dispatch.kind === select.kind) &&
-      (select.subagentType === undefined || dispatch.subagentType === select.subagentType),
-  );
-  if (select.which === 'any') return pool;
-  const one =
-    select.which === 'first'
-      ? pool[0]
-      : select.which === 'last'
-        ? pool[pool.length - 1]
-        : pool[(select.n ?? 1) - 1];
-  return one === undefined ? [] : [one];
-}
-
-/** Each matcher's outcome on one dispatch, with what it saw. */
-function matchOne(
-  params: Params,
-  dispatch: Dispatch,
-  sessionModel: string | null,
-): { outcome: Outcome; said: string[] } {
-  const outcomes: Outcome[] = [];
-  const said: string[] = [];
-  if (params.kind !== undefined) {
-    outcomes.push(dispatch.kind === params.kind ? 'pass' : 'fail');
-    said.push(dispatch.kind);
-  }
-  if (params.prompt !== undefined) {
-    if (dispatch.prompt === null) {
-      outcomes.push('undecided');
-      said.push('no prompt');
-    } else {
-      const hit = new RegExp(params.prompt, params.caseSensitive ? 'm' : 'im').test(
-        withoutEmphasis(dispatch.prompt),
-      );
-      outcomes.push(hit ? 'pass' : 'fail');
-      said.push(
-        hit ? `prompt matches /${params.prompt}/` : `prompt does not match /${params.prompt}/`,
-      );
-    }
-  }
-  if (params.model !== undefined) {
-    const model = dispatch.model ?? sessionModel;
-    const tierSeen = model === null ? undefined : tierOf(model);
-    if (tierSeen === undefined) {
-      outcomes.push('undecided');
-      said.push(model === null ? 'no model given or known' : `model ${model} is on no tier`);
-    } else {
-      const { atLeast, atMost } = params.model;
-      const low =
-        atLeast !== undefined && isModelTier(atLeast) && tierRank(tierSeen) < tierRank(atLeast);
-      const high =
-        atMost !== undefined && isModelTier(atMost) && tierRank(tierSeen) > tierRank(atMost);
-      outcomes.push(low || high ? 'fail' : 'pass');
-      said.push(`model ${model} (${tierSeen}${dispatch.model === null ? ', inherited' : ''})`);
-    }
-  }
-  if (params.task !== undefined) {
-    const reading = dispatch.tasks[params.plan];
-    if (reading === undefined || !reading.ok) {
-      outcomes.push('undecided');
-      said.push(
-        `task not readable${reading === undefined || reading.ok ? '' : `: ${reading.why}`}`,
-      );
-    } else {
-      outcomes.push(reading.value === params.task ? 'pass' : 'fail');
-      said.push(describeTask(reading.value));
-    }
-  }
-  return { outcome: allOf(outcomes), said };
-}
+import { required } from '../evidence.js';
+import { allOf, anyOf } from '../kleene.js';
+import { defineVerb, type VerbResult } from '../verb.js';
+import {
+  dispatchParams,
+  dispatchProblem,
+  matchDispatch,
+  selectedDispatches,
+} from './dispatch-match.js';
 
 export const dispatch = defineVerb({
   summary:
     'the selected dispatch (first/last/nth/any, by subagent_type) matches prompt, model tier, fresh/resume and task',
-  params: paramsSchema,
+  params: dispatchParams,
   reads: () => ['transcript'],
-  validate: (params) => problem(params),
+  validate: (params) => dispatchProblem(params),
   run: (params, evidence): VerbResult => {
     const transcript = required(evidence.transcript, 'transcript');
-    const chosen = selected(params, transcript.dispatches);
+    const chosen = selectedDispatches(params, transcript.dispatches);
     const which =
       params.select.which === 'nth'
         ? `dispatch ${params.select.n}`
@@ -179,7 +38,7 @@ export const dispatch = defineVerb({
         detail: `no ${which} (${transcript.dispatches.length} dispatch(es) in all)`,
       };
     }
-    const results = chosen.map((one) => ({ one, ...matchOne(params, one, transcript.model) }));
+    const results = chosen.map((one) => ({ one, ...matchDispatch(params, one, transcript.model) }));
     const outcome =
       params.select.which === 'any'
         ? anyOf(results.map((r) => r.outcome))

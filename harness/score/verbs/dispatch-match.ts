@@ -1,0 +1,161 @@
+/**
+ * The `dispatch` verb's params, the load-time problems with them (a selector
+ * that can never match, a tier range that can never pass), and how one
+ * dispatch is selected and matched. Kept apart so the verb itself stays a
+ * page.
+ */
+import { z } from 'zod';
+import type { Dispatch } from '../evidence.js';
+import { withoutEmphasis } from '../extractors/language/markdown.js';
+import { allOf, type Outcome } from '../kleene.js';
+import { isModelTier, MODEL_TIERS, tierOf, tierRank } from '../model-tiers.js';
+import { nonBlank, regexSource, taskOrNone } from '../param-types.js';
+import type { ParamProblem } from '../verb.js';
+import { describeTask } from './reply-value.js';
+
+const KINDS = ['fresh', 'resume'] as const;
+const tier = z.string().refine(isModelTier, `use a tier of ${MODEL_TIERS.order.join(' < ')}`);
+
+export const dispatchParams = z
+  .object({
+    select: z
+      .object({
+        which: z.enum(['first', 'last', 'nth', 'any']).default('first'),
+        n: z.number().int().positive().optional(),
+        subagentType: nonBlank.optional(),
+        kind: z.enum(KINDS).optional(),
+      })
+      .strict()
+      .default({ which: 'first' }),
+    prompt: regexSource.optional(),
+    caseSensitive: z.boolean().default(false),
+    model: z.object({ atLeast: tier.optional(), atMost: tier.optional() }).strict().optional(),
+    kind: z.enum(KINDS).optional(),
+    task: taskOrNone.optional(),
+    /** The plan whose task `task` names. */
+    plan: z.string().min(1).default('{{ownPlan}}'),
+  })
+  .strict();
+export type DispatchParams = z.infer<typeof dispatchParams>;
+
+/** What zod cannot see: a selector or matcher that could never match or pass. */
+export function dispatchProblem(params: DispatchParams): ParamProblem | undefined {
+  const { select } = params;
+  if ((select.which === 'nth') !== (select.n !== undefined)) {
+    return {
+      field: 'select.n',
+      problem: 'n goes with which: "nth" and only with it',
+      fix: 'give which: "nth" and n (1 = first)',
+    };
+  }
+  if (select.subagentType !== undefined && select.kind === 'resume') {
+    return {
+      field: 'select.subagentType',
+      problem: 'a resume (SendMessage) has no subagent_type, so it could never match',
+      fix: 'drop subagentType or select fresh dispatches',
+    };
+  }
+  if (select.kind !== undefined && params.kind !== undefined && select.kind !== params.kind) {
+    return {
+      field: 'kind',
+      problem: `selects ${select.kind} dispatches but expects ${params.kind}, so it could never pass`,
+      fix: 'make them agree',
+    };
+  }
+  const { atLeast, atMost } = params.model ?? {};
+  if (params.model !== undefined && atLeast === undefined && atMost === undefined) {
+    return { field: 'model', problem: 'has neither atLeast nor atMost', fix: 'give one or both' };
+  }
+  if (
+    atLeast !== undefined &&
+    atMost !== undefined &&
+    isModelTier(atLeast) &&
+    isModelTier(atMost) &&
+    tierRank(atLeast) > tierRank(atMost)
+  ) {
+    return {
+      field: 'model',
+      problem: `atLeast ${atLeast} is above atMost ${atMost}, so it could never pass`,
+      fix: 'swap or fix them',
+    };
+  }
+  return undefined;
+}
+
+/** The dispatches the selector picks: one for first/last/nth, every candidate for any. */
+export function selectedDispatches(
+  params: DispatchParams,
+  all: readonly Dispatch[],
+): readonly Dispatch[] {
+  const { select } = params;
+  const pool = all.filter(
+    (dispatch) =>
+      (select.kind === undefined || dispatch.kind === select.kind) &&
+      (select.subagentType === undefined || dispatch.subagentType === select.subagentType),
+  );
+  if (select.which === 'any') return pool;
+  const one =
+    select.which === 'first'
+      ? pool[0]
+      : select.which === 'last'
+        ? pool[pool.length - 1]
+        : pool[(select.n ?? 1) - 1];
+  return one === undefined ? [] : [one];
+}
+
+/** Each matcher's outcome on one dispatch, with what it saw. */
+export function matchDispatch(
+  params: DispatchParams,
+  dispatch: Dispatch,
+  sessionModel: string | null,
+): { outcome: Outcome; said: string[] } {
+  const outcomes: Outcome[] = [];
+  const said: string[] = [];
+  if (params.kind !== undefined) {
+    outcomes.push(dispatch.kind === params.kind ? 'pass' : 'fail');
+    said.push(dispatch.kind);
+  }
+  if (params.prompt !== undefined) {
+    if (dispatch.prompt === null) {
+      outcomes.push('undecided');
+      said.push('no prompt');
+    } else {
+      const hit = new RegExp(params.prompt, params.caseSensitive ? 'm' : 'im').test(
+        withoutEmphasis(dispatch.prompt),
+      );
+      outcomes.push(hit ? 'pass' : 'fail');
+      said.push(
+        hit ? `prompt matches /${params.prompt}/` : `prompt does not match /${params.prompt}/`,
+      );
+    }
+  }
+  if (params.model !== undefined) {
+    const model = dispatch.model ?? sessionModel;
+    const tierSeen = model === null ? undefined : tierOf(model);
+    if (tierSeen === undefined) {
+      outcomes.push('undecided');
+      said.push(model === null ? 'no model given or known' : `model ${model} is on no tier`);
+    } else {
+      const { atLeast, atMost } = params.model;
+      const low =
+        atLeast !== undefined && isModelTier(atLeast) && tierRank(tierSeen) < tierRank(atLeast);
+      const high =
+        atMost !== undefined && isModelTier(atMost) && tierRank(tierSeen) > tierRank(atMost);
+      outcomes.push(low || high ? 'fail' : 'pass');
+      said.push(`model ${model} (${tierSeen}${dispatch.model === null ? ', inherited' : ''})`);
+    }
+  }
+  if (params.task !== undefined) {
+    const reading = dispatch.tasks[params.plan];
+    if (reading === undefined || !reading.ok) {
+      outcomes.push('undecided');
+      said.push(
+        `task not readable${reading === undefined || reading.ok ? '' : `: ${reading.why}`}`,
+      );
+    } else {
+      outcomes.push(reading.value === params.task ? 'pass' : 'fail');
+      said.push(describeTask(reading.value));
+    }
+  }
+  return { outcome: allOf(outcomes), said };
+}
