@@ -1,6 +1,18 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { query, type SDKMessage, type SDKResultMessage } from '@anthropic-ai/claude-agent-sdk';
+import {
+  type HookCallback,
+  query,
+  type SDKMessage,
+  type SDKResultMessage,
+} from '@anthropic-ai/claude-agent-sdk';
+import type { StopMode } from '../campaign/config-schema.js';
+import {
+  type CapturedDispatch,
+  DISPATCH_REFUSAL,
+  DispatchCapture,
+  NOT_RUN_RESULT,
+} from './dispatch-capture.js';
 import { claudeCodeEnvironment, privateDirsOf } from './engine-env.js';
 import type { Sandbox } from './sandbox.js';
 import type {
@@ -10,6 +22,7 @@ import type {
   TokenUsage,
 } from './session-types.js';
 import { writeShellPrefix } from './shell-prefix.js';
+import { StreamedToolInputs } from './streamed-tool-inputs.js';
 
 /**
  * Permission rules for a session: Claude Code's general-purpose tool set,
@@ -50,6 +63,57 @@ export const CLAUDE_CODE_TOOLS = [
 
 export const CLAUDE_CODE_DISALLOWED_TOOLS = ['WebFetch', 'WebSearch'] as const;
 
+/**
+ * The tools of a session in a stop mode. `Task` is advertised to the model as
+ * `Agent` (the engine's current name; it still accepts calls named Task).
+ * Headless, the engine offers `SendMessage` only when it is named here, so a
+ * first-dispatch session names it: a message to a live agent is a dispatch
+ * too (a resume).
+ */
+export function claudeCodeTools(stop: StopMode): string[] {
+  return stop === 'first-dispatch' ? [...CLAUDE_CODE_TOOLS, 'SendMessage'] : [...CLAUDE_CODE_TOOLS];
+}
+
+/**
+ * The PreToolUse hook that captures the controller's first dispatch. The
+ * engine calls it before every tool call, after validating the call's input
+ * and before any permission rule. For the first controller call to
+ * Agent/Task/SendMessage (a call with no `agent_id`, which only calls inside
+ * subagents carry) it denies the call with the fixed refusal and answers
+ * `continue: false`, which makes the engine finish the turn's tool calls and
+ * end without another model request; every later call is denied as not run.
+ * (Measured on 2.1.332: a `canUseTool` callback is never consulted for Agent,
+ * so it cannot stop a dispatch; `continue: false` without a denial lets the
+ * subagent start; an abort from the hook races the next request.)
+ */
+export function firstDispatchHook(capture: DispatchCapture): HookCallback {
+  return async (input) => {
+    if (input.hook_event_name !== 'PreToolUse') return {};
+    const fate = capture.decide({
+      toolUseId: input.tool_use_id,
+      tool: input.tool_name,
+      input: input.tool_input,
+      insideSubagent: input.agent_id !== undefined,
+    });
+    if (fate === 'run') return {};
+    return {
+      continue: false,
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: fate === 'capture' ? DISPATCH_REFUSAL : NOT_RUN_RESULT,
+      },
+    };
+  };
+}
+
+/** A main-session tool_use block as the engine received it from the model. */
+interface SeenToolUse {
+  readonly name: string;
+  readonly input: unknown;
+  readonly messageId: string | undefined;
+}
+
 export interface ClaudeCodeBackendOptions {
   readonly binary: string;
   /** Confines every Bash command (through CLAUDE_CODE_SHELL_PREFIX). */
@@ -67,6 +131,96 @@ function usageOf(result: SDKResultMessage): TokenUsage {
     totals.cacheRead += model.cacheReadInputTokens;
   }
   return totals;
+}
+
+/**
+ * The captured dispatch as the model sent it. The hook sees the engine's view
+ * of the call (a call named Task arrives as Agent; SendMessage's input gains
+ * derived fields, in the emitted assistant message too), so name and input
+ * come from the streamed API events; from the assistant message's block when
+ * the turn was not streamed.
+ */
+function asSent(
+  captured: CapturedDispatch,
+  streamed: StreamedToolInputs,
+  toolUses: ReadonlyMap<string, SeenToolUse>,
+): CapturedDispatch {
+  const block = streamed.get(captured.toolUseId) ?? toolUses.get(captured.toolUseId);
+  return block === undefined
+    ? captured
+    : { toolUseId: captured.toolUseId, tool: block.name, input: block.input };
+}
+
+type OutcomeBase = Pick<
+  SessionOutcome,
+  'modelReported' | 'engine' | 'engineCostEstimateUsd' | 'usage' | 'turns'
+>;
+
+/** How a session that captured no dispatch ended: its reply, or why it has none. */
+function endedWithoutCapture(
+  base: OutcomeBase,
+  result: SDKResultMessage | undefined,
+  ending: {
+    readonly timedOut: boolean;
+    readonly failure: string | undefined;
+    readonly lastAssistantText: string | null;
+    readonly timeoutSeconds: number;
+  },
+): Omit<SessionOutcome, 'capturedDispatch'> {
+  const { lastAssistantText, failure } = ending;
+  if (ending.timedOut) {
+    return {
+      ...base,
+      status: {
+        kind: 'indeterminate',
+        stage: 'timeout',
+        reason: `no result within the session timeout (${ending.timeoutSeconds} s)`,
+      },
+      finalReply: lastAssistantText,
+      stopReason: 'timeout',
+    };
+  }
+  if (result === undefined) {
+    return {
+      ...base,
+      status: {
+        kind: 'indeterminate',
+        stage: 'engine',
+        reason: `the engine ended without a result${failure === undefined ? '' : `: ${failure.split('\n')[0]}`}`,
+      },
+      finalReply: lastAssistantText,
+      stopReason: null,
+    };
+  }
+  if (result.subtype !== 'success') {
+    const stage = result.subtype === 'error_during_execution' ? 'api' : 'limit';
+    const detail = result.errors.length > 0 ? `: ${result.errors[0]}` : '';
+    return {
+      ...base,
+      status: { kind: 'indeterminate', stage, reason: `${result.subtype}${detail}` },
+      finalReply: lastAssistantText,
+      stopReason: result.subtype,
+    };
+  }
+  const apiStatus = (result as { api_error_status?: number | null }).api_error_status;
+  if (result.is_error) {
+    return {
+      ...base,
+      status: {
+        kind: 'indeterminate',
+        stage: 'api',
+        reason: `the engine reported an error${apiStatus ? ` (API status ${apiStatus})` : ''}: ${result.result.split('\n')[0]}`,
+      },
+      finalReply: null,
+      stopReason: result.stop_reason ?? result.subtype,
+    };
+  }
+  return {
+    ...base,
+    status: { kind: 'completed' },
+    finalReply: result.result,
+    stopReason: result.stop_reason ?? result.subtype,
+  };
 }
 
 /** Runs one session on the real Claude Code engine through the Agent SDK. */
@@ -102,6 +256,10 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
       let turns = 0;
       let lastAssistantText: string | null = null;
       let failure: string | undefined;
+      const capture = request.stop === 'first-dispatch' ? new DispatchCapture() : undefined;
+      const toolUses = new Map<string, SeenToolUse>();
+      const streamed = new StreamedToolInputs();
+      const textByMessage = new Map<string, string>();
       try {
         const session = query({
           prompt: request.prompt,
@@ -118,7 +276,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
             settingSources: [],
             persistSession: false,
             systemPrompt: { type: 'preset', preset: 'claude_code' },
-            tools: [...CLAUDE_CODE_TOOLS],
+            tools: claudeCodeTools(request.stop),
             allowedTools: claudeCodeAllowedTools(request.fixtureRepo, request.skillDir),
             disallowedTools: [...CLAUDE_CODE_DISALLOWED_TOOLS],
             permissionMode: 'dontAsk',
@@ -126,10 +284,21 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
             model: request.model.id,
             additionalDirectories: [request.skillDir],
             abortController: abort,
+            ...(capture === undefined
+              ? {}
+              : {
+                  hooks: { PreToolUse: [{ hooks: [firstDispatchHook(capture)] }] },
+                  includePartialMessages: true,
+                }),
             stderr: (data: string) => request.engineLog(data),
           },
         });
         for await (const message of session as AsyncIterable<SDKMessage>) {
+          if (message.type === 'stream_event') {
+            // Asked for only to read tool inputs as sent; not part of the transcript.
+            streamed.add(message);
+            continue;
+          }
           request.transcript.write(message);
           if (message.type === 'system' && message.subtype === 'init') {
             modelReported = message.model;
@@ -145,6 +314,15 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
                 .map((block) => (block as { text: string }).text)
                 .join('');
               if (text.trim().length > 0) lastAssistantText = text;
+              const messageId = message.message.id as string | undefined;
+              if (messageId !== undefined && text !== '') {
+                textByMessage.set(messageId, (textByMessage.get(messageId) ?? '') + text);
+              }
+              for (const block of message.message.content) {
+                if (block.type === 'tool_use' && !toolUses.has(block.id)) {
+                  toolUses.set(block.id, { name: block.name, input: block.input, messageId });
+                }
+              }
               if (typeof message.message.model === 'string') modelReported = message.message.model;
             }
           } else if (message.type === 'result') {
@@ -165,67 +343,36 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
         usage: result === undefined ? null : usageOf(result),
         turns: result?.num_turns ?? turns,
       };
-      if (timedOut) {
-        return {
-          ...base,
-          status: {
-            kind: 'indeterminate',
-            stage: 'timeout',
-            reason: `no result within the session timeout (${request.limits.sessionTimeoutSeconds} s)`,
-          },
-          finalReply: lastAssistantText,
-          stopReason: 'timeout',
-        };
-      }
       if (request.signal.aborted) {
         return {
           ...base,
           status: { kind: 'indeterminate', stage: 'aborted', reason: 'aborted by the user' },
           finalReply: lastAssistantText,
           stopReason: 'aborted',
+          capturedDispatch: null,
         };
       }
-      if (result === undefined) {
+      const captured = capture?.captured ?? null;
+      if (captured !== null) {
+        // The decision was observed; how the engine then wound down does not change it.
+        const dispatch = asSent(captured, streamed, toolUses);
+        const messageId = toolUses.get(captured.toolUseId)?.messageId;
+        const text = messageId === undefined ? undefined : textByMessage.get(messageId);
         return {
           ...base,
-          status: {
-            kind: 'indeterminate',
-            stage: 'engine',
-            reason: `the engine ended without a result${failure === undefined ? '' : `: ${failure.split('\n')[0]}`}`,
-          },
-          finalReply: lastAssistantText,
-          stopReason: null,
+          status: { kind: 'completed' },
+          finalReply: text === undefined || text.trim() === '' ? null : text,
+          stopReason: 'first-dispatch',
+          capturedDispatch: dispatch,
         };
       }
-      if (result.subtype !== 'success') {
-        const stage = result.subtype === 'error_during_execution' ? 'api' : 'limit';
-        const detail = result.errors.length > 0 ? `: ${result.errors[0]}` : '';
-        return {
-          ...base,
-          status: { kind: 'indeterminate', stage, reason: `${result.subtype}${detail}` },
-          finalReply: lastAssistantText,
-          stopReason: result.subtype,
-        };
-      }
-      const apiStatus = (result as { api_error_status?: number | null }).api_error_status;
-      if (result.is_error) {
-        return {
-          ...base,
-          status: {
-            kind: 'indeterminate',
-            stage: 'api',
-            reason: `the engine reported an error${apiStatus ? ` (API status ${apiStatus})` : ''}: ${result.result.split('\n')[0]}`,
-          },
-          finalReply: null,
-          stopReason: result.stop_reason ?? result.subtype,
-        };
-      }
-      return {
-        ...base,
-        status: { kind: 'completed' },
-        finalReply: result.result,
-        stopReason: result.stop_reason ?? result.subtype,
-      };
+      const outcome = endedWithoutCapture(base, result, {
+        timedOut,
+        failure,
+        lastAssistantText,
+        timeoutSeconds: request.limits.sessionTimeoutSeconds,
+      });
+      return { ...outcome, capturedDispatch: null };
     },
   };
 }

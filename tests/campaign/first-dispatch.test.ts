@@ -1,0 +1,159 @@
+/**
+ * `stop: first-dispatch` end to end: `redgreen run` of a one-cell campaign in
+ * a temp dir whose scenario uses the continue prompt and the first-dispatch
+ * stop, on both backends, offline (scripted:skill-reader under the
+ * plan-scoped text, which dispatches Task 1 of plan B in S1). Asserted: what
+ * lands in the rep directory (reply.md's trailer, the transcript's dispatch
+ * and refusal, meta.json's stop fields) and the ledger line.
+ */
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { repMetaSchema } from '../../harness/campaign/rep-meta.js';
+import { parseReplyFile } from '../../harness/score/reply-file.js';
+import { DISPATCH_REFUSAL } from '../../harness/session/dispatch-capture.js';
+import { repoRoot } from '../helpers/cli.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
+import { engineUnavailable } from '../session/support/run-session.js';
+import { readJson, repLines, runCampaignCli } from './support.js';
+
+/** A campaign dir: one arm (the plan-scoped text), one scenario `s1fd` = S1 with the new stop. */
+function firstDispatchCampaign(): string {
+  const dir = makeTempDir('redgreen-fd-campaign-');
+  mkdirSync(path.join(dir, 's1fd'));
+  mkdirSync(path.join(dir, 'prompts'));
+  cpSync(
+    path.join(repoRoot, 'scenarios/prompts/compaction-resume-continue.hbs'),
+    path.join(dir, 'prompts/compaction-resume-continue.hbs'),
+  );
+  const scenario = readJson(path.join(repoRoot, 'scenarios/s1/scenario.json'));
+  writeFileSync(
+    path.join(dir, 's1fd/scenario.json'),
+    JSON.stringify({
+      ...scenario,
+      id: 's1fd',
+      prompt: 'compaction-resume-continue',
+      stop: 'first-dispatch',
+    }),
+  );
+  const scoring = readJson(path.join(repoRoot, 'scenarios/s1/scoring.json'));
+  writeFileSync(
+    path.join(dir, 's1fd/scoring.json'),
+    JSON.stringify({ ...scoring, scenario: 's1fd' }),
+  );
+  const file = path.join(dir, 'fd.campaign.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      id: 'first-dispatch-probe',
+      title: 'S1 as a first-dispatch probe',
+      arms: [
+        {
+          name: 'green',
+          role: 'green',
+          label: 'plan-scoped workspace',
+          skill: path.join(repoRoot, 'skills-under-test/sdd-plan-scoped'),
+          layout: 'scoped',
+        },
+      ],
+      scenarios: ['s1fd'],
+      reps: 1,
+      model: 'claude-sonnet-5-5',
+      offlineModel: 'scripted:skill-reader',
+      concurrency: 1,
+    }),
+  );
+  return file;
+}
+
+interface TranscriptBlock {
+  type: string;
+  id?: string;
+  name?: string;
+  input?: unknown;
+  tool_use_id?: string;
+  content?: unknown;
+  is_error?: boolean;
+}
+
+function transcriptBlocks(text: string, type: string): TranscriptBlock[] {
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as { type: string; message?: { content?: unknown } })
+    .filter((message) => message.type === type && Array.isArray(message.message?.content))
+    .flatMap((message) => message.message?.content as TranscriptBlock[]);
+}
+
+const backends = [
+  ['messages', undefined],
+  ['claude-code', engineUnavailable()],
+] as const;
+
+describe('redgreen run with stop: first-dispatch', () => {
+  for (const [backend, unavailable] of backends) {
+    it.skipIf(unavailable !== undefined)(
+      `${backend}: the rep lands completed with the captured dispatch in reply.md, transcript and meta`,
+      async () => {
+        const out = path.join(makeTempDir(), 'out');
+        const run = await runCampaignCli([
+          firstDispatchCampaign(),
+          '--backend',
+          backend,
+          '--out',
+          out,
+        ]);
+        expect(run.exitCode, run.stderr).toBe(0);
+        const [line] = repLines(out);
+        expect(line).toMatchObject({ id: 'green/s1fd-rep1', status: 'completed' });
+        const repDir = path.join(out, line?.dir ?? '');
+
+        const reply = parseReplyFile(readFileSync(path.join(repDir, 'reply.md'), 'utf8'));
+        expect(reply.reply).toBe('');
+        expect(reply.capturedDispatch).toMatchObject({
+          tool: 'Agent',
+          input: {
+            description: 'Implement Task 1: Export data model',
+            subagent_type: 'general-purpose',
+          },
+        });
+
+        const transcript = readFileSync(path.join(repDir, 'transcript.jsonl'), 'utf8');
+        const uses = transcriptBlocks(transcript, 'assistant').filter(
+          (block) => block.type === 'tool_use',
+        );
+        const dispatch = uses.find((block) => block.id === reply.capturedDispatch?.toolUseId);
+        expect(dispatch).toEqual({
+          type: 'tool_use',
+          id: reply.capturedDispatch?.toolUseId,
+          name: 'Agent',
+          input: reply.capturedDispatch?.input,
+        });
+        const refusal = transcriptBlocks(transcript, 'user').find(
+          (block) => block.type === 'tool_result' && block.tool_use_id === dispatch?.id,
+        );
+        expect(refusal?.is_error).toBe(true);
+        expect(JSON.stringify(refusal?.content)).toContain(DISPATCH_REFUSAL);
+        expect(uses.at(-1)?.id).toBe(dispatch?.id);
+
+        const metaJson = readJson(path.join(repDir, 'meta.json'));
+        const meta = repMetaSchema.parse(metaJson);
+        expect(meta).toMatchObject({
+          status: { kind: 'completed' },
+          stop: 'first-dispatch',
+          dispatchCaptured: true,
+          stopReason: 'first-dispatch',
+          backend,
+        });
+        expect(meta.toolUses).toBe(uses.length);
+
+        // A meta.json written before stop modes existed still reads, as a report-mode rep.
+        const { stop: _stop, dispatchCaptured: _captured, ...older } = metaJson;
+        expect(repMetaSchema.parse(older)).toMatchObject({
+          stop: 'report',
+          dispatchCaptured: false,
+        });
+      },
+    );
+  }
+});
