@@ -6,65 +6,15 @@
  * lands in the rep directory (reply.md's trailer, the transcript's dispatch
  * and refusal, meta.json's stop fields) and the ledger line.
  */
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repMetaSchema } from '../../harness/campaign/rep-meta.js';
 import { parseReplyFile } from '../../harness/score/reply-file.js';
 import { DISPATCH_REFUSAL } from '../../harness/session/dispatch-capture.js';
-import { repoRoot } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { engineUnavailable } from '../session/support/run-session.js';
-import { readJson, repLines, runCampaignCli } from './support.js';
-
-/** A campaign dir: one arm (the plan-scoped text), one scenario `s1fd` = S1 with the new stop. */
-function firstDispatchCampaign(): string {
-  const dir = makeTempDir('redgreen-fd-campaign-');
-  mkdirSync(path.join(dir, 's1fd'));
-  mkdirSync(path.join(dir, 'prompts'));
-  cpSync(
-    path.join(repoRoot, 'scenarios/prompts/compaction-resume-continue.hbs'),
-    path.join(dir, 'prompts/compaction-resume-continue.hbs'),
-  );
-  const scenario = readJson(path.join(repoRoot, 'scenarios/s1/scenario.json'));
-  writeFileSync(
-    path.join(dir, 's1fd/scenario.json'),
-    JSON.stringify({
-      ...scenario,
-      id: 's1fd',
-      prompt: 'compaction-resume-continue',
-      stop: 'first-dispatch',
-    }),
-  );
-  const scoring = readJson(path.join(repoRoot, 'scenarios/s1/scoring.json'));
-  writeFileSync(
-    path.join(dir, 's1fd/scoring.json'),
-    JSON.stringify({ ...scoring, scenario: 's1fd' }),
-  );
-  const file = path.join(dir, 'fd.campaign.json');
-  writeFileSync(
-    file,
-    JSON.stringify({
-      id: 'first-dispatch-probe',
-      title: 'S1 as a first-dispatch probe',
-      arms: [
-        {
-          name: 'green',
-          role: 'green',
-          label: 'plan-scoped workspace',
-          skill: path.join(repoRoot, 'skills-under-test/sdd-plan-scoped'),
-          layout: 'scoped',
-        },
-      ],
-      scenarios: ['s1fd'],
-      reps: 1,
-      model: 'claude-sonnet-5-5',
-      offlineModel: 'scripted:skill-reader',
-      concurrency: 1,
-    }),
-  );
-  return file;
-}
+import { firstDispatchCampaign, readJson, repLines, runCampaignCli } from './support.js';
 
 interface TranscriptBlock {
   type: string;
