@@ -206,7 +206,9 @@ describe('a policy as the subagent it dispatched', () => {
       repo,
       prompt: await continuePrompt(repo, planScopedSkill),
     });
-    const dispatchPrompt = String((dispatched.stoppedAt?.input as { prompt: string }).prompt);
+    const dispatchPrompt = String(
+      (dispatched.stoppedAt?.input as { prompt?: string } | undefined)?.prompt,
+    );
     const record = await play({ policy: 'structural', repo, prompt: dispatchPrompt });
     const brief = path.join(repo, '.superpowers/sdd/2026-07-06-widget-export/task-1-brief.md');
     expect(record.toolCalls.map((call) => [call.name, call.input])).toEqual([

@@ -108,7 +108,7 @@ describe.skipIf(unavailable !== undefined)(
 
       // The engine offered Agent and SendMessage; every request was the controller's, one per
       // turn, and the one answered with the dispatch was the last.
-      const offered = (wire.exchanges[0]?.requestBody.tools as { name: string }[]).map(
+      const offered = ((wire.exchanges[0]?.requestBody.tools ?? []) as { name: string }[]).map(
         (tool) => tool.name,
       );
       expect(offered).toEqual(expect.arrayContaining(['Agent', 'SendMessage']));

@@ -137,7 +137,7 @@ describe('stop: first-dispatch on the messages backend', () => {
       prompt: await renderPrompt('compaction-resume-continue', repo),
       fixtureRepo: repo,
     });
-    const offered = (wire.exchanges[0]?.requestBody.tools as { name: string }[]).map(
+    const offered = ((wire.exchanges[0]?.requestBody.tools ?? []) as { name: string }[]).map(
       (tool) => tool.name,
     );
     expect(offered).toEqual(['Bash', 'Read', 'Glob', 'Grep', 'Agent']);
