@@ -6,7 +6,7 @@
  * lands in the rep directory (reply.md's trailer, the transcript's dispatch
  * and refusal, meta.json's stop fields) and the ledger line.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repMetaSchema } from '../../harness/campaign/rep-meta.js';
@@ -106,4 +106,38 @@ describe('redgreen run with stop: first-dispatch', () => {
       },
     );
   }
+});
+
+describe('the scenario field stop', () => {
+  function setStop(campaign: string, stop: unknown): void {
+    const file = path.join(path.dirname(campaign), 's1fd', 'scenario.json');
+    writeFileSync(file, JSON.stringify({ ...readJson(file), stop }));
+  }
+
+  it('is part of the campaign identity: a resume with another stop mode is refused', async () => {
+    const campaign = firstDispatchCampaign();
+    setStop(campaign, 'report');
+    const out = path.join(makeTempDir(), 'out');
+    const run = await runCampaignCli([campaign, '--backend', 'messages', '--out', out]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const meta = readJson(path.join(out, repLines(out)[0]?.dir ?? '', 'meta.json'));
+    expect(meta).toMatchObject({ stop: 'report', dispatchCaptured: false });
+
+    const same = await runCampaignCli(['--resume', out]);
+    expect(same.exitCode, same.stderr).toBe(0);
+    setStop(campaign, 'first-dispatch');
+    const other = await runCampaignCli(['--resume', out]);
+    expect(other.exitCode).toBe(2);
+    expect(other.stderr).toMatch(/different campaign identity/);
+  });
+
+  it('rejects an unknown stop mode in one line naming the field, exit 2', async () => {
+    const campaign = firstDispatchCampaign();
+    setStop(campaign, 'first-reply');
+    const out = path.join(makeTempDir(), 'out');
+    const run = await runCampaignCli([campaign, '--out', out]);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/scenario\.json.*stop/);
+  });
 });
