@@ -1,18 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  type HookCallback,
-  query,
-  type SDKMessage,
-  type SDKResultMessage,
-} from '@anthropic-ai/claude-agent-sdk';
+import { query, type SDKMessage, type SDKResultMessage } from '@anthropic-ai/claude-agent-sdk';
 import type { StopMode } from '../campaign/config-schema.js';
-import {
-  type CapturedDispatch,
-  DISPATCH_REFUSAL,
-  DispatchCapture,
-  NOT_RUN_RESULT,
-} from './dispatch-capture.js';
+import { ClaudeCodeCapture } from './claude-code-capture.js';
 import { claudeCodeEnvironment, privateDirsOf } from './engine-env.js';
 import type { Sandbox } from './sandbox.js';
 import type {
@@ -22,7 +12,6 @@ import type {
   TokenUsage,
 } from './session-types.js';
 import { writeShellPrefix } from './shell-prefix.js';
-import { StreamedToolInputs } from './streamed-tool-inputs.js';
 
 /**
  * Permission rules for a session: Claude Code's general-purpose tool set,
@@ -74,46 +63,6 @@ export function claudeCodeTools(stop: StopMode): string[] {
   return stop === 'first-dispatch' ? [...CLAUDE_CODE_TOOLS, 'SendMessage'] : [...CLAUDE_CODE_TOOLS];
 }
 
-/**
- * The PreToolUse hook that captures the controller's first dispatch. The
- * engine calls it before every tool call, after validating the call's input
- * and before any permission rule. For the first controller call to
- * Agent/Task/SendMessage (a call with no `agent_id`, which only calls inside
- * subagents carry) it denies the call with the fixed refusal and answers
- * `continue: false`, which makes the engine finish the turn's tool calls and
- * end without another model request; every later call is denied as not run.
- * (Measured on 2.1.332: a `canUseTool` callback is never consulted for Agent,
- * so it cannot stop a dispatch; `continue: false` without a denial lets the
- * subagent start; an abort from the hook races the next request.)
- */
-export function firstDispatchHook(capture: DispatchCapture): HookCallback {
-  return async (input) => {
-    if (input.hook_event_name !== 'PreToolUse') return {};
-    const fate = capture.decide({
-      toolUseId: input.tool_use_id,
-      tool: input.tool_name,
-      input: input.tool_input,
-      insideSubagent: input.agent_id !== undefined,
-    });
-    if (fate === 'run') return {};
-    return {
-      continue: false,
-      hookSpecificOutput: {
-        hookEventName: 'PreToolUse',
-        permissionDecision: 'deny',
-        permissionDecisionReason: fate === 'capture' ? DISPATCH_REFUSAL : NOT_RUN_RESULT,
-      },
-    };
-  };
-}
-
-/** A main-session tool_use block as the engine received it from the model. */
-interface SeenToolUse {
-  readonly name: string;
-  readonly input: unknown;
-  readonly messageId: string | undefined;
-}
-
 export interface ClaudeCodeBackendOptions {
   readonly binary: string;
   /** Confines every Bash command (through CLAUDE_CODE_SHELL_PREFIX). */
@@ -131,24 +80,6 @@ function usageOf(result: SDKResultMessage): TokenUsage {
     totals.cacheRead += model.cacheReadInputTokens;
   }
   return totals;
-}
-
-/**
- * The captured dispatch as the model sent it. The hook sees the engine's view
- * of the call (a call named Task arrives as Agent; SendMessage's input gains
- * derived fields, in the emitted assistant message too), so name and input
- * come from the streamed API events; from the assistant message's block when
- * the turn was not streamed.
- */
-function asSent(
-  captured: CapturedDispatch,
-  streamed: StreamedToolInputs,
-  toolUses: ReadonlyMap<string, SeenToolUse>,
-): CapturedDispatch {
-  const block = streamed.get(captured.toolUseId) ?? toolUses.get(captured.toolUseId);
-  return block === undefined
-    ? captured
-    : { toolUseId: captured.toolUseId, tool: block.name, input: block.input };
 }
 
 type OutcomeBase = Pick<
@@ -256,10 +187,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
       let turns = 0;
       let lastAssistantText: string | null = null;
       let failure: string | undefined;
-      const capture = request.stop === 'first-dispatch' ? new DispatchCapture() : undefined;
-      const toolUses = new Map<string, SeenToolUse>();
-      const streamed = new StreamedToolInputs();
-      const textByMessage = new Map<string, string>();
+      const capture = request.stop === 'first-dispatch' ? new ClaudeCodeCapture() : undefined;
       try {
         const session = query({
           prompt: request.prompt,
@@ -284,21 +212,12 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
             model: request.model.id,
             additionalDirectories: [request.skillDir],
             abortController: abort,
-            ...(capture === undefined
-              ? {}
-              : {
-                  hooks: { PreToolUse: [{ hooks: [firstDispatchHook(capture)] }] },
-                  includePartialMessages: true,
-                }),
+            ...capture?.queryOptions(),
             stderr: (data: string) => request.engineLog(data),
           },
         });
         for await (const message of session as AsyncIterable<SDKMessage>) {
-          if (message.type === 'stream_event') {
-            // Asked for only to read tool inputs as sent; not part of the transcript.
-            streamed.add(message);
-            continue;
-          }
+          if (capture !== undefined && !capture.observe(message)) continue;
           request.transcript.write(message);
           if (message.type === 'system' && message.subtype === 'init') {
             modelReported = message.model;
@@ -314,15 +233,6 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
                 .map((block) => (block as { text: string }).text)
                 .join('');
               if (text.trim().length > 0) lastAssistantText = text;
-              const messageId = message.message.id as string | undefined;
-              if (messageId !== undefined && text !== '') {
-                textByMessage.set(messageId, (textByMessage.get(messageId) ?? '') + text);
-              }
-              for (const block of message.message.content) {
-                if (block.type === 'tool_use' && !toolUses.has(block.id)) {
-                  toolUses.set(block.id, { name: block.name, input: block.input, messageId });
-                }
-              }
               if (typeof message.message.model === 'string') modelReported = message.message.model;
             }
           } else if (message.type === 'result') {
@@ -352,18 +262,15 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
           capturedDispatch: null,
         };
       }
-      const captured = capture?.captured ?? null;
+      const captured = capture?.result() ?? null;
       if (captured !== null) {
         // The decision was observed; how the engine then wound down does not change it.
-        const dispatch = asSent(captured, streamed, toolUses);
-        const messageId = toolUses.get(captured.toolUseId)?.messageId;
-        const text = messageId === undefined ? undefined : textByMessage.get(messageId);
         return {
           ...base,
           status: { kind: 'completed' },
-          finalReply: text === undefined || text.trim() === '' ? null : text,
+          finalReply: captured.turnText,
           stopReason: 'first-dispatch',
-          capturedDispatch: dispatch,
+          capturedDispatch: captured.dispatch,
         };
       }
       const outcome = endedWithoutCapture(base, result, {

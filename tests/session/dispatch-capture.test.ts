@@ -8,7 +8,7 @@
  */
 import type { HookInput } from '@anthropic-ai/claude-agent-sdk';
 import { describe, expect, it } from 'vitest';
-import { firstDispatchHook } from '../../harness/session/claude-code-backend.js';
+import { firstDispatchHook } from '../../harness/session/claude-code-capture.js';
 import {
   DISPATCH_REFUSAL,
   DispatchCapture,

@@ -157,11 +157,12 @@ describe.skipIf(unavailable !== undefined)(
       expect((await log()).at(-1)?.action).toBe('text');
     });
 
-    it('captures a SendMessage as the model sent it; the calls after it in its turn do not run', async () => {
+    it('captures a SendMessage as the model sent it, with its turn’s text; later calls of the turn do not run', async () => {
       const repo = await widgetFixture('s1', 'scoped');
       const resume = { to: 'implementer-task-3', message: 'Continue Task 3 where you stopped.' };
       const brain = await startScriptBrain([
         [
+          { type: 'text', text: 'Resuming the implementer of Task 3.' },
           {
             type: 'tool_use',
             id: 'toolu_before',
@@ -198,6 +199,7 @@ describe.skipIf(unavailable !== undefined)(
         input: resume,
       });
       expect(run.outcome.status).toEqual({ kind: 'completed' });
+      expect(run.outcome.finalReply).toBe('Resuming the implementer of Task 3.');
       expect(existsSync(path.join(repo, 'before'))).toBe(true);
       expect(existsSync(path.join(repo, 'after'))).toBe(false);
       const results = toolResults(run.transcript);
