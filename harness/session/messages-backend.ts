@@ -1,13 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import Anthropic from '@anthropic-ai/sdk';
 import { VERSION as SDK_VERSION } from '@anthropic-ai/sdk/version';
-import type { StopMode } from '../campaign/config-schema.js';
-import {
-  DISPATCH_REFUSAL,
-  DispatchCapture,
-  isDispatchTool,
-  NOT_RUN_RESULT,
-} from './dispatch-capture.js';
+import { DispatchCapture } from './dispatch-capture.js';
 import { privateDirsOf } from './engine-env.js';
 import type { Sandbox } from './sandbox.js';
 import type {
@@ -16,12 +10,7 @@ import type {
   SessionRequest,
   TokenUsage,
 } from './session-types.js';
-import {
-  agentToolDefinition,
-  dispatchInputProblem,
-  sendMessageToolDefinition,
-} from './tools/dispatch-tools.js';
-import { executeTool, type ToolContext, type ToolOutput, toolDefinitions } from './tools/index.js';
+import { answerCall, offeredTools } from './tools/session-tools.js';
 
 const MAX_TOKENS_PER_TURN = 8192;
 
@@ -32,60 +21,6 @@ function systemPromptFor(fixtureRepo: string, tools: readonly Anthropic.Tool[]):
     `You act only through the tools provided (${tools.map((tool) => tool.name).join(', ')}). Paths given to Read, Glob and Grep are absolute.`,
     "Follow the user's instructions exactly, including any scope limits and any report they ask for.",
   ].join('\n');
-}
-
-/**
- * The tools a session is offered: Bash, Read, Glob and Grep, and the subagent
- * tool `Agent` (as Claude Code offers it), whose calls are refused; under
- * `stop: first-dispatch` also `SendMessage`, as the claude-code backend
- * offers it then. The last tool carries the cache breakpoint.
- */
-function offeredTools(stop: StopMode): Anthropic.Tool[] {
-  const tools = [
-    ...toolDefinitions,
-    agentToolDefinition,
-    ...(stop === 'first-dispatch' ? [sendMessageToolDefinition] : []),
-  ];
-  return tools.map((tool, index) =>
-    index === tools.length - 1 ? { ...tool, cache_control: { type: 'ephemeral' } } : tool,
-  );
-}
-
-/** Whether a call names a subagent tool this session offers (`Task` is Agent's other name). */
-function offersDispatchTool(tools: readonly Anthropic.Tool[], name: string): boolean {
-  if (!isDispatchTool(name)) return false;
-  const offered = name === 'Task' ? 'Agent' : name;
-  return tools.some((tool) => tool.name === offered);
-}
-
-/**
- * Answer one call of a turn. A call after a captured dispatch is not run; a
- * subagent tool call is validated and then refused (captured first, under
- * `stop: first-dispatch`); anything else runs.
- */
-async function answerCall(
-  call: Anthropic.ToolUseBlock,
-  session: {
-    readonly tools: readonly Anthropic.Tool[];
-    readonly capture: DispatchCapture | undefined;
-    readonly toolContext: ToolContext;
-    readonly signal: AbortSignal;
-  },
-): Promise<ToolOutput> {
-  if ((session.capture?.captured ?? null) !== null)
-    return { content: NOT_RUN_RESULT, isError: true };
-  if (offersDispatchTool(session.tools, call.name)) {
-    const problem = dispatchInputProblem(call.name, call.input);
-    if (problem !== undefined) return problem;
-    session.capture?.decide({
-      toolUseId: call.id,
-      tool: call.name,
-      input: call.input,
-      insideSubagent: false,
-    });
-    return { content: DISPATCH_REFUSAL, isError: true };
-  }
-  return executeTool(call.name, call.input, session.toolContext, session.signal);
 }
 
 /**
