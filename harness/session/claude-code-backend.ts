@@ -185,6 +185,9 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
       let modelReported: string | null = null;
       let engine = 'claude-code';
       let turns = 0;
+      // A background subagent's end brings the controller another turn and another result
+      // message; each result counts its own turns.
+      let resultTurns = 0;
       let lastAssistantText: string | null = null;
       let failure: string | undefined;
       const capture = request.stop === 'first-dispatch' ? new ClaudeCodeCapture() : undefined;
@@ -237,6 +240,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
             }
           } else if (message.type === 'result') {
             result = message;
+            resultTurns += message.num_turns;
           }
         }
       } catch (error) {
@@ -251,7 +255,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
         engine,
         engineCostEstimateUsd: result?.total_cost_usd ?? null,
         usage: result === undefined ? null : usageOf(result),
-        turns: result?.num_turns ?? turns,
+        turns: result === undefined ? turns : resultTurns,
       };
       if (request.signal.aborted) {
         return {

@@ -210,6 +210,32 @@ describe.skipIf(unavailable !== undefined)(
       expect(brain.requests).toHaveLength(1);
     });
 
+    it('under stop: report nothing is captured: the subagent runs, and every controller turn counts', async () => {
+      const { wire } = await serveThroughRecorder();
+      const repo = await widgetFixture('s1', 'scoped');
+      const run = await runBackendSession({
+        backend: 'claude-code',
+        stop: 'report',
+        baseUrl: wire.baseUrl,
+        model: scriptedModelId('structural'),
+        prompt: await renderPrompt('compaction-resume-continue', repo),
+        fixtureRepo: repo,
+      });
+      expect(run.outcome.status).toEqual({ kind: 'completed' });
+      expect(run.outcome.capturedDispatch).toBeNull();
+      const dispatch = controllerToolUses(run.transcript).find((use) => use.name === 'Agent');
+      // The implementer stand-in ran inside the subagent and read its brief.
+      const inside = run.transcript.filter((line) => line.parent_tool_use_id === dispatch?.id);
+      expect(JSON.stringify(inside)).toContain('task-1-brief.md');
+      // The subagent's end gives the controller one more turn and a second result message,
+      // which counts only that turn: the session's turns are the results' turns together.
+      const results = run.transcript.filter((line) => line.type === 'result');
+      const resultTurns = results.map((line) => Number(line.num_turns));
+      expect(resultTurns).toHaveLength(2);
+      expect(run.outcome.turns).toBe((resultTurns[0] ?? 0) + (resultTurns[1] ?? 0));
+      expect(run.outcome.turns).toBeGreaterThan(resultTurns[1] ?? 0);
+    });
+
     it('a session that hits the turn limit first is indeterminate, with nothing captured', async () => {
       const { wire } = await serveThroughRecorder();
       const repo = await widgetFixture('s1', 'scoped');
