@@ -267,18 +267,25 @@ describe('stop: first-dispatch on the messages backend', () => {
     ]);
     const repo = await widgetFixture('s1', 'scoped');
     const abort = new AbortController();
-    setTimeout(() => abort.abort(), 500);
-    const run = await runBackendSession({
-      backend: 'messages',
-      stop: 'first-dispatch',
-      baseUrl: wire.baseUrl,
-      model: scriptedModelId('structural'),
-      prompt: await renderPrompt('compaction-resume-continue', repo),
-      fixtureRepo: repo,
-      signal: abort.signal,
-    });
-    expect(run.outcome.status).toMatchObject({ kind: 'indeterminate', stage: 'aborted' });
-    expect(run.outcome.capturedDispatch).toBeNull();
+    // Abort once the first turn is answered: the second is held back by the delay.
+    const watch = setInterval(() => {
+      if (wire.exchanges.length > 0) abort.abort();
+    }, 20);
+    try {
+      const run = await runBackendSession({
+        backend: 'messages',
+        stop: 'first-dispatch',
+        baseUrl: wire.baseUrl,
+        model: scriptedModelId('structural'),
+        prompt: await renderPrompt('compaction-resume-continue', repo),
+        fixtureRepo: repo,
+        signal: abort.signal,
+      });
+      expect(run.outcome.status).toMatchObject({ kind: 'indeterminate', stage: 'aborted' });
+      expect(run.outcome.capturedDispatch).toBeNull();
+    } finally {
+      clearInterval(watch);
+    }
   });
 });
 
