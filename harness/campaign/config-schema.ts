@@ -98,6 +98,15 @@ export type Limits = z.infer<typeof limitsSchema>;
 export type CampaignConfig = z.infer<typeof campaignSchema>;
 export type BackendName = CampaignConfig['backend'];
 
+/**
+ * How a scenario's sessions end: `report` (the model works, then replies) or
+ * `first-dispatch` (the controller's first subagent dispatch is captured,
+ * refused and ends the session).
+ */
+export const stopModes = ['report', 'first-dispatch'] as const;
+export const stopModeSchema = z.enum(stopModes);
+export type StopMode = z.infer<typeof stopModeSchema>;
+
 export const scenarioSchema = z
   .object({
     id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
@@ -106,6 +115,11 @@ export const scenarioSchema = z
     fixture: z.object({ recipe: z.string().min(1), scenario: z.string().min(1) }).strict(),
     plan: z.string().min(1).describe("the session's own plan, relative to the fixture repo"),
     prompt: z.string().min(1).describe('a template name in scenarios/prompts/ (without .hbs)'),
+    stop: stopModeSchema
+      .default('report')
+      .describe(
+        'report: the model works, then replies; first-dispatch: capture the first dispatch',
+      ),
   })
   .strict();
 

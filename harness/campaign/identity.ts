@@ -7,7 +7,7 @@ import { displayBaseUrl, type ModelChoice } from './model-choice.js';
 /**
  * The campaign identity: a hash of everything a session depends on (model,
  * endpoint, backend and engine version, harness version, limits, seed, each
- * arm's skill tree, the prompt, the fixtures), and of nothing it does not
+ * arm's skill tree, the prompt, the stop mode, the fixtures), and of nothing it does not
  * (reps, concurrency, shard, cost cap, gates, scoring specs: a rescore
  * handles those). A results directory adopts only reps of its own identity.
  */
@@ -50,6 +50,8 @@ export function campaignIdentity(inputs: {
         plan: scenario.config.plan,
         fixture: scenario.config.fixture,
         prompt: sha256Hex(scenario.prompt.source),
+        // Only a non-default stop mode enters the hash, so identities from before it stay valid.
+        ...(scenario.config.stop === 'report' ? {} : { stop: scenario.config.stop }),
       })),
       fixtures: [...inputs.fixtures.entries()]
         .sort(([a], [b]) => (a < b ? -1 : 1))

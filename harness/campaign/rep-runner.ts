@@ -16,6 +16,7 @@ import type { Sandbox } from '../session/sandbox.js';
 import { SecretRedactor } from '../session/secret-redactor.js';
 import type { ModelEndpoint, SessionBackend, SessionOutcome } from '../session/session-types.js';
 import { TranscriptSink } from '../session/transcript-sink.js';
+import type { StopMode } from './config-schema.js';
 import { appendRepLine, type LedgerRepLine } from './ledger.js';
 import type { ResolvedCampaign } from './load-campaign.js';
 import type { PlannedRep } from './plan.js';
@@ -151,6 +152,7 @@ export async function runRep(
       partialDir,
       redactor,
       signal,
+      stop: scenario.config.stop,
     });
     if (
       session.outcome.status.kind === 'indeterminate' &&
@@ -175,11 +177,13 @@ export async function runRep(
     const transcriptText = await readFile(path.join(partialDir, REP_FILES.transcript), 'utf8');
     const read = readTranscript(transcriptText);
     const finalReply = redactor.redact(session.outcome.finalReply ?? '');
+    const captured = session.outcome.capturedDispatch;
     await writeFile(
       path.join(partialDir, REP_FILES.reply),
-      formatReplyFile(read.counts.toolUses, finalReply),
+      redactor.redact(formatReplyFile(read.counts.toolUses, finalReply, captured)),
     );
-    if (status.kind === 'completed' && finalReply.trim() === '') {
+    // A captured dispatch is the session's decision, with or without words beside it.
+    if (status.kind === 'completed' && captured === null && finalReply.trim() === '') {
       status = {
         kind: 'indeterminate',
         stage: 'reply',
@@ -222,6 +226,8 @@ export async function runRep(
       engine: outcome.engine,
       sandbox: context.sandboxDescription,
       stopReason: outcome.stopReason,
+      stop: scenario.config.stop,
+      dispatchCaptured: captured !== null,
       harnessVersion: harnessVersion(),
       fixture: {
         recipe: scenario.config.fixture.recipe,
@@ -273,6 +279,7 @@ async function runSession(
     readonly partialDir: string;
     readonly redactor: SecretRedactor;
     readonly signal: AbortSignal;
+    readonly stop: StopMode;
   },
 ): Promise<SessionRecord> {
   const transcript = new TranscriptSink(
@@ -291,6 +298,7 @@ async function runSession(
       privateDir: path.join(rep.privateDir, 'private'),
       model: context.model,
       limits: context.campaign.limits,
+      stop: rep.stop,
       transcript,
       engineLog: engineLog.append,
       signal: rep.signal,

@@ -1,4 +1,12 @@
-import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { type CliResult, cleanEnv, repoRoot, runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
@@ -79,4 +87,57 @@ export async function runOneRep(
     env,
   );
   return { out, run };
+}
+
+/**
+ * A campaign file in a temp dir: one arm (the plan-scoped text), one rep of
+ * one scenario `s1fd`, which is S1 with the continue prompt and
+ * `stop: first-dispatch` (scripted:skill-reader then dispatches Task 1).
+ */
+export function firstDispatchCampaign(): string {
+  const dir = makeTempDir('redgreen-fd-campaign-');
+  mkdirSync(path.join(dir, 's1fd'));
+  mkdirSync(path.join(dir, 'prompts'));
+  cpSync(
+    path.join(repoRoot, 'scenarios/prompts/compaction-resume-continue.hbs'),
+    path.join(dir, 'prompts/compaction-resume-continue.hbs'),
+  );
+  const scenario = readJson(path.join(repoRoot, 'scenarios/s1/scenario.json'));
+  writeFileSync(
+    path.join(dir, 's1fd/scenario.json'),
+    JSON.stringify({
+      ...scenario,
+      id: 's1fd',
+      prompt: 'compaction-resume-continue',
+      stop: 'first-dispatch',
+    }),
+  );
+  const scoring = readJson(path.join(repoRoot, 'scenarios/s1/scoring.json'));
+  writeFileSync(
+    path.join(dir, 's1fd/scoring.json'),
+    JSON.stringify({ ...scoring, scenario: 's1fd' }),
+  );
+  const file = path.join(dir, 'fd.campaign.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      id: 'first-dispatch-probe',
+      title: 'S1 as a first-dispatch probe',
+      arms: [
+        {
+          name: 'green',
+          role: 'green',
+          label: 'plan-scoped workspace',
+          skill: path.join(repoRoot, 'skills-under-test/sdd-plan-scoped'),
+          layout: 'scoped',
+        },
+      ],
+      scenarios: ['s1fd'],
+      reps: 1,
+      model: 'claude-sonnet-5-5',
+      offlineModel: 'scripted:skill-reader',
+      concurrency: 1,
+    }),
+  );
+  return file;
 }
