@@ -179,7 +179,14 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
       if (!report.ok) return failWithInputError(report.error);
     }
     log.write(`results: ${path.relative(cwd, summary.value.outDir) || '.'}\n`);
-    return summary.value.missing > 0 || summary.value.stoppedEarly ? ExitCode.failed : ExitCode.ok;
+    if (summary.value.missing > 0 || summary.value.stoppedEarly) {
+      const { resumeCommand } = await import('./resume-hint.js');
+      process.stderr.write(
+        `redgreen: ${summary.value.missing} planned rep(s) not recorded; to finish the run: ${resumeCommand(summary.value.outDir, cwd)}\n`,
+      );
+      return ExitCode.failed;
+    }
+    return ExitCode.ok;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { query, type SDKMessage, type SDKResultMessage } from '@anthropic-ai/claude-agent-sdk';
 import { claudeCodeEnvironment, privateDirsOf } from './engine-env.js';
+import { spawnEngineInOwnGroup } from './engine-process.js';
 import type { Sandbox } from './sandbox.js';
 import type {
   SessionBackend,
@@ -126,7 +127,9 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
             model: request.model.id,
             additionalDirectories: [request.skillDir],
             abortController: abort,
-            stderr: (data: string) => request.engineLog(data),
+            // Its own process group: a Ctrl-C at the terminal reaches the harness, not the engine.
+            spawnClaudeCodeProcess: (spawnOptions) =>
+              spawnEngineInOwnGroup(spawnOptions, request.engineLog),
           },
         });
         for await (const message of session as AsyncIterable<SDKMessage>) {
