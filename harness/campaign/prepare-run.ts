@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -12,6 +12,7 @@ import { writeFileAtomic } from '../lib/atomic-write.js';
 import { sha256Hex } from '../lib/hash.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { harnessVersion } from '../lib/package-root.js';
+import { removeTree } from '../lib/remove-tree.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { type CampaignRecord, campaignRecordSchema, type Invocation } from './campaign-record.js';
 import { campaignIdentity } from './identity.js';
@@ -183,7 +184,7 @@ export async function prepareRun(
   const workRoot = await mkdtemp(path.join(os.tmpdir(), 'redgreen-run-'));
   const variants = await buildVariants(campaign, workRoot);
   if (!variants.ok) {
-    await rm(workRoot, { recursive: true, force: true });
+    await removeTree(workRoot);
     return variants;
   }
   const fixtures = new Map<string, FixtureFingerprint>(
@@ -199,7 +200,7 @@ export async function prepareRun(
     fixtures,
   });
   const fail = async (error: InputError): Promise<Result<PreparedRun, InputError>> => {
-    await rm(workRoot, { recursive: true, force: true });
+    await removeTree(workRoot);
     return err(error);
   };
 

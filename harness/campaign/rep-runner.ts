@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chmod, cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   copyFixture,
@@ -8,6 +8,7 @@ import {
   takeSnapshotAfterSession,
 } from '../fixture/index.js';
 import { harnessVersion } from '../lib/package-root.js';
+import { removeTree } from '../lib/remove-tree.js';
 import { formatReplyFile } from '../score/reply-file.js';
 import type { RepScore } from '../score/score-rep.js';
 import { readTranscript } from '../score/transcript-reader.js';
@@ -119,13 +120,13 @@ export async function runRep(
   const repStarted = performance.now();
   const finalDir = layout.attemptDir(arm.name, scenario.id, planned.rep, attempt);
   const partialDir = `${finalDir}.partial-${process.pid}`;
-  await rm(partialDir, { recursive: true, force: true });
+  await removeTree(partialDir);
   await mkdir(partialDir, { recursive: true });
   const privateDir = path.join(
     context.workRoot,
     `${planned.arm}-${planned.scenario}-${planned.rep}-${attempt}`,
   );
-  await rm(privateDir, { recursive: true, force: true });
+  await removeTree(privateDir);
   await mkdir(privateDir, { recursive: true });
   const redactor = new SecretRedactor([context.model.apiKey]);
   try {
@@ -257,8 +258,8 @@ export async function runRep(
     await appendRepLine(layout.ledgerFile, line);
     return { line, score: scored.value.score, meta };
   } finally {
-    await rm(partialDir, { recursive: true, force: true });
-    if (!context.keepWorkDirs) await rm(privateDir, { recursive: true, force: true });
+    await removeTree(partialDir);
+    if (!context.keepWorkDirs) await removeTree(privateDir);
   }
 }
 

@@ -1,7 +1,8 @@
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import type { InputError } from '../lib/input-error.js';
+import { removeTree } from '../lib/remove-tree.js';
 import { ok, type Result } from '../lib/result.js';
 import { isPolicyName, type ModelServer, startModelServer } from '../model-server/index.js';
 import { createBackend } from '../session/create-backend.js';
@@ -231,7 +232,7 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
   } finally {
     await brain.server?.close();
     await run.release();
-    if (!options.keepWorkDirs) await rm(run.workRoot, { recursive: true, force: true });
+    if (!options.keepWorkDirs) await removeTree(run.workRoot);
   }
 }
 
