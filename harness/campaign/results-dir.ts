@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { open, readdir, readFile, rm, truncate, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { type InputError, inputError } from '../lib/input-error.js';
+import { checkOutputDir } from '../lib/output-dir.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { repScoreSchema } from '../score/score-rep.js';
 import { appendRepLine, type LedgerContents } from './ledger.js';
@@ -14,15 +15,14 @@ export async function isEmptyOrMissing(dir: string): Promise<boolean> {
   return statSync(dir).isDirectory() && (await readdir(dir)).length === 0;
 }
 
-/** Check a directory a new run or merge may create or fill. */
+/** Check a directory a new run or merge may create or fill: creatable, and new or empty. */
 export async function checkFreshOutput(
   dir: string,
   input: string,
   resumeHint: boolean,
 ): Promise<Result<void, InputError>> {
-  if (existsSync(dir) && !statSync(dir).isDirectory()) {
-    return err(inputError(input, `${dir} exists and is not a directory`, 'choose a new directory'));
-  }
+  const creatable = await checkOutputDir(dir, input);
+  if (!creatable.ok) return creatable;
   if (!(await isEmptyOrMissing(dir))) {
     return err(
       inputError(

@@ -13,6 +13,7 @@ import {
 import { chooseModel, displayBaseUrl, type ModelChoice } from './model-choice.js';
 import { parseShard, type Shard } from './plan.js';
 import { readRecordedInvocation } from './recorded-invocation.js';
+import { checkFreshOutput } from './results-dir.js';
 
 /** What a user asked `redgreen run` for, before anything is resolved. */
 export interface RunFlags {
@@ -163,6 +164,11 @@ export async function resolveRunRequest(
     cwd,
     flags.resume ?? flags.out ?? path.join('results', `${campaign.config.id}-${utcStamp(now)}`),
   );
+  if (flags.resume === undefined) {
+    // Checked here, so --dry-run checks it too, and nothing is built for a run that cannot land.
+    const fresh = await checkFreshOutput(outDir, '--out', true);
+    if (!fresh.ok) return fresh;
+  }
   return ok({
     campaign,
     model: model.value,
