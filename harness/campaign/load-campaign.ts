@@ -98,7 +98,13 @@ function readScenarioFile(file: string): Result<ScenarioConfig, InputError> {
   } catch (error) {
     const reason =
       (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : 'is not valid JSON';
-    return err(inputError(file, reason, 'each scenario needs scenarios/<id>/scenario.json'));
+    return err(
+      inputError(
+        file,
+        reason,
+        `create ${file} (each scenario folder needs a scenario.json and a scoring.json)`,
+      ),
+    );
   }
   const parsed = scenarioSchema.safeParse(json);
   if (!parsed.success) return err(inputErrorFromZod(file, parsed.error));
@@ -122,7 +128,7 @@ async function resolveScenario(
       inputError(
         where,
         `scenario "${id}" has no folder ${scenarioDir}`,
-        'create scenarios/<id>/ or fix the id',
+        `create ${scenarioDir}/ (with a scenario.json and a scoring.json) or fix the id`,
       ),
     );
   }
@@ -203,6 +209,7 @@ export async function loadCampaign(
       { spec: arm.skill, base: campaignDir, input: `${absolute}: arms[${index}].skill` },
     ]),
   );
+  const overridden = new Set<string>();
   for (const text of overrides.arms ?? []) {
     const parsed = parseArmOverride(text);
     if (parsed === undefined) {
@@ -223,6 +230,16 @@ export async function loadCampaign(
         ),
       );
     }
+    if (overridden.has(parsed.name)) {
+      return err(
+        inputError(
+          `--arm ${parsed.name}`,
+          'is given twice',
+          `give each arm one --arm ${parsed.name}=<source>`,
+        ),
+      );
+    }
+    overridden.add(parsed.name);
     sources.set(parsed.name, {
       spec: parsed.spec,
       base: overrides.cwd,
@@ -242,6 +259,20 @@ export async function loadCampaign(
       );
     }
     names.add(arm.name);
+  }
+
+  const listed = new Set<string>();
+  for (const [index, id] of config.scenarios.entries()) {
+    if (listed.has(id)) {
+      return err(
+        inputError(
+          `${absolute}: scenarios[${index}]`,
+          `scenario "${id}" is listed twice`,
+          'list every scenario once (raise "reps" for more sessions)',
+        ),
+      );
+    }
+    listed.add(id);
   }
 
   const scenarios: ResolvedScenario[] = [];

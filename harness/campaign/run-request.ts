@@ -149,6 +149,7 @@ export async function resolveRunRequest(
     offlineModel: campaign.config.offlineModel,
     env,
     knownPolicies: policyNames,
+    campaignFile: campaign.file,
   });
   if (!model.ok) return model;
   if (faults.length > 0 && model.value.kind !== 'scripted') {
