@@ -14,7 +14,12 @@ import { type InputError, inputError } from '../lib/input-error.js';
 import { harnessVersion } from '../lib/package-root.js';
 import { removeTree } from '../lib/remove-tree.js';
 import { err, ok, type Result } from '../lib/result.js';
-import { type CampaignRecord, campaignRecordSchema, type Invocation } from './campaign-record.js';
+import {
+  type CampaignRecord,
+  campaignRecordSchema,
+  type Invocation,
+  readCampaignRecord,
+} from './campaign-record.js';
 import { campaignIdentity } from './identity.js';
 import { createLedger, readLedger } from './ledger.js';
 import type { ResolvedArm, ResolvedCampaign } from './load-campaign.js';
@@ -43,6 +48,8 @@ export interface PreparedRun {
   readonly workRoot: string;
   /** Reps a crash had landed without their ledger line, recorded now. */
   readonly adopted: number;
+  /** The reps per cell a resumed directory planned before `--reps` extended it, else null. */
+  readonly extendedFrom: number | null;
   /** Release the results-directory lock. */
   readonly release: () => Promise<void>;
 }
@@ -233,7 +240,14 @@ export async function prepareRun(
   if (!lock.ok) return fail(lock.error);
 
   let adopted = 0;
+  let extendedFrom: number | null = null;
   if (options.resume) {
+    const extended = await extendRecordedPlan(layout, campaign.reps, options.invocation);
+    if (!extended.ok) {
+      await lock.value();
+      return fail(extended.error);
+    }
+    extendedFrom = extended.value;
     await repairLedgerTail(layout.ledgerFile);
     await removePartialRepDirs(layout.repsDir);
     const ledger = await readLedger(layout.ledgerFile);
@@ -309,6 +323,30 @@ export async function prepareRun(
     skills: skills.value,
     workRoot,
     adopted,
+    extendedFrom,
     release: lock.value,
   });
+}
+
+/**
+ * A resume with more `--reps` than the directory planned extends its plan:
+ * campaign.json (otherwise kept as the run started it) records the new reps,
+ * so reports and gates count the new reps as planned. Returns the old reps,
+ * or null when nothing changed. (Fewer reps are refused before this.)
+ */
+async function extendRecordedPlan(
+  layout: ResultsLayout,
+  reps: number,
+  invocation: Invocation,
+): Promise<Result<number | null, InputError>> {
+  const record = await readCampaignRecord(layout.root, '--resume');
+  if (!record.ok) return record;
+  if (record.value.reps >= reps) return ok(null);
+  const extended = campaignRecordSchema.parse({
+    ...record.value,
+    reps,
+    invocation: { ...record.value.invocation, reps: invocation.reps },
+  });
+  await writeFileAtomic(layout.campaignFile, `${JSON.stringify(extended, null, 2)}\n`);
+  return ok(record.value.reps);
 }

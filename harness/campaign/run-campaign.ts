@@ -12,6 +12,7 @@ import type { ModelChoice } from './model-choice.js';
 import { type PlannedRep, planReps, shardOf } from './plan.js';
 import { type PreparedRun, prepareRun } from './prepare-run.js';
 import { costUsd } from './pricing.js';
+import { pendingReps } from './rep-health.js';
 import { repMetaSchema } from './rep-meta.js';
 import { type RepResult, type RunContext, runRep } from './rep-runner.js';
 import { REP_FILES } from './results-layout.js';
@@ -113,10 +114,7 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
       campaign.reps,
     );
     const plan = options.shard === null ? fullPlan : shardOf(fullPlan, options.shard);
-    const ledger = await readLedger(run.layout.ledgerFile);
-    if (!ledger.ok) throw new Error('ledger unreadable right after preparing the run');
-    const done = ledger.value.reps;
-    const todo = plan.filter((rep) => !done.has(rep.id));
+    const { pending } = await pendingReps(run.layout.root, plan);
     events({
       type: 'run-start',
       campaign: campaign.config.id,
@@ -125,11 +123,26 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
       scripted: model.kind === 'scripted',
       backend: campaign.backend,
       total: plan.length,
-      alreadyDone: plan.length - todo.length,
-      toRun: todo.length,
+      alreadyDone: plan.length - pending.length,
+      toRun: pending.length,
       concurrency: campaign.concurrency,
     });
 
+    if (run.extendedFrom !== null) {
+      events({
+        type: 'notice',
+        message: `extending the plan from ${run.extendedFrom} to ${campaign.reps} reps per cell (--reps ${campaign.reps})`,
+      });
+    }
+    const damaged = pending.filter((item) => item.damage !== undefined);
+    if (damaged.length > 0) {
+      events({
+        type: 'notice',
+        message: `rerunning ${damaged.length} rep(s) whose files are damaged, as a new attempt (the damaged attempt's directory is kept): ${damaged
+          .map((item) => `${item.rep.id} (${item.damage?.problem})`)
+          .join(', ')}`,
+      });
+    }
     if (run.adopted > 0) {
       events({
         type: 'notice',
@@ -191,7 +204,7 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
       }
     };
 
-    await Promise.all(todo.map((rep) => limit(() => runOne(rep, 1))));
+    await Promise.all(pending.map((item) => limit(() => runOne(item.rep, item.attempt))));
 
     for (let round = 0; round < options.retryIndeterminate && !control.stopping; round += 1) {
       const current = await readLedger(run.layout.ledgerFile);

@@ -83,9 +83,27 @@ export async function resolveRunRequest(
 ): Promise<Result<RunRequest, InputError>> {
   let previous: Invocation | undefined;
   if (flags.resume !== undefined) {
+    if (flags.out !== undefined) {
+      return err(
+        inputError(
+          '--out',
+          `cannot be used with --resume: a resumed run writes into ${flags.resume}`,
+          'drop --out to continue that directory, or drop --resume to start a new run in --out',
+        ),
+      );
+    }
     const recorded = await readRecordedInvocation(path.resolve(cwd, flags.resume));
     if (!recorded.ok) return recorded;
     previous = recorded.value;
+    if (flags.reps !== undefined && flags.reps < previous.reps) {
+      return err(
+        inputError(
+          `--reps ${flags.reps}`,
+          `${flags.resume} plans ${previous.reps} reps per cell, and a resume cannot shrink its plan`,
+          `resume without --reps, or give --reps ${previous.reps} or more to extend the plan`,
+        ),
+      );
+    }
   }
   let shard: Shard | null = previous?.shard ?? null;
   if (flags.shard !== undefined) {

@@ -23,6 +23,16 @@ export function registerScoreCommand(program: Command): void {
       for (const change of rescored.value.changed) {
         process.stdout.write(`  ${change.id}: ${change.before} -> ${change.after}\n`);
       }
+      const { unscorable } = rescored.value;
+      if (unscorable.length > 0) {
+        process.exitCode = failWithInputError({
+          kind: 'input',
+          input: dir,
+          problem: `${unscorable.length} recorded rep(s) cannot be rescored from their files: ${unscorable.map((rep) => `${rep.id} (${rep.problem})`).join(', ')}`,
+          fix: `rerun them with \`redgreen run --resume ${dir}\` (the damaged attempts are kept)`,
+        });
+        return;
+      }
       const report = await writeReports(dir, { terminal: process.stdout });
       process.exitCode = report.ok ? ExitCode.ok : failWithInputError(report.error);
     });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { type Command, Option } from 'commander';
+import type { RunRequest } from '../campaign/run-request.js';
 import { ExitCode, failWithInputError } from './exit.js';
 import { collect, nonNegativeInt, positiveInt, positiveNumber } from './parse-flags.js';
 
@@ -142,7 +143,8 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
   log.write(`${modelBanner(request.value)}\n`);
   if (flags.dryRun) {
     const { dryRunLines } = await import('../campaign/dry-run.js');
-    log.write(`${dryRunLines(request.value).join('\n')}\n`);
+    const resume = request.value.resume ? await resumeState(request.value) : undefined;
+    log.write(`${dryRunLines(request.value, resume).join('\n')}\n`);
     return ExitCode.ok;
   }
 
@@ -191,4 +193,19 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+}
+
+/** What a resume would still run: the reps of the directory's plan it lacks or holds damaged. */
+async function resumeState(request: RunRequest): Promise<{ left: number; recorded: number }> {
+  const { planReps, shardOf } = await import('../campaign/plan.js');
+  const { pendingReps } = await import('../campaign/rep-health.js');
+  const { campaign, shard } = request;
+  const plan = planReps(
+    campaign.arms.map((arm) => arm.name),
+    campaign.scenarios.map((scenario) => scenario.id),
+    campaign.reps,
+  );
+  const selected = shard === null ? plan : shardOf(plan, shard);
+  const { pending, recorded } = await pendingReps(request.outDir, selected);
+  return { left: pending.length, recorded };
 }
