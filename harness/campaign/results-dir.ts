@@ -49,8 +49,9 @@ function processAlive(pid: number): boolean {
 }
 
 /**
- * Take the results directory for this process: one writer at a time. A lock
- * left by a process that no longer exists (killed) is taken over.
+ * Take the results directory for this process: one writer at a time (runs,
+ * and the commands that rewrite its files: score, report). A lock left by a
+ * process that no longer exists (killed) is taken over.
  */
 export async function lockResultsDir(
   root: string,
@@ -65,7 +66,16 @@ export async function lockResultsDir(
         await unlink(file).catch(() => undefined);
       });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST') {
+        return err(
+          inputError(
+            root,
+            `cannot create its lock file ${LOCK_FILE} (${code})`,
+            'check that the directory exists and is writable',
+          ),
+        );
+      }
       const holder = Number((await readFile(file, 'utf8').catch(() => '')).trim());
       if (
         Number.isInteger(holder) &&
@@ -76,8 +86,8 @@ export async function lockResultsDir(
         return err(
           inputError(
             root,
-            `another redgreen process (pid ${holder}) is writing this results directory`,
-            'wait for it to finish, or stop it first',
+            `is locked by a running redgreen process (pid ${holder}, in ${file})`,
+            'wait for that run to finish, or stop it first (a lock whose process is gone is taken over)',
           ),
         );
       }

@@ -1,5 +1,24 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { Command } from 'commander';
 import { ExitCode, failWithInputError } from './exit.js';
+
+/**
+ * Run `work` holding the results directory's lock, so a command that
+ * rewrites its files never does so under a live run. A directory that is not
+ * a results directory is left to `work` to refuse.
+ */
+async function withResultsLock(dir: string, work: () => Promise<number>): Promise<number> {
+  if (!existsSync(path.join(dir, 'ledger.jsonl'))) return work();
+  const { lockResultsDir } = await import('../campaign/results-dir.js');
+  const lock = await lockResultsDir(dir);
+  if (!lock.ok) return failWithInputError(lock.error);
+  try {
+    return await work();
+  } finally {
+    await lock.value();
+  }
+}
 
 /** `redgreen score <dir>`: rescore every rep from disk, then regenerate the tables. */
 export function registerScoreCommand(program: Command): void {
@@ -10,32 +29,32 @@ export function registerScoreCommand(program: Command): void {
     )
     .argument('<results-dir>', 'a directory `redgreen run` wrote')
     .action(async (dir: string) => {
-      const { rescoreResults } = await import('../campaign/rescore.js');
-      const { writeReports } = await import('../report/write-reports.js');
-      const rescored = await rescoreResults(dir);
-      if (!rescored.ok) {
-        process.exitCode = failWithInputError(rescored.error);
-        return;
-      }
-      process.stdout.write(
-        `rescored ${rescored.value.rescored} rep(s); ${rescored.value.changed.length} verdict(s) changed\n`,
-      );
-      for (const change of rescored.value.changed) {
-        process.stdout.write(`  ${change.id}: ${change.before} -> ${change.after}\n`);
-      }
-      const { unscorable } = rescored.value;
-      if (unscorable.length > 0) {
-        process.exitCode = failWithInputError({
-          kind: 'input',
-          input: dir,
-          problem: `${unscorable.length} recorded rep(s) cannot be rescored from their files: ${unscorable.map((rep) => `${rep.id} (${rep.problem})`).join(', ')}`,
-          fix: `rerun them with \`redgreen run --resume ${dir}\` (the damaged attempts are kept)`,
-        });
-        return;
-      }
-      const report = await writeReports(dir, { terminal: process.stdout });
-      process.exitCode = report.ok ? ExitCode.ok : failWithInputError(report.error);
+      process.exitCode = await withResultsLock(dir, () => rescoreAndReport(dir));
     });
+}
+
+async function rescoreAndReport(dir: string): Promise<number> {
+  const { rescoreResults } = await import('../campaign/rescore.js');
+  const { writeReports } = await import('../report/write-reports.js');
+  const rescored = await rescoreResults(dir);
+  if (!rescored.ok) return failWithInputError(rescored.error);
+  process.stdout.write(
+    `rescored ${rescored.value.rescored} rep(s); ${rescored.value.changed.length} verdict(s) changed\n`,
+  );
+  for (const change of rescored.value.changed) {
+    process.stdout.write(`  ${change.id}: ${change.before} -> ${change.after}\n`);
+  }
+  const { unscorable } = rescored.value;
+  if (unscorable.length > 0) {
+    return failWithInputError({
+      kind: 'input',
+      input: dir,
+      problem: `${unscorable.length} recorded rep(s) cannot be rescored from their files: ${unscorable.map((rep) => `${rep.id} (${rep.problem})`).join(', ')}`,
+      fix: `rerun them with \`redgreen run --resume ${dir}\` (the damaged attempts are kept)`,
+    });
+  }
+  const report = await writeReports(dir, { terminal: process.stdout });
+  return report.ok ? ExitCode.ok : failWithInputError(report.error);
 }
 
 /** `redgreen report <dir>`: regenerate results.md/csv/json (and report.html) from disk. */
@@ -47,9 +66,11 @@ export function registerReportCommand(program: Command): void {
     )
     .argument('<results-dir>', 'a directory `redgreen run` wrote')
     .action(async (dir: string) => {
-      const { writeReports } = await import('../report/write-reports.js');
-      const report = await writeReports(dir, { terminal: process.stdout });
-      process.exitCode = report.ok ? ExitCode.ok : failWithInputError(report.error);
+      process.exitCode = await withResultsLock(dir, async () => {
+        const { writeReports } = await import('../report/write-reports.js');
+        const report = await writeReports(dir, { terminal: process.stdout });
+        return report.ok ? ExitCode.ok : failWithInputError(report.error);
+      });
     });
 }
 
