@@ -10,6 +10,7 @@ import type { ModelEndpoint } from '../session/session-types.js';
 import { type LedgerRepLine, readLedger } from './ledger.js';
 import type { ModelChoice } from './model-choice.js';
 import { type PlannedRep, planReps, shardOf } from './plan.js';
+import { preflightEndpoint } from './preflight.js';
 import { type PreparedRun, prepareRun } from './prepare-run.js';
 import { costUsd } from './pricing.js';
 import { pendingReps } from './rep-health.js';
@@ -80,6 +81,18 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
     (options.env.ANTHROPIC_API_KEY ?? '').trim() !== '',
   );
   if (!backend.ok) return backend;
+  if (model.kind === 'live') {
+    // One cheap request first: a bad key or a dead endpoint stops the run before anything is made.
+    const reachable = await preflightEndpoint({
+      model: model.id,
+      baseUrl: model.baseUrl,
+      apiKey: options.env.ANTHROPIC_API_KEY ?? '',
+    });
+    if (!reachable.ok) return reachable;
+    if (reachable.value.note !== undefined) {
+      events({ type: 'notice', message: reachable.value.note });
+    }
+  }
   const prepared = await prepareRun({
     campaign,
     model,
