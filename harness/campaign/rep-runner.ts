@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chmod, cp, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   copyFixture,
@@ -128,6 +128,8 @@ export async function runRep(
   );
   await removeTree(privateDir);
   await mkdir(privateDir, { recursive: true });
+  // Short (`<work root>/sXXXXXX`), so the engine's socket path fits a Unix socket and stays here.
+  const runtimeDir = await mkdtemp(path.join(context.workRoot, 's'));
   const redactor = new SecretRedactor([context.model.apiKey]);
   try {
     const repo = path.join(privateDir, 'repo');
@@ -150,6 +152,7 @@ export async function runRep(
       skillDir,
       privateDir,
       partialDir,
+      runtimeDir,
       redactor,
       signal,
     });
@@ -259,7 +262,10 @@ export async function runRep(
     return { line, score: scored.value.score, meta };
   } finally {
     await removeTree(partialDir);
-    if (!context.keepWorkDirs) await removeTree(privateDir);
+    if (!context.keepWorkDirs) {
+      await removeTree(privateDir);
+      await removeTree(runtimeDir);
+    }
   }
 }
 
@@ -272,6 +278,7 @@ async function runSession(
     readonly skillDir: string;
     readonly privateDir: string;
     readonly partialDir: string;
+    readonly runtimeDir: string;
     readonly redactor: SecretRedactor;
     readonly signal: AbortSignal;
   },
@@ -290,6 +297,7 @@ async function runSession(
       fixtureRepo: rep.repo,
       skillDir: rep.skillDir,
       privateDir: path.join(rep.privateDir, 'private'),
+      runtimeDir: rep.runtimeDir,
       model: context.model,
       limits: context.campaign.limits,
       transcript,

@@ -141,6 +141,20 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
       concurrency: campaign.concurrency,
     });
 
+    // Claude Code's messaging socket is <runtime dir>/cc-socks/<pid>.sock, at most 103 bytes.
+    const socketPath = path.join(run.workRoot, 'sXXXXXX', 'cc-socks', '4194304.sock');
+    if (campaign.backend === 'claude-code' && Buffer.byteLength(socketPath) > 103) {
+      events({
+        type: 'notice',
+        message: `TMPDIR is too long for the engine's messaging socket (${socketPath.length} > 103 bytes): the engine falls back to /tmp/cc-socks-<uid>, outside the work dir; set a shorter TMPDIR`,
+      });
+    }
+    if (options.keepWorkDirs) {
+      events({
+        type: 'notice',
+        message: `work dirs kept in ${run.workRoot} (one per rep: its fixture copy, skill copy, HOME and TMPDIR); remove it when done`,
+      });
+    }
     if (run.extendedFrom !== null) {
       events({
         type: 'notice',

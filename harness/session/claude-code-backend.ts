@@ -115,6 +115,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
               repId: request.repId,
               shellPrefix,
               maxRetries: options.maxRetries,
+              runtimeDir: request.runtimeDir,
             }),
             settingSources: [],
             persistSession: false,
