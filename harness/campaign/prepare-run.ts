@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   buildFixture,
@@ -36,6 +35,7 @@ import {
 import { type ResultsLayout, resultsLayout } from './results-layout.js';
 import { materialiseSkill } from './skill-source.js';
 import { directoryTreeId } from './tree-id.js';
+import { createWorkRoot, removeStaleWorkRoots } from './work-root.js';
 
 export type { CampaignRecord, Invocation } from './campaign-record.js';
 
@@ -50,6 +50,8 @@ export interface PreparedRun {
   readonly adopted: number;
   /** The reps per cell a resumed directory planned before `--reps` extended it, else null. */
   readonly extendedFrom: number | null;
+  /** Work dirs of killed runs removed from $TMPDIR before this run made its own. */
+  readonly staleRemoved: number;
   /** Release the results-directory lock. */
   readonly release: () => Promise<void>;
 }
@@ -188,7 +190,8 @@ export async function prepareRun(
 
   const trees = new Map<string, string>();
   for (const arm of campaign.arms) trees.set(arm.name, await skillTree(arm));
-  const workRoot = await mkdtemp(path.join(os.tmpdir(), 'redgreen-run-'));
+  const staleRemoved = (await removeStaleWorkRoots()).length;
+  const workRoot = await createWorkRoot();
   const variants = await buildVariants(campaign, workRoot);
   if (!variants.ok) {
     await removeTree(workRoot);
@@ -324,6 +327,7 @@ export async function prepareRun(
     workRoot,
     adopted,
     extendedFrom,
+    staleRemoved,
     release: lock.value,
   });
 }

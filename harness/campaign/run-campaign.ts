@@ -155,6 +155,12 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
         message: `work dirs kept in ${run.workRoot} (one per rep: its fixture copy, skill copy, HOME and TMPDIR); remove it when done`,
       });
     }
+    if (run.staleRemoved > 0) {
+      events({
+        type: 'notice',
+        message: `removed ${run.staleRemoved} stale work dir(s) of killed runs from ${path.dirname(run.workRoot)}`,
+      });
+    }
     if (run.extendedFrom !== null) {
       events({
         type: 'notice',
