@@ -155,6 +155,13 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
         message: `work dirs kept in ${run.workRoot} (one per rep: its fixture copy, skill copy, HOME and TMPDIR); remove it when done`,
       });
     }
+    if (campaign.gates.length === 0) {
+      events({
+        type: 'notice',
+        message:
+          'the campaign declares no gates: nothing will be checked, and `redgreen gate` exits 2 unless given --allow-no-gates',
+      });
+    }
     if (run.staleRemoved > 0) {
       events({
         type: 'notice',

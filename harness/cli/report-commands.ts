@@ -77,6 +77,7 @@ export function registerReportCommand(program: Command): void {
 interface GateFlags {
   junit?: string;
   summary?: string;
+  allowNoGates?: boolean;
 }
 
 /** `redgreen gate <dir>`: the exit code a CI job gates on. */
@@ -89,6 +90,10 @@ export function registerGateCommand(program: Command): void {
     .argument('<results-dir>', 'a directory `redgreen run` (or `redgreen merge`) wrote')
     .option('--junit <file>', 'also write the gate outcomes as JUnit XML (one test case per gate)')
     .option('--summary <file>', 'also write a markdown summary fit for a pull-request comment')
+    .option(
+      '--allow-no-gates',
+      'exit 0 for a complete run of a campaign that declares no gates (by default that is exit 2: nothing was checked)',
+    )
     .action(async (dir: string, flags: GateFlags) => {
       const { loadResults } = await import('../report/load-results.js');
       const { summariseResults } = await import('../report/summarise.js');
@@ -113,7 +118,20 @@ export function registerGateCommand(program: Command): void {
           return;
         }
       }
-      const model = summariseResults(loaded.value);
+      const { NO_GATES_WHY } = await import('../report/gates.js');
+      const summary = summariseResults(loaded.value);
+      const model =
+        flags.allowNoGates === true && summary.gates.why === NO_GATES_WHY
+          ? {
+              ...summary,
+              gates: {
+                ...summary.gates,
+                outcome: 'pass' as const,
+                exitCode: 0 as const,
+                why: 'the campaign declares no gates, so nothing was checked; passing because of --allow-no-gates',
+              },
+            }
+          : summary;
       process.stdout.write(`${gateReportLines(model).join('\n')}\n`);
       if (flags.junit !== undefined) await writeFileAtomic(flags.junit, gateJunitXml(model));
       if (flags.summary !== undefined)
