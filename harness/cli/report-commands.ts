@@ -160,6 +160,9 @@ export function registerMergeCommand(program: Command): void {
       process.stdout.write(
         `merged ${merged.value.reps} rep(s) from ${merged.value.sources} director(ies) into ${flags.out}\n`,
       );
+      if (merged.value.missingShards !== null) {
+        process.stderr.write(`redgreen: warning: ${merged.value.missingShards}\n`);
+      }
       const report = await writeReports(merged.value.outDir, { terminal: process.stdout });
       process.exitCode = report.ok ? ExitCode.ok : failWithInputError(report.error);
     });
