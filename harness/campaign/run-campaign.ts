@@ -269,6 +269,13 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
     events({
       type: 'run-end',
       finished: results.length,
+      thisRun: {
+        pass: results.filter((result) => result.score.verdict === 'pass').length,
+        fail: results.filter((result) => result.score.verdict === 'fail').length,
+        indeterminate: results.filter((result) => result.score.verdict === 'indeterminate').length,
+      },
+      recorded: recorded.length,
+      planned: plan.length,
       pass: latest.filter((line) => line?.verdict === 'pass').length,
       fail: latest.filter((line) => line?.verdict === 'fail').length,
       indeterminate: latest.filter((line) => line?.verdict === 'indeterminate').length,

@@ -20,6 +20,7 @@ interface RunFlags {
   sessionTimeout?: number;
   seed?: number;
   json?: boolean;
+  quiet?: boolean;
   keepWorkdirs?: boolean;
   fault?: string[];
   report: boolean;
@@ -84,6 +85,10 @@ export function registerRunCommand(program: Command): void {
     )
     .option('--json', 'print progress as JSON event lines on stdout (for machines)')
     .option(
+      '--quiet',
+      'print only warnings, a heartbeat line every 30 s when stdout is not a terminal, the end summary and the gate line (no per-rep lines, no tables)',
+    )
+    .option(
       '--keep-workdirs',
       "keep each session's temporary fixture copy and HOME (for debugging)",
     )
@@ -140,7 +145,7 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
   );
   if (!request.ok) return failWithInputError(request.error);
   const log = flags.json ? process.stderr : process.stdout;
-  log.write(`${modelBanner(request.value)}\n`);
+  if (flags.quiet !== true || flags.dryRun === true) log.write(`${modelBanner(request.value)}\n`);
   if (flags.dryRun) {
     const { dryRunLines } = await import('../campaign/dry-run.js');
     const resume = request.value.resume ? await resumeState(request.value) : undefined;
@@ -150,7 +155,7 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
 
   const { runCampaign } = await import('../campaign/run-campaign.js');
   const { RunControl } = await import('../campaign/run-control.js');
-  const { progressReporter } = await import('../campaign/progress.js');
+  const { chooseProgressMode, progressReporter } = await import('../campaign/progress.js');
   const control = new RunControl();
   const onSignal = (): void => {
     const state = control.interrupt();
@@ -162,23 +167,35 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const mode = flags.json ? 'json' : process.stdout.isTTY ? 'tty' : 'plain';
+  const mode = chooseProgressMode({
+    json: flags.json === true,
+    isTTY: process.stdout.isTTY === true,
+    term: process.env.TERM,
+  });
+  const quiet = flags.quiet === true;
   try {
     const summary = await runCampaign({
       ...request.value,
       retryIndeterminate: flags.retryIndeterminate,
       keepWorkDirs: flags.keepWorkdirs === true,
       control,
-      events: progressReporter(mode, process.stdout),
+      events: progressReporter(mode, process.stdout, undefined, {
+        quiet,
+        columns: () => process.stdout.columns,
+      }),
       env: process.env,
     });
     if (!summary.ok) return failWithInputError(summary.error);
     if (flags.report) {
       const { writeReports } = await import('../report/write-reports.js');
       const report = await writeReports(summary.value.outDir, {
-        terminal: flags.json ? undefined : process.stdout,
+        terminal: flags.json || quiet ? undefined : process.stdout,
       });
       if (!report.ok) return failWithInputError(report.error);
+      if (quiet && !flags.json) {
+        const { gateVerdictLine } = await import('../report/markdown.js');
+        log.write(`${gateVerdictLine(report.value)}\n`);
+      }
     }
     log.write(`results: ${path.relative(cwd, summary.value.outDir) || '.'}\n`);
     if (summary.value.missing > 0 || summary.value.stoppedEarly) {
