@@ -104,6 +104,7 @@ async function measure(
         maxTurns: 40,
         sessionTimeoutSeconds: 600,
         shard: null,
+        only: null,
       },
       outDir: dir,
       resume: false,

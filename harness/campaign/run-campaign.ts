@@ -9,6 +9,7 @@ import { createBackend } from '../session/create-backend.js';
 import type { ModelEndpoint } from '../session/session-types.js';
 import { type LedgerRepLine, readLedger } from './ledger.js';
 import type { ModelChoice } from './model-choice.js';
+import { describeGate } from './only.js';
 import { type PlannedRep, planReps, shardOf } from './plan.js';
 import { preflightEndpoint } from './preflight.js';
 import { type PreparedRun, prepareRun } from './prepare-run.js';
@@ -153,6 +154,12 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
       events({
         type: 'notice',
         message: `work dirs kept in ${run.workRoot} (one per rep: its fixture copy, skill copy, HOME and TMPDIR); remove it when done`,
+      });
+    }
+    if (campaign.droppedGates.length > 0) {
+      events({
+        type: 'notice',
+        message: `--only leaves out ${campaign.droppedGates.length} gate(s) about cells it does not run: ${campaign.droppedGates.map(describeGate).join('; ')}`,
       });
     }
     if (campaign.gates.length === 0) {

@@ -11,6 +11,7 @@ import {
   type ResolvedCampaign,
 } from './load-campaign.js';
 import { chooseModel, displayBaseUrl, type ModelChoice } from './model-choice.js';
+import { parseOnly } from './only.js';
 import { parseShard, type Shard } from './plan.js';
 import { readRecordedInvocation } from './recorded-invocation.js';
 import { checkFreshOutput } from './results-dir.js';
@@ -31,6 +32,8 @@ export interface RunFlags {
   readonly sessionTimeout?: number | undefined;
   readonly seed?: number | undefined;
   readonly faults?: readonly string[] | undefined;
+  /** `--only` filters: `scenario=<id>,arm=<name>`. */
+  readonly only?: readonly string[] | undefined;
 }
 
 /** A run, fully resolved and checked: nothing is built or started yet. */
@@ -135,12 +138,19 @@ export async function resolveRunRequest(
     faults.push(parsed.value);
   }
 
+  let only = previous?.only ?? null;
+  if (flags.only !== undefined && flags.only.length > 0) {
+    const parsed = parseOnly(flags.only);
+    if (!parsed.ok) return parsed;
+    only = parsed.value;
+  }
+
   const pick = <T>(flag: T | undefined, recorded: T | undefined): T | undefined => flag ?? recorded;
   const arms =
     flags.arms === undefined
       ? (previous?.arms ?? [])
       : flags.arms.map((arm) => absoluteArmSpec(arm, cwd));
-  const overrides: CampaignOverrides = { cwd, arms };
+  const overrides: CampaignOverrides = { cwd, arms, only };
   const reps = pick(flags.reps, previous?.reps);
   const backend = pick(flags.backend, previous?.backend);
   const seed = pick(flags.seed, previous?.seed);
@@ -205,6 +215,7 @@ export async function resolveRunRequest(
       maxTurns: campaign.limits.maxTurns,
       sessionTimeoutSeconds: campaign.limits.sessionTimeoutSeconds,
       shard,
+      only,
     },
   });
 }

@@ -14,6 +14,7 @@ interface RunFlags {
   dryRun?: boolean;
   resume?: string;
   shard?: string;
+  only?: string[];
   retryIndeterminate: number;
   maxCost?: number;
   maxTurns?: number;
@@ -60,6 +61,11 @@ export function registerRunCommand(program: Command): void {
     .option(
       '--shard <k/n>',
       'run only the k-th of n deterministic slices of the plan (merge with redgreen merge)',
+    )
+    .option(
+      '--only <scenario=id,arm=name>',
+      'run only these cells: the named arms crossed with the named scenarios (a key left out means all of it; repeatable, e.g. --only scenario=s1,arm=green); the subset is part of the campaign identity, and gates about cells it leaves out are dropped',
+      collect,
     )
     .option(
       '--retry-indeterminate <k>',
@@ -138,6 +144,7 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
       sessionTimeout: flags.sessionTimeout,
       seed: flags.seed,
       faults: flags.fault,
+      only: flags.only,
     },
     cwd,
     process.env,
