@@ -49,14 +49,17 @@ export function registerRunCommand(program: Command): void {
       "replace an arm's skill text: a directory or git:<repo>@<ref>:<subdir> (repeatable)",
       collect,
     )
-    .option('--out <dir>', 'results directory (default: results/<campaign>-<UTC time>)')
+    .option(
+      '--out <dir>',
+      'results directory, new or empty (default: results/<campaign>-<UTC time>); not with --resume',
+    )
     .option(
       '--dry-run',
-      'print the cells, reps, estimated cost and time, then exit without running',
+      'print the cells, reps, estimated cost and time (with --resume: of the reps left), then exit without running',
     )
     .option(
       '--resume <dir>',
-      'continue a results directory: run only its missing reps (same campaign identity)',
+      'continue a results directory: run only its missing reps and those whose files are damaged (same campaign identity; a larger --reps extends its plan)',
     )
     .option(
       '--shard <k/n>',
@@ -96,7 +99,7 @@ export function registerRunCommand(program: Command): void {
     )
     .option(
       '--keep-workdirs',
-      "keep each session's temporary fixture copy and HOME (for debugging)",
+      "keep each session's temporary fixture copy and HOME (for debugging), and print where",
     )
     .option(
       '--fault <spec>',
