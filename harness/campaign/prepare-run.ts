@@ -68,6 +68,8 @@ export interface PrepareOptions {
   readonly sandbox: string;
   /** `bubblewrap` or `process`: part of the identity. */
   readonly sandboxKind: string;
+  /** --keep-workdirs: the work root is kept, and never cleaned up as stale. */
+  readonly keepWorkDirs: boolean;
 }
 
 async function skillTree(arm: ResolvedArm): Promise<string> {
@@ -191,7 +193,7 @@ export async function prepareRun(
   const trees = new Map<string, string>();
   for (const arm of campaign.arms) trees.set(arm.name, await skillTree(arm));
   const staleRemoved = (await removeStaleWorkRoots()).length;
-  const workRoot = await createWorkRoot();
+  const workRoot = await createWorkRoot(options.keepWorkDirs);
   const variants = await buildVariants(campaign, workRoot);
   if (!variants.ok) {
     await removeTree(workRoot);

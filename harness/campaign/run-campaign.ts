@@ -104,6 +104,7 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
     engine: backend.value.engine,
     sandbox: backend.value.sandboxDescription,
     sandboxKind: backend.value.sandbox.kind,
+    keepWorkDirs: options.keepWorkDirs,
   });
   if (!prepared.ok) return prepared;
   const run: PreparedRun = prepared.value;

@@ -23,6 +23,8 @@ const ownerSchema = z
     started: z.number().int().nonnegative().nullable(),
     /** The boot the start time counts from (/proc/sys/kernel/random/boot_id), null where unknown. */
     boot: z.string().nullable(),
+    /** Kept on purpose (--keep-workdirs): never removed as stale. */
+    keep: z.boolean(),
   })
   .strict();
 type Owner = z.infer<typeof ownerSchema>;
@@ -59,10 +61,15 @@ function alive(owner: Owner): boolean {
   return now === null || now === owner.started;
 }
 
-/** Create this run's work root and record its owner. */
-export async function createWorkRoot(): Promise<string> {
+/** Create this run's work root and record its owner; `keep` marks one the user keeps. */
+export async function createWorkRoot(keep: boolean): Promise<string> {
   const root = await mkdtemp(path.join(os.tmpdir(), PREFIX));
-  const owner: Owner = { pid: process.pid, started: startTime(process.pid), boot: bootId() };
+  const owner: Owner = {
+    pid: process.pid,
+    started: startTime(process.pid),
+    boot: bootId(),
+    keep,
+  };
   await writeFile(path.join(root, OWNER_FILE), `${JSON.stringify(owner)}\n`);
   return root;
 }
@@ -71,7 +78,7 @@ export async function createWorkRoot(): Promise<string> {
  * Remove the work roots in `$TMPDIR` left by runs that were killed. Only a
  * real directory (not a symlink) of this user, named as redgreen names them,
  * whose `owner.json` names a process that is gone, is removed. A directory
- * without a readable owner file (another program's, or a redgreen from
+ * kept with --keep-workdirs, or without a readable owner file (another program's, or a redgreen from
  * before owner files) is left alone. Returns the directories removed.
  */
 export async function removeStaleWorkRoots(tmp: string = os.tmpdir()): Promise<string[]> {
@@ -95,7 +102,7 @@ export async function removeStaleWorkRoots(tmp: string = os.tmpdir()): Promise<s
     } catch {
       continue;
     }
-    if (owner.pid === process.pid || alive(owner)) continue;
+    if (owner.keep || owner.pid === process.pid || alive(owner)) continue;
     await removeTree(dir);
     removed.push(dir);
   }

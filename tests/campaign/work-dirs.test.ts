@@ -44,5 +44,11 @@ describe('the private work directory', () => {
     expect(`${run.stdout}${run.stderr}`).toContain(`work dirs kept in ${kept}`);
     expect(directoriesNamed(kept, 'cc-socks').length, filesUnder(kept).join('\n')).toBe(1);
     expect(existsSync(out)).toBe(true);
+
+    // A kept work dir is not a stale one: the next run leaves it alone.
+    const next = await runOneRep('2/4', [], { TMPDIR: tmp });
+    expect(next.run.exitCode, next.run.stderr).toBe(0);
+    expect(existsSync(kept)).toBe(true);
+    expect(next.run.stdout).not.toContain('stale work dir');
   });
 });
