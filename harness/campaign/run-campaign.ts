@@ -9,11 +9,9 @@ import { createBackend } from '../session/create-backend.js';
 import type { ModelEndpoint } from '../session/session-types.js';
 import { type LedgerRepLine, readLedger } from './ledger.js';
 import type { ModelChoice } from './model-choice.js';
-import { describeGate } from './only.js';
 import { type PlannedRep, planReps, shardOf } from './plan.js';
 import { preflightEndpoint } from './preflight.js';
 import { type PreparedRun, prepareRun } from './prepare-run.js';
-import { costUsd } from './pricing.js';
 import { pendingReps } from './rep-health.js';
 import { repMetaSchema } from './rep-meta.js';
 import { type RepResult, type RunContext, runRep } from './rep-runner.js';
@@ -21,6 +19,7 @@ import { REP_FILES } from './results-layout.js';
 import type { RunControl } from './run-control.js';
 import type { RunEventSink } from './run-events.js';
 import type { RunRequest } from './run-request.js';
+import { startNotices } from './start-notices.js';
 
 /** The key sent to the local model server; it is not a secret and unlocks nothing. */
 export const OFFLINE_API_KEY = 'redgreen-offline-no-key';
@@ -143,73 +142,19 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
       concurrency: campaign.concurrency,
     });
 
-    // Claude Code's messaging socket is <runtime dir>/cc-socks/<pid>.sock, at most 103 bytes.
-    const socketPath = path.join(run.workRoot, 'sXXXXXX', 'cc-socks', '4194304.sock');
-    if (campaign.backend === 'claude-code' && Buffer.byteLength(socketPath) > 103) {
-      events({
-        type: 'notice',
-        message: `TMPDIR is too long for the engine's messaging socket (${socketPath.length} > 103 bytes): the engine falls back to /tmp/cc-socks-<uid>, outside the work dir; set a shorter TMPDIR`,
-      });
-    }
-    if (options.keepWorkDirs) {
-      events({
-        type: 'notice',
-        message: `work dirs kept in ${run.workRoot} (one per rep: its fixture copy, skill copy, HOME and TMPDIR); remove it when done`,
-      });
-    }
-    if (campaign.droppedGates.length > 0) {
-      events({
-        type: 'notice',
-        message: `--only leaves out ${campaign.droppedGates.length} gate(s) about cells it does not run: ${campaign.droppedGates.map(describeGate).join('; ')}`,
-      });
-    }
-    if (campaign.gates.length === 0) {
-      events({
-        type: 'notice',
-        message:
-          'the campaign declares no gates: nothing will be checked, and `redgreen gate` exits 2 unless given --allow-no-gates',
-      });
-    }
-    if (run.staleRemoved > 0) {
-      events({
-        type: 'notice',
-        message: `removed ${run.staleRemoved} stale work dir(s) of killed runs from ${path.dirname(run.workRoot)}`,
-      });
-    }
-    if (run.extendedFrom !== null) {
-      events({
-        type: 'notice',
-        message: `extending the plan from ${run.extendedFrom} to ${campaign.reps} reps per cell (--reps ${campaign.reps})`,
-      });
-    }
-    const damaged = pending.filter((item) => item.damage !== undefined);
-    if (damaged.length > 0) {
-      events({
-        type: 'notice',
-        message: `rerunning ${damaged.length} rep(s) whose files are damaged, as a new attempt (the damaged attempt's directory is kept): ${damaged
-          .map((item) => `${item.rep.id} (${item.damage?.problem})`)
-          .join(', ')}`,
-      });
-    }
-    if (run.adopted > 0) {
-      events({
-        type: 'notice',
-        message: `recorded ${run.adopted} rep(s) a crash had landed without their ledger line`,
-      });
+    for (const message of startNotices({
+      campaign,
+      model,
+      run,
+      pending,
+      keepWorkDirs: options.keepWorkDirs,
+    })) {
+      events({ type: 'notice', message });
     }
     const results: RepResult[] = [];
     let spent: number | null = null;
     const limit = pLimit(campaign.concurrency);
     const maxCost = campaign.limits.maxCostUsd;
-    if (maxCost !== null && model.kind === 'live' && costUsd(model.id, ZERO_USAGE) === null) {
-      events({
-        type: 'notice',
-        message:
-          campaign.backend === 'claude-code'
-            ? `${model.id} is not in the price table; --max-cost counts the engine's own cost estimate`
-            : `${model.id} is not in the price table and this backend gives no cost estimate: --max-cost cannot stop this run`,
-      });
-    }
 
     const runOne = async (rep: PlannedRep, attempt: number): Promise<void> => {
       if (control.stopping) return;
@@ -303,8 +248,6 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
     if (!options.keepWorkDirs) await removeTree(run.workRoot);
   }
 }
-
-const ZERO_USAGE = { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 };
 
 /**
  * Stages that are the infrastructure's fault and worth another attempt: API
