@@ -24,6 +24,12 @@ function unprivileged(): { prefix: string[] } | { skip: string } {
   const probe = spawnSync(drop[0] ?? 'setpriv', [...drop.slice(1), 'true'], { stdio: 'ignore' });
   if (probe.error !== undefined) return { skip: 'setpriv is not installed (util-linux)' };
   if (probe.status !== 0) return { skip: 'this root cannot drop privileges (no CAP_SETUID)' };
+  const reads = spawnSync(drop[0] ?? 'setpriv', [...drop.slice(1), 'test', '-r', cliPath], {
+    stdio: 'ignore',
+  });
+  if (reads.status !== 0) {
+    return { skip: `uid ${NOBODY} cannot read this checkout (${cliPath}); make it world-readable` };
+  }
   return { prefix: drop };
 }
 
