@@ -5,6 +5,7 @@
  * into the rooms (fixture, model-server, session, campaign, score, report).
  */
 import { Command, CommanderError } from 'commander';
+import { discardOutputOnceClosed } from './cli/closed-output.js';
 import { registerDoctorCommand } from './cli/doctor.js';
 import { ExitCode } from './cli/exit.js';
 import { registerExportCommand } from './cli/export.js';
@@ -74,13 +75,11 @@ async function main(argv: readonly string[]): Promise<number> {
   return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.ok;
 }
 
-// `redgreen ... | head` closes the pipe early: that is the reader's choice, not an error.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw error;
-  });
-}
+// `redgreen ... | head` closes the pipe early: the work goes on, its output discarded.
+discardOutputOnceClosed(process.stdout, () =>
+  process.stderr.write('redgreen: stdout was closed; carrying on with its output discarded\n'),
+);
+discardOutputOnceClosed(process.stderr);
 
 main(process.argv).then(
   (code) => {

@@ -7,7 +7,7 @@ import { displayBaseUrl, type ModelChoice } from './model-choice.js';
 /**
  * The campaign identity: a hash of everything a session depends on (model,
  * endpoint, backend and engine version, harness version, limits, seed, each
- * arm's skill tree, the prompt, the stop mode, the fixtures), and of nothing it does not
+ * arm's skill tree, the prompt, the stop mode, the fixtures, the `--only` subset), and of nothing it does not
  * (reps, concurrency, shard, cost cap, gates, scoring specs: a rescore
  * handles those). A results directory adopts only reps of its own identity.
  */
@@ -25,6 +25,8 @@ export function campaignIdentity(inputs: {
   const { maxCostUsd: _notPartOfIdentity, ...sessionLimits } = campaign.limits;
   return sha256Hex(
     canonicalJson({
+      // A subset run (--only) is its own identity; a whole-campaign identity is as it always was.
+      ...(campaign.only === null ? {} : { only: campaign.only }),
       campaign: campaign.config.id,
       model: inputs.model.id,
       endpoint:

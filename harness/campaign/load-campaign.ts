@@ -17,6 +17,7 @@ import {
   type ScenarioConfig,
   scenarioSchema,
 } from './config-schema.js';
+import { checkOnly, gatesFor, type OnlySelection, selected } from './only.js';
 import { loadPromptTemplate, type PromptTemplate } from './prompt-template.js';
 import { resolveSkillSource, type SkillSource } from './skill-source.js';
 
@@ -48,6 +49,10 @@ export interface ResolvedCampaign {
   readonly seed: number;
   readonly limits: Limits;
   readonly gates: readonly GateConfig[];
+  /** The subset of cells `--only` selects, or null for the whole campaign. */
+  readonly only: OnlySelection | null;
+  /** The campaign file's gates that `--only` leaves out (they need cells it does not run). */
+  readonly droppedGates: readonly GateConfig[];
 }
 
 /** Values from the command line that replace the campaign file's. */
@@ -61,6 +66,8 @@ export interface CampaignOverrides {
   readonly maxCostUsd?: number;
   /** `name=source` pairs from `--arm`; sources resolve against `cwd`. */
   readonly arms?: readonly string[];
+  /** Run only these arms and scenarios (`--only`). */
+  readonly only?: OnlySelection | null;
   readonly cwd: string;
 }
 
@@ -98,7 +105,13 @@ function readScenarioFile(file: string): Result<ScenarioConfig, InputError> {
   } catch (error) {
     const reason =
       (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : 'is not valid JSON';
-    return err(inputError(file, reason, 'each scenario needs scenarios/<id>/scenario.json'));
+    return err(
+      inputError(
+        file,
+        reason,
+        `create ${file} (each scenario folder needs a scenario.json and a scoring.json)`,
+      ),
+    );
   }
   const parsed = scenarioSchema.safeParse(json);
   if (!parsed.success) return err(inputErrorFromZod(file, parsed.error));
@@ -122,7 +135,7 @@ async function resolveScenario(
       inputError(
         where,
         `scenario "${id}" has no folder ${scenarioDir}`,
-        'create scenarios/<id>/ or fix the id',
+        `create ${scenarioDir}/ (with a scenario.json and a scoring.json) or fix the id`,
       ),
     );
   }
@@ -203,6 +216,7 @@ export async function loadCampaign(
       { spec: arm.skill, base: campaignDir, input: `${absolute}: arms[${index}].skill` },
     ]),
   );
+  const overridden = new Set<string>();
   for (const text of overrides.arms ?? []) {
     const parsed = parseArmOverride(text);
     if (parsed === undefined) {
@@ -223,6 +237,16 @@ export async function loadCampaign(
         ),
       );
     }
+    if (overridden.has(parsed.name)) {
+      return err(
+        inputError(
+          `--arm ${parsed.name}`,
+          'is given twice',
+          `give each arm one --arm ${parsed.name}=<source>`,
+        ),
+      );
+    }
+    overridden.add(parsed.name);
     sources.set(parsed.name, {
       spec: parsed.spec,
       base: overrides.cwd,
@@ -244,8 +268,32 @@ export async function loadCampaign(
     names.add(arm.name);
   }
 
+  const only = overrides.only ?? null;
+  if (only !== null) {
+    const known = checkOnly(only, {
+      arms: config.arms.map((arm) => arm.name),
+      scenarios: config.scenarios,
+    });
+    if (!known.ok) return known;
+  }
+
+  const listed = new Set<string>();
+  for (const [index, id] of config.scenarios.entries()) {
+    if (listed.has(id)) {
+      return err(
+        inputError(
+          `${absolute}: scenarios[${index}]`,
+          `scenario "${id}" is listed twice`,
+          'list every scenario once (raise "reps" for more sessions)',
+        ),
+      );
+    }
+    listed.add(id);
+  }
+
   const scenarios: ResolvedScenario[] = [];
   for (const [index, id] of config.scenarios.entries()) {
+    if (only !== null && !selected(only.scenarios, id)) continue;
     const scenario = await resolveScenario(id, campaignDir, `${absolute}: scenarios[${index}]`);
     if (!scenario.ok) return scenario;
     scenarios.push(scenario.value);
@@ -253,6 +301,7 @@ export async function loadCampaign(
 
   const arms: ResolvedArm[] = [];
   for (const [index, arm] of config.arms.entries()) {
+    if (only !== null && !selected(only.arms, arm.name)) continue;
     for (const scenario of scenarios) {
       const variant = resolveVariant(scenario.recipe, scenario.config.fixture.scenario, arm.layout);
       if (!variant.ok) {
@@ -329,6 +378,10 @@ export async function loadCampaign(
       ),
     );
   const limits: Limits = checkedLimits.data;
+  const gates =
+    only === null
+      ? { kept: config.gates, dropped: [] }
+      : gatesFor(config.gates, only, new Map(config.arms.map((arm) => [arm.name, arm.role])));
   return ok({
     file: absolute,
     config,
@@ -339,6 +392,8 @@ export async function loadCampaign(
     backend: overrides.backend ?? config.backend,
     seed: overrides.seed ?? config.seed,
     limits,
-    gates: config.gates,
+    gates: gates.kept,
+    only,
+    droppedGates: gates.dropped,
   });
 }

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chmod, cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   copyFixture,
@@ -8,6 +8,7 @@ import {
   takeSnapshotAfterSession,
 } from '../fixture/index.js';
 import { harnessVersion } from '../lib/package-root.js';
+import { removeTree } from '../lib/remove-tree.js';
 import { formatReplyFile } from '../score/reply-file.js';
 import type { RepScore } from '../score/score-rep.js';
 import { readTranscript } from '../score/transcript-reader.js';
@@ -120,14 +121,16 @@ export async function runRep(
   const repStarted = performance.now();
   const finalDir = layout.attemptDir(arm.name, scenario.id, planned.rep, attempt);
   const partialDir = `${finalDir}.partial-${process.pid}`;
-  await rm(partialDir, { recursive: true, force: true });
+  await removeTree(partialDir);
   await mkdir(partialDir, { recursive: true });
   const privateDir = path.join(
     context.workRoot,
     `${planned.arm}-${planned.scenario}-${planned.rep}-${attempt}`,
   );
-  await rm(privateDir, { recursive: true, force: true });
+  await removeTree(privateDir);
   await mkdir(privateDir, { recursive: true });
+  // Short (`<work root>/sXXXXXX`), so the engine's socket path fits a Unix socket and stays here.
+  const runtimeDir = await mkdtemp(path.join(context.workRoot, 's'));
   const redactor = new SecretRedactor([context.model.apiKey]);
   try {
     const repo = path.join(privateDir, 'repo');
@@ -150,6 +153,7 @@ export async function runRep(
       skillDir,
       privateDir,
       partialDir,
+      runtimeDir,
       redactor,
       signal,
       stop: scenario.config.stop,
@@ -263,8 +267,11 @@ export async function runRep(
     await appendRepLine(layout.ledgerFile, line);
     return { line, score: scored.value.score, meta };
   } finally {
-    await rm(partialDir, { recursive: true, force: true });
-    if (!context.keepWorkDirs) await rm(privateDir, { recursive: true, force: true });
+    await removeTree(partialDir);
+    if (!context.keepWorkDirs) {
+      await removeTree(privateDir);
+      await removeTree(runtimeDir);
+    }
   }
 }
 
@@ -277,6 +284,7 @@ async function runSession(
     readonly skillDir: string;
     readonly privateDir: string;
     readonly partialDir: string;
+    readonly runtimeDir: string;
     readonly redactor: SecretRedactor;
     readonly signal: AbortSignal;
     readonly stop: StopMode;
@@ -296,6 +304,7 @@ async function runSession(
       fixtureRepo: rep.repo,
       skillDir: rep.skillDir,
       privateDir: path.join(rep.privateDir, 'private'),
+      runtimeDir: rep.runtimeDir,
       model: context.model,
       limits: context.campaign.limits,
       stop: rep.stop,

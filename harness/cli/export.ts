@@ -34,6 +34,14 @@ export function registerExportCommand(program: Command): void {
         });
         return;
       }
+      if (flags.out !== undefined) {
+        const { checkOutputDir } = await import('../lib/output-dir.js');
+        const creatable = await checkOutputDir(flags.out, '--out');
+        if (!creatable.ok) {
+          process.exitCode = failWithInputError(creatable.error);
+          return;
+        }
+      }
       const { exportAtif } = await import('../export/export-atif.js');
       const exported = await exportAtif(
         flags.atif,

@@ -12,23 +12,44 @@ export interface ScoreReplyOutput {
   readonly stdout: (text: string) => void;
 }
 
+/** The largest reply score-reply reads: replies are a few KB; this leaves room for pasted logs. */
+const MAX_REPLY_BYTES = 4 * 1024 * 1024;
+
 /** Run `redgreen score-reply`; returns the exit code. */
 export async function runScoreReply(
   replyPath: string,
   options: ScoreReplyOptions,
   output: ScoreReplyOutput = { stdout: (text) => process.stdout.write(text) },
 ): Promise<number> {
-  const { formatStandaloneScore, scoreReplyFile } = await import('../score/score-reply.js');
-  const scored = await scoreReplyFile({
-    scenario: options.scenario,
-    replyPath,
-    ...(options.plan === undefined ? {} : { ownPlan: options.plan }),
+  const { loadScoringSpec } = await import('../score/scoring-spec.js');
+  const { formatStandaloneScore, scoreStandaloneReply } = await import('../score/score-reply.js');
+  const { readTextInput } = await import('../lib/text-input.js');
+  const spec = loadScoringSpec(options.scenario);
+  if (!spec.ok) return failWithInputError(spec.error);
+  if (options.plan !== undefined) {
+    // The plans the scenario's fixture holds, as its scoring spec declares them.
+    const plans = [spec.value.ownPlan, ...spec.value.knownForeignPlans];
+    if (!plans.includes(options.plan)) {
+      return failWithInputError({
+        kind: 'input',
+        input: `--plan ${options.plan}`,
+        problem:
+          options.plan.trim() === ''
+            ? 'is empty'
+            : `is not a plan of the ${options.scenario} fixture`,
+        fix: `use one of ${plans.join(', ')}, or leave --plan off for ${spec.value.ownPlan}`,
+      });
+    }
+  }
+  const reply = await readTextInput(replyPath, {
+    maxBytes: MAX_REPLY_BYTES,
+    what: 'a reply',
+    fix: 'pass a reply file (reply.md or a bare reply), or - to read it from stdin',
   });
-  if (!scored.ok) return failWithInputError(scored.error);
+  if (!reply.ok) return failWithInputError(reply.error);
+  const scored = scoreStandaloneReply(spec.value, reply.value, options.plan);
   output.stdout(
-    options.json === true
-      ? `${JSON.stringify(scored.value, null, 2)}\n`
-      : formatStandaloneScore(scored.value),
+    options.json === true ? `${JSON.stringify(scored, null, 2)}\n` : formatStandaloneScore(scored),
   );
   return ExitCode.ok;
 }
@@ -43,7 +64,7 @@ export function registerScoreReplyCommand(program: Command): void {
     )
     .argument(
       '<reply>',
-      "reply file: the runner's reply.md (first line = tool_uses) or a bare reply",
+      "reply file: the runner's reply.md (first line = tool_uses) or a bare reply; - reads it from stdin",
     )
     .requiredOption(
       '--scenario <id>',
@@ -52,7 +73,7 @@ export function registerScoreReplyCommand(program: Command): void {
     .option('--json', 'print the score as one JSON object instead of text')
     .option(
       '--plan <path>',
-      "the controller's own plan path (default: the scenario spec's ownPlan)",
+      "the controller's own plan path, one of the scenario fixture's plans (default: the scenario spec's ownPlan)",
     )
     .action(async (reply: string, options: ScoreReplyOptions) => {
       process.exitCode = await runScoreReply(reply, options);

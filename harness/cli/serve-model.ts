@@ -14,6 +14,7 @@ answered by --policy. Usage numbers in responses are estimates (about 4 characte
 Fault specs (--fault, repeatable; counted per session unless :counter=server):
   429x2:retry-after=0   the first two requests of each session get 429 (retry-after default 1 s)
   529x*   500x1         overloaded on every request; one 500 api_error
+  401x*                 every request refused as unauthenticated (what a bad API key gets)
   delay=200ms           every turn waits 200 ms; delay=50-300ms waits a seeded random time
   drop@2                the session's turn 2: connection dropped mid-stream, after message_start
   malformed@1           turn 1: invalid JSON (a broken SSE event when streaming)

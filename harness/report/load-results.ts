@@ -3,6 +3,7 @@ import path from 'node:path';
 import { type CampaignRecord, readCampaignRecord } from '../campaign/campaign-record.js';
 import { readLedger } from '../campaign/ledger.js';
 import { planReps, shardOf } from '../campaign/plan.js';
+import { repDamage } from '../campaign/rep-health.js';
 import { type RepMeta, repMetaSchema } from '../campaign/rep-meta.js';
 import { REP_FILES, type ResultsLayout, resultsLayout } from '../campaign/results-layout.js';
 import { describeError } from '../lib/describe-error.js';
@@ -77,13 +78,7 @@ export async function loadResults(dir: string): Promise<Result<LoadedResults, In
       const reply = await readFile(path.join(repDir, REP_FILES.reply), 'utf8');
       reps.push({ id, dir: repDir, meta, score, reply });
     } catch (error) {
-      return err(
-        inputError(
-          repDir,
-          `cannot be read (${describeError(error)})`,
-          'rescore it with `redgreen score`, or rerun it',
-        ),
-      );
+      return err(await unreadableRep(repDir, layout.root, describeError(error)));
     }
   }
   for (const id of Object.keys(overrides.value)) {
@@ -105,4 +100,22 @@ export async function loadResults(dir: string): Promise<Result<LoadedResults, In
     missing: planned.filter((id) => !recorded.has(id)),
     overrides: overrides.value,
   });
+}
+
+/**
+ * The error for a recorded rep that cannot be read, with the way out that
+ * works: a damaged score.json is rebuilt by `redgreen score` from the rep's
+ * other files; any other damaged file means running the rep again, which
+ * `--resume` does (keeping the damaged attempt).
+ */
+async function unreadableRep(repDir: string, root: string, detail: string): Promise<InputError> {
+  const damage = await repDamage(repDir);
+  const problem = damage === undefined ? `cannot be read (${detail})` : damage.problem;
+  return damage?.file === REP_FILES.score
+    ? inputError(repDir, problem, `rebuild it from the rep's files with \`redgreen score ${root}\``)
+    : inputError(
+        repDir,
+        problem,
+        `rerun that rep with \`redgreen run --resume ${root}\` (the damaged attempt is kept)`,
+      );
 }

@@ -4,6 +4,7 @@ import { query, type SDKMessage, type SDKResultMessage } from '@anthropic-ai/cla
 import type { StopMode } from '../campaign/config-schema.js';
 import { ClaudeCodeCapture } from './claude-code-capture.js';
 import { claudeCodeEnvironment, privateDirsOf } from './engine-env.js';
+import { spawnEngineInOwnGroup } from './engine-process.js';
 import type { Sandbox } from './sandbox.js';
 import type {
   SessionBackend,
@@ -203,6 +204,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
               repId: request.repId,
               shellPrefix,
               maxRetries: options.maxRetries,
+              runtimeDir: request.runtimeDir,
             }),
             settingSources: [],
             persistSession: false,
@@ -216,7 +218,9 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
             additionalDirectories: [request.skillDir],
             abortController: abort,
             ...capture?.queryOptions(),
-            stderr: (data: string) => request.engineLog(data),
+            // Its own process group: a Ctrl-C at the terminal reaches the harness, not the engine.
+            spawnClaudeCodeProcess: (spawnOptions) =>
+              spawnEngineInOwnGroup(spawnOptions, request.engineLog),
           },
         });
         for await (const message of session as AsyncIterable<SDKMessage>) {

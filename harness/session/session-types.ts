@@ -27,6 +27,11 @@ export interface SessionRequest {
   readonly skillDir: string;
   /** A private directory for this session's HOME, config and TMPDIR. */
   readonly privateDir: string;
+  /**
+   * A short private directory for the engine's runtime files (its messaging
+   * socket, whose path must fit in 103 bytes); the session's TMPDIR when absent.
+   */
+  readonly runtimeDir?: string;
   readonly model: ModelEndpoint;
   readonly limits: Limits;
   /**

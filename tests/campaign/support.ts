@@ -141,3 +141,34 @@ export function firstDispatchCampaign(): string {
   );
   return file;
 }
+
+/**
+ * A copy of the default campaign (with its scenario folders) in a temp dir,
+ * changed by `changes`: for tests that need other reps, gates or scenario
+ * lists. Arms keep pointing at the reference skill texts.
+ */
+export function writeCampaign(changes: Record<string, unknown> = {}): string {
+  const dir = path.join(makeTempDir(), 'scenarios');
+  cpSync(path.join(repoRoot, 'scenarios'), dir, { recursive: true });
+  const file = path.join(dir, 'test.campaign.json');
+  const campaign = readJson<Record<string, unknown>>(path.join(repoRoot, defaultCampaign));
+  campaign.arms = (campaign.arms as { skill: string }[]).map((arm) => ({
+    ...arm,
+    skill: path.resolve(repoRoot, 'scenarios', arm.skill),
+  }));
+  writeFileSync(file, `${JSON.stringify({ ...campaign, ...changes }, null, 2)}\n`);
+  return file;
+}
+
+/** Two reps per cell, gated so a clean offline run passes (exit 0) and any indeterminate rep does not. */
+export function twoRepCampaign(): string {
+  return writeCampaign({
+    reps: 2,
+    gates: [
+      { kind: 'min-pass-rate', arm: 'green', scenario: 's1', passes: 2, of: 2 },
+      { kind: 'min-pass-rate', arm: 'red', scenario: 's2', passes: 2, of: 2 },
+      { kind: 'min-pass-rate', arm: 'green', scenario: 's2', passes: 2, of: 2 },
+      { kind: 'max-indeterminate-share', share: 0 },
+    ],
+  });
+}
