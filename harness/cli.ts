@@ -5,22 +5,16 @@
  * into the rooms (fixture, model-server, session, campaign, score, report).
  */
 import { Command, CommanderError } from 'commander';
-import { registerDoctorCommand } from './cli/doctor.js';
-import { ExitCode } from './cli/exit.js';
-import { registerExportCommand } from './cli/export.js';
-import { registerFixtureCommand } from './cli/fixture.js';
-import {
-  registerGateCommand,
-  registerMergeCommand,
-  registerReportCommand,
-  registerScoreCommand,
-} from './cli/report-commands.js';
-import { registerRunCommand } from './cli/run.js';
-import { registerScoreReplyCommand } from './cli/score-reply.js';
-import { registerServeModelCommand } from './cli/serve-model.js';
+import { COMMANDS, requestedCommand } from './cli/command-table.js';
+import { ExitCode } from './cli/exit-codes.js';
 import { harnessVersion } from './lib/package-root.js';
 
-export function buildProgram(): Command {
+/**
+ * The program with every command listed; only the command `args` ask for is
+ * loaded and registered in full, the others stand in by name, usage and
+ * summary (enough for the command list and for "did you mean").
+ */
+export async function buildProgram(args: readonly string[]): Promise<Command> {
   const program = new Command();
   program
     .name('redgreen')
@@ -31,42 +25,37 @@ export function buildProgram(): Command {
     .version(harnessVersion(), '-V, --version', 'print the redgreen version')
     .helpOption('-h, --help', 'show help for redgreen or a command')
     .showHelpAfterError('(run with --help for usage)')
+    .addHelpText(
+      'after',
+      [
+        '',
+        "Run `redgreen <command> --help` for a command's options and exit codes.",
+        'With no command, redgreen prints this list to stderr and exits 2 (a usage error).',
+      ].join('\n'),
+    )
     .exitOverride();
 
-  registerRunCommand(program);
-  registerFixtureCommand(program);
-  registerServeModelCommand(program);
-  registerScoreCommand(program);
-  registerScoreReplyCommand(program);
-  registerReportCommand(program);
-  registerGateCommand(program);
-  registerMergeCommand(program);
-  registerExportCommand(program);
-  registerDoctorCommand(program);
-  for (const command of program.commands) {
-    if (command.summary() === '') command.summary(firstSentence(command.description()));
+  const requested = requestedCommand(args);
+  for (const entry of COMMANDS) {
+    if (entry === requested) await entry.register(program);
+    else program.command(entry.name).usage(entry.usage).summary(entry.summary);
   }
   return program;
 }
 
-/** The command list shows each command's first sentence; `<command> --help` shows all of it. */
-function firstSentence(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  const end = flat.search(/[.;](\s|$)/);
-  return end === -1 ? flat : flat.slice(0, end);
-}
-
 async function main(argv: readonly string[]): Promise<number> {
-  const program = buildProgram();
+  const program = await buildProgram(argv.slice(2));
   try {
     await program.parseAsync(argv as string[]);
   } catch (error) {
     if (error instanceof CommanderError) {
+      // Asked for (--help, help <command>) or the version: exit 0.
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') {
         return ExitCode.ok;
       }
-      if (error.code === 'commander.help') return ExitCode.ok;
-      // Commander already printed the one-line message; usage errors exit 2.
+      if (error.code === 'commander.help' && error.exitCode === 0) return ExitCode.ok;
+      // Everything else, including bare `redgreen` (the command list printed to stderr
+      // because no command was given), is a usage error; commander printed it.
       return ExitCode.usage;
     }
     throw error;

@@ -67,16 +67,11 @@ async function runFixtureCommand(
   positionals: readonly (string | undefined)[],
   rawOptions: unknown,
 ): Promise<number> {
-  const { fixtureCommandOptionsSchema } = await import('../fixture/command-options.js');
-  const parsed = fixtureCommandOptionsSchema.safeParse(rawOptions);
-  if (!parsed.success) {
-    return failWithInputError(
-      inputError('options', parsed.error.issues[0]?.message ?? 'invalid', 'see --help'),
-    );
-  }
-  const options = parsed.data;
+  // The argument count is checked first, so a wrong call fails before the option
+  // schema and the fixture engine are loaded. `--all` is a string flag of commander's.
+  const all = (rawOptions as { readonly all?: unknown }).all;
   const given = positionals.filter((value): value is string => value !== undefined);
-  if (options.all !== undefined && given.length > 0) {
+  if (all !== undefined && given.length > 0) {
     return failWithInputError(
       inputError(
         'arguments',
@@ -85,7 +80,7 @@ async function runFixtureCommand(
       ),
     );
   }
-  if (options.all === undefined && given.length !== 3) {
+  if (all === undefined && given.length !== 3) {
     return failWithInputError(
       inputError(
         'arguments',
@@ -94,6 +89,14 @@ async function runFixtureCommand(
       ),
     );
   }
+  const { fixtureCommandOptionsSchema } = await import('../fixture/command-options.js');
+  const parsed = fixtureCommandOptionsSchema.safeParse(rawOptions);
+  if (!parsed.success) {
+    return failWithInputError(
+      inputError('options', parsed.error.issues[0]?.message ?? 'invalid', 'see --help'),
+    );
+  }
+  const options = parsed.data;
 
   const fixture = await import('../fixture/index.js');
   const recipe = fixture.loadRecipe(options.recipe ?? fixture.defaultRecipeDir());

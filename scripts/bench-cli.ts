@@ -1,0 +1,169 @@
+/**
+ * CLI benchmark: how long `redgreen` takes to start, against a bare Node
+ * start, and `redgreen fixture --all` as a whole process against the seed's
+ * own generator building the same four fixtures. Prints medians and ratios
+ * with their targets; asserts nothing.
+ *
+ *   npm run build && node dist/scripts/bench-cli.js [--runs N] [--seeds <dir>] [--cli <file>]
+ *
+ * Targets (issue 13): `--help` and `fixture` start within 1.5x of `node -e 0`;
+ * `fixture --all` at least 2x faster than the seed generator. The seed
+ * generator lives in seed 000 (Appendix A) under `../shared/seeds`; without it
+ * that comparison is skipped, with the reason printed.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { readSeedGenerator, seedFileName, seedsDir } from '../harness/fixture/seed-generator.js';
+import { packageRoot } from '../harness/lib/package-root.js';
+
+interface Options {
+  readonly runs: number;
+  readonly seeds: string;
+  /** The CLI to time: this package's build, or another (an older commit's) for a before/after. */
+  readonly cli: string;
+}
+
+function parseOptions(argv: readonly string[]): Options {
+  let runs = 20;
+  let seeds = seedsDir();
+  let cli = path.join(packageRoot(), 'dist', 'harness', 'cli.js');
+  for (let index = 0; index < argv.length; index += 1) {
+    const flag = argv[index];
+    const value = argv[index + 1];
+    if (flag === '--runs' && value !== undefined && /^\d+$/.test(value) && Number(value) > 0) {
+      runs = Number(value);
+      index += 1;
+    } else if (flag === '--seeds' && value !== undefined) {
+      seeds = path.resolve(value);
+      index += 1;
+    } else if (flag === '--cli' && value !== undefined) {
+      cli = path.resolve(value);
+      index += 1;
+    } else {
+      throw new Error(
+        `bench-cli: unknown or incomplete argument ${flag} (use --runs N, --seeds <dir>, --cli <file>)`,
+      );
+    }
+  }
+  return { runs, seeds, cli };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? 0)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+/** Wall time of one whole process, in ms; throws when it exits other than expected. */
+function timeProcess(
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  expectedExit = 0,
+): number {
+  const start = performance.now();
+  const result = spawnSync(command, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const elapsed = performance.now() - start;
+  if (result.status !== expectedExit) {
+    throw new Error(
+      `${command} ${args.join(' ')} exited ${result.status} (expected ${expectedExit}): ${String(result.stderr)}`,
+    );
+  }
+  return elapsed;
+}
+
+const ms = (value: number): string => `${value.toFixed(1)} ms`.padStart(9);
+const ratio = (value: number): string => `${value.toFixed(2)}x`;
+
+function main(): void {
+  const options = parseOptions(process.argv.slice(2));
+  const work = mkdtempSync(path.join(os.tmpdir(), 'redgreen-bench-cli-'));
+  try {
+    const { cli } = options;
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work, LANG: 'C' };
+    const seedEnv = {
+      PATH: env.PATH,
+      HOME: work,
+      TZ: 'UTC',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_CONFIG_NOSYSTEM: '1',
+    };
+    const script = readSeedGenerator(options.seeds);
+    const scriptPath = path.join(work, 'make-fixture.sh');
+    if (script !== undefined) writeFileSync(scriptPath, script);
+    const variants = ['s1 flat', 's1 scoped', 's2 flat', 's2 scoped'];
+    let counter = 0;
+    const fresh = (): string => {
+      counter += 1;
+      return path.join(work, `d${counter}`);
+    };
+
+    const node = process.execPath;
+    const measures = {
+      bare: () => timeProcess(node, ['-e', '0'], env),
+      help: () => timeProcess(node, [cli, '--help'], env),
+      fixtureHelp: () => timeProcess(node, [cli, 'fixture', '--help'], env),
+      fixtureUsage: () => timeProcess(node, [cli, 'fixture'], env, 2),
+      fixtureAll: () => timeProcess(node, [cli, 'fixture', '--all', fresh()], env),
+      seedAll: () => {
+        const base = fresh();
+        mkdirSync(base);
+        const loop = variants
+          .map((variant) => {
+            const [scenario, layout] = variant.split(' ');
+            return `bash "$0" ${scenario} ${layout} "$1/${scenario}-${layout}"`;
+          })
+          .join(' && ');
+        return timeProcess('bash', ['-c', loop, scriptPath, base], seedEnv);
+      },
+    } as const;
+    type Measure = keyof typeof measures;
+    const names = (Object.keys(measures) as Measure[]).filter(
+      (name) => name !== 'seedAll' || script !== undefined,
+    );
+    const samples = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<
+      Measure,
+      number[]
+    >;
+
+    for (const name of names) measures[name](); // warm the file system cache
+    const loadBefore = os.loadavg()[0] ?? 0;
+    // Rounds interleave every measure, so a busy machine slows them alike.
+    for (let round = 0; round < options.runs; round += 1) {
+      for (const name of names) samples[name].push(measures[name]());
+    }
+    const loadAfter = os.loadavg()[0] ?? 0;
+    const m = (name: Measure): number => median(samples[name]);
+
+    const lines = [
+      `redgreen CLI benchmark: ${options.runs} interleaved rounds, medians, Node ${process.version}`,
+      `  CLI: ${cli}`,
+      `  (1-minute load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after, on ${os.cpus().length} CPUs)`,
+      `  node -e 0 (bare start)                 ${ms(m('bare'))}`,
+      `  redgreen --help                        ${ms(m('help'))}  ${ratio(m('help') / m('bare'))} bare  (target <= 1.5x)`,
+      `  redgreen fixture --help                ${ms(m('fixtureHelp'))}  ${ratio(m('fixtureHelp') / m('bare'))} bare  (target <= 1.5x)`,
+      `  redgreen fixture (usage error, exit 2) ${ms(m('fixtureUsage'))}  ${ratio(m('fixtureUsage') / m('bare'))} bare  (target <= 1.5x)`,
+      `  redgreen fixture --all (4 variants)    ${ms(m('fixtureAll'))}`,
+    ];
+    if (script === undefined) {
+      lines.push(
+        `  seed generator: comparison skipped: ${path.join(options.seeds, seedFileName)} not found (pass --seeds <dir>)`,
+      );
+    } else {
+      lines.push(
+        `  seed generator, 4 variants (bash+git)  ${ms(m('seedAll'))}`,
+        `  fixture --all speed-up over the seed   ${ratio(m('seedAll') / m('fixtureAll'))}  (target >= 2x)`,
+      );
+    }
+    process.stdout.write(`${lines.join('\n')}\n`);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main();
