@@ -82,6 +82,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     async () => (await import('./report-commands.js')).registerGateCommand,
   ),
   lazy(
+    'diff',
+    '[options] <dir-a> <dir-b>',
+    'compare two results directories cell by cell: pass-rate change with an exact test, tool_uses change, reps whose verdicts differ',
+    async () => (await import('./diff.js')).registerDiffCommand,
+  ),
+  lazy(
     'merge',
     '[options] <results-dirs...>',
     'combine results directories of one campaign (e.g. the shards of a CI run) into a new one',
