@@ -88,6 +88,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     async () => (await import('./diff.js')).registerDiffCommand,
   ),
   lazy(
+    'list',
+    '[options] [results-root]',
+    'list past runs, newest first: campaign, arms, model, reps and gate outcome',
+    async () => (await import('./list.js')).registerListCommand,
+  ),
+  lazy(
     'merge',
     '[options] <results-dirs...>',
     'combine results directories of one campaign (e.g. the shards of a CI run) into a new one',
