@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { estimateRun } from './estimate.js';
 import { planReps, shardOf } from './plan.js';
 import type { RunRequest } from './run-request.js';
@@ -11,7 +12,7 @@ export function dryRunLines(request: RunRequest): string[] {
     campaign.reps,
   );
   const selected = shard === null ? plan : shardOf(plan, shard);
-  const estimate = estimateRun(campaign, request.model, selected.length);
+  const estimate = estimateRun(campaign, request.model, selected.length, os.availableParallelism());
   const lines = [`campaign ${campaign.config.id}: ${campaign.config.title}`];
   for (const scenario of campaign.scenarios) {
     for (const arm of campaign.arms) {
