@@ -4,17 +4,23 @@
  * command lives in `harness/cli/<name>.ts`, parses its own flags, and calls
  * into the rooms (fixture, model-server, session, campaign, score, report).
  */
-import { Command, CommanderError } from 'commander';
+import { createRequire } from 'node:module';
+import type * as Commander from 'commander';
 import { COMMANDS, requestedCommand } from './cli/command-table.js';
 import { ExitCode } from './cli/exit-codes.js';
 import { harnessVersion } from './lib/package-root.js';
+
+// commander is CommonJS. Loaded with `require`, it skips the ESM wrapper, which
+// would parse its source once more to find the named exports: about 7 ms of
+// every start-up (scripts/bench-cli.ts). Command modules import only its types.
+const { Command, CommanderError } = createRequire(import.meta.url)('commander') as typeof Commander;
 
 /**
  * The program with every command listed; only the command `args` ask for is
  * loaded and registered in full, the others stand in by name, usage and
  * summary (enough for the command list and for "did you mean").
  */
-export async function buildProgram(args: readonly string[]): Promise<Command> {
+export async function buildProgram(args: readonly string[]): Promise<Commander.Command> {
   const program = new Command();
   program
     .name('redgreen')
