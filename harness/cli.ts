@@ -4,64 +4,55 @@
  * command lives in `harness/cli/<name>.ts`, parses its own flags, and calls
  * into the rooms (fixture, model-server, session, campaign, score, report).
  */
-import { createRequire } from 'node:module';
-import type * as Commander from 'commander';
-import { COMMANDS, requestedCommand } from './cli/command-table.js';
+import { commandListHelp } from './cli/command-list.js';
 import { ExitCode } from './cli/exit-codes.js';
-import { harnessVersion } from './lib/package-root.js';
 
-// commander is CommonJS. Loaded with `require`, it skips the ESM wrapper, which
-// would parse its source once more to find the named exports: about 7 ms of
-// every start-up (scripts/bench-cli.ts). Command modules import only its types.
-const { Command, CommanderError } = createRequire(import.meta.url)('commander') as typeof Commander;
+/** Columns commander would wrap help to on this stream: the terminal's, else 80. */
+function helpWidth(stream: NodeJS.WriteStream): number {
+  return stream.isTTY ? stream.columns : 80;
+}
 
 /**
- * The program with every command listed; only the command `args` ask for is
- * loaded and registered in full, the others stand in by name, usage and
- * summary (enough for the command list and for "did you mean").
+ * Answers that need no argument parsing, so no commander: the command list
+ * (`--help`, `-h`, `help`; bare `redgreen` is a usage error and gets it on
+ * stderr) and the version. Undefined for anything else. Everything else is
+ * imported only when needed: start-up time is every command's cost.
  */
-export async function buildProgram(args: readonly string[]): Promise<Commander.Command> {
-  const program = new Command();
-  program
-    .name('redgreen')
-    .description(
-      'Evaluate agent skill text: run fresh model sessions against the released (RED) and the changed ' +
-        '(GREEN) SKILL.md on truthful fixture repos, score what they decided, and gate the change on the numbers.',
-    )
-    .version(harnessVersion(), '-V, --version', 'print the redgreen version')
-    .helpOption('-h, --help', 'show help for redgreen or a command')
-    .showHelpAfterError('(run with --help for usage)')
-    .addHelpText(
-      'after',
-      [
-        '',
-        "Run `redgreen <command> --help` for a command's options and exit codes.",
-        'With no command, redgreen prints this list to stderr and exits 2 (a usage error).',
-      ].join('\n'),
-    )
-    .exitOverride();
-
-  const requested = requestedCommand(args);
-  for (const entry of COMMANDS) {
-    if (entry === requested) await entry.register(program);
-    else program.command(entry.name).usage(entry.usage).summary(entry.summary);
+async function answerWithoutParsing(args: readonly string[]): Promise<number | undefined> {
+  const [only, ...rest] = args;
+  if (rest.length > 0) return undefined;
+  if (only === undefined) {
+    process.stderr.write(commandListHelp(helpWidth(process.stderr)));
+    return ExitCode.usage;
   }
-  return program;
+  if (only === '--help' || only === '-h' || only === 'help') {
+    process.stdout.write(commandListHelp(helpWidth(process.stdout)));
+    return ExitCode.ok;
+  }
+  if (only === '--version' || only === '-V') {
+    const { harnessVersion } = await import('./lib/package-root.js');
+    process.stdout.write(`${harnessVersion()}\n`);
+    return ExitCode.ok;
+  }
+  return undefined;
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  const program = await buildProgram(argv.slice(2));
+  const answered = await answerWithoutParsing(argv.slice(2));
+  if (answered !== undefined) return answered;
+  const { buildProgram, loadCommander } = await import('./cli/program.js');
+  const commander = loadCommander();
+  const program = await buildProgram(argv.slice(2), commander);
   try {
     await program.parseAsync(argv as string[]);
   } catch (error) {
-    if (error instanceof CommanderError) {
+    if (error instanceof commander.CommanderError) {
       // Asked for (--help, help <command>) or the version: exit 0.
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') {
         return ExitCode.ok;
       }
       if (error.code === 'commander.help' && error.exitCode === 0) return ExitCode.ok;
-      // Everything else, including bare `redgreen` (the command list printed to stderr
-      // because no command was given), is a usage error; commander printed it.
+      // Everything else is a usage error; commander printed it.
       return ExitCode.usage;
     }
     throw error;

@@ -3,11 +3,14 @@
  * Start-up time is measured by `scripts/bench-cli.ts`; here the test is the
  * cause of slowness, deterministic: which modules a process loads.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { commandListHelp } from '../../harness/cli/command-list.js';
 import { COMMANDS } from '../../harness/cli/command-table.js';
+import { buildProgram, loadCommander } from '../../harness/cli/program.js';
 import { cleanEnv, cliPath, repoRoot, runCli } from '../helpers/cli.js';
 
 /** Run the CLI with tests/cli/trace-modules.mjs preloaded: every module it loads, by path. */
@@ -32,21 +35,30 @@ const commandModules = (modules: readonly string[]) =>
   modules.filter(
     (file) =>
       file.startsWith('dist/harness/cli/') &&
-      !['dist/harness/cli/command-table.js', 'dist/harness/cli/exit-codes.js'].includes(file),
+      ![
+        'dist/harness/cli/command-list.js',
+        'dist/harness/cli/command-table.js',
+        'dist/harness/cli/exit-codes.js',
+        'dist/harness/cli/program.js',
+      ].includes(file),
   );
 
 describe('loading: a command loads its own modules only when it runs', () => {
-  it('`redgreen --help` loads no command module and nothing but commander from node_modules', async () => {
-    const { modules, exitCode } = await modulesLoaded(['--help']);
-    expect(exitCode).toBe(0);
-    expect(commandModules(modules)).toEqual([]);
-    // commander is required as CommonJS, not through its ESM wrapper (a second parse).
+  it('`redgreen --help` loads no command module and nothing from node_modules, not even commander', async () => {
+    for (const args of [['--help'], ['-h'], ['help'], [], ['--version']]) {
+      const { modules } = await modulesLoaded(args);
+      expect(commandModules(modules), args.join(' ')).toEqual([]);
+      expect(
+        modules.filter((file) => file.startsWith('node_modules/')),
+        args.join(' '),
+      ).toEqual([]);
+    }
+  });
+
+  it('a command loads commander as CommonJS, not through its ESM wrapper (a second parse)', async () => {
+    const { modules } = await modulesLoaded(['fixture', '--help']);
+    expect(modules).toContain('node_modules/commander/index.js');
     expect(modules).not.toContain('node_modules/commander/esm.mjs');
-    expect(
-      modules.filter(
-        (file) => file.startsWith('node_modules/') && !file.startsWith('node_modules/commander/'),
-      ),
-    ).toEqual([]);
   });
 
   it('`redgreen fixture --help` loads the fixture command and no other command', async () => {
@@ -89,6 +101,31 @@ describe('help text', () => {
     for (const entry of COMMANDS) expect(flat).toContain(entry.summary);
     expect(flat).not.toMatch(/\be\.?g?\s*$|\(e\s/m);
     expect(flat).toContain('e.g. the shards of a CI run');
+  });
+
+  it('prints the command list without commander exactly as commander renders the program', async () => {
+    const commander = loadCommander();
+    for (const width of [40, 80, 120, 200]) {
+      const program = await buildProgram([], commander);
+      let rendered = '';
+      program.configureOutput({
+        getOutHelpWidth: () => width,
+        writeOut: (text) => {
+          rendered += text;
+        },
+      });
+      program.outputHelp();
+      expect(commandListHelp(width), `${width} columns`).toBe(rendered);
+    }
+  });
+
+  it('`redgreen --version` prints the package version', async () => {
+    const result = await runCli(['--version']);
+    expect(result.exitCode).toBe(0);
+    const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    expect(result.stdout).toBe(manifest.version); // execa strips the final newline
   });
 
   it("`redgreen help <command>` shows that command's help", async () => {
