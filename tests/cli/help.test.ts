@@ -170,7 +170,11 @@ describe('help text', () => {
     expect(flat).toMatch(
       /--max-turns <n> .*\(default: the campaign's limit; 40 in the default campaign\)/,
     );
-    expect(flat).toContain('fails, turn-limit hits and missing replies are never retried');
+    const rule = 'fails, turn-limit hits and missing replies are never retried';
+    expect(flat).toContain(rule);
+    expect(readFileSync(path.join(repoRoot, 'README.md'), 'utf8').replace(/\s+/g, ' ')).toContain(
+      rule,
+    );
     expect(flat).not.toContain('no reply)');
   });
 });
