@@ -6,15 +6,17 @@ import { costUsd, pricingTable } from './pricing.js';
  * Rough, labelled expectations for a run before it starts (`--dry-run`). The
  * assumptions are printed with the figures; nothing here is a measurement.
  *
- * Wall time has two bounds and the estimate takes the larger: latency (each
- * rep takes `wallSeconds` even with a core to itself, and `concurrency` reps
- * run at once) and CPU (each rep needs `cpuSeconds` of processor time: the
- * Claude Code engine process, the model-issued commands, the harness's
- * snapshots and scoring; at most `min(concurrency, cores)` reps compute at
- * once). A scripted run is CPU-bound beyond the cores; a live run is bound by
- * the model's latency. Per-rep figures were measured on this project's 2-core
- * machines with offline runs (`node dist/scripts/bench-estimate.js` prints
- * estimate against real runs).
+ * Wall time has two bounds and the estimate takes the larger: latency (a rep
+ * takes `wallSeconds` even on an idle machine, and `concurrency` reps run at
+ * once) and CPU (each rep needs `cpuSeconds` of processor time in its
+ * processes: the Claude Code engine, the local model server, the
+ * model-issued commands, the harness's snapshots and scoring; the machine
+ * has `cores` of it per second). A scripted run is CPU-bound once the cores
+ * are busy, so concurrency beyond that buys nothing; a live run is bound by
+ * the model's latency. The per-rep figures come from offline runs on this
+ * project's 2-core machine when it was quiet: 8 and 20 sessions at
+ * concurrency 1, 4 and 8, wall and CPU time of the whole run (`node
+ * dist/scripts/bench-estimate.js` prints the estimate against real runs).
  */
 export interface RunEstimate {
   readonly sessions: number;
@@ -30,17 +32,17 @@ interface RepCost {
 }
 
 const SCRIPTED_REP: Readonly<Record<ResolvedCampaign['backend'], RepCost>> = {
-  'claude-code': { wallSeconds: 1.3, cpuSeconds: 1.2 },
-  messages: { wallSeconds: 0.45, cpuSeconds: 0.15 },
+  'claude-code': { wallSeconds: 0.7, cpuSeconds: 0.95 },
+  messages: { wallSeconds: 0.55, cpuSeconds: 0.18 },
 };
 /** Once per run: loading the campaign, building the fixtures, writing the reports. */
-const RUN_SETUP_SECONDS = 2;
+const RUN_SETUP_SECONDS = 1;
 const LIVE_SESSION = { turns: 10, contextTokens: 20_000, outputTokensPerTurn: 400, seconds: 90 };
 
 function wallSeconds(sessions: number, concurrency: number, cores: number, rep: RepCost): number {
   if (sessions === 0) return 0;
   const latencyBound = Math.ceil(sessions / concurrency) * rep.wallSeconds;
-  const cpuBound = (sessions * rep.cpuSeconds) / Math.max(1, Math.min(concurrency, cores));
+  const cpuBound = (sessions * rep.cpuSeconds) / Math.max(1, cores);
   return RUN_SETUP_SECONDS + Math.max(latencyBound, cpuBound);
 }
 
@@ -60,8 +62,8 @@ export function estimateRun(
       wallSeconds: wallSeconds(sessions, concurrency, cores, rep),
       assumptions:
         `scripted policy on the local model server: no API cost; on the ${backend} backend a rep takes about ` +
-        `${rep.wallSeconds} s and ${rep.cpuSeconds} CPU s; on ${machine} at most ${Math.min(concurrency, cores)} ` +
-        `compute at once; plus ${RUN_SETUP_SECONDS} s of set-up and reports`,
+        `${rep.wallSeconds} s and ${rep.cpuSeconds} CPU s (${machine}: the larger of ` +
+        `${concurrency} reps at a time and ${cores} CPU s a second); plus ${RUN_SETUP_SECONDS} s of set-up and reports`,
     };
   }
   const { turns, contextTokens, outputTokensPerTurn, seconds } = LIVE_SESSION;

@@ -33,15 +33,16 @@ describe('dry-run wall-time estimate', () => {
     expect(wall('claude-code', 4, 2)).toBeLessThanOrEqual(wall('claude-code', 2, 2));
   });
 
-  it('gets faster with more cores, up to the concurrency', () => {
+  it("gets faster with more cores until the reps' own latency bounds it", () => {
     expect(wall('claude-code', 4, 4)).toBeLessThan(wall('claude-code', 4, 2));
-    expect(wall('claude-code', 4, 8)).toBeCloseTo(wall('claude-code', 4, 4), 6);
+    expect(wall('claude-code', 4, 128)).toBeCloseTo(wall('claude-code', 4, 64), 6);
+    expect(wall('claude-code', 4, 64)).toBeLessThan(wall('claude-code', 4, 4));
   });
 
   it('the default campaign offline on 2 cores (20 sessions, concurrency 4) is CPU-bound', () => {
     const estimate = estimateRun({ backend: 'claude-code', concurrency: 4 }, scripted, 20, 2);
-    // 20 sessions of about a CPU second each, two at a time, plus the run's own set-up.
-    expect(estimate.wallSeconds).toBeGreaterThan((20 * 1.0) / 2);
+    // 20 sessions of most of a CPU second each on two cores, plus the run's own set-up.
+    expect(estimate.wallSeconds).toBeGreaterThan((20 * 0.8) / 2);
     expect(estimate.assumptions).toContain('2 CPU cores');
   });
 
