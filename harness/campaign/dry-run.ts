@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { estimateRun } from './estimate.js';
 import { planReps, shardOf } from './plan.js';
 import type { RunRequest } from './run-request.js';
@@ -20,7 +21,12 @@ export function dryRunLines(request: RunRequest, resume?: ResumeState): string[]
     campaign.reps,
   );
   const selected = shard === null ? plan : shardOf(plan, shard);
-  const estimate = estimateRun(campaign, request.model, resume?.left ?? selected.length);
+  const estimate = estimateRun(
+    campaign,
+    request.model,
+    resume?.left ?? selected.length,
+    os.availableParallelism(),
+  );
   const lines = [`campaign ${campaign.config.id}: ${campaign.config.title}`];
   for (const scenario of campaign.scenarios) {
     for (const arm of campaign.arms) {

@@ -22,7 +22,7 @@ export function registerExportCommand(program: Command): void {
     )
     .option(
       '--out <dir>',
-      'directory to write the trajectories and index.json to (default: <results-dir>/atif)',
+      'a new or empty directory to write the trajectories and index.json to (default: <results-dir>/atif, which must not exist yet or be empty); a non-empty one is refused',
     )
     .action(async (flags: ExportFlags) => {
       if (flags.out !== undefined && flags.out.trim() === '') {

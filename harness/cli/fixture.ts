@@ -81,16 +81,11 @@ async function runFixtureCommand(
   positionals: readonly (string | undefined)[],
   rawOptions: unknown,
 ): Promise<number> {
-  const { fixtureCommandOptionsSchema } = await import('../fixture/command-options.js');
-  const parsed = fixtureCommandOptionsSchema.safeParse(rawOptions);
-  if (!parsed.success) {
-    return failWithInputError(
-      inputError('options', parsed.error.issues[0]?.message ?? 'invalid', 'see --help'),
-    );
-  }
-  const options = parsed.data;
+  // The argument count is checked first, so a wrong call fails before the option
+  // schema and the fixture engine are loaded. `--all` is a string flag of commander's.
+  const all = (rawOptions as { readonly all?: unknown }).all;
   const given = positionals.filter((value): value is string => value !== undefined);
-  if (options.all !== undefined && given.length > 0) {
+  if (all !== undefined && given.length > 0) {
     return failWithInputError(
       inputError(
         'arguments',
@@ -99,7 +94,7 @@ async function runFixtureCommand(
       ),
     );
   }
-  if (options.all === undefined && given.length !== 3) {
+  if (all === undefined && given.length !== 3) {
     return failWithInputError(
       inputError(
         'arguments',
@@ -108,6 +103,14 @@ async function runFixtureCommand(
       ),
     );
   }
+  const { fixtureCommandOptionsSchema } = await import('../fixture/command-options.js');
+  const parsed = fixtureCommandOptionsSchema.safeParse(rawOptions);
+  if (!parsed.success) {
+    return failWithInputError(
+      inputError('options', parsed.error.issues[0]?.message ?? 'invalid', 'see --help'),
+    );
+  }
+  const options = parsed.data;
 
   const fixture = await import('../fixture/index.js');
   const recipeDir =

@@ -65,11 +65,32 @@ export function registerReportCommand(program: Command): void {
       'regenerate results.md, results.csv, results.json and report.html of a results directory from disk, and print the Results table and gate outcomes.',
     )
     .argument('<results-dir>', 'a directory `redgreen run` wrote')
-    .action(async (dir: string) => {
+    .option(
+      '--json',
+      'print one JSON object instead of the tables: the files written and the results model (the README lists the fields)',
+    )
+    .action(async (dir: string, flags: { json?: boolean }) => {
       process.exitCode = await withResultsLock(dir, async () => {
         const { writeReports } = await import('../report/write-reports.js');
-        const report = await writeReports(dir, { terminal: process.stdout });
-        return report.ok ? ExitCode.ok : failWithInputError(report.error);
+        const report = await writeReports(dir, {
+          terminal: flags.json === true ? undefined : process.stdout,
+        });
+        if (!report.ok) return failWithInputError(report.error);
+        if (flags.json === true) {
+          const { reportJson } = await import('../report/command-json.js');
+          const { resultsLayout } = await import('../campaign/results-layout.js');
+          const layout = resultsLayout(dir);
+          const files = {
+            markdown: layout.resultsMarkdown,
+            csv: layout.resultsCsv,
+            json: layout.resultsJson,
+            html: layout.reportHtml,
+          };
+          process.stdout.write(
+            `${JSON.stringify(reportJson(report.value, layout.root, files), null, 2)}\n`,
+          );
+        }
+        return ExitCode.ok;
       });
     });
 }
@@ -78,6 +99,7 @@ interface GateFlags {
   junit?: string;
   summary?: string;
   allowNoGates?: boolean;
+  json?: boolean;
 }
 
 /** `redgreen gate <dir>`: the exit code a CI job gates on. */
@@ -93,6 +115,10 @@ export function registerGateCommand(program: Command): void {
     .option(
       '--allow-no-gates',
       'exit 0 for a complete run of a campaign that declares no gates (by default that is exit 2: nothing was checked)',
+    )
+    .option(
+      '--json',
+      'print the decision and each gate as one JSON object (same exit code; the README lists the fields)',
     )
     .action(async (dir: string, flags: GateFlags) => {
       const { loadResults } = await import('../report/load-results.js');
@@ -132,7 +158,17 @@ export function registerGateCommand(program: Command): void {
               },
             }
           : summary;
-      process.stdout.write(`${gateReportLines(model).join('\n')}\n`);
+      if (flags.json === true) {
+        const { gateJson } = await import('../report/command-json.js');
+        const files = {
+          junit: flags.junit === undefined ? null : path.resolve(flags.junit),
+          summary: flags.summary === undefined ? null : path.resolve(flags.summary),
+        };
+        const document = gateJson(model, loaded.value.layout.root, files);
+        process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+      } else {
+        process.stdout.write(`${gateReportLines(model).join('\n')}\n`);
+      }
       if (flags.junit !== undefined) await writeFileAtomic(flags.junit, gateJunitXml(model));
       if (flags.summary !== undefined)
         await writeFileAtomic(flags.summary, gateSummaryMarkdown(model));

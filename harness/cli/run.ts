@@ -3,6 +3,7 @@ import { type Command, Option } from 'commander';
 import type { RunRequest } from '../campaign/run-request.js';
 import { ExitCode, failWithInputError } from './exit.js';
 import { collect, nonNegativeInt, positiveInt, positiveNumber } from './parse-flags.js';
+import { runHelpDefaults } from './run-help-defaults.js';
 
 interface RunFlags {
   reps?: number;
@@ -28,21 +29,36 @@ interface RunFlags {
 }
 
 export function registerRunCommand(program: Command): void {
+  const defaults = runHelpDefaults();
   program
     .command('run')
     .description(
-      'run a campaign: N fresh sessions per arm and scenario, each recorded under results/, scored, and summarised.\n' +
-        'With no ANTHROPIC_API_KEY it runs offline against the scripted model server (scripted:skill-reader).',
+      'run a campaign: N fresh sessions per arm and scenario, each recorded under results/, scored, and summarised. ' +
+        "With no ANTHROPIC_API_KEY it runs offline against the scripted model server (the campaign's offlineModel, scripted:skill-reader in the default campaign).",
     )
     .argument(
       '[campaign]',
       'campaign file (default: scenarios/plan-scoped-workspace.campaign.json)',
     )
-    .option('--reps <n>', 'sessions per cell (arm x scenario)', positiveInt('--reps', 1000))
-    .option('--concurrency <n>', 'sessions running at once', positiveInt('--concurrency', 64))
-    .option('--model <id>', 'model id, or scripted:<policy> for the local model server')
+    .option(
+      '--reps <n>',
+      `sessions per cell (arm x scenario) ${defaults.reps}`,
+      positiveInt('--reps', 1000),
+    )
+    .option(
+      '--concurrency <n>',
+      `sessions running at once ${defaults.concurrency}`,
+      positiveInt('--concurrency', 64),
+    )
+    .option(
+      '--model <id>',
+      `model id, or scripted:<policy> for the local model server ${defaults.model}`,
+    )
     .addOption(
-      new Option('--backend <name>', 'session backend').choices(['claude-code', 'messages']),
+      new Option('--backend <name>', `session backend ${defaults.backend}`).choices([
+        'claude-code',
+        'messages',
+      ]),
     )
     .option(
       '--arm <name=source>',
@@ -72,24 +88,28 @@ export function registerRunCommand(program: Command): void {
     )
     .option(
       '--retry-indeterminate <k>',
-      'rerun reps whose session was indeterminate (API errors, timeouts, no reply), up to k more times; fails are never retried',
+      'rerun reps whose session failed for an infrastructure reason (API errors after retries, engine crash, timeout, harness failure) up to k more times; fails, turn-limit hits and missing replies are never retried',
       nonNegativeInt('--retry-indeterminate', 10),
       0,
     )
     .option(
       '--max-cost <usd>',
-      'stop dispatching once the priced cost reaches this',
+      `stop dispatching once the priced cost reaches this ${defaults.maxCost}`,
       positiveNumber('--max-cost'),
     )
-    .option('--max-turns <n>', 'per-session turn limit', positiveInt('--max-turns', 500))
+    .option(
+      '--max-turns <n>',
+      `per-session turn limit ${defaults.maxTurns}`,
+      positiveInt('--max-turns', 500),
+    )
     .option(
       '--session-timeout <seconds>',
-      'per-session wall-clock limit',
+      `per-session wall-clock limit in seconds ${defaults.sessionTimeout}`,
       positiveNumber('--session-timeout'),
     )
     .option(
       '--seed <n>',
-      "seed for the scripted policies' optional extra calls",
+      `seed for the scripted policies' optional extra calls ${defaults.seed}`,
       nonNegativeInt('--seed'),
     )
     .option('--json', 'print progress as JSON event lines on stdout (for machines)')

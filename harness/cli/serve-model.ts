@@ -35,8 +35,8 @@ export function registerServeModelCommand(program: Command): void {
   program
     .command('serve-model')
     .description(
-      'run a local Anthropic Messages API (JSON and SSE) on 127.0.0.1 whose "model" is a scripted\n' +
-        'policy, so sessions run offline on the real client and engine; prints its base URL and\n' +
+      'run a local Anthropic Messages API (JSON and SSE) on 127.0.0.1 whose "model" is a scripted ' +
+        'policy, so sessions run offline on the real client and engine; prints its base URL and ' +
         'runs until interrupted',
     )
     .requiredOption('--policy <name>', 'the scripted policy that answers (see below)')

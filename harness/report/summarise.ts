@@ -68,8 +68,11 @@ function repRow(loaded: LoadedResults, rep: RecordedRep): RepRow {
   };
 }
 
+/** What the cell statistics need to know of an arm. */
+export type ArmInfo = Pick<CellSummary, 'role' | 'label' | 'layout'> & { readonly name: string };
+
 function cellSummary(
-  arm: LoadedResults['record']['arms'][number],
+  arm: ArmInfo,
   scenario: string,
   rows: readonly RepRow[],
   planned: number,
@@ -80,7 +83,8 @@ function cellSummary(
   const pass = mine.filter((row) => row.verdict === 'pass').length;
   const fail = mine.filter((row) => row.verdict === 'fail').length;
   const decided = pass + fail;
-  const values = mine.map((row) => row.tool_uses);
+  // An indeterminate rep was cut short or could not be read: its tool_uses measures nothing.
+  const values = mine.filter((row) => row.verdict !== 'indeterminate').map((row) => row.tool_uses);
   const boot = bootstrapInterval(values, { statistic: 'mean', seed: REPORT_SEED });
   const interval = decided === 0 ? null : wilsonInterval(pass, decided);
   return {
@@ -143,6 +147,25 @@ function comparison(scenario: string, cells: readonly CellSummary[]): Comparison
   };
 }
 
+/**
+ * The per-cell figures and the RED vs GREEN comparisons of a set of rep rows:
+ * pass counts, Wilson intervals, Fisher tests, and the tool_uses statistics.
+ */
+export function summariseCells(
+  arms: readonly ArmInfo[],
+  scenarios: readonly string[],
+  rows: readonly RepRow[],
+  planned: number,
+): { cells: CellSummary[]; comparisons: Comparison[] } {
+  const cells = scenarios.flatMap((scenario) =>
+    arms.map((arm) => cellSummary(arm, scenario, rows, planned)),
+  );
+  const comparisons = scenarios
+    .map((scenario) => comparison(scenario, cells))
+    .filter((value): value is Comparison => value !== undefined);
+  return { cells, comparisons };
+}
+
 /** Turn a loaded results directory into the model every table is printed from. Pure given its input. */
 export function summariseResults(loaded: LoadedResults): ResultsModel {
   const { record } = loaded;
@@ -156,12 +179,12 @@ export function summariseResults(loaded: LoadedResults): ResultsModel {
         order(record.arms, a.arm) - order(record.arms, b.arm) ||
         a.rep - b.rep,
     );
-  const cells = record.scenarios.flatMap((scenario) =>
-    record.arms.map((arm) => cellSummary(arm, scenario.id, rows, record.reps)),
+  const { cells, comparisons } = summariseCells(
+    record.arms,
+    record.scenarios.map((scenario) => scenario.id),
+    rows,
+    record.reps,
   );
-  const comparisons = record.scenarios
-    .map((scenario) => comparison(scenario.id, cells))
-    .filter((value): value is Comparison => value !== undefined);
   const reported = [
     ...new Set(
       loaded.reps.map((rep) => rep.meta.model.reported).filter((id): id is string => id !== null),

@@ -75,7 +75,7 @@ function cellOf(
   const pass = mine.filter((row) => row.verdict === 'pass').length;
   const fail = mine.filter((row) => row.verdict === 'fail').length;
   const decided = pass + fail;
-  const values = mine.map((row) => row.tool_uses);
+  const values = mine.filter((row) => row.verdict !== 'indeterminate').map((row) => row.tool_uses);
   const count = (shape: RepRow['shape']): number =>
     mine.filter((row) => row.shape === shape).length;
   return {

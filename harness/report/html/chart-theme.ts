@@ -31,6 +31,13 @@ export const SHAPE_SYMBOLS: Readonly<Record<RepRow['shape'], string>> = {
   neither: 'triangle-up',
 };
 
+/**
+ * Horizontal room per arm in both charts (px): a count label right of a dot
+ * (about 80 px at most) plus half of a neighbour's centred "no decided reps"
+ * label (under 100 px) fit in it, so labels never overlap.
+ */
+export const ARM_STEP = 150;
+
 export const FONT_STACK =
   'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", sans-serif';
 

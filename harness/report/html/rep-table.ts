@@ -3,7 +3,7 @@ import { modelName, repVerdict, shapeBadge } from './badges.js';
 import { cellKey, cellLabel } from './cell-labels.js';
 import { SHAPE_ORDER } from './chart-theme.js';
 import { repAnchor, seconds } from './format.js';
-import { html, type SafeHtml, tableHead } from './html-template.js';
+import { html, type SafeHtml, scrollingTable } from './html-template.js';
 import type { RepDetail, RepDetails } from './rep-details.js';
 import {
   DEFAULT_TRANSCRIPT_LIMITS,
@@ -31,6 +31,7 @@ const COLUMNS = [
   'First dispatch',
   'Claimed complete',
   'Model (reported back)',
+  'Failure reason',
   'Findings',
   'Duration',
 ] as const;
@@ -62,6 +63,13 @@ function findingsCell(row: RepRow): SafeHtml {
       html`<span class="badge verdict-indeterminate">${row.indeterminate_stage === '' ? 'indeterminate' : `indeterminate: ${row.indeterminate_stage}`}</span> `,
     );
   return parts.length === 0 ? html`<span class="muted">none</span>` : html`${parts}`;
+}
+
+/** Why a rep did not pass: the scorer's reasons (or the override's), nothing for a pass. */
+function failureReason(row: RepRow): SafeHtml | string {
+  if (row.verdict === 'pass') return html`<span class="muted">—</span>`;
+  const reason = row.verdict_source === 'override' ? row.override_reason : row.reasons;
+  return reason === '' ? html`<span class="muted">no reason recorded</span>` : reason;
 }
 
 function list(items: readonly string[]): SafeHtml {
@@ -121,7 +129,16 @@ ${fileLinks(detail)}
 </div></details>`;
 }
 
-function repGroup(row: RepRow, detail: RepDetail | undefined, limits: RepEmbedLimits): SafeHtml {
+/**
+ * One rep's rows. The scripted-policy mark is on the page's model line once;
+ * a row repeats it only if its own model differs from the campaign's in that.
+ */
+function repGroup(
+  row: RepRow,
+  detail: RepDetail | undefined,
+  limits: RepEmbedLimits,
+  campaignScripted: boolean,
+): SafeHtml {
   const classes = [
     'rep',
     `verdict-row-${row.verdict}`,
@@ -138,7 +155,8 @@ function repGroup(row: RepRow, detail: RepDetail | undefined, limits: RepEmbedLi
     html`<td class="num">${row.tool_uses}</td>`,
     html`<td>${row.first_dispatch === '' ? '—' : row.first_dispatch}</td>`,
     html`<td>${row.claimed_complete === '' ? 'none' : row.claimed_complete}</td>`,
-    html`<td>${modelName(row.model_reported, row.scripted_model)}</td>`,
+    html`<td>${modelName(row.model_reported, row.scripted_model && !campaignScripted)}</td>`,
+    html`<td class="reason">${failureReason(row)}</td>`,
     html`<td>${findingsCell(row)}</td>`,
     html`<td class="num">${seconds(row.duration_ms)}</td>`,
   ];
@@ -155,10 +173,12 @@ export function repTableSection(
   details: RepDetails,
   limits: RepEmbedLimits = DEFAULT_REP_EMBED_LIMITS,
 ): SafeHtml {
-  const groups = model.reps.map((row) => repGroup(row, details.get(row.rep_id), limits));
+  const groups = model.reps.map((row) =>
+    repGroup(row, details.get(row.rep_id), limits, model.model.scripted),
+  );
   return html`<section id="reps" aria-labelledby="reps-title">
 <h2 id="reps-title">Reps</h2>
 ${filterForm(model)}
-<table class="data reps">${tableHead(COLUMNS)}${groups}</table>
+${scrollingTable('Reps', COLUMNS, groups, 'data reps')}
 </section>`;
 }

@@ -1,22 +1,31 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { ResultsModel } from '../results-schema.js';
 import { armAxis, armLabel, scenarioLabel } from './cell-labels.js';
-import { CHART_CONFIG, SHAPE_COLOURS, SHAPE_ORDER, SHAPE_SYMBOLS } from './chart-theme.js';
+import {
+  ARM_STEP,
+  CHART_CONFIG,
+  SHAPE_COLOURS,
+  SHAPE_ORDER,
+  SHAPE_SYMBOLS,
+} from './chart-theme.js';
 
 /**
  * tool_uses of every rep as a strip plot: one panel per scenario, one strip
  * per arm, one symbol per rep coloured (and shaped) by its resolution shape,
  * with a tick at the cell's median. Reps are spread across the strip by
  * their position in the cell, so the plot is the same on every build.
+ * Only decided reps are drawn: an indeterminate rep was cut short, so its
+ * count is no measurement (the tables leave it out too).
  */
 export function toolUsesChartSpec(model: ResultsModel): TopLevelSpec {
+  const decided = model.reps.filter((row) => row.verdict !== 'indeterminate');
   const cellSizes = new Map<string, number>();
-  for (const row of model.reps) {
+  for (const row of decided) {
     const key = `${row.scenario}/${row.arm}`;
     cellSizes.set(key, (cellSizes.get(key) ?? 0) + 1);
   }
   const seen = new Map<string, number>();
-  const values = model.reps.map((row) => {
+  const values = decided.map((row) => {
     const key = `${row.scenario}/${row.arm}`;
     const index = seen.get(key) ?? 0;
     seen.set(key, index + 1);
@@ -46,8 +55,9 @@ export function toolUsesChartSpec(model: ResultsModel): TopLevelSpec {
     config: CHART_CONFIG,
     data: { values },
     facet: { column: { field: 'scenario', type: 'nominal' as const, title: null, sort: null } },
+    spacing: 40,
     spec: {
-      width: 220,
+      width: { step: ARM_STEP },
       height: 240,
       layer: [
         {
