@@ -4,73 +4,56 @@
  * command lives in `harness/cli/<name>.ts`, parses its own flags, and calls
  * into the rooms (fixture, model-server, session, campaign, score, report).
  */
-import { Command, CommanderError } from 'commander';
-import { registerCheckCommand } from './cli/check.js';
-import { registerDoctorCommand } from './cli/doctor.js';
-import { ExitCode } from './cli/exit.js';
-import { registerExportCommand } from './cli/export.js';
-import { registerFixtureCommand } from './cli/fixture.js';
-import {
-  registerGateCommand,
-  registerMergeCommand,
-  registerReportCommand,
-  registerScoreCommand,
-} from './cli/report-commands.js';
-import { registerRunCommand } from './cli/run.js';
-import { registerScenarioCommand } from './cli/scenario.js';
-import { registerScoreReplyCommand } from './cli/score-reply.js';
-import { registerServeModelCommand } from './cli/serve-model.js';
-import { harnessVersion } from './lib/package-root.js';
+import { discardOutputOnceClosed } from './cli/closed-output.js';
+import { commandListHelp } from './cli/command-list.js';
+import { ExitCode } from './cli/exit-codes.js';
 
-export function buildProgram(): Command {
-  const program = new Command();
-  program
-    .name('redgreen')
-    .description(
-      'Evaluate agent skill text: run fresh model sessions against the released (RED) and the changed ' +
-        '(GREEN) SKILL.md on truthful fixture repos, score what they decided, and gate the change on the numbers.',
-    )
-    .version(harnessVersion(), '-V, --version', 'print the redgreen version')
-    .helpOption('-h, --help', 'show help for redgreen or a command')
-    .showHelpAfterError('(run with --help for usage)')
-    .exitOverride();
-
-  registerRunCommand(program);
-  registerFixtureCommand(program);
-  registerServeModelCommand(program);
-  registerScoreCommand(program);
-  registerScoreReplyCommand(program);
-  registerCheckCommand(program);
-  registerScenarioCommand(program);
-  registerReportCommand(program);
-  registerGateCommand(program);
-  registerMergeCommand(program);
-  registerExportCommand(program);
-  registerDoctorCommand(program);
-  for (const command of program.commands) {
-    if (command.summary() === '') command.summary(firstSentence(command.description()));
-  }
-  return program;
+/** Columns commander would wrap help to on this stream: the terminal's, else 80. */
+function helpWidth(stream: NodeJS.WriteStream): number {
+  return stream.isTTY ? stream.columns : 80;
 }
 
-/** The command list shows each command's first sentence; `<command> --help` shows all of it. */
-function firstSentence(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  const end = flat.search(/[.;](\s|$)/);
-  return end === -1 ? flat : flat.slice(0, end);
+/**
+ * Answers that need no argument parsing, so no commander: the command list
+ * (`--help`, `-h`, `help`; bare `redgreen` is a usage error and gets it on
+ * stderr) and the version. Undefined for anything else. Everything else is
+ * imported only when needed: start-up time is every command's cost.
+ */
+async function answerWithoutParsing(args: readonly string[]): Promise<number | undefined> {
+  const [only, ...rest] = args;
+  if (rest.length > 0) return undefined;
+  if (only === undefined) {
+    process.stderr.write(commandListHelp(helpWidth(process.stderr)));
+    return ExitCode.usage;
+  }
+  if (only === '--help' || only === '-h' || only === 'help') {
+    process.stdout.write(commandListHelp(helpWidth(process.stdout)));
+    return ExitCode.ok;
+  }
+  if (only === '--version' || only === '-V') {
+    const { harnessVersion } = await import('./lib/package-root.js');
+    process.stdout.write(`${harnessVersion()}\n`);
+    return ExitCode.ok;
+  }
+  return undefined;
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  const program = buildProgram();
+  const answered = await answerWithoutParsing(argv.slice(2));
+  if (answered !== undefined) return answered;
+  const { buildProgram, loadCommander } = await import('./cli/program.js');
+  const commander = loadCommander();
+  const program = await buildProgram(argv.slice(2), commander);
   try {
     await program.parseAsync(argv as string[]);
   } catch (error) {
-    if (error instanceof CommanderError) {
+    if (error instanceof commander.CommanderError) {
+      // Asked for (--help, help <command>) or the version: exit 0.
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') {
         return ExitCode.ok;
       }
-      if (error.code === 'commander.help') return ExitCode.ok;
-      // Commander already printed the one-line message; usage errors exit 2.
+      if (error.code === 'commander.help' && error.exitCode === 0) return ExitCode.ok;
+      // Everything else is a usage error; commander printed it.
       return ExitCode.usage;
     }
     throw error;
@@ -78,13 +61,11 @@ async function main(argv: readonly string[]): Promise<number> {
   return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.ok;
 }
 
-// `redgreen ... | head` closes the pipe early: that is the reader's choice, not an error.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw error;
-  });
-}
+// `redgreen ... | head` closes the pipe early: the work goes on, its output discarded.
+discardOutputOnceClosed(process.stdout, () =>
+  process.stderr.write('redgreen: stdout was closed; carrying on with its output discarded\n'),
+);
+discardOutputOnceClosed(process.stderr);
 
 main(process.argv).then(
   (code) => {

@@ -78,6 +78,7 @@ async function measure(
     offlineModel: campaign.value.config.offlineModel,
     env: {},
     knownPolicies: policyNames,
+    campaignFile: campaign.value.file,
   });
   if (!model.ok) throw new Error(model.error.problem);
   let peak = process.memoryUsage().rss;
@@ -103,6 +104,7 @@ async function measure(
         maxTurns: 40,
         sessionTimeoutSeconds: 600,
         shard: null,
+        only: null,
       },
       outDir: dir,
       resume: false,

@@ -183,6 +183,8 @@ function meta(rep: number, scenario: 's1' | 's2', toolUses: number): RepMeta {
     engine: 'bench',
     sandbox: 'none',
     stopReason: 'end_turn',
+    stop: 'report',
+    dispatchCaptured: false,
     harnessVersion: '0.1.0',
     fixture: { recipe: 'widget-v3', scenario, layout: 'scoped', head: 'a'.repeat(40) },
     skill: { tree: 'b'.repeat(40) },
@@ -265,8 +267,9 @@ async function main(argv: readonly string[]): Promise<void> {
         fixture: FACTS[scenario],
       })),
     );
-    if (!scored.ok) throw new Error(scored.error.problem);
-    for (const { score } of scored.value) {
+    for (const result of scored) {
+      if (!result.ok) throw new Error(result.error.problem);
+      const { score } = result.value;
       verdicts[score.verdict]++;
       const forensic = score.observations.find((o) => o.id === 'forensic-calls');
       if (forensic?.outcome === 'pass') forensicReps++;

@@ -6,6 +6,7 @@ import { describeError } from '../lib/describe-error.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { gateSchema, limitsSchema } from './config-schema.js';
+import { onlySelectionSchema } from './only.js';
 import { resultsLayout } from './results-layout.js';
 
 const shardSchema = z
@@ -25,6 +26,8 @@ export const invocationSchema = z
     maxTurns: z.number().int().positive(),
     sessionTimeoutSeconds: z.number().positive(),
     shard: shardSchema.nullable(),
+    /** `--only`: the arms and scenarios run (none named: all); absent in directories from before it. */
+    only: onlySelectionSchema.nullable().default(null),
   })
   .strict();
 export type Invocation = z.infer<typeof invocationSchema>;

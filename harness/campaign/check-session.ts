@@ -11,7 +11,7 @@
  * reported as not assessed. With `--layout`, the before-snapshot is the
  * scenario's fixture in that layout, built afresh.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { buildFixture, formatGateFailure, type Snapshot, takeSnapshot } from '../fixture/index.js';
@@ -19,6 +19,7 @@ import { fixtureFacts, recipeFixtureFacts } from '../fixture/scenario-facts.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { packageRoot } from '../lib/package-root.js';
 import { err, ok, type Result } from '../lib/result.js';
+import { readTextInput } from '../lib/text-input.js';
 import { filesNeeded } from '../score/evidence-needs.js';
 import { resolveScenarioDir } from '../score/load-scenario.js';
 import { parseReplyFile } from '../score/reply-file.js';
@@ -58,19 +59,21 @@ export interface CheckReport {
   readonly score: RepScore;
 }
 
-async function readText(file: string, what: string): Promise<Result<string, InputError>> {
-  try {
-    return ok(await readFile(file, 'utf8'));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const problem =
-      code === 'ENOENT'
-        ? 'no such file'
-        : code === 'EISDIR'
-          ? 'is a directory'
-          : `cannot be read (${code ?? String(error)})`;
-    return err(inputError(file, problem, `pass the path of ${what}`));
-  }
+/** The largest reply read: replies are a few KB; this leaves room for pasted logs. */
+const MAX_REPLY_BYTES = 4 * 1024 * 1024;
+/** The largest transcript read: a long session's stream-json runs to tens of MB. */
+const MAX_TRANSCRIPT_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The plans a scenario's fixture holds: the controller's own, each ledger's,
+ * and those the scenario's catalogue names; a `--plan` must be one of them.
+ */
+function fixturePlans(
+  ownPlan: string,
+  ledgerPlans: readonly string[],
+  catalogue: readonly string[],
+): string[] {
+  return [...new Set([ownPlan, ...ledgerPlans, ...catalogue])];
 }
 
 /**
@@ -119,9 +122,13 @@ export async function checkSession(
       ),
     );
   }
-  if (request.plan !== undefined && request.plan.trim() === '') {
+  if (request.transcript === '-' && request.reply === '-') {
     return err(
-      inputError('--plan', 'is empty', 'pass the own plan path, e.g. docs/plans/<plan>.md'),
+      inputError(
+        '--transcript - --reply -',
+        'both read stdin',
+        'read at most one of them from stdin (-); pass the other as a file',
+      ),
     );
   }
   const dir = resolveScenarioDir(
@@ -138,6 +145,24 @@ export async function checkSession(
     request.layout,
   );
   if (!recipeFacts.ok) return recipeFacts;
+  if (request.plan !== undefined) {
+    const plans = fixturePlans(
+      recipeFacts.value.plan,
+      recipeFacts.value.ledgers.map((ledger) => ledger.plan),
+      Object.keys(scenario.value.config.plans),
+    );
+    if (!plans.includes(request.plan)) {
+      return err(
+        inputError(
+          `--plan ${request.plan}`,
+          request.plan.trim() === ''
+            ? 'is empty'
+            : `is not a plan of the ${scenario.value.id} fixture`,
+          `use one of ${plans.join(', ')}, or leave --plan off for ${recipeFacts.value.plan}`,
+        ),
+      );
+    }
+  }
   const ownPlan = request.plan ?? recipeFacts.value.plan;
   const facts = fixtureFacts({
     plan: ownPlan,
@@ -152,7 +177,11 @@ export async function checkSession(
   let replySource: CheckReport['sources']['reply'] = null;
   let toolUses: number | null = null;
   if (request.transcript !== undefined) {
-    const text = await readText(request.transcript, 'a session transcript');
+    const text = await readTextInput(request.transcript, {
+      maxBytes: MAX_TRANSCRIPT_BYTES,
+      what: 'a session transcript',
+      fix: 'pass a transcript file (Claude Code stream-json, transcript.jsonl or ATIF v1.4), or - to read it from stdin',
+    });
     if (!text.ok) return text;
     const read = readSessionTranscript(text.value, request.transcript);
     if (!read.ok) return read;
@@ -168,10 +197,11 @@ export async function checkSession(
     }
   }
   if (request.reply !== undefined) {
-    const text = await readText(
-      request.reply,
-      "a reply file (the runner's reply.md or a bare reply)",
-    );
+    const text = await readTextInput(request.reply, {
+      maxBytes: MAX_REPLY_BYTES,
+      what: 'a reply',
+      fix: 'pass a reply file (reply.md or a bare reply), or - to read it from stdin',
+    });
     if (!text.ok) return text;
     const file = parseReplyFile(text.value);
     inputs = { ...inputs, reply: file.reply };

@@ -100,6 +100,7 @@ export type BackendName = CampaignConfig['backend'];
 
 /**
  * A scenario file (`scenarios/<id>/scenario.json`) has its own schema, with
- * its checks: see harness/score/scenario-schema.ts.
+ * its checks and its stop mode: see harness/score/scenario-schema.ts.
  */
 export type { ScenarioShell as ScenarioConfig } from '../score/scenario-schema.js';
+export { STOP_MODES as stopModes, type StopMode, stopModeSchema } from '../score/stop-mode.js';

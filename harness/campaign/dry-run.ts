@@ -1,9 +1,19 @@
+import os from 'node:os';
 import { estimateRun } from './estimate.js';
 import { planReps, shardOf } from './plan.js';
 import type { RunRequest } from './run-request.js';
 
-/** What `run --dry-run` prints: the cells, the sessions, and the estimated cost and wall time. */
-export function dryRunLines(request: RunRequest): string[] {
+/** For `--resume --dry-run`: how many of the selected reps are left to run, and how many are recorded. */
+export interface ResumeState {
+  readonly left: number;
+  readonly recorded: number;
+}
+
+/**
+ * What `run --dry-run` prints: the cells, the sessions, and the estimated
+ * cost and wall time; with `resume`, of the reps left to run.
+ */
+export function dryRunLines(request: RunRequest, resume?: ResumeState): string[] {
   const { campaign, shard } = request;
   const plan = planReps(
     campaign.arms.map((arm) => arm.name),
@@ -11,7 +21,12 @@ export function dryRunLines(request: RunRequest): string[] {
     campaign.reps,
   );
   const selected = shard === null ? plan : shardOf(plan, shard);
-  const estimate = estimateRun(campaign, request.model, selected.length);
+  const estimate = estimateRun(
+    campaign,
+    request.model,
+    resume?.left ?? selected.length,
+    os.availableParallelism(),
+  );
   const lines = [`campaign ${campaign.config.id}: ${campaign.config.title}`];
   for (const scenario of campaign.scenarios) {
     for (const arm of campaign.arms) {
@@ -20,8 +35,12 @@ export function dryRunLines(request: RunRequest): string[] {
       );
     }
   }
+  const sessions =
+    resume === undefined
+      ? `${selected.length}`
+      : `${resume.left} left to run of ${selected.length} (${resume.recorded} already recorded)`;
   lines.push(
-    `sessions: ${selected.length}${shard ? ` (shard ${shard.index}/${shard.count} of ${plan.length})` : ''}, backend ${campaign.backend}, concurrency ${campaign.concurrency}`,
+    `sessions: ${sessions}${shard ? ` (shard ${shard.index}/${shard.count} of ${plan.length})` : ''}, backend ${campaign.backend}, concurrency ${campaign.concurrency}`,
     `estimated cost: ${estimate.costUsd === null ? 'n/a (unpriced)' : `$${estimate.costUsd.toFixed(2)}`}; estimated wall time: ${Math.ceil(estimate.wallSeconds)} s`,
     `(estimates: ${estimate.assumptions})`,
   );

@@ -5,6 +5,18 @@ import { costUsd, pricingTable } from './pricing.js';
 /**
  * Rough, labelled expectations for a run before it starts (`--dry-run`). The
  * assumptions are printed with the figures; nothing here is a measurement.
+ *
+ * Wall time has two bounds and the estimate takes the larger: latency (a rep
+ * takes `wallSeconds` even on an idle machine, and `concurrency` reps run at
+ * once) and CPU (each rep needs `cpuSeconds` of processor time in its
+ * processes: the Claude Code engine, the local model server, the
+ * model-issued commands, the harness's snapshots and scoring; the machine
+ * has `cores` of it per second). A scripted run is CPU-bound once the cores
+ * are busy, so concurrency beyond that buys nothing; a live run is bound by
+ * the model's latency. The per-rep figures come from offline runs on this
+ * project's 2-core machine when it was quiet: 8 and 20 sessions at
+ * concurrency 1, 4 and 8, wall and CPU time of the whole run (`node
+ * dist/scripts/bench-estimate.js` prints the estimate against real runs).
  */
 export interface RunEstimate {
   readonly sessions: number;
@@ -13,22 +25,45 @@ export interface RunEstimate {
   readonly assumptions: string;
 }
 
+/** What one rep costs on each backend: wall seconds with a core to itself, and CPU seconds. */
+interface RepCost {
+  readonly wallSeconds: number;
+  readonly cpuSeconds: number;
+}
+
+const SCRIPTED_REP: Readonly<Record<ResolvedCampaign['backend'], RepCost>> = {
+  'claude-code': { wallSeconds: 0.7, cpuSeconds: 0.95 },
+  messages: { wallSeconds: 0.55, cpuSeconds: 0.18 },
+};
+/** Once per run: loading the campaign, building the fixtures, writing the reports. */
+const RUN_SETUP_SECONDS = 1;
 const LIVE_SESSION = { turns: 10, contextTokens: 20_000, outputTokensPerTurn: 400, seconds: 90 };
-const SCRIPTED_SESSION_SECONDS = { 'claude-code': 1.5, messages: 0.3 } as const;
+
+function wallSeconds(sessions: number, concurrency: number, cores: number, rep: RepCost): number {
+  if (sessions === 0) return 0;
+  const latencyBound = Math.ceil(sessions / concurrency) * rep.wallSeconds;
+  const cpuBound = (sessions * rep.cpuSeconds) / Math.max(1, cores);
+  return RUN_SETUP_SECONDS + Math.max(latencyBound, cpuBound);
+}
 
 export function estimateRun(
-  campaign: ResolvedCampaign,
+  campaign: Pick<ResolvedCampaign, 'backend' | 'concurrency'>,
   model: ModelChoice,
   sessions: number,
+  cores: number,
 ): RunEstimate {
-  const waves = Math.ceil(sessions / campaign.concurrency);
+  const { concurrency, backend } = campaign;
+  const machine = `${cores} CPU core${cores === 1 ? '' : 's'} at concurrency ${concurrency}`;
   if (model.kind === 'scripted') {
-    const perSession = SCRIPTED_SESSION_SECONDS[campaign.backend];
+    const rep = SCRIPTED_REP[backend];
     return {
       sessions,
       costUsd: null,
-      wallSeconds: waves * perSession,
-      assumptions: `scripted policy on the local model server: no API cost; about ${perSession} s per session on the ${campaign.backend} backend`,
+      wallSeconds: wallSeconds(sessions, concurrency, cores, rep),
+      assumptions:
+        `scripted policy on the local model server: no API cost; on the ${backend} backend a rep takes about ` +
+        `${rep.wallSeconds} s and ${rep.cpuSeconds} CPU s (${machine}: the larger of ` +
+        `${concurrency} reps at a time and ${cores} CPU s a second); plus ${RUN_SETUP_SECONDS} s of set-up and reports`,
     };
   }
   const { turns, contextTokens, outputTokensPerTurn, seconds } = LIVE_SESSION;
@@ -38,13 +73,14 @@ export function estimateRun(
     cacheRead: turns * contextTokens,
     output: turns * outputTokensPerTurn,
   });
+  const live: RepCost = { wallSeconds: seconds, cpuSeconds: SCRIPTED_REP[backend].cpuSeconds };
   return {
     sessions,
     costUsd: perSession === null ? null : perSession * sessions,
-    wallSeconds: waves * seconds,
+    wallSeconds: wallSeconds(sessions, concurrency, cores, live),
     assumptions:
       `about ${turns} turns per session over a ${contextTokens / 1000}k-token context, mostly read from the prompt cache, ` +
-      `${outputTokensPerTurn} output tokens a turn, ${seconds} s a session; prices as of ${pricingTable().asOf}` +
+      `${outputTokensPerTurn} output tokens a turn, ${seconds} s a session (${machine}); prices as of ${pricingTable().asOf}` +
       (perSession === null ? ` (${model.id} is not in the price table: cost unknown)` : ''),
   };
 }

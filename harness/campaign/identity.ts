@@ -8,9 +8,9 @@ import { fixtureRecord } from './resolve-scenario.js';
 /**
  * The campaign identity: a hash of everything a session depends on (model,
  * endpoint, backend and engine version, harness version, limits, seed, each
- * arm's skill tree, the prompt, the fixtures), and of nothing it does not
- * (reps, concurrency, shard, cost cap, gates, scoring specs: a rescore
- * handles those). A results directory adopts only reps of its own identity.
+ * arm's skill tree, the prompt and its variables, the stop mode, the
+ * fixtures, the `--only` subset), and of nothing it does not (reps,
+ * concurrency, shard, cost cap, gates, checks: a rescore handles those). A results directory adopts only reps of its own identity.
  */
 export function campaignIdentity(inputs: {
   readonly campaign: ResolvedCampaign;
@@ -26,6 +26,8 @@ export function campaignIdentity(inputs: {
   const { maxCostUsd: _notPartOfIdentity, ...sessionLimits } = campaign.limits;
   return sha256Hex(
     canonicalJson({
+      // A subset run (--only) is its own identity; a whole-campaign identity is as it always was.
+      ...(campaign.only === null ? {} : { only: campaign.only }),
       campaign: campaign.config.id,
       model: inputs.model.id,
       endpoint:
@@ -54,6 +56,8 @@ export function campaignIdentity(inputs: {
         ...(Object.keys(scenario.compiled.promptVariables).length === 0
           ? {}
           : { promptVariables: scenario.compiled.promptVariables }),
+        // Only a non-default stop mode enters the hash, so identities from before it stay valid.
+        ...(scenario.config.stop === 'report' ? {} : { stop: scenario.config.stop }),
       })),
       fixtures: [...inputs.fixtures.entries()]
         .sort(([a], [b]) => (a < b ? -1 : 1))

@@ -13,6 +13,7 @@ import {
   type Limits,
   limitsSchema,
 } from './config-schema.js';
+import { checkOnly, gatesFor, type OnlySelection, selected } from './only.js';
 import { type ResolvedScenario, resolveScenarioIn } from './resolve-scenario.js';
 import { resolveSkillSource, type SkillSource } from './skill-source.js';
 
@@ -38,6 +39,10 @@ export interface ResolvedCampaign {
   readonly seed: number;
   readonly limits: Limits;
   readonly gates: readonly GateConfig[];
+  /** The subset of cells `--only` selects, or null for the whole campaign. */
+  readonly only: OnlySelection | null;
+  /** The campaign file's gates that `--only` leaves out (they need cells it does not run). */
+  readonly droppedGates: readonly GateConfig[];
 }
 
 /** Values from the command line that replace the campaign file's. */
@@ -51,6 +56,8 @@ export interface CampaignOverrides {
   readonly maxCostUsd?: number;
   /** `name=source` pairs from `--arm`; sources resolve against `cwd`. */
   readonly arms?: readonly string[];
+  /** Run only these arms and scenarios (`--only`). */
+  readonly only?: OnlySelection | null;
   readonly cwd: string;
 }
 
@@ -92,7 +99,7 @@ async function resolveScenario(
       inputError(
         where,
         `scenario "${id}" has no folder ${scenarioDir}`,
-        'create scenarios/<id>/ or fix the id',
+        `create ${scenarioDir}/ (with a scenario.json) or fix the id`,
       ),
     );
   }
@@ -107,9 +114,9 @@ function parseArmOverride(text: string): { name: string; spec: string } | undefi
 
 /**
  * Read a campaign file and check everything it references — scenario
- * folders, scoring specs, prompt templates and their variables, fixture
- * recipes and layouts, skill directories and git refs — before any fixture
- * is built or any session starts. The first problem comes back as one
+ * folders, scenario files and their checks, prompt templates and their
+ * variables, fixture recipes and layouts, skill directories and git refs —
+ * before any fixture is built or any session starts. The first problem comes back as one
  * InputError naming the field and the fix.
  */
 export async function loadCampaign(
@@ -128,6 +135,7 @@ export async function loadCampaign(
       { spec: arm.skill, base: campaignDir, input: `${absolute}: arms[${index}].skill` },
     ]),
   );
+  const overridden = new Set<string>();
   for (const text of overrides.arms ?? []) {
     const parsed = parseArmOverride(text);
     if (parsed === undefined) {
@@ -148,6 +156,16 @@ export async function loadCampaign(
         ),
       );
     }
+    if (overridden.has(parsed.name)) {
+      return err(
+        inputError(
+          `--arm ${parsed.name}`,
+          'is given twice',
+          `give each arm one --arm ${parsed.name}=<source>`,
+        ),
+      );
+    }
+    overridden.add(parsed.name);
     sources.set(parsed.name, {
       spec: parsed.spec,
       base: overrides.cwd,
@@ -169,8 +187,32 @@ export async function loadCampaign(
     names.add(arm.name);
   }
 
+  const only = overrides.only ?? null;
+  if (only !== null) {
+    const known = checkOnly(only, {
+      arms: config.arms.map((arm) => arm.name),
+      scenarios: config.scenarios,
+    });
+    if (!known.ok) return known;
+  }
+
+  const listed = new Set<string>();
+  for (const [index, id] of config.scenarios.entries()) {
+    if (listed.has(id)) {
+      return err(
+        inputError(
+          `${absolute}: scenarios[${index}]`,
+          `scenario "${id}" is listed twice`,
+          'list every scenario once (raise "reps" for more sessions)',
+        ),
+      );
+    }
+    listed.add(id);
+  }
+
   const scenarios: ResolvedScenario[] = [];
   for (const [index, id] of config.scenarios.entries()) {
+    if (only !== null && !selected(only.scenarios, id)) continue;
     const scenario = await resolveScenario(id, campaignDir, `${absolute}: scenarios[${index}]`);
     if (!scenario.ok) return scenario;
     scenarios.push(scenario.value);
@@ -178,6 +220,7 @@ export async function loadCampaign(
 
   const arms: ResolvedArm[] = [];
   for (const [index, arm] of config.arms.entries()) {
+    if (only !== null && !selected(only.arms, arm.name)) continue;
     for (const scenario of scenarios) {
       const variant = resolveVariant(scenario.recipe, scenario.config.fixture.scenario, arm.layout);
       if (!variant.ok) {
@@ -254,6 +297,10 @@ export async function loadCampaign(
       ),
     );
   const limits: Limits = checkedLimits.data;
+  const gates =
+    only === null
+      ? { kept: config.gates, dropped: [] }
+      : gatesFor(config.gates, only, new Map(config.arms.map((arm) => [arm.name, arm.role])));
   return ok({
     file: absolute,
     config,
@@ -264,6 +311,8 @@ export async function loadCampaign(
     backend: overrides.backend ?? config.backend,
     seed: overrides.seed ?? config.seed,
     limits,
-    gates: config.gates,
+    gates: gates.kept,
+    only,
+    droppedGates: gates.dropped,
   });
 }

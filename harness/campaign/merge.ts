@@ -18,6 +18,36 @@ export interface MergeSummary {
   readonly outDir: string;
   readonly reps: number;
   readonly sources: number;
+  /** When shards were merged without all of their siblings: a warning naming the missing ones. */
+  readonly missingShards: string | null;
+}
+
+function listed(items: readonly string[]): string {
+  return items.length <= 1
+    ? (items[0] ?? '')
+    : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+/** Which shards of an n-way split the merged directories leave out, as a warning. */
+function missingShardsWarning(records: readonly CampaignRecord[]): string | null {
+  const shards = records.map((record) => record.shard).filter((shard) => shard !== null);
+  if (shards.length === 0) return null;
+  const counts = [...new Set(shards.map((shard) => shard.count))];
+  const count = Math.max(...counts);
+  const present = new Set(shards.filter((shard) => shard.count === count).map((s) => s.index));
+  const missing: string[] = [];
+  for (let index = 1; index <= count; index += 1) {
+    if (!present.has(index)) missing.push(`${index}/${count}`);
+  }
+  if (missing.length === 0 && counts.length === 1) return null;
+  const merged = [...present].sort((a, b) => a - b).map((index) => `${index}/${count}`);
+  return (
+    `merged shards ${listed(merged)} of ${count}: ` +
+    (missing.length > 0
+      ? `shard${missing.length > 1 ? 's' : ''} ${listed(missing)} ${missing.length > 1 ? 'are' : 'is'} missing`
+      : `shards of other splits (${counts.filter((c) => c !== count).join(', ')}) are mixed in`) +
+    '; gate exits 2 until every shard is merged in'
+  );
 }
 
 /**
@@ -115,5 +145,10 @@ export async function mergeResults(
   await writeFileAtomic(out.campaignFile, `${JSON.stringify(merged, null, 2)}\n`);
   const unplaced = [...owners.keys()].filter((id) => !plan.some((planned) => planned.id === id));
   if (unplaced.length > 0) throw new Error(`merge left out recorded reps: ${unplaced.join(', ')}`);
-  return ok({ outDir: out.root, reps: copied, sources: dirs.length });
+  return ok({
+    outDir: out.root,
+    reps: copied,
+    sources: dirs.length,
+    missingShards: missingShardsWarning(records),
+  });
 }

@@ -25,16 +25,23 @@ export function chooseModel(options: {
   readonly offlineModel: string;
   readonly env: NodeJS.ProcessEnv;
   readonly knownPolicies: readonly string[];
+  /** The campaign file, to name it when the model it gives is wrong. */
+  readonly campaignFile: string;
 }): Result<ModelChoice, InputError> {
   const hasKey = (options.env.ANTHROPIC_API_KEY ?? '').trim().length > 0;
   const requested = options.requested;
   const id = requested ?? (hasKey ? options.campaignModel : options.offlineModel);
+  // Blame the input the id came from: the flag, or the campaign file's field.
+  const source =
+    requested !== undefined
+      ? '--model'
+      : `${options.campaignFile}: ${hasKey ? 'model' : 'offlineModel'}`;
   if (id.startsWith(SCRIPTED_PREFIX)) {
     const policy = id.slice(SCRIPTED_PREFIX.length);
     if (!options.knownPolicies.includes(policy)) {
       return err(
         inputError(
-          '--model',
+          source,
           `"${id}" names no scripted policy`,
           `use one of ${options.knownPolicies.map((name) => SCRIPTED_PREFIX + name).join(', ')}`,
         ),
@@ -50,7 +57,7 @@ export function chooseModel(options: {
   if (!hasKey) {
     return err(
       inputError(
-        '--model',
+        source,
         `"${id}" is a live model but ANTHROPIC_API_KEY is not set`,
         'export ANTHROPIC_API_KEY, or run offline with --model scripted:skill-reader',
       ),

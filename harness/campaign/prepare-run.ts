@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   buildFixture,
@@ -12,8 +11,14 @@ import { writeFileAtomic } from '../lib/atomic-write.js';
 import { sha256Hex } from '../lib/hash.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { harnessVersion } from '../lib/package-root.js';
+import { removeTree } from '../lib/remove-tree.js';
 import { err, ok, type Result } from '../lib/result.js';
-import { type CampaignRecord, campaignRecordSchema, type Invocation } from './campaign-record.js';
+import {
+  type CampaignRecord,
+  campaignRecordSchema,
+  type Invocation,
+  readCampaignRecord,
+} from './campaign-record.js';
 import { campaignIdentity } from './identity.js';
 import { createLedger, readLedger } from './ledger.js';
 import type { ResolvedArm, ResolvedCampaign } from './load-campaign.js';
@@ -31,6 +36,7 @@ import {
 import { type ResultsLayout, resultsLayout } from './results-layout.js';
 import { materialiseSkill } from './skill-source.js';
 import { directoryTreeId } from './tree-id.js';
+import { createWorkRoot, removeStaleWorkRoots } from './work-root.js';
 
 export type { CampaignRecord, Invocation } from './campaign-record.js';
 
@@ -43,6 +49,10 @@ export interface PreparedRun {
   readonly workRoot: string;
   /** Reps a crash had landed without their ledger line, recorded now. */
   readonly adopted: number;
+  /** The reps per cell a resumed directory planned before `--reps` extended it, else null. */
+  readonly extendedFrom: number | null;
+  /** Work dirs of killed runs removed from $TMPDIR before this run made its own. */
+  readonly staleRemoved: number;
   /** Release the results-directory lock. */
   readonly release: () => Promise<void>;
 }
@@ -59,6 +69,8 @@ export interface PrepareOptions {
   readonly sandbox: string;
   /** `bubblewrap` or `process`: part of the identity. */
   readonly sandboxKind: string;
+  /** --keep-workdirs: the work root is kept, and never cleaned up as stale. */
+  readonly keepWorkDirs: boolean;
 }
 
 async function skillTree(arm: ResolvedArm): Promise<string> {
@@ -181,10 +193,11 @@ export async function prepareRun(
 
   const trees = new Map<string, string>();
   for (const arm of campaign.arms) trees.set(arm.name, await skillTree(arm));
-  const workRoot = await mkdtemp(path.join(os.tmpdir(), 'redgreen-run-'));
+  const staleRemoved = (await removeStaleWorkRoots()).length;
+  const workRoot = await createWorkRoot(options.keepWorkDirs);
   const variants = await buildVariants(campaign, workRoot);
   if (!variants.ok) {
-    await rm(workRoot, { recursive: true, force: true });
+    await removeTree(workRoot);
     return variants;
   }
   const fixtures = new Map<string, FixtureFingerprint>(
@@ -200,7 +213,7 @@ export async function prepareRun(
     fixtures,
   });
   const fail = async (error: InputError): Promise<Result<PreparedRun, InputError>> => {
-    await rm(workRoot, { recursive: true, force: true });
+    await removeTree(workRoot);
     return err(error);
   };
 
@@ -233,7 +246,14 @@ export async function prepareRun(
   if (!lock.ok) return fail(lock.error);
 
   let adopted = 0;
+  let extendedFrom: number | null = null;
   if (options.resume) {
+    const extended = await extendRecordedPlan(layout, campaign.reps, options.invocation);
+    if (!extended.ok) {
+      await lock.value();
+      return fail(extended.error);
+    }
+    extendedFrom = extended.value;
     await repairLedgerTail(layout.ledgerFile);
     await removePartialRepDirs(layout.repsDir);
     const ledger = await readLedger(layout.ledgerFile);
@@ -309,6 +329,31 @@ export async function prepareRun(
     skills: skills.value,
     workRoot,
     adopted,
+    extendedFrom,
+    staleRemoved,
     release: lock.value,
   });
+}
+
+/**
+ * A resume with more `--reps` than the directory planned extends its plan:
+ * campaign.json (otherwise kept as the run started it) records the new reps,
+ * so reports and gates count the new reps as planned. Returns the old reps,
+ * or null when nothing changed. (Fewer reps are refused before this.)
+ */
+async function extendRecordedPlan(
+  layout: ResultsLayout,
+  reps: number,
+  invocation: Invocation,
+): Promise<Result<number | null, InputError>> {
+  const record = await readCampaignRecord(layout.root, '--resume');
+  if (!record.ok) return record;
+  if (record.value.reps >= reps) return ok(null);
+  const extended = campaignRecordSchema.parse({
+    ...record.value,
+    reps,
+    invocation: { ...record.value.invocation, reps: invocation.reps },
+  });
+  await writeFileAtomic(layout.campaignFile, `${JSON.stringify(extended, null, 2)}\n`);
+  return ok(record.value.reps);
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { stopModeSchema } from './config-schema.js';
 
 /**
  * `meta.json` of one rep: how the session ran (not what it decided; that is
@@ -66,6 +67,10 @@ export const repMetaSchema = z
     engine: z.string(),
     sandbox: z.string(),
     stopReason: z.string().nullable(),
+    /** The scenario's stop mode (absent in files written before stop modes existed: report). */
+    stop: stopModeSchema.default('report'),
+    /** Whether the session ended at a captured first dispatch (its input is in reply.md). */
+    dispatchCaptured: z.boolean().default(false),
     harnessVersion: z.string(),
     fixture: z
       .object({ recipe: z.string(), scenario: z.string(), layout: z.string(), head: z.string() })

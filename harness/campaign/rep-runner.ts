@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chmod, cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   copyFixture,
@@ -8,6 +8,7 @@ import {
   takeSnapshotAfterSession,
 } from '../fixture/index.js';
 import { harnessVersion } from '../lib/package-root.js';
+import { removeTree } from '../lib/remove-tree.js';
 import type { Facts } from '../score/placeholders.js';
 import { formatReplyFile } from '../score/reply-file.js';
 import type { RepScore } from '../score/score-rep.js';
@@ -17,6 +18,7 @@ import type { Sandbox } from '../session/sandbox.js';
 import { SecretRedactor } from '../session/secret-redactor.js';
 import type { ModelEndpoint, SessionBackend, SessionOutcome } from '../session/session-types.js';
 import { TranscriptSink } from '../session/transcript-sink.js';
+import type { StopMode } from './config-schema.js';
 import { appendRepLine, type LedgerRepLine } from './ledger.js';
 import type { ResolvedCampaign } from './load-campaign.js';
 import type { PlannedRep } from './plan.js';
@@ -122,14 +124,16 @@ export async function runRep(
   const repStarted = performance.now();
   const finalDir = layout.attemptDir(arm.name, scenario.id, planned.rep, attempt);
   const partialDir = `${finalDir}.partial-${process.pid}`;
-  await rm(partialDir, { recursive: true, force: true });
+  await removeTree(partialDir);
   await mkdir(partialDir, { recursive: true });
   const privateDir = path.join(
     context.workRoot,
     `${planned.arm}-${planned.scenario}-${planned.rep}-${attempt}`,
   );
-  await rm(privateDir, { recursive: true, force: true });
+  await removeTree(privateDir);
   await mkdir(privateDir, { recursive: true });
+  // Short (`<work root>/sXXXXXX`), so the engine's socket path fits a Unix socket and stays here.
+  const runtimeDir = await mkdtemp(path.join(context.workRoot, 's'));
   const redactor = new SecretRedactor([context.model.apiKey]);
   try {
     const repo = path.join(privateDir, 'repo');
@@ -157,8 +161,10 @@ export async function runRep(
             skillDir,
             privateDir,
             partialDir,
+            runtimeDir,
             redactor,
             signal,
+            stop: scenario.config.stop,
           });
     if (
       session.outcome.status.kind === 'indeterminate' &&
@@ -183,11 +189,13 @@ export async function runRep(
     const transcriptText = await readFile(path.join(partialDir, REP_FILES.transcript), 'utf8');
     const read = readTranscript(transcriptText);
     const finalReply = redactor.redact(session.outcome.finalReply ?? '');
+    const captured = session.outcome.capturedDispatch;
     await writeFile(
       path.join(partialDir, REP_FILES.reply),
-      formatReplyFile(read.counts.toolUses, finalReply),
+      redactor.redact(formatReplyFile(read.counts.toolUses, finalReply, captured)),
     );
-    if (status.kind === 'completed' && finalReply.trim() === '') {
+    // A captured dispatch is the session's decision, with or without words beside it.
+    if (status.kind === 'completed' && captured === null && finalReply.trim() === '') {
       status = {
         kind: 'indeterminate',
         stage: 'reply',
@@ -248,6 +256,8 @@ export async function runRep(
       engine: outcome.engine,
       sandbox: context.sandboxDescription,
       stopReason: outcome.stopReason,
+      stop: scenario.config.stop,
+      dispatchCaptured: captured !== null,
       harnessVersion: harnessVersion(),
       fixture: {
         recipe: scenario.config.fixture.recipe,
@@ -283,8 +293,11 @@ export async function runRep(
     await appendRepLine(layout.ledgerFile, line);
     return { line, score: scored.value.score, meta };
   } finally {
-    await rm(partialDir, { recursive: true, force: true });
-    if (!context.keepWorkDirs) await rm(privateDir, { recursive: true, force: true });
+    await removeTree(partialDir);
+    if (!context.keepWorkDirs) {
+      await removeTree(privateDir);
+      await removeTree(runtimeDir);
+    }
   }
 }
 
@@ -297,8 +310,10 @@ async function runSession(
     readonly skillDir: string;
     readonly privateDir: string;
     readonly partialDir: string;
+    readonly runtimeDir: string;
     readonly redactor: SecretRedactor;
     readonly signal: AbortSignal;
+    readonly stop: StopMode;
   },
 ): Promise<SessionRecord> {
   const transcript = new TranscriptSink(
@@ -315,8 +330,10 @@ async function runSession(
       fixtureRepo: rep.repo,
       skillDir: rep.skillDir,
       privateDir: path.join(rep.privateDir, 'private'),
+      runtimeDir: rep.runtimeDir,
       model: context.model,
       limits: context.campaign.limits,
+      stop: rep.stop,
       transcript,
       engineLog: engineLog.append,
       signal: rep.signal,
@@ -410,6 +427,7 @@ async function skippedSession(partialDir: string): Promise<SessionRecord> {
       modelReported: null,
       engineCostEstimateUsd: null,
       engine: 'not started',
+      capturedDispatch: null,
     },
     durationMs: 0,
     finishedAt: now,

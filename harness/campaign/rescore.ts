@@ -4,39 +4,52 @@ import type { FixtureFingerprint } from '../fixture/index.js';
 import { writeFileAtomic } from '../lib/atomic-write.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { packageRoot } from '../lib/package-root.js';
+import { readJson } from '../lib/read-json.js';
 import { err, ok, type Result } from '../lib/result.js';
-import { loadResultsForRescore } from '../report/load-results.js';
+import { plannedIds } from '../report/load-results.js';
+import { scoreOfAnyVersionSchema } from '../score/score-rep.js';
+import { readCampaignRecord } from './campaign-record.js';
+import { readLedger } from './ledger.js';
+import { repDamage } from './rep-health.js';
+import { type RepMeta, repMetaSchema } from './rep-meta.js';
 import { variantKey } from './rep-runner.js';
 import { type ResolvedScenario, resolveScenarioIn } from './resolve-scenario.js';
-import { REP_FILES } from './results-layout.js';
+import { REP_FILES, resultsLayout } from './results-layout.js';
 import { scoreRepDirectories } from './score-rep-dir.js';
 
 export interface RescoreSummary {
   readonly rescored: number;
-  /** Reps whose verdict changed: id, before, after. */
+  /** Reps whose verdict changed: id, before, after (`unreadable` when the old score.json was damaged). */
   readonly changed: readonly { id: string; before: string; after: string }[];
+  /** Recorded reps whose files could not be scored (missing or unreadable), with the problem. */
+  readonly unscorable: readonly { id: string; problem: string }[];
 }
 
 function scenarioDirs(campaignFile: string): string[] {
   return [path.dirname(campaignFile), path.join(packageRoot(), 'scenarios')];
 }
 
-/**
- * Score every recorded rep of a results directory again from its files,
- * with the scenarios' current scenario files, and rewrite each score.json
- * (atomically). Needs no model; the ledger is left as it is. A score.json an
- * older redgreen wrote is replaced by the current format.
- */
-export async function rescoreResults(dir: string): Promise<Result<RescoreSummary, InputError>> {
-  const loaded = await loadResultsForRescore(dir);
-  if (!loaded.ok) return loaded;
-  const { record } = loaded.value;
+/** The verdict a rep's score.json holds, whatever redgreen wrote it; `unreadable` when it is damaged. */
+async function oldVerdict(repDir: string): Promise<string> {
+  try {
+    return scoreOfAnyVersionSchema.parse(await readJson(path.join(repDir, REP_FILES.score)))
+      .verdict;
+  } catch {
+    return 'unreadable';
+  }
+}
+
+/** The scenario of each id the campaign ran, resolved from the campaign's folder or redgreen's own. */
+async function resolveScenarios(
+  ids: readonly string[],
+  campaignFile: string,
+): Promise<Result<Map<string, ResolvedScenario>, InputError>> {
   const specs = new Map<string, ResolvedScenario>();
-  for (const scenario of record.scenarios) {
+  for (const id of ids) {
     let found: ResolvedScenario | undefined;
     let lastError: InputError | undefined;
-    for (const scenariosDir of scenarioDirs(record.campaign.file)) {
-      const scenarioDir = path.join(scenariosDir, scenario.id);
+    for (const scenariosDir of scenarioDirs(campaignFile)) {
+      const scenarioDir = path.join(scenariosDir, id);
       if (!existsSync(scenarioDir)) continue;
       const resolved = await resolveScenarioIn(scenarioDir);
       if (resolved.ok) {
@@ -47,45 +60,102 @@ export async function rescoreResults(dir: string): Promise<Result<RescoreSummary
     }
     if (found === undefined) {
       return err(
-        lastError ??
-          inputError(scenario.id, 'has no scenario folder', 'add scenarios/<id>/scenario.json'),
+        lastError ?? inputError(id, 'has no scenario folder', 'add scenarios/<id>/scenario.json'),
       );
     }
-    specs.set(scenario.id, found);
+    specs.set(id, found);
   }
-  const jobs: { dir: string; scenario: ResolvedScenario; fixture: FixtureFingerprint }[] = [];
-  for (const rep of loaded.value.reps) {
-    const spec = specs.get(rep.meta.scenario);
-    const key = variantKey(rep.meta.fixture, rep.meta.fixture.layout);
+  return ok(specs);
+}
+
+/**
+ * Score every recorded rep of a results directory again from its files
+ * (reply, transcript, snapshots, captured files, command outcomes, meta),
+ * with the scenarios' current scenario files, and rewrite each score.json
+ * (atomically); a damaged score.json, or one an older redgreen wrote, is
+ * rebuilt the same way. Reps whose other files are missing or unreadable
+ * cannot be scored: they are listed, left as they are, and only a rerun
+ * (`run --resume`) repairs them. Needs no model; the ledger is left as it is.
+ */
+export async function rescoreResults(dir: string): Promise<Result<RescoreSummary, InputError>> {
+  const read = await readCampaignRecord(dir, dir);
+  if (!read.ok) return read;
+  const record = read.value;
+  const layout = resultsLayout(dir);
+  const ledger = await readLedger(layout.ledgerFile);
+  if (!ledger.ok) {
+    return err(
+      inputError(
+        layout.ledgerFile,
+        ledger.error.kind === 'missing'
+          ? 'is missing'
+          : `is corrupt at line ${ledger.error.line}: ${ledger.error.detail}`,
+        'rerun the campaign',
+      ),
+    );
+  }
+  const specs = await resolveScenarios(
+    record.scenarios.map((scenario) => scenario.id),
+    record.campaign.file,
+  );
+  if (!specs.ok) return specs;
+
+  const planned = plannedIds(record);
+  const unscorable: { id: string; problem: string }[] = [];
+  const jobs: {
+    id: string;
+    dir: string;
+    scenario: ResolvedScenario;
+    fixture: FixtureFingerprint;
+  }[] = [];
+  for (const id of planned) {
+    const line = ledger.value.reps.get(id);
+    if (line === undefined) continue;
+    const repDir = path.join(layout.root, line.dir);
+    let meta: RepMeta;
+    try {
+      meta = repMetaSchema.parse(await readJson(path.join(repDir, REP_FILES.meta)));
+    } catch {
+      const damage = await repDamage(repDir);
+      unscorable.push({ id, problem: damage?.problem ?? `${REP_FILES.meta} is unreadable` });
+      continue;
+    }
+    const spec = specs.value.get(meta.scenario);
+    const key = variantKey(meta.fixture, meta.fixture.layout);
     const fingerprint = record.fixtures[key];
     if (spec === undefined || fingerprint === undefined) {
       return err(
         inputError(
-          rep.dir,
+          repDir,
           `has no fixture fingerprint ${key} in campaign.json`,
           'rerun the campaign',
         ),
       );
     }
-    jobs.push({ dir: rep.dir, scenario: spec, fixture: fingerprint });
+    jobs.push({ id, dir: repDir, scenario: spec, fixture: fingerprint });
   }
+
   const scored = await scoreRepDirectories(jobs);
-  if (!scored.ok) return scored;
   const changed: { id: string; before: string; after: string }[] = [];
-  loaded.value.reps.forEach((rep, index) => {
-    const after = scored.value[index]?.score.verdict;
-    if (after !== undefined && after !== rep.score) {
-      changed.push({ id: rep.id, before: rep.score, after });
+  const rescored: { file: string; score: unknown }[] = [];
+  for (const [index, job] of jobs.entries()) {
+    const result = scored[index];
+    if (result === undefined) throw new Error(`rep ${job.id} was not scored`);
+    if (!result.ok) {
+      const damage = await repDamage(job.dir);
+      unscorable.push({ id: job.id, problem: damage?.problem ?? result.error.problem });
+      continue;
     }
-  });
-  // Every rep is scored before any file changes: a failure leaves the directory as it was.
-  for (const [index, rep] of loaded.value.reps.entries()) {
-    const score = scored.value[index]?.score;
-    if (score === undefined) continue;
-    await writeFileAtomic(
-      path.join(rep.dir, REP_FILES.score),
-      `${JSON.stringify(score, null, 2)}\n`,
-    );
+    const before = await oldVerdict(job.dir);
+    if (result.value.score.verdict !== before) {
+      changed.push({ id: job.id, before, after: result.value.score.verdict });
+    }
+    rescored.push({ file: path.join(job.dir, REP_FILES.score), score: result.value.score });
   }
-  return ok({ rescored: loaded.value.reps.length, changed });
+  // Every scorable rep is scored before any file changes.
+  for (const { file, score } of rescored) {
+    await writeFileAtomic(file, `${JSON.stringify(score, null, 2)}\n`);
+  }
+  unscorable.sort((a, b) => planned.indexOf(a.id) - planned.indexOf(b.id));
+  return ok({ rescored: rescored.length, changed, unscorable });
 }

@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { open, readdir, readFile, rm, truncate, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { type InputError, inputError } from '../lib/input-error.js';
+import { checkOutputDir } from '../lib/output-dir.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { repScoreSchema } from '../score/score-rep.js';
 import { appendRepLine, type LedgerContents } from './ledger.js';
@@ -14,15 +15,14 @@ export async function isEmptyOrMissing(dir: string): Promise<boolean> {
   return statSync(dir).isDirectory() && (await readdir(dir)).length === 0;
 }
 
-/** Check a directory a new run or merge may create or fill. */
+/** Check a directory a new run or merge may create or fill: creatable, and new or empty. */
 export async function checkFreshOutput(
   dir: string,
   input: string,
   resumeHint: boolean,
 ): Promise<Result<void, InputError>> {
-  if (existsSync(dir) && !statSync(dir).isDirectory()) {
-    return err(inputError(input, `${dir} exists and is not a directory`, 'choose a new directory'));
-  }
+  const creatable = await checkOutputDir(dir, input);
+  if (!creatable.ok) return creatable;
   if (!(await isEmptyOrMissing(dir))) {
     return err(
       inputError(
@@ -49,8 +49,9 @@ function processAlive(pid: number): boolean {
 }
 
 /**
- * Take the results directory for this process: one writer at a time. A lock
- * left by a process that no longer exists (killed) is taken over.
+ * Take the results directory for this process: one writer at a time (runs,
+ * and the commands that rewrite its files: score, report). A lock left by a
+ * process that no longer exists (killed) is taken over.
  */
 export async function lockResultsDir(
   root: string,
@@ -65,7 +66,16 @@ export async function lockResultsDir(
         await unlink(file).catch(() => undefined);
       });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST') {
+        return err(
+          inputError(
+            root,
+            `cannot create its lock file ${LOCK_FILE} (${code})`,
+            'check that the directory exists and is writable',
+          ),
+        );
+      }
       const holder = Number((await readFile(file, 'utf8').catch(() => '')).trim());
       if (
         Number.isInteger(holder) &&
@@ -76,8 +86,8 @@ export async function lockResultsDir(
         return err(
           inputError(
             root,
-            `another redgreen process (pid ${holder}) is writing this results directory`,
-            'wait for it to finish, or stop it first',
+            `is locked by a running redgreen process (pid ${holder}, in ${file})`,
+            'wait for that run to finish, or stop it first (a lock whose process is gone is taken over)',
           ),
         );
       }

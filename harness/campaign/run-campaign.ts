@@ -1,7 +1,8 @@
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import type { InputError } from '../lib/input-error.js';
+import { removeTree } from '../lib/remove-tree.js';
 import { ok, type Result } from '../lib/result.js';
 import { isPolicyName, type ModelServer, startModelServer } from '../model-server/index.js';
 import { createBackend } from '../session/create-backend.js';
@@ -9,14 +10,16 @@ import type { ModelEndpoint } from '../session/session-types.js';
 import { type LedgerRepLine, readLedger } from './ledger.js';
 import type { ModelChoice } from './model-choice.js';
 import { type PlannedRep, planReps, shardOf } from './plan.js';
+import { preflightEndpoint } from './preflight.js';
 import { type PreparedRun, prepareRun } from './prepare-run.js';
-import { costUsd } from './pricing.js';
+import { pendingReps } from './rep-health.js';
 import { repMetaSchema } from './rep-meta.js';
 import { type RepResult, type RunContext, runRep } from './rep-runner.js';
 import { REP_FILES } from './results-layout.js';
 import type { RunControl } from './run-control.js';
 import type { RunEventSink } from './run-events.js';
 import type { RunRequest } from './run-request.js';
+import { startNotices } from './start-notices.js';
 
 /** The key sent to the local model server; it is not a secret and unlocks nothing. */
 export const OFFLINE_API_KEY = 'redgreen-offline-no-key';
@@ -78,6 +81,18 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
     (options.env.ANTHROPIC_API_KEY ?? '').trim() !== '',
   );
   if (!backend.ok) return backend;
+  if (model.kind === 'live') {
+    // One cheap request first: a bad key or a dead endpoint stops the run before anything is made.
+    const reachable = await preflightEndpoint({
+      model: model.id,
+      baseUrl: model.baseUrl,
+      apiKey: options.env.ANTHROPIC_API_KEY ?? '',
+    });
+    if (!reachable.ok) return reachable;
+    if (reachable.value.note !== undefined) {
+      events({ type: 'notice', message: reachable.value.note });
+    }
+  }
   const prepared = await prepareRun({
     campaign,
     model,
@@ -88,6 +103,7 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
     engine: backend.value.engine,
     sandbox: backend.value.sandboxDescription,
     sandboxKind: backend.value.sandbox.kind,
+    keepWorkDirs: options.keepWorkDirs,
   });
   if (!prepared.ok) return prepared;
   const run: PreparedRun = prepared.value;
@@ -112,10 +128,7 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
       campaign.reps,
     );
     const plan = options.shard === null ? fullPlan : shardOf(fullPlan, options.shard);
-    const ledger = await readLedger(run.layout.ledgerFile);
-    if (!ledger.ok) throw new Error('ledger unreadable right after preparing the run');
-    const done = ledger.value.reps;
-    const todo = plan.filter((rep) => !done.has(rep.id));
+    const { pending } = await pendingReps(run.layout.root, plan);
     events({
       type: 'run-start',
       campaign: campaign.config.id,
@@ -124,30 +137,24 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
       scripted: model.kind === 'scripted',
       backend: campaign.backend,
       total: plan.length,
-      alreadyDone: plan.length - todo.length,
-      toRun: todo.length,
+      alreadyDone: plan.length - pending.length,
+      toRun: pending.length,
       concurrency: campaign.concurrency,
     });
 
-    if (run.adopted > 0) {
-      events({
-        type: 'notice',
-        message: `recorded ${run.adopted} rep(s) a crash had landed without their ledger line`,
-      });
+    for (const message of startNotices({
+      campaign,
+      model,
+      run,
+      pending,
+      keepWorkDirs: options.keepWorkDirs,
+    })) {
+      events({ type: 'notice', message });
     }
     const results: RepResult[] = [];
     let spent: number | null = null;
     const limit = pLimit(campaign.concurrency);
     const maxCost = campaign.limits.maxCostUsd;
-    if (maxCost !== null && model.kind === 'live' && costUsd(model.id, ZERO_USAGE) === null) {
-      events({
-        type: 'notice',
-        message:
-          campaign.backend === 'claude-code'
-            ? `${model.id} is not in the price table; --max-cost counts the engine's own cost estimate`
-            : `${model.id} is not in the price table and this backend gives no cost estimate: --max-cost cannot stop this run`,
-      });
-    }
 
     const runOne = async (rep: PlannedRep, attempt: number): Promise<void> => {
       if (control.stopping) return;
@@ -190,7 +197,7 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
       }
     };
 
-    await Promise.all(todo.map((rep) => limit(() => runOne(rep, 1))));
+    await Promise.all(pending.map((item) => limit(() => runOne(item.rep, item.attempt))));
 
     for (let round = 0; round < options.retryIndeterminate && !control.stopping; round += 1) {
       const current = await readLedger(run.layout.ledgerFile);
@@ -215,6 +222,13 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
     events({
       type: 'run-end',
       finished: results.length,
+      thisRun: {
+        pass: results.filter((result) => result.score.verdict === 'pass').length,
+        fail: results.filter((result) => result.score.verdict === 'fail').length,
+        indeterminate: results.filter((result) => result.score.verdict === 'indeterminate').length,
+      },
+      recorded: recorded.length,
+      planned: plan.length,
       pass: latest.filter((line) => line?.verdict === 'pass').length,
       fail: latest.filter((line) => line?.verdict === 'fail').length,
       indeterminate: latest.filter((line) => line?.verdict === 'indeterminate').length,
@@ -231,11 +245,9 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
   } finally {
     await brain.server?.close();
     await run.release();
-    if (!options.keepWorkDirs) await rm(run.workRoot, { recursive: true, force: true });
+    if (!options.keepWorkDirs) await removeTree(run.workRoot);
   }
 }
-
-const ZERO_USAGE = { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 };
 
 /**
  * Stages that are the infrastructure's fault and worth another attempt: API

@@ -1,3 +1,5 @@
+import { setMaxListeners } from 'node:events';
+
 /**
  * How a user stops a run: the first request stops dispatching new reps and
  * lets those in flight finish; the second aborts the reps in flight (they are
@@ -7,6 +9,11 @@
 export class RunControl {
   #stopReason: string | undefined;
   readonly #abort = new AbortController();
+
+  constructor() {
+    // Every rep in flight listens on this one signal: above 10 at once is normal, not a leak.
+    setMaxListeners(0, this.#abort.signal);
+  }
 
   get stopping(): boolean {
     return this.#stopReason !== undefined;

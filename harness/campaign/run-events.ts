@@ -28,7 +28,18 @@ export type RunEvent =
   | { readonly type: 'notice'; readonly message: string }
   | {
       readonly type: 'run-end';
+      /** Rep attempts this run finished (retries and damaged reps run again included). */
       readonly finished: number;
+      /** Verdicts of this run's own attempts. */
+      readonly thisRun: {
+        readonly pass: number;
+        readonly fail: number;
+        readonly indeterminate: number;
+      };
+      /** Reps of the plan (or this shard) the directory records now, of those planned. */
+      readonly recorded: number;
+      readonly planned: number;
+      /** The directory's verdicts: each recorded rep's newest attempt. */
       readonly pass: number;
       readonly fail: number;
       readonly indeterminate: number;

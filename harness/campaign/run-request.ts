@@ -11,8 +11,10 @@ import {
   type ResolvedCampaign,
 } from './load-campaign.js';
 import { chooseModel, displayBaseUrl, type ModelChoice } from './model-choice.js';
+import { parseOnly } from './only.js';
 import { parseShard, type Shard } from './plan.js';
 import { readRecordedInvocation } from './recorded-invocation.js';
+import { checkFreshOutput } from './results-dir.js';
 
 /** What a user asked `redgreen run` for, before anything is resolved. */
 export interface RunFlags {
@@ -30,6 +32,8 @@ export interface RunFlags {
   readonly sessionTimeout?: number | undefined;
   readonly seed?: number | undefined;
   readonly faults?: readonly string[] | undefined;
+  /** `--only` filters: `scenario=<id>,arm=<name>`. */
+  readonly only?: readonly string[] | undefined;
 }
 
 /** A run, fully resolved and checked: nothing is built or started yet. */
@@ -82,9 +86,27 @@ export async function resolveRunRequest(
 ): Promise<Result<RunRequest, InputError>> {
   let previous: Invocation | undefined;
   if (flags.resume !== undefined) {
+    if (flags.out !== undefined) {
+      return err(
+        inputError(
+          '--out',
+          `cannot be used with --resume: a resumed run writes into ${flags.resume}`,
+          'drop --out to continue that directory, or drop --resume to start a new run in --out',
+        ),
+      );
+    }
     const recorded = await readRecordedInvocation(path.resolve(cwd, flags.resume));
     if (!recorded.ok) return recorded;
     previous = recorded.value;
+    if (flags.reps !== undefined && flags.reps < previous.reps) {
+      return err(
+        inputError(
+          `--reps ${flags.reps}`,
+          `${flags.resume} plans ${previous.reps} reps per cell, and a resume cannot shrink its plan`,
+          `resume without --reps, or give --reps ${previous.reps} or more to extend the plan`,
+        ),
+      );
+    }
   }
   let shard: Shard | null = previous?.shard ?? null;
   if (flags.shard !== undefined) {
@@ -116,12 +138,19 @@ export async function resolveRunRequest(
     faults.push(parsed.value);
   }
 
+  let only = previous?.only ?? null;
+  if (flags.only !== undefined && flags.only.length > 0) {
+    const parsed = parseOnly(flags.only);
+    if (!parsed.ok) return parsed;
+    only = parsed.value;
+  }
+
   const pick = <T>(flag: T | undefined, recorded: T | undefined): T | undefined => flag ?? recorded;
   const arms =
     flags.arms === undefined
       ? (previous?.arms ?? [])
       : flags.arms.map((arm) => absoluteArmSpec(arm, cwd));
-  const overrides: CampaignOverrides = { cwd, arms };
+  const overrides: CampaignOverrides = { cwd, arms, only };
   const reps = pick(flags.reps, previous?.reps);
   const backend = pick(flags.backend, previous?.backend);
   const seed = pick(flags.seed, previous?.seed);
@@ -148,6 +177,7 @@ export async function resolveRunRequest(
     offlineModel: campaign.config.offlineModel,
     env,
     knownPolicies: policyNames,
+    campaignFile: campaign.file,
   });
   if (!model.ok) return model;
   if (faults.length > 0 && model.value.kind !== 'scripted') {
@@ -163,6 +193,11 @@ export async function resolveRunRequest(
     cwd,
     flags.resume ?? flags.out ?? path.join('results', `${campaign.config.id}-${utcStamp(now)}`),
   );
+  if (flags.resume === undefined) {
+    // Checked here, so --dry-run checks it too, and nothing is built for a run that cannot land.
+    const fresh = await checkFreshOutput(outDir, '--out', true);
+    if (!fresh.ok) return fresh;
+  }
   return ok({
     campaign,
     model: model.value,
@@ -180,6 +215,7 @@ export async function resolveRunRequest(
       maxTurns: campaign.limits.maxTurns,
       sessionTimeoutSeconds: campaign.limits.sessionTimeoutSeconds,
       shard,
+      only,
     },
   });
 }

@@ -142,6 +142,8 @@ async function calibrationCampaign(
     seed: config.seed,
     limits: limitsSchema.parse({ maxTurns: 40, sessionTimeoutSeconds: 300 }),
     gates: [],
+    only: null,
+    droppedGates: [],
   });
 }
 
@@ -183,6 +185,7 @@ async function calibrationRow(
       maxTurns: campaign.value.limits.maxTurns,
       sessionTimeoutSeconds: campaign.value.limits.sessionTimeoutSeconds,
       shard: null,
+      only: null,
     },
     retryIndeterminate: 0,
     keepWorkDirs: false,

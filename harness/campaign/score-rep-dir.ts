@@ -91,25 +91,18 @@ export async function scoreRepDirectory(
 const RESCORE_CONCURRENCY = 8;
 
 /**
- * Score many rep directories, a few at a time, keeping the input order. The
- * first problem is returned as soon as every rep in flight has finished.
+ * Score many rep directories, a few at a time: each rep's own result, in the
+ * input order (a rep that cannot be scored does not hide the others).
  */
-export async function scoreRepDirectories(
+export function scoreRepDirectories(
   reps: readonly {
     readonly dir: string;
     readonly scenario: ResolvedScenario;
     readonly fixture: BuiltFixture;
   }[],
-): Promise<Result<{ score: RepScore; meta: RepMeta }[], InputError>> {
+): Promise<Result<{ score: RepScore; meta: RepMeta }, InputError>[]> {
   const limit = pLimit(RESCORE_CONCURRENCY);
-  const scored = await Promise.all(
+  return Promise.all(
     reps.map((rep) => limit(() => scoreRepDirectory(rep.dir, rep.scenario, rep.fixture))),
-  );
-  const failed = scored.find((result) => !result.ok);
-  if (failed !== undefined && !failed.ok) return failed;
-  return ok(
-    scored.map(
-      (result) => (result as { ok: true; value: { score: RepScore; meta: RepMeta } }).value,
-    ),
   );
 }

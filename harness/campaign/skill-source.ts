@@ -154,13 +154,20 @@ function run(
   });
 }
 
-async function makeReadOnly(dir: string): Promise<void> {
+/**
+ * Make every file of a copied skill read-only. Directories stay writable by
+ * their owner (0755): a results directory must stay removable with `rm -rf`
+ * by the user who ran the campaign, and only root ignores a read-only
+ * directory. Sessions never see this copy; each gets its own, mounted
+ * read-only.
+ */
+async function makeFilesReadOnly(dir: string): Promise<void> {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const child = path.join(dir, entry.name);
-    if (entry.isDirectory()) await makeReadOnly(child);
+    if (entry.isDirectory()) await makeFilesReadOnly(child);
     else if (entry.isFile()) await chmod(child, (await stat(child)).mode & 0o555);
   }
-  await chmod(dir, 0o555);
+  await chmod(dir, 0o755);
 }
 
 export interface MaterialisedSkill {
@@ -171,7 +178,7 @@ export interface MaterialisedSkill {
 
 /**
  * Copy a skill source into `dest` (inside the results directory) and make the
- * copy read-only. Git sources come from `git archive`, so uncommitted edits in
+ * copy's files read-only. Git sources come from `git archive`, so uncommitted edits in
  * the source repository's working tree can never leak into a run.
  */
 export async function materialiseSkill(
@@ -189,6 +196,6 @@ export async function materialiseSkill(
     await run('cp', ['-R', `${source.dir}/.`, dest]);
   }
   const tree = await directoryTreeId(dest);
-  await makeReadOnly(dest);
+  await makeFilesReadOnly(dest);
   return { dir: dest, tree };
 }

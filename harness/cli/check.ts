@@ -23,11 +23,11 @@ export function registerCheckCommand(program: Command): void {
     .argument('<scenario>', 'a scenario id (scenarios/<id>/) or a scenario folder')
     .option(
       '--transcript <file>',
-      'the session transcript (stream-json, transcript.jsonl or ATIF v1.4)',
+      'the session transcript (stream-json, transcript.jsonl or ATIF v1.4); - reads it from stdin',
     )
     .option(
       '--reply <file>',
-      "the final reply (reply.md or bare text); default: the transcript's final reply",
+      "the final reply (reply.md or bare text; - reads it from stdin); default: the transcript's final reply",
     )
     .option(
       '--repo <dir>',
@@ -37,7 +37,10 @@ export function registerCheckCommand(program: Command): void {
       '--layout <name>',
       "the fixture layout the session ran on: with --repo, the fixture is built afresh as the before-snapshot (default: no before-snapshot; every layout's facts merged)",
     )
-    .option('--plan <path>', "the controller's own plan, when it is not the scenario's")
+    .option(
+      '--plan <path>',
+      "the controller's own plan, when it is not the scenario's (one of the fixture's plans)",
+    )
     .option('--json', 'print the report as one JSON object')
     .action(async (scenario: string, flags: CheckFlags) => {
       const { checkSession, formatCheckReport } = await import('../campaign/check-session.js');

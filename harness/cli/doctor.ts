@@ -20,7 +20,12 @@ export function registerDoctorCommand(program: Command): void {
       'report what this machine can run: Node and git versions, the Claude Code engine, which sandbox confines model-issued commands, and whether an API key is set (never its value).',
     )
     .option('--json', 'print the checks as JSON')
-    .action(async (flags: { json?: boolean }) => {
+    .option(
+      '--check',
+      'also send one cheap request (a one-token message) to the endpoint with the key, to prove the key, the endpoint and the model work; offline (no key) there is nothing to check',
+    )
+    .option('--model <id>', "the model --check asks for (default: the default campaign's model)")
+    .action(async (flags: { json?: boolean; check?: boolean; model?: string }) => {
       const { detectSandbox } = await import('../session/sandbox.js');
       const { locateClaudeCodeBinary } = await import('../session/locate-engine.js');
       const checks: Check[] = [];
@@ -54,9 +59,12 @@ export function registerDoctorCommand(program: Command): void {
           ? 'set (live runs use the campaign model)'
           : 'not set (runs are offline, with scripted policies)',
       });
-      const baseUrl = process.env.ANTHROPIC_BASE_URL;
-      if (baseUrl !== undefined && baseUrl !== '')
-        checks.push({ name: 'ANTHROPIC_BASE_URL', ok: true, detail: baseUrl });
+      const baseUrl = process.env.ANTHROPIC_BASE_URL?.trim();
+      if (baseUrl !== undefined && baseUrl !== '') {
+        const { displayBaseUrl } = await import('../campaign/model-choice.js');
+        checks.push({ name: 'ANTHROPIC_BASE_URL', ok: true, detail: displayBaseUrl(baseUrl) });
+      }
+      if (flags.check) checks.push(await endpointCheck(key, baseUrl, flags.model));
       if (flags.json) {
         process.stdout.write(`${JSON.stringify(checks, null, 2)}\n`);
       } else {
@@ -69,4 +77,42 @@ export function registerDoctorCommand(program: Command): void {
       }
       process.exitCode = checks.every((check) => check.ok) ? 0 : 1;
     });
+}
+
+/** `doctor --check`: the endpoint, key and model answer a one-token request (the key is never shown). */
+async function endpointCheck(
+  keySet: boolean,
+  baseUrl: string | undefined,
+  model: string | undefined,
+): Promise<Check> {
+  if (!keySet) {
+    return {
+      name: 'endpoint',
+      ok: true,
+      detail: 'nothing to check: no ANTHROPIC_API_KEY, so runs are offline',
+    };
+  }
+  const { readFile } = await import('node:fs/promises');
+  const { defaultCampaignFile } = await import('../campaign/load-campaign.js');
+  const { preflightEndpoint, endpointName } = await import('../campaign/preflight.js');
+  const { formatInputError } = await import('../lib/input-error.js');
+  const campaignModel = (
+    JSON.parse(await readFile(defaultCampaignFile(), 'utf8')) as { model: string }
+  ).model;
+  const target = {
+    model: model ?? campaignModel,
+    baseUrl: baseUrl === '' ? undefined : baseUrl,
+    apiKey: process.env.ANTHROPIC_API_KEY ?? '',
+  };
+  const answered = await preflightEndpoint(target);
+  if (!answered.ok) {
+    return { name: 'endpoint', ok: false, detail: formatInputError(answered.error) };
+  }
+  return {
+    name: 'endpoint',
+    ok: true,
+    detail:
+      answered.value.note ??
+      `${endpointName(target.baseUrl)} accepted the key and answered for ${target.model}`,
+  };
 }

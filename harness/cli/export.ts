@@ -22,7 +22,7 @@ export function registerExportCommand(program: Command): void {
     )
     .option(
       '--out <dir>',
-      'directory to write the trajectories and index.json to (default: <results-dir>/atif)',
+      'a new or empty directory to write the trajectories and index.json to (default: <results-dir>/atif, which must not exist yet or be empty); a non-empty one is refused',
     )
     .action(async (flags: ExportFlags) => {
       if (flags.out !== undefined && flags.out.trim() === '') {
@@ -33,6 +33,14 @@ export function registerExportCommand(program: Command): void {
           fix: 'pass a directory path, or leave --out off to write <results-dir>/atif',
         });
         return;
+      }
+      if (flags.out !== undefined) {
+        const { checkOutputDir } = await import('../lib/output-dir.js');
+        const creatable = await checkOutputDir(flags.out, '--out');
+        if (!creatable.ok) {
+          process.exitCode = failWithInputError(creatable.error);
+          return;
+        }
       }
       const { exportAtif } = await import('../export/export-atif.js');
       const exported = await exportAtif(

@@ -9,10 +9,16 @@ Forms:
   redgreen fixture <scenario> <layout> <dest>   build one variant at <dest>
   redgreen fixture --all <dir>                  build every variant at <dir>/<scenario>-<layout>
 
-The shipped recipe (fixtures/widget-v3) has scenarios s1 (a stale ledger from another plan) and
-s2 (a legitimate same-plan resume), each with layouts flat (the released ledger path) and scoped
-(plan-scoped workspaces). With the default --tz the repositories are commit-for-commit those of
-the seed generator run under TZ=UTC. A sanity gate runs before anything is placed at <dest>.
+Shipped recipes (fixtures/<name>, chosen with --recipe <name>):
+  widget-v3   the default: scenarios s1 (a stale ledger from another plan) and s2 (a legitimate
+              same-plan resume), each with layouts flat (the released ledger path) and scoped
+              (plan-scoped workspaces). With the default --tz the repositories are
+              commit-for-commit those of the seed generator run under TZ=UTC.
+  buildclock  a small Node project mid-plan, layout scoped: breaker-at-cap,
+              round4-escalates-model, final-review-carries-parked, broken-plan-ruling,
+              breaker-rules-and-continues (see fixtures/buildclock/README.md).
+A sanity gate runs before anything is placed at <dest>; for a recipe that claims its tests
+pass, it runs the recipe's own \`node --test\` in the built repository.
 
 Exit codes: 0 built; 1 the sanity gate rejected the fixture (nothing written); 2 bad input.
 
@@ -20,6 +26,8 @@ Examples:
   redgreen fixture s1 scoped /tmp/s1-scoped --json
   redgreen fixture s2 flat /tmp/s2-flat --tz=-07:00
   redgreen fixture --all /tmp/fixtures
+  redgreen fixture --recipe buildclock breaker-at-cap scoped /tmp/breaker-at-cap
+  redgreen fixture --recipe ./my-recipe --all /tmp/mine
 `;
 
 /** `redgreen fixture`: build fixture repositories from a recipe. */
@@ -29,8 +37,14 @@ export function registerFixtureCommand(program: Command): void {
     .description(
       'build a fixture repository (history, ledgers, workspace layout) from a recipe, check it with the sanity gate, and print its fingerprint',
     )
-    .argument('[scenario]', 'scenario id from the recipe (widget-v3: s1, s2)')
-    .argument('[layout]', 'layout id of that scenario (widget-v3: flat, scoped)')
+    .argument(
+      '[scenario]',
+      'scenario id from the recipe (widget-v3: s1, s2; buildclock: see below)',
+    )
+    .argument(
+      '[layout]',
+      'layout id of that scenario (widget-v3: flat, scoped; buildclock: scoped)',
+    )
     .argument('[dest]', 'directory to create; must not exist, or be empty')
     .option(
       '--all <dir>',
@@ -47,8 +61,8 @@ export function registerFixtureCommand(program: Command): void {
       'also write .superpowers/sdd/.gitignore (*) in flat layouts, as the released workspace script does; off by default so fixtures match the campaign',
     )
     .option(
-      '--recipe <dir>',
-      'recipe directory (default: fixtures/widget-v3 in the redgreen package)',
+      '--recipe <name|dir>',
+      'a recipe shipped in fixtures/ by name (widget-v3, buildclock), or a recipe directory (a path with a /); default widget-v3',
     )
     .addHelpText('after', helpAfter)
     .action(
@@ -67,16 +81,11 @@ async function runFixtureCommand(
   positionals: readonly (string | undefined)[],
   rawOptions: unknown,
 ): Promise<number> {
-  const { fixtureCommandOptionsSchema } = await import('../fixture/command-options.js');
-  const parsed = fixtureCommandOptionsSchema.safeParse(rawOptions);
-  if (!parsed.success) {
-    return failWithInputError(
-      inputError('options', parsed.error.issues[0]?.message ?? 'invalid', 'see --help'),
-    );
-  }
-  const options = parsed.data;
+  // The argument count is checked first, so a wrong call fails before the option
+  // schema and the fixture engine are loaded. `--all` is a string flag of commander's.
+  const all = (rawOptions as { readonly all?: unknown }).all;
   const given = positionals.filter((value): value is string => value !== undefined);
-  if (options.all !== undefined && given.length > 0) {
+  if (all !== undefined && given.length > 0) {
     return failWithInputError(
       inputError(
         'arguments',
@@ -85,7 +94,7 @@ async function runFixtureCommand(
       ),
     );
   }
-  if (options.all === undefined && given.length !== 3) {
+  if (all === undefined && given.length !== 3) {
     return failWithInputError(
       inputError(
         'arguments',
@@ -94,9 +103,22 @@ async function runFixtureCommand(
       ),
     );
   }
+  const { fixtureCommandOptionsSchema } = await import('../fixture/command-options.js');
+  const parsed = fixtureCommandOptionsSchema.safeParse(rawOptions);
+  if (!parsed.success) {
+    return failWithInputError(
+      inputError('options', parsed.error.issues[0]?.message ?? 'invalid', 'see --help'),
+    );
+  }
+  const options = parsed.data;
 
   const fixture = await import('../fixture/index.js');
-  const recipe = fixture.loadRecipe(options.recipe ?? fixture.defaultRecipeDir());
+  const recipeDir =
+    options.recipe === undefined
+      ? { ok: true as const, value: fixture.defaultRecipeDir() }
+      : fixture.resolveRecipeDir(options.recipe);
+  if (!recipeDir.ok) return failWithInputError(recipeDir.error);
+  const recipe = fixture.loadRecipe(recipeDir.value);
   if (!recipe.ok) return failWithInputError(recipe.error);
   const common = {
     recipe: recipe.value,

@@ -1,31 +1,60 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { Command } from 'commander';
 import { ExitCode, failWithInputError } from './exit.js';
+
+/**
+ * Run `work` holding the results directory's lock, so a command that
+ * rewrites its files never does so under a live run. A directory that is not
+ * a results directory is left to `work` to refuse.
+ */
+async function withResultsLock(dir: string, work: () => Promise<number>): Promise<number> {
+  if (!existsSync(path.join(dir, 'ledger.jsonl'))) return work();
+  const { lockResultsDir } = await import('../campaign/results-dir.js');
+  const lock = await lockResultsDir(dir);
+  if (!lock.ok) return failWithInputError(lock.error);
+  try {
+    return await work();
+  } finally {
+    await lock.value();
+  }
+}
 
 /** `redgreen score <dir>`: rescore every rep from disk, then regenerate the tables. */
 export function registerScoreCommand(program: Command): void {
   program
     .command('score')
     .description(
-      'rescore every rep of a results directory from its files (reply, transcript, snapshots) with the current scoring specs, then regenerate the reports. Needs no model.',
+      'rescore every rep of a results directory from its files (reply, transcript, snapshots, captured files) with the current scenario files, then regenerate the reports. Needs no model.',
     )
     .argument('<results-dir>', 'a directory `redgreen run` wrote')
     .action(async (dir: string) => {
-      const { rescoreResults } = await import('../campaign/rescore.js');
-      const { writeReports } = await import('../report/write-reports.js');
-      const rescored = await rescoreResults(dir);
-      if (!rescored.ok) {
-        process.exitCode = failWithInputError(rescored.error);
-        return;
-      }
-      process.stdout.write(
-        `rescored ${rescored.value.rescored} rep(s); ${rescored.value.changed.length} verdict(s) changed\n`,
-      );
-      for (const change of rescored.value.changed) {
-        process.stdout.write(`  ${change.id}: ${change.before} -> ${change.after}\n`);
-      }
-      const report = await writeReports(dir, { terminal: process.stdout });
-      process.exitCode = report.ok ? ExitCode.ok : failWithInputError(report.error);
+      process.exitCode = await withResultsLock(dir, () => rescoreAndReport(dir));
     });
+}
+
+async function rescoreAndReport(dir: string): Promise<number> {
+  const { rescoreResults } = await import('../campaign/rescore.js');
+  const { writeReports } = await import('../report/write-reports.js');
+  const rescored = await rescoreResults(dir);
+  if (!rescored.ok) return failWithInputError(rescored.error);
+  process.stdout.write(
+    `rescored ${rescored.value.rescored} rep(s); ${rescored.value.changed.length} verdict(s) changed\n`,
+  );
+  for (const change of rescored.value.changed) {
+    process.stdout.write(`  ${change.id}: ${change.before} -> ${change.after}\n`);
+  }
+  const { unscorable } = rescored.value;
+  if (unscorable.length > 0) {
+    return failWithInputError({
+      kind: 'input',
+      input: dir,
+      problem: `${unscorable.length} recorded rep(s) cannot be rescored from their files: ${unscorable.map((rep) => `${rep.id} (${rep.problem})`).join(', ')}`,
+      fix: `rerun them with \`redgreen run --resume ${dir}\` (the damaged attempts are kept)`,
+    });
+  }
+  const report = await writeReports(dir, { terminal: process.stdout });
+  return report.ok ? ExitCode.ok : failWithInputError(report.error);
 }
 
 /** `redgreen report <dir>`: regenerate results.md/csv/json (and report.html) from disk. */
@@ -36,16 +65,41 @@ export function registerReportCommand(program: Command): void {
       'regenerate results.md, results.csv, results.json and report.html of a results directory from disk, and print the Results table and gate outcomes.',
     )
     .argument('<results-dir>', 'a directory `redgreen run` wrote')
-    .action(async (dir: string) => {
-      const { writeReports } = await import('../report/write-reports.js');
-      const report = await writeReports(dir, { terminal: process.stdout });
-      process.exitCode = report.ok ? ExitCode.ok : failWithInputError(report.error);
+    .option(
+      '--json',
+      'print one JSON object instead of the tables: the files written and the results model (the README lists the fields)',
+    )
+    .action(async (dir: string, flags: { json?: boolean }) => {
+      process.exitCode = await withResultsLock(dir, async () => {
+        const { writeReports } = await import('../report/write-reports.js');
+        const report = await writeReports(dir, {
+          terminal: flags.json === true ? undefined : process.stdout,
+        });
+        if (!report.ok) return failWithInputError(report.error);
+        if (flags.json === true) {
+          const { reportJson } = await import('../report/command-json.js');
+          const { resultsLayout } = await import('../campaign/results-layout.js');
+          const layout = resultsLayout(dir);
+          const files = {
+            markdown: layout.resultsMarkdown,
+            csv: layout.resultsCsv,
+            json: layout.resultsJson,
+            html: layout.reportHtml,
+          };
+          process.stdout.write(
+            `${JSON.stringify(reportJson(report.value, layout.root, files), null, 2)}\n`,
+          );
+        }
+        return ExitCode.ok;
+      });
     });
 }
 
 interface GateFlags {
   junit?: string;
   summary?: string;
+  allowNoGates?: boolean;
+  json?: boolean;
 }
 
 /** `redgreen gate <dir>`: the exit code a CI job gates on. */
@@ -58,6 +112,14 @@ export function registerGateCommand(program: Command): void {
     .argument('<results-dir>', 'a directory `redgreen run` (or `redgreen merge`) wrote')
     .option('--junit <file>', 'also write the gate outcomes as JUnit XML (one test case per gate)')
     .option('--summary <file>', 'also write a markdown summary fit for a pull-request comment')
+    .option(
+      '--allow-no-gates',
+      'exit 0 for a complete run of a campaign that declares no gates (by default that is exit 2: nothing was checked)',
+    )
+    .option(
+      '--json',
+      'print the decision and each gate as one JSON object (same exit code; the README lists the fields)',
+    )
     .action(async (dir: string, flags: GateFlags) => {
       const { loadResults } = await import('../report/load-results.js');
       const { summariseResults } = await import('../report/summarise.js');
@@ -82,8 +144,31 @@ export function registerGateCommand(program: Command): void {
           return;
         }
       }
-      const model = summariseResults(loaded.value);
-      process.stdout.write(`${gateReportLines(model).join('\n')}\n`);
+      const { NO_GATES_WHY } = await import('../report/gates.js');
+      const summary = summariseResults(loaded.value);
+      const model =
+        flags.allowNoGates === true && summary.gates.why === NO_GATES_WHY
+          ? {
+              ...summary,
+              gates: {
+                ...summary.gates,
+                outcome: 'pass' as const,
+                exitCode: 0 as const,
+                why: 'the campaign declares no gates, so nothing was checked; passing because of --allow-no-gates',
+              },
+            }
+          : summary;
+      if (flags.json === true) {
+        const { gateJson } = await import('../report/command-json.js');
+        const files = {
+          junit: flags.junit === undefined ? null : path.resolve(flags.junit),
+          summary: flags.summary === undefined ? null : path.resolve(flags.summary),
+        };
+        const document = gateJson(model, loaded.value.layout.root, files);
+        process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+      } else {
+        process.stdout.write(`${gateReportLines(model).join('\n')}\n`);
+      }
       if (flags.junit !== undefined) await writeFileAtomic(flags.junit, gateJunitXml(model));
       if (flags.summary !== undefined)
         await writeFileAtomic(flags.summary, gateSummaryMarkdown(model));
@@ -111,6 +196,9 @@ export function registerMergeCommand(program: Command): void {
       process.stdout.write(
         `merged ${merged.value.reps} rep(s) from ${merged.value.sources} director(ies) into ${flags.out}\n`,
       );
+      if (merged.value.missingShards !== null) {
+        process.stderr.write(`redgreen: warning: ${merged.value.missingShards}\n`);
+      }
       const report = await writeReports(merged.value.outDir, { terminal: process.stdout });
       process.exitCode = report.ok ? ExitCode.ok : failWithInputError(report.error);
     });

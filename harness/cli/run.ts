@@ -1,7 +1,9 @@
 import path from 'node:path';
 import { type Command, Option } from 'commander';
+import type { RunRequest } from '../campaign/run-request.js';
 import { ExitCode, failWithInputError } from './exit.js';
 import { collect, nonNegativeInt, positiveInt, positiveNumber } from './parse-flags.js';
+import { runHelpDefaults } from './run-help-defaults.js';
 
 interface RunFlags {
   reps?: number;
@@ -13,78 +15,111 @@ interface RunFlags {
   dryRun?: boolean;
   resume?: string;
   shard?: string;
+  only?: string[];
   retryIndeterminate: number;
   maxCost?: number;
   maxTurns?: number;
   sessionTimeout?: number;
   seed?: number;
   json?: boolean;
+  quiet?: boolean;
   keepWorkdirs?: boolean;
   fault?: string[];
   report: boolean;
 }
 
 export function registerRunCommand(program: Command): void {
+  const defaults = runHelpDefaults();
   program
     .command('run')
     .description(
-      'run a campaign: N fresh sessions per arm and scenario, each recorded under results/, scored, and summarised.\n' +
-        'With no ANTHROPIC_API_KEY it runs offline against the scripted model server (scripted:skill-reader).',
+      'run a campaign: N fresh sessions per arm and scenario, each recorded under results/, scored, and summarised. ' +
+        "With no ANTHROPIC_API_KEY it runs offline against the scripted model server (the campaign's offlineModel, scripted:skill-reader in the default campaign).",
     )
     .argument(
       '[campaign]',
       'campaign file (default: scenarios/plan-scoped-workspace.campaign.json)',
     )
-    .option('--reps <n>', 'sessions per cell (arm x scenario)', positiveInt('--reps', 1000))
-    .option('--concurrency <n>', 'sessions running at once', positiveInt('--concurrency', 64))
-    .option('--model <id>', 'model id, or scripted:<policy> for the local model server')
+    .option(
+      '--reps <n>',
+      `sessions per cell (arm x scenario) ${defaults.reps}`,
+      positiveInt('--reps', 1000),
+    )
+    .option(
+      '--concurrency <n>',
+      `sessions running at once ${defaults.concurrency}`,
+      positiveInt('--concurrency', 64),
+    )
+    .option(
+      '--model <id>',
+      `model id, or scripted:<policy> for the local model server ${defaults.model}`,
+    )
     .addOption(
-      new Option('--backend <name>', 'session backend').choices(['claude-code', 'messages']),
+      new Option('--backend <name>', `session backend ${defaults.backend}`).choices([
+        'claude-code',
+        'messages',
+      ]),
     )
     .option(
       '--arm <name=source>',
       "replace an arm's skill text: a directory or git:<repo>@<ref>:<subdir> (repeatable)",
       collect,
     )
-    .option('--out <dir>', 'results directory (default: results/<campaign>-<UTC time>)')
+    .option(
+      '--out <dir>',
+      'results directory, new or empty (default: results/<campaign>-<UTC time>); not with --resume',
+    )
     .option(
       '--dry-run',
-      'print the cells, reps, estimated cost and time, then exit without running',
+      'print the cells, reps, estimated cost and time (with --resume: of the reps left), then exit without running',
     )
     .option(
       '--resume <dir>',
-      'continue a results directory: run only its missing reps (same campaign identity)',
+      'continue a results directory: run only its missing reps and those whose files are damaged (same campaign identity; a larger --reps extends its plan)',
     )
     .option(
       '--shard <k/n>',
       'run only the k-th of n deterministic slices of the plan (merge with redgreen merge)',
     )
     .option(
+      '--only <scenario=id,arm=name>',
+      'run only these cells: the named arms crossed with the named scenarios (a key left out means all of it; repeatable, e.g. --only scenario=s1,arm=green); the subset is part of the campaign identity, and gates about cells it leaves out are dropped',
+      collect,
+    )
+    .option(
       '--retry-indeterminate <k>',
-      'rerun reps whose session was indeterminate (API errors, timeouts, no reply), up to k more times; fails are never retried',
+      'rerun reps whose session failed for an infrastructure reason (API errors after retries, engine crash, timeout, harness failure) up to k more times; fails, turn-limit hits and missing replies are never retried',
       nonNegativeInt('--retry-indeterminate', 10),
       0,
     )
     .option(
       '--max-cost <usd>',
-      'stop dispatching once the priced cost reaches this',
+      `stop dispatching once the priced cost reaches this ${defaults.maxCost}`,
       positiveNumber('--max-cost'),
     )
-    .option('--max-turns <n>', 'per-session turn limit', positiveInt('--max-turns', 500))
+    .option(
+      '--max-turns <n>',
+      `per-session turn limit ${defaults.maxTurns}`,
+      positiveInt('--max-turns', 500),
+    )
     .option(
       '--session-timeout <seconds>',
-      'per-session wall-clock limit',
+      `per-session wall-clock limit in seconds ${defaults.sessionTimeout}`,
       positiveNumber('--session-timeout'),
     )
     .option(
       '--seed <n>',
-      "seed for the scripted policies' optional extra calls",
+      `seed for the scripted policies' optional extra calls ${defaults.seed}`,
       nonNegativeInt('--seed'),
     )
     .option('--json', 'print progress as JSON event lines on stdout (for machines)')
     .option(
+      '--quiet',
+      'print only warnings, a heartbeat line every 30 s when stdout is not a terminal, the end summary and the gate line (no per-rep lines, no tables)',
+    )
+    .option(
       '--keep-workdirs',
-      "keep each session's temporary fixture copy and HOME (for debugging)",
+      "keep each session's temporary fixture copy and HOME (for debugging), and print where",
     )
     .option(
       '--fault <spec>',
@@ -132,6 +167,7 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
       sessionTimeout: flags.sessionTimeout,
       seed: flags.seed,
       faults: flags.fault,
+      only: flags.only,
     },
     cwd,
     process.env,
@@ -139,16 +175,17 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
   );
   if (!request.ok) return failWithInputError(request.error);
   const log = flags.json ? process.stderr : process.stdout;
-  log.write(`${modelBanner(request.value)}\n`);
+  if (flags.quiet !== true || flags.dryRun === true) log.write(`${modelBanner(request.value)}\n`);
   if (flags.dryRun) {
     const { dryRunLines } = await import('../campaign/dry-run.js');
-    log.write(`${dryRunLines(request.value).join('\n')}\n`);
+    const resume = request.value.resume ? await resumeState(request.value) : undefined;
+    log.write(`${dryRunLines(request.value, resume).join('\n')}\n`);
     return ExitCode.ok;
   }
 
   const { runCampaign } = await import('../campaign/run-campaign.js');
   const { RunControl } = await import('../campaign/run-control.js');
-  const { progressReporter } = await import('../campaign/progress.js');
+  const { chooseProgressMode, progressReporter } = await import('../campaign/progress.js');
   const control = new RunControl();
   const onSignal = (): void => {
     const state = control.interrupt();
@@ -160,28 +197,62 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const mode = flags.json ? 'json' : process.stdout.isTTY ? 'tty' : 'plain';
+  const mode = chooseProgressMode({
+    json: flags.json === true,
+    isTTY: process.stdout.isTTY === true,
+    term: process.env.TERM,
+  });
+  const quiet = flags.quiet === true;
   try {
     const summary = await runCampaign({
       ...request.value,
       retryIndeterminate: flags.retryIndeterminate,
       keepWorkDirs: flags.keepWorkdirs === true,
       control,
-      events: progressReporter(mode, process.stdout),
+      events: progressReporter(mode, process.stdout, undefined, {
+        quiet,
+        columns: () => process.stdout.columns,
+      }),
       env: process.env,
     });
     if (!summary.ok) return failWithInputError(summary.error);
     if (flags.report) {
       const { writeReports } = await import('../report/write-reports.js');
       const report = await writeReports(summary.value.outDir, {
-        terminal: flags.json ? undefined : process.stdout,
+        terminal: flags.json || quiet ? undefined : process.stdout,
       });
       if (!report.ok) return failWithInputError(report.error);
+      if (quiet && !flags.json) {
+        const { gateVerdictLine } = await import('../report/markdown.js');
+        log.write(`${gateVerdictLine(report.value)}\n`);
+      }
     }
     log.write(`results: ${path.relative(cwd, summary.value.outDir) || '.'}\n`);
-    return summary.value.missing > 0 || summary.value.stoppedEarly ? ExitCode.failed : ExitCode.ok;
+    if (summary.value.missing > 0 || summary.value.stoppedEarly) {
+      const { resumeCommand } = await import('./resume-hint.js');
+      process.stderr.write(
+        `redgreen: ${summary.value.missing} planned rep(s) not recorded; to finish the run: ${resumeCommand(summary.value.outDir, cwd)}\n`,
+      );
+      return ExitCode.failed;
+    }
+    return ExitCode.ok;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+}
+
+/** What a resume would still run: the reps of the directory's plan it lacks or holds damaged. */
+async function resumeState(request: RunRequest): Promise<{ left: number; recorded: number }> {
+  const { planReps, shardOf } = await import('../campaign/plan.js');
+  const { pendingReps } = await import('../campaign/rep-health.js');
+  const { campaign, shard } = request;
+  const plan = planReps(
+    campaign.arms.map((arm) => arm.name),
+    campaign.scenarios.map((scenario) => scenario.id),
+    campaign.reps,
+  );
+  const selected = shard === null ? plan : shardOf(plan, shard);
+  const { pending, recorded } = await pendingReps(request.outDir, selected);
+  return { left: pending.length, recorded };
 }

@@ -48,11 +48,14 @@ export function registerScoreReplyCommand(program: Command): void {
     )
     .argument(
       '<reply>',
-      "reply file: the runner's reply.md (first line = tool_uses) or a bare reply",
+      "reply file: the runner's reply.md (first line = tool_uses) or a bare reply; - reads it from stdin",
     )
     .requiredOption('--scenario <id>', 'scenario whose checks to apply (scenarios/<id>/), e.g. s1')
     .option('--json', 'print the score as one JSON object instead of text')
-    .option('--plan <path>', "the controller's own plan path (default: the scenario's plan)")
+    .option(
+      '--plan <path>',
+      "the controller's own plan path, one of the scenario fixture's plans (default: the scenario's plan)",
+    )
     .action(async (reply: string, options: ScoreReplyOptions) => {
       process.exitCode = await runScoreReply(reply, options);
     });

@@ -14,6 +14,7 @@ answered by --policy. Usage numbers in responses are estimates (about 4 characte
 Fault specs (--fault, repeatable; counted per session unless :counter=server):
   429x2:retry-after=0   the first two requests of each session get 429 (retry-after default 1 s)
   529x*   500x1         overloaded on every request; one 500 api_error
+  401x*                 every request refused as unauthenticated (what a bad API key gets)
   delay=200ms           every turn waits 200 ms; delay=50-300ms waits a seeded random time
   drop@2                the session's turn 2: connection dropped mid-stream, after message_start
   malformed@1           turn 1: invalid JSON (a broken SSE event when streaming)
@@ -34,8 +35,8 @@ export function registerServeModelCommand(program: Command): void {
   program
     .command('serve-model')
     .description(
-      'run a local Anthropic Messages API (JSON and SSE) on 127.0.0.1 whose "model" is a scripted\n' +
-        'policy, so sessions run offline on the real client and engine; prints its base URL and\n' +
+      'run a local Anthropic Messages API (JSON and SSE) on 127.0.0.1 whose "model" is a scripted ' +
+        'policy, so sessions run offline on the real client and engine; prints its base URL and ' +
         'runs until interrupted',
     )
     .requiredOption('--policy <name>', 'the scripted policy that answers (see below)')

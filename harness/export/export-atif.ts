@@ -6,7 +6,7 @@
  * Everything is read, built and checked before anything is written, so bad
  * input writes nothing; each file is written atomically, the index last.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { REP_FILES } from '../campaign/results-layout.js';
@@ -52,12 +52,30 @@ async function readRepFile(rep: RecordedRep, name: string): Promise<Result<strin
   }
 }
 
-/** The output directory must be a directory or not exist yet. `flag` names it as the user gave it. */
+/**
+ * The output directory must not exist yet, or be an empty directory: an
+ * export never writes into (or over) files a user already has, even inside
+ * the results directory. `flag` names it as the user gave it.
+ */
 function checkOutDir(outDir: string, flag: string | undefined): InputError | undefined {
-  if (existsSync(outDir) && !statSync(outDir).isDirectory()) {
+  if (!existsSync(outDir)) return undefined;
+  if (!statSync(outDir).isDirectory()) {
     return flag === undefined
       ? inputError(outDir, 'exists and is not a directory', 'move it away, or pass --out <dir>')
       : inputError(flag, `${outDir} exists and is not a directory`, 'pass a directory path');
+  }
+  if (readdirSync(outDir).length > 0) {
+    return flag === undefined
+      ? inputError(
+          outDir,
+          'already exists and is not empty (an earlier export?)',
+          'move or delete it, or pass --out <new-dir>',
+        )
+      : inputError(
+          flag,
+          `${outDir} already exists and is not empty`,
+          'pass a new or empty directory',
+        );
   }
   return undefined;
 }

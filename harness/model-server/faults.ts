@@ -15,6 +15,7 @@
  *   429x2                 the first two requests of each session get 429
  *   429x2:retry-after=0   ... with `retry-after: 0` (default 1 second)
  *   529x*  500x1          overloaded on every request; one 500
+ *   401x*                 every request refused as unauthenticated (a bad API key)
  *   delay=200ms           every turn waits 200 ms
  *   delay=50-300ms        every turn waits 50..300 ms (seeded by --seed and session)
  *   drop@2                turn 2 of each session: connection dropped after message_start
@@ -45,7 +46,7 @@ const counted = {
 export const FaultRuleSchema = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('status'),
-    status: z.union([z.literal(429), z.literal(500), z.literal(529)]),
+    status: z.union([z.literal(401), z.literal(429), z.literal(500), z.literal(529)]),
     /** Seconds for the `retry-after` header (429 and 529). */
     retryAfterSeconds: z.number().nonnegative().default(1),
     ...counted,
@@ -71,7 +72,7 @@ export type FaultRule = z.output<typeof FaultRuleSchema>;
 export type Failure =
   | {
       readonly kind: 'status';
-      readonly status: 429 | 500 | 529;
+      readonly status: 401 | 429 | 500 | 529;
       readonly retryAfterSeconds: number;
     }
   | { readonly kind: 'drop' }
@@ -148,7 +149,7 @@ export function validateFaultRules(
 }
 
 const faultSpecHelp =
-  'use e.g. 429x2, 429x2:retry-after=0, 529x*, 500x1, delay=200ms, delay=50-300ms, drop@2, malformed@1, truncated@1, with optional :session=<glob> and :counter=server';
+  'use e.g. 429x2, 429x2:retry-after=0, 529x*, 500x1, 401x*, delay=200ms, delay=50-300ms, drop@2, malformed@1, truncated@1, with optional :session=<glob> and :counter=server';
 
 /** Parse one `--fault` spec (syntax in this module's header comment). */
 export function parseFaultSpec(spec: string): Result<FaultRule, InputError> {
@@ -189,7 +190,7 @@ export function parseFaultSpec(spec: string): Result<FaultRule, InputError> {
     });
   }
 
-  const failure = /^(429|529|500|drop|malformed|truncated)((?:[@x](?:\d+|\*))*)$/.exec(head);
+  const failure = /^(401|429|529|500|drop|malformed|truncated)((?:[@x](?:\d+|\*))*)$/.exec(head);
   if (failure === null) return bad('not a fault spec');
   let turn: number | undefined;
   let times: number | '*' | undefined;
@@ -214,10 +215,10 @@ export function parseFaultSpec(spec: string): Result<FaultRule, InputError> {
     ...(session === undefined ? {} : { session }),
     ...(counter === undefined ? {} : { counter }),
   };
-  if (kind === '429' || kind === '529' || kind === '500') {
+  if (kind === '401' || kind === '429' || kind === '529' || kind === '500') {
     return checked({
       kind: 'status',
-      status: Number(kind) as 429 | 500 | 529,
+      status: Number(kind) as 401 | 429 | 500 | 529,
       ...(retryAfter === undefined ? {} : { retryAfterSeconds: Number(retryAfter) }),
       ...common,
     });

@@ -366,12 +366,16 @@ async function injectFailure(
   switch (failure.kind) {
     case 'status': {
       const type =
-        failure.status === 429
-          ? 'rate_limit_error'
-          : failure.status === 529
-            ? 'overloaded_error'
-            : 'api_error';
-      response.setHeader('retry-after', String(failure.retryAfterSeconds));
+        failure.status === 401
+          ? 'authentication_error'
+          : failure.status === 429
+            ? 'rate_limit_error'
+            : failure.status === 529
+              ? 'overloaded_error'
+              : 'api_error';
+      if (failure.status !== 401) {
+        response.setHeader('retry-after', String(failure.retryAfterSeconds));
+      }
       sendJson(response, apiError(type, `injected fault: ${failure.status} ${type}`));
       return;
     }

@@ -108,10 +108,15 @@ export function evaluateGate(gate: GateConfig, cells: readonly CellSummary[]): G
   }
 }
 
+/** Why a complete run of a campaign without gates is undecided: nothing was checked. */
+export const NO_GATES_WHY =
+  'NO GATES: the campaign declares no gates, so nothing was checked; add gates to the campaign file, or accept that with `redgreen gate --allow-no-gates`';
+
 /**
  * The overall gate decision and the exit code `redgreen gate` uses: 2 when
  * planned reps are missing; else 1 when any gate fails; else 2 when a gate
- * cannot be decided (too many indeterminates, too few decided reps); else 0.
+ * cannot be decided (too many indeterminates, too few decided reps) or the
+ * campaign declares no gates at all; else 0.
  */
 export function gateDecision(
   gates: readonly GateConfig[],
@@ -146,10 +151,8 @@ export function gateDecision(
       results,
     };
   }
-  return {
-    outcome: 'pass',
-    exitCode: 0,
-    why: results.length === 0 ? 'no gates declared' : 'every gate holds',
-    results,
-  };
+  // No gates is not a pass: a vacuous "every gate holds" would let any change through.
+  if (results.length === 0)
+    return { outcome: 'undecided', exitCode: 2, why: NO_GATES_WHY, results };
+  return { outcome: 'pass', exitCode: 0, why: 'every gate holds', results };
 }

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
 import { type CampaignRecord, readCampaignRecord } from '../campaign/campaign-record.js';
 import { readLedger } from '../campaign/ledger.js';
 import { planReps, shardOf } from '../campaign/plan.js';
+import { repDamage } from '../campaign/rep-health.js';
 import { type RepMeta, repMetaSchema } from '../campaign/rep-meta.js';
 import { REP_FILES, type ResultsLayout, resultsLayout } from '../campaign/results-layout.js';
 import { describeError } from '../lib/describe-error.js';
@@ -14,51 +14,33 @@ import {
   type RepScore,
   repScoreSchema,
   SCORE_SCHEMA_VERSION,
-  type Verdict,
-  verdictSchema,
+  scoreOfAnyVersionSchema,
 } from '../score/score-rep.js';
 import { type Overrides, readOverrides } from './overrides.js';
 
-/** One recorded rep (its newest attempt), as read back from disk, with its score read by `S`. */
-export interface RecordedRepOf<S> {
+/** One recorded rep (its newest attempt), as read back from disk. */
+export interface RecordedRep {
   readonly id: string;
   readonly dir: string;
   readonly meta: RepMeta;
-  readonly score: S;
+  readonly score: RepScore;
   readonly reply: string;
 }
-export type RecordedRep = RecordedRepOf<RepScore>;
 
 /** Everything the reports need from a results directory. */
-export interface LoadedResultsOf<S> {
+export interface LoadedResults {
   readonly layout: ResultsLayout;
   readonly record: CampaignRecord;
-  readonly reps: readonly RecordedRepOf<S>[];
+  readonly reps: readonly RecordedRep[];
   /** Rep ids the campaign plans (for this directory's shard, if any) that are not recorded. */
   readonly missing: readonly string[];
   readonly overrides: Overrides;
 }
-export type LoadedResults = LoadedResultsOf<RepScore>;
 
-const anyScoreSchema = z.looseObject({
-  verdict: verdictSchema,
-  schemaVersion: z.number().optional(),
-});
-
-/** A score.json of the current format; an older one names the way to rescore it. */
-function currentScore(value: unknown): RepScore {
-  const version = anyScoreSchema.safeParse(value);
-  if (version.success && version.data.schemaVersion !== SCORE_SCHEMA_VERSION) {
-    throw new Error(
-      'its score.json was written by an older redgreen (before checks): run `redgreen score <dir>` to rescore the directory',
-    );
-  }
-  return repScoreSchema.parse(value);
-}
-
-/** Only the verdict of a score.json of any format (what a rescore compares). */
-function anyVerdict(value: unknown): Verdict {
-  return anyScoreSchema.parse(value).verdict;
+/** Whether a score.json was written by an older redgreen: stale, not damaged (a rescore rebuilds it). */
+function isStaleScore(value: unknown): boolean {
+  const version = scoreOfAnyVersionSchema.safeParse(value);
+  return version.success && version.data.schemaVersion !== SCORE_SCHEMA_VERSION;
 }
 
 /** The plan of reps a results directory should hold: the campaign's, or its shard's slice. */
@@ -76,21 +58,7 @@ export function plannedIds(record: CampaignRecord): string[] {
  * of each rep), each recorded rep's meta.json, score.json and reply, and
  * overrides.json. Every file is validated; a problem names the file.
  */
-export function loadResults(dir: string): Promise<Result<LoadedResults, InputError>> {
-  return loadResultsWith(dir, currentScore);
-}
-
-/** A results directory with each rep's scored verdict only, whatever format its score.json has. */
-export function loadResultsForRescore(
-  dir: string,
-): Promise<Result<LoadedResultsOf<Verdict>, InputError>> {
-  return loadResultsWith(dir, anyVerdict);
-}
-
-async function loadResultsWith<S>(
-  dir: string,
-  readScore: (value: unknown) => S,
-): Promise<Result<LoadedResultsOf<S>, InputError>> {
+export async function loadResults(dir: string): Promise<Result<LoadedResults, InputError>> {
   const layout = resultsLayout(dir);
   const read = await readCampaignRecord(dir, dir);
   if (!read.ok) return read;
@@ -109,7 +77,7 @@ async function loadResultsWith<S>(
   }
   const overrides = await readOverrides(layout.overridesFile);
   if (!overrides.ok) return overrides;
-  const reps: RecordedRepOf<S>[] = [];
+  const reps: RecordedRep[] = [];
   const planned = plannedIds(record);
   for (const id of planned) {
     const line = ledger.value.reps.get(id);
@@ -117,17 +85,21 @@ async function loadResultsWith<S>(
     const repDir = path.join(layout.root, line.dir);
     try {
       const meta = repMetaSchema.parse(await readJson(path.join(repDir, REP_FILES.meta)));
-      const score = readScore(await readJson(path.join(repDir, REP_FILES.score)));
+      const scoreJson = await readJson(path.join(repDir, REP_FILES.score));
+      if (isStaleScore(scoreJson)) {
+        return err(
+          inputError(
+            repDir,
+            'its score.json was written by an older redgreen (before checks)',
+            `run \`redgreen score ${layout.root}\` to rescore the directory from the reps' files`,
+          ),
+        );
+      }
+      const score = repScoreSchema.parse(scoreJson);
       const reply = await readFile(path.join(repDir, REP_FILES.reply), 'utf8');
       reps.push({ id, dir: repDir, meta, score, reply });
     } catch (error) {
-      return err(
-        inputError(
-          repDir,
-          `cannot be read (${describeError(error)})`,
-          'rescore it with `redgreen score`, or rerun it',
-        ),
-      );
+      return err(await unreadableRep(repDir, layout.root, describeError(error)));
     }
   }
   for (const id of Object.keys(overrides.value)) {
@@ -149,4 +121,22 @@ async function loadResultsWith<S>(
     missing: planned.filter((id) => !recorded.has(id)),
     overrides: overrides.value,
   });
+}
+
+/**
+ * The error for a recorded rep that cannot be read, with the way out that
+ * works: a damaged score.json is rebuilt by `redgreen score` from the rep's
+ * other files; any other damaged file means running the rep again, which
+ * `--resume` does (keeping the damaged attempt).
+ */
+async function unreadableRep(repDir: string, root: string, detail: string): Promise<InputError> {
+  const damage = await repDamage(repDir);
+  const problem = damage === undefined ? `cannot be read (${detail})` : damage.problem;
+  return damage?.file === REP_FILES.score
+    ? inputError(repDir, problem, `rebuild it from the rep's files with \`redgreen score ${root}\``)
+    : inputError(
+        repDir,
+        problem,
+        `rerun that rep with \`redgreen run --resume ${root}\` (the damaged attempt is kept)`,
+      );
 }

@@ -31,8 +31,18 @@ export const COMPARISON_COLUMNS = [
   'Fisher two-sided p',
   'p (GREEN better)',
   'p (RED better)',
-  'tool_uses mean GREEN−RED',
+  'tool_uses mean GREEN−RED (decided reps)',
 ] as const;
+
+/** Says which reps the tool_uses figures count, and how many were left out. */
+export function toolUsesRule(model: Pick<ResultsModel, 'cells'>): string {
+  const left = model.cells.reduce((sum, cell) => sum + cell.indeterminate, 0);
+  return (
+    'tool_uses figures count decided reps only (median, mean, bootstrap interval, permutation test): ' +
+    'an indeterminate rep was cut short or could not be read, so its count measures nothing' +
+    (left === 0 ? '.' : `; ${left} indeterminate rep(s) left out.`)
+  );
+}
 
 export function cellName(cell: Pick<CellSummary, 'scenario' | 'arm'>): string {
   return `${cell.scenario.toUpperCase()} ${cell.arm.toUpperCase()}`;
@@ -83,7 +93,7 @@ export function resultsTable(model: ResultsModel): string {
 
 export function costTable(model: ResultsModel): string {
   return table(
-    ['Cell', 'Text', 'tool_uses per rep', 'median', 'mean', 'mean 95% CI (bootstrap)'],
+    ['Cell', 'Text', 'tool_uses per decided rep', 'median', 'mean', 'mean 95% CI (bootstrap)'],
     model.cells.map((cell) => [
       cellName(cell),
       cell.label,
@@ -213,6 +223,8 @@ export function resultsMarkdown(model: ResultsModel): string {
     '## Disambiguation cost',
     '',
     costTable(model),
+    '',
+    toolUsesRule(model),
     '',
     '## RED vs GREEN',
     '',

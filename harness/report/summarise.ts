@@ -103,6 +103,9 @@ function repRow(loaded: LoadedResults, rep: RecordedRep): RepRow {
   };
 }
 
+/** What the cell statistics need to know of an arm. */
+export type ArmInfo = Pick<CellSummary, 'role' | 'label' | 'layout'> & { readonly name: string };
+
 /** The summarised observations of a cell's reps, in the order their scenario declares them. */
 function observationSummaries(scores: readonly RepScore[]): ObservationSummaryRow[] {
   const summaries = new Map<string, ObservationSummaryRow>();
@@ -138,7 +141,7 @@ function observationSummaries(scores: readonly RepScore[]): ObservationSummaryRo
 }
 
 function cellSummary(
-  arm: LoadedResults['record']['arms'][number],
+  arm: ArmInfo,
   scenario: string,
   rows: readonly RepRow[],
   scores: ReadonlyMap<string, RepScore>,
@@ -150,7 +153,8 @@ function cellSummary(
   const pass = mine.filter((row) => row.verdict === 'pass').length;
   const fail = mine.filter((row) => row.verdict === 'fail').length;
   const decided = pass + fail;
-  const values = mine.map((row) => row.tool_uses);
+  // An indeterminate rep was cut short or could not be read: its tool_uses measures nothing.
+  const values = mine.filter((row) => row.verdict !== 'indeterminate').map((row) => row.tool_uses);
   const boot = bootstrapInterval(values, { statistic: 'mean', seed: REPORT_SEED });
   const interval = decided === 0 ? null : wilsonInterval(pass, decided);
   return {
@@ -244,6 +248,27 @@ function comparison(scenario: string, cells: readonly CellSummary[]): Comparison
   };
 }
 
+/**
+ * The per-cell figures and the RED vs GREEN comparisons of a set of rep rows:
+ * pass counts, Wilson intervals, Fisher tests, the tool_uses statistics, and
+ * the summarised observations of the reps whose scores (by rep id) are given.
+ */
+export function summariseCells(
+  arms: readonly ArmInfo[],
+  scenarios: readonly string[],
+  rows: readonly RepRow[],
+  planned: number,
+  scores: ReadonlyMap<string, RepScore> = new Map(),
+): { cells: CellSummary[]; comparisons: Comparison[] } {
+  const cells = scenarios.flatMap((scenario) =>
+    arms.map((arm) => cellSummary(arm, scenario, rows, scores, planned)),
+  );
+  const comparisons = scenarios
+    .map((scenario) => comparison(scenario, cells))
+    .filter((value): value is Comparison => value !== undefined);
+  return { cells, comparisons };
+}
+
 /** Turn a loaded results directory into the model every table is printed from. Pure given its input. */
 export function summariseResults(loaded: LoadedResults): ResultsModel {
   const { record } = loaded;
@@ -257,13 +282,13 @@ export function summariseResults(loaded: LoadedResults): ResultsModel {
         order(record.arms, a.arm) - order(record.arms, b.arm) ||
         a.rep - b.rep,
     );
-  const scores = new Map(loaded.reps.map((rep) => [rep.id, rep.score]));
-  const cells = record.scenarios.flatMap((scenario) =>
-    record.arms.map((arm) => cellSummary(arm, scenario.id, rows, scores, record.reps)),
+  const { cells, comparisons } = summariseCells(
+    record.arms,
+    record.scenarios.map((scenario) => scenario.id),
+    rows,
+    record.reps,
+    new Map(loaded.reps.map((rep) => [rep.id, rep.score])),
   );
-  const comparisons = record.scenarios
-    .map((scenario) => comparison(scenario.id, cells))
-    .filter((value): value is Comparison => value !== undefined);
   const reported = [
     ...new Set(
       loaded.reps.map((rep) => rep.meta.model.reported).filter((id): id is string => id !== null),

@@ -22,11 +22,10 @@ import { type CheckInput, checkSchema } from './check-schema.js';
 import { EXTRACTOR_KINDS, extractorSpecSchema } from './extractors/index.js';
 import { planCatalogueSchema } from './extractors/plan-context.js';
 import { nameSchema, nonBlank, regexSource } from './param-types.js';
+import { stopModeSchema } from './stop-mode.js';
 
 export const SCENARIO_ID = /^[a-z0-9][a-z0-9-]*$/;
 const variableName = z.string().regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'use letters, digits and _');
-
-export const STOP_MODES = ['report', 'first-dispatch'] as const;
 
 export const sectionSchema = z
   .object({
@@ -124,7 +123,11 @@ export const scenarioShellSchema = z
       .strict(),
     plan: z.string().min(1).describe("the session's own plan, relative to the fixture repo"),
     prompt: promptSchema,
-    stop: z.enum(STOP_MODES).default('report'),
+    stop: stopModeSchema
+      .default('report')
+      .describe(
+        'report: the model works, then replies; first-dispatch: capture the first dispatch',
+      ),
     plans: planCatalogueSchema.default({}),
     report: z.record(nameSchema, sectionSchema).optional(),
     checks: z

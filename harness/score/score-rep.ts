@@ -50,6 +50,15 @@ export type ObservationResult = CheckResult & {
 
 export const SCORE_SCHEMA_VERSION = 2;
 
+/**
+ * A score.json of any format, read only for its verdict: one an older
+ * redgreen wrote is stale (a rescore rebuilds it), not damaged.
+ */
+export const scoreOfAnyVersionSchema = z.looseObject({
+  verdict: verdictSchema,
+  schemaVersion: z.number().optional(),
+});
+
 export const repScoreSchema = z
   .object({
     schemaVersion: z.literal(SCORE_SCHEMA_VERSION),

@@ -1,7 +1,10 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { query, type SDKMessage, type SDKResultMessage } from '@anthropic-ai/claude-agent-sdk';
+import type { StopMode } from '../campaign/config-schema.js';
+import { ClaudeCodeCapture } from './claude-code-capture.js';
 import { claudeCodeEnvironment, privateDirsOf } from './engine-env.js';
+import { spawnEngineInOwnGroup } from './engine-process.js';
 import type { Sandbox } from './sandbox.js';
 import type {
   SessionBackend,
@@ -50,6 +53,17 @@ export const CLAUDE_CODE_TOOLS = [
 
 export const CLAUDE_CODE_DISALLOWED_TOOLS = ['WebFetch', 'WebSearch'] as const;
 
+/**
+ * The tools of a session in a stop mode. `Task` is advertised to the model as
+ * `Agent` (the engine's current name; it still accepts calls named Task).
+ * Headless, the engine offers `SendMessage` only when it is named here, so a
+ * first-dispatch session names it: a message to a live agent is a dispatch
+ * too (a resume).
+ */
+export function claudeCodeTools(stop: StopMode): string[] {
+  return stop === 'first-dispatch' ? [...CLAUDE_CODE_TOOLS, 'SendMessage'] : [...CLAUDE_CODE_TOOLS];
+}
+
 export interface ClaudeCodeBackendOptions {
   readonly binary: string;
   /** Confines every Bash command (through CLAUDE_CODE_SHELL_PREFIX). */
@@ -67,6 +81,78 @@ function usageOf(result: SDKResultMessage): TokenUsage {
     totals.cacheRead += model.cacheReadInputTokens;
   }
   return totals;
+}
+
+type OutcomeBase = Pick<
+  SessionOutcome,
+  'modelReported' | 'engine' | 'engineCostEstimateUsd' | 'usage' | 'turns'
+>;
+
+/** How a session that captured no dispatch ended: its reply, or why it has none. */
+function endedWithoutCapture(
+  base: OutcomeBase,
+  result: SDKResultMessage | undefined,
+  ending: {
+    readonly timedOut: boolean;
+    readonly failure: string | undefined;
+    readonly lastAssistantText: string | null;
+    readonly timeoutSeconds: number;
+  },
+): Omit<SessionOutcome, 'capturedDispatch'> {
+  const { lastAssistantText, failure } = ending;
+  if (ending.timedOut) {
+    return {
+      ...base,
+      status: {
+        kind: 'indeterminate',
+        stage: 'timeout',
+        reason: `no result within the session timeout (${ending.timeoutSeconds} s)`,
+      },
+      finalReply: lastAssistantText,
+      stopReason: 'timeout',
+    };
+  }
+  if (result === undefined) {
+    return {
+      ...base,
+      status: {
+        kind: 'indeterminate',
+        stage: 'engine',
+        reason: `the engine ended without a result${failure === undefined ? '' : `: ${failure.split('\n')[0]}`}`,
+      },
+      finalReply: lastAssistantText,
+      stopReason: null,
+    };
+  }
+  if (result.subtype !== 'success') {
+    const stage = result.subtype === 'error_during_execution' ? 'api' : 'limit';
+    const detail = result.errors.length > 0 ? `: ${result.errors[0]}` : '';
+    return {
+      ...base,
+      status: { kind: 'indeterminate', stage, reason: `${result.subtype}${detail}` },
+      finalReply: lastAssistantText,
+      stopReason: result.subtype,
+    };
+  }
+  const apiStatus = (result as { api_error_status?: number | null }).api_error_status;
+  if (result.is_error) {
+    return {
+      ...base,
+      status: {
+        kind: 'indeterminate',
+        stage: 'api',
+        reason: `the engine reported an error${apiStatus ? ` (API status ${apiStatus})` : ''}: ${result.result.split('\n')[0]}`,
+      },
+      finalReply: null,
+      stopReason: result.stop_reason ?? result.subtype,
+    };
+  }
+  return {
+    ...base,
+    status: { kind: 'completed' },
+    finalReply: result.result,
+    stopReason: result.stop_reason ?? result.subtype,
+  };
 }
 
 /** Runs one session on the real Claude Code engine through the Agent SDK. */
@@ -100,8 +186,12 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
       let modelReported: string | null = null;
       let engine = 'claude-code';
       let turns = 0;
+      // A background subagent's end brings the controller another turn and another result
+      // message; each result counts its own turns.
+      let resultTurns = 0;
       let lastAssistantText: string | null = null;
       let failure: string | undefined;
+      const capture = request.stop === 'first-dispatch' ? new ClaudeCodeCapture() : undefined;
       try {
         const session = query({
           prompt: request.prompt,
@@ -114,11 +204,12 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
               repId: request.repId,
               shellPrefix,
               maxRetries: options.maxRetries,
+              runtimeDir: request.runtimeDir,
             }),
             settingSources: [],
             persistSession: false,
             systemPrompt: { type: 'preset', preset: 'claude_code' },
-            tools: [...CLAUDE_CODE_TOOLS],
+            tools: claudeCodeTools(request.stop),
             allowedTools: claudeCodeAllowedTools(request.fixtureRepo, request.skillDir),
             disallowedTools: [...CLAUDE_CODE_DISALLOWED_TOOLS],
             permissionMode: 'dontAsk',
@@ -126,10 +217,14 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
             model: request.model.id,
             additionalDirectories: [request.skillDir],
             abortController: abort,
-            stderr: (data: string) => request.engineLog(data),
+            ...capture?.queryOptions(),
+            // Its own process group: a Ctrl-C at the terminal reaches the harness, not the engine.
+            spawnClaudeCodeProcess: (spawnOptions) =>
+              spawnEngineInOwnGroup(spawnOptions, request.engineLog),
           },
         });
         for await (const message of session as AsyncIterable<SDKMessage>) {
+          if (capture !== undefined && !capture.observe(message)) continue;
           request.transcript.write(message);
           if (message.type === 'system' && message.subtype === 'init') {
             modelReported = message.model;
@@ -149,6 +244,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
             }
           } else if (message.type === 'result') {
             result = message;
+            resultTurns += message.num_turns;
           }
         }
       } catch (error) {
@@ -163,69 +259,35 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
         engine,
         engineCostEstimateUsd: result?.total_cost_usd ?? null,
         usage: result === undefined ? null : usageOf(result),
-        turns: result?.num_turns ?? turns,
+        turns: result === undefined ? turns : resultTurns,
       };
-      if (timedOut) {
-        return {
-          ...base,
-          status: {
-            kind: 'indeterminate',
-            stage: 'timeout',
-            reason: `no result within the session timeout (${request.limits.sessionTimeoutSeconds} s)`,
-          },
-          finalReply: lastAssistantText,
-          stopReason: 'timeout',
-        };
-      }
       if (request.signal.aborted) {
         return {
           ...base,
           status: { kind: 'indeterminate', stage: 'aborted', reason: 'aborted by the user' },
           finalReply: lastAssistantText,
           stopReason: 'aborted',
+          capturedDispatch: null,
         };
       }
-      if (result === undefined) {
+      const captured = capture?.result() ?? null;
+      if (captured !== null) {
+        // The decision was observed; how the engine then wound down does not change it.
         return {
           ...base,
-          status: {
-            kind: 'indeterminate',
-            stage: 'engine',
-            reason: `the engine ended without a result${failure === undefined ? '' : `: ${failure.split('\n')[0]}`}`,
-          },
-          finalReply: lastAssistantText,
-          stopReason: null,
+          status: { kind: 'completed' },
+          finalReply: captured.turnText,
+          stopReason: 'first-dispatch',
+          capturedDispatch: captured.dispatch,
         };
       }
-      if (result.subtype !== 'success') {
-        const stage = result.subtype === 'error_during_execution' ? 'api' : 'limit';
-        const detail = result.errors.length > 0 ? `: ${result.errors[0]}` : '';
-        return {
-          ...base,
-          status: { kind: 'indeterminate', stage, reason: `${result.subtype}${detail}` },
-          finalReply: lastAssistantText,
-          stopReason: result.subtype,
-        };
-      }
-      const apiStatus = (result as { api_error_status?: number | null }).api_error_status;
-      if (result.is_error) {
-        return {
-          ...base,
-          status: {
-            kind: 'indeterminate',
-            stage: 'api',
-            reason: `the engine reported an error${apiStatus ? ` (API status ${apiStatus})` : ''}: ${result.result.split('\n')[0]}`,
-          },
-          finalReply: null,
-          stopReason: result.stop_reason ?? result.subtype,
-        };
-      }
-      return {
-        ...base,
-        status: { kind: 'completed' },
-        finalReply: result.result,
-        stopReason: result.stop_reason ?? result.subtype,
-      };
+      const outcome = endedWithoutCapture(base, result, {
+        timedOut,
+        failure,
+        lastAssistantText,
+        timeoutSeconds: request.limits.sessionTimeoutSeconds,
+      });
+      return { ...outcome, capturedDispatch: null };
     },
   };
 }

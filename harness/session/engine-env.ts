@@ -27,6 +27,8 @@ export function claudeCodeEnvironment(options: {
   readonly repId: string;
   readonly shellPrefix: string;
   readonly maxRetries: number;
+  /** Where the engine puts its messaging socket (XDG_RUNTIME_DIR); default: the private TMPDIR. */
+  readonly runtimeDir?: string | undefined;
 }): Record<string, string> {
   const { dirs, model } = options;
   const env: Record<string, string> = {
@@ -34,6 +36,9 @@ export function claudeCodeEnvironment(options: {
     HOME: dirs.home,
     CLAUDE_CONFIG_DIR: path.join(dirs.home, '.claude'),
     TMPDIR: dirs.tmp,
+    // The engine's own temp and socket directories, named so it never falls back to /tmp.
+    CLAUDE_CODE_TMPDIR: dirs.tmp,
+    XDG_RUNTIME_DIR: options.runtimeDir ?? dirs.tmp,
     LANG: 'C.UTF-8',
     TZ: 'UTC',
     SHELL: '/bin/bash',

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import Anthropic from '@anthropic-ai/sdk';
 import { VERSION as SDK_VERSION } from '@anthropic-ai/sdk/version';
+import { DispatchCapture } from './dispatch-capture.js';
 import { privateDirsOf } from './engine-env.js';
 import type { Sandbox } from './sandbox.js';
 import type {
@@ -9,16 +10,16 @@ import type {
   SessionRequest,
   TokenUsage,
 } from './session-types.js';
-import { executeTool, toolDefinitions } from './tools/index.js';
+import { answerCall, offeredTools } from './tools/session-tools.js';
 
 const MAX_TOKENS_PER_TURN = 8192;
 
-function systemPromptFor(fixtureRepo: string): string {
+function systemPromptFor(fixtureRepo: string, tools: readonly Anthropic.Tool[]): string {
   return [
     'You are an autonomous software engineering agent working in a git repository.',
     `Working directory: ${fixtureRepo}`,
-    'You act only through the tools provided (Bash, Read, Glob, Grep). Paths given to Read, Glob and Grep are absolute.',
-    "Follow the user's instructions exactly, including any scope limits, and finish with the report they ask for.",
+    `You act only through the tools provided (${tools.map((tool) => tool.name).join(', ')}). Paths given to Read, Glob and Grep are absolute.`,
+    "Follow the user's instructions exactly, including any scope limits and any report they ask for.",
   ].join('\n');
 }
 
@@ -40,9 +41,13 @@ function withCacheBreakpoint(messages: Anthropic.MessageParam[]): Anthropic.Mess
   });
 }
 
-const cachedTools: Anthropic.Tool[] = toolDefinitions.map((tool, index) =>
-  index === toolDefinitions.length - 1 ? { ...tool, cache_control: { type: 'ephemeral' } } : tool,
-);
+/** The text blocks of an assistant message, joined. */
+function textOf(message: Anthropic.Message): string {
+  return message.content
+    .filter((block): block is Anthropic.TextBlock => block.type === 'text')
+    .map((block) => block.text)
+    .join('');
+}
 
 function addUsage(total: TokenUsage, usage: Anthropic.Usage): TokenUsage {
   return {
@@ -88,6 +93,8 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
       }, request.limits.sessionTimeoutSeconds * 1000);
       const onOuterAbort = (): void => abort.abort();
       request.signal.addEventListener('abort', onOuterAbort, { once: true });
+      const tools = offeredTools(request.stop);
+      const capture = request.stop === 'first-dispatch' ? new DispatchCapture() : undefined;
       const toolContext = {
         sandbox: options.sandbox,
         fixtureDir: request.fixtureRepo,
@@ -102,7 +109,7 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
         subtype: 'init',
         session_id: sessionId,
         cwd: request.fixtureRepo,
-        tools: toolDefinitions.map((tool) => tool.name),
+        tools: tools.map((tool) => tool.name),
         model: request.model.id,
         engine,
         sandbox: options.sandbox.kind,
@@ -129,11 +136,11 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
               system: [
                 {
                   type: 'text',
-                  text: systemPromptFor(request.fixtureRepo),
+                  text: systemPromptFor(request.fixtureRepo, tools),
                   cache_control: { type: 'ephemeral' },
                 },
               ],
-              tools: cachedTools,
+              tools,
               messages: withCacheBreakpoint(messages),
             },
             { signal: abort.signal },
@@ -155,7 +162,12 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
           if (reply.stop_reason === 'tool_use' && toolUses.length > 0) {
             const results: Anthropic.ToolResultBlockParam[] = [];
             for (const call of toolUses) {
-              const output = await executeTool(call.name, call.input, toolContext, abort.signal);
+              const output = await answerCall(call, {
+                tools,
+                capture,
+                toolContext,
+                signal: abort.signal,
+              });
               results.push({
                 type: 'tool_result',
                 tool_use_id: call.id,
@@ -170,14 +182,17 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
               session_id: sessionId,
             });
             messages.push({ role: 'user', content: results });
+            if ((capture?.captured ?? null) !== null) {
+              // The session ends at the dispatch: no further model request.
+              const text = textOf(reply);
+              finalReply = text.trim() === '' ? null : text;
+              stopReason = 'first-dispatch';
+              break;
+            }
             continue;
           }
           if (reply.stop_reason === 'pause_turn') continue;
-          const text = reply.content
-            .filter((block): block is Anthropic.TextBlock => block.type === 'text')
-            .map((block) => block.text)
-            .join('');
-          finalReply = text;
+          finalReply = textOf(reply);
           if (reply.stop_reason === 'max_tokens' || reply.stop_reason === 'refusal') {
             cutShort =
               reply.stop_reason === 'max_tokens'
@@ -210,7 +225,8 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
         request.signal.removeEventListener('abort', onOuterAbort);
       }
 
-      const hitMaxTurns = failure === undefined && finalReply === null;
+      const captured = capture?.captured ?? null;
+      const hitMaxTurns = failure === undefined && finalReply === null && captured === null;
       const subtype =
         failure !== undefined
           ? 'error_during_execution'
@@ -235,7 +251,14 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
         errors: failure === undefined ? [] : [failure.reason],
         session_id: sessionId,
       });
-      const base = { turns, usage, modelReported, engineCostEstimateUsd: null, engine };
+      const base = {
+        turns,
+        usage,
+        modelReported,
+        engineCostEstimateUsd: null,
+        engine,
+        capturedDispatch: captured,
+      };
       if (failure !== undefined) {
         return { ...base, status: { kind: 'indeterminate', ...failure }, finalReply, stopReason };
       }

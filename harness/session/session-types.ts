@@ -1,5 +1,8 @@
-import type { Limits } from '../campaign/config-schema.js';
+import type { Limits, StopMode } from '../campaign/config-schema.js';
+import type { CapturedDispatch } from './dispatch-capture.js';
 import type { TranscriptSink } from './transcript-sink.js';
+
+export type { CapturedDispatch } from './dispatch-capture.js';
 
 /** Where a session's model calls go, and how the model is named in results. */
 export interface ModelEndpoint {
@@ -24,8 +27,20 @@ export interface SessionRequest {
   readonly skillDir: string;
   /** A private directory for this session's HOME, config and TMPDIR. */
   readonly privateDir: string;
+  /**
+   * A short private directory for the engine's runtime files (its messaging
+   * socket, whose path must fit in 103 bytes); the session's TMPDIR when absent.
+   */
+  readonly runtimeDir?: string;
   readonly model: ModelEndpoint;
   readonly limits: Limits;
+  /**
+   * How the session ends. `report`: the model works, then replies.
+   * `first-dispatch`: the controller keeps its subagent tool, and its first
+   * dispatch (Agent, Task or SendMessage) is recorded, refused with a fixed
+   * neutral result, and ends the session without another model request.
+   */
+  readonly stop: StopMode;
   readonly transcript: TranscriptSink;
   /** Receives the engine's diagnostic output (stderr), for the rep's engine.log. */
   readonly engineLog: (chunk: string) => void;
@@ -52,8 +67,13 @@ export interface SessionOutcome {
       };
   /** The session's final reply text, verbatim, when it produced one. */
   readonly finalReply: string | null;
-  /** How the session ended, in the backend's own words (result subtype, stop_reason). */
+  /**
+   * How the session ended, in the backend's own words (result subtype,
+   * stop_reason), or `first-dispatch` when it ended at a captured dispatch.
+   */
   readonly stopReason: string | null;
+  /** The controller's first dispatch, when `stop: first-dispatch` captured one; else null. */
+  readonly capturedDispatch: CapturedDispatch | null;
   readonly turns: number;
   readonly usage: TokenUsage | null;
   /** The model id as the engine / API reported it back. */

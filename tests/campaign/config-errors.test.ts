@@ -158,6 +158,56 @@ describe('redgreen run: bad configuration is refused before anything is built or
     );
   });
 
+  it('a scenario listed twice is refused, naming the repeat', async () => {
+    const file = scenariosCopy((campaign) => {
+      campaign.scenarios = ['s1', 's2', 's1'];
+    });
+    await expectInputError([file], /scenarios\[2\]: scenario "s1" is listed twice/);
+  });
+
+  it('an --arm given twice for one arm is refused, not silently the last one', async () => {
+    await expectInputError(
+      [
+        defaultCampaign,
+        '--arm',
+        'red=skills-under-test/sdd-released',
+        '--arm',
+        'red=skills-under-test/sdd-plan-scoped',
+      ],
+      /--arm red.*given twice/,
+    );
+  });
+
+  it('a misspelt required field is named as the unknown field, with the field it stands for', async () => {
+    const file = scenariosCopy((campaign) => {
+      campaign.scenarois = campaign.scenarios;
+      delete campaign.scenarios;
+    });
+    await expectInputError([file], /unknown field "scenarois".*did you mean "scenarios"/);
+  });
+
+  it("a bad offlineModel is blamed on the campaign file's offlineModel, not on --model", async () => {
+    const file = scenariosCopy((campaign) => {
+      campaign.offlineModel = 'scripted:psychic';
+    });
+    await expectInputError([file], /offlineModel: "scripted:psychic" names no scripted policy/);
+    const run = await runCampaignCli([file, '--dry-run'], {}, 30_000);
+    expect(run.stderr).not.toContain('--model');
+  });
+
+  it('a missing scenario folder: the hint names the very path that was checked', async () => {
+    const file = scenariosCopy((campaign) => {
+      campaign.scenarios = ['s1', 's9'];
+    });
+    const checked = path.join(path.dirname(file), 's9');
+    const out = path.join(makeTempDir(), 'out');
+    const run = await runCampaignCli([file, '--out', out], {}, 30_000);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain(`has no folder ${checked}`);
+    expect(run.stderr).toContain(`create ${checked}/`);
+    expect(run.stderr).not.toContain('scenarios/<id>');
+  });
+
   it('a bad number flag exits 2', async () => {
     const run = await runCampaignCli(['--reps', 'zero'], {}, 30_000);
     expect(run.exitCode).toBe(2);

@@ -144,7 +144,7 @@ describe('scoring end to end, offline', () => {
     const report = await runCli(['report', out]);
     expect(report.exitCode).toBe(2);
     expect(report.stderr).toMatch(
-      /score\.json was written by an older redgreen \(before checks\): run `redgreen score <dir>`/,
+      /score\.json was written by an older redgreen \(before checks\); run `redgreen score \/\S+` to rescore the directory/,
     );
     const score = await runCli(['score', out]);
     expect(score.exitCode, score.stderr).toBe(0);

@@ -1,4 +1,12 @@
-import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { type CliResult, cleanEnv, repoRoot, runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
@@ -79,4 +87,88 @@ export async function runOneRep(
     env,
   );
   return { out, run };
+}
+
+/**
+ * A campaign file in a temp dir: one arm (the plan-scoped text), one rep of
+ * one scenario `s1fd`, which is S1 with the continue prompt and
+ * `stop: first-dispatch` (scripted:skill-reader then dispatches Task 1).
+ */
+export function firstDispatchCampaign(): string {
+  const dir = makeTempDir('redgreen-fd-campaign-');
+  mkdirSync(path.join(dir, 's1fd'));
+  mkdirSync(path.join(dir, 'prompts'));
+  cpSync(
+    path.join(repoRoot, 'scenarios/prompts/compaction-resume-continue.hbs'),
+    path.join(dir, 'prompts/compaction-resume-continue.hbs'),
+  );
+  const scenario = readJson(path.join(repoRoot, 'scenarios/s1/scenario.json'));
+  writeFileSync(
+    path.join(dir, 's1fd/scenario.json'),
+    JSON.stringify({
+      ...scenario,
+      id: 's1fd',
+      prompt: 'compaction-resume-continue',
+      stop: 'first-dispatch',
+    }),
+  );
+  const scoring = readJson(path.join(repoRoot, 'scenarios/s1/scoring.json'));
+  writeFileSync(
+    path.join(dir, 's1fd/scoring.json'),
+    JSON.stringify({ ...scoring, scenario: 's1fd' }),
+  );
+  const file = path.join(dir, 'fd.campaign.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      id: 'first-dispatch-probe',
+      title: 'S1 as a first-dispatch probe',
+      arms: [
+        {
+          name: 'green',
+          role: 'green',
+          label: 'plan-scoped workspace',
+          skill: path.join(repoRoot, 'skills-under-test/sdd-plan-scoped'),
+          layout: 'scoped',
+        },
+      ],
+      scenarios: ['s1fd'],
+      reps: 1,
+      model: 'claude-sonnet-5-5',
+      offlineModel: 'scripted:skill-reader',
+      concurrency: 1,
+    }),
+  );
+  return file;
+}
+
+/**
+ * A copy of the default campaign (with its scenario folders) in a temp dir,
+ * changed by `changes`: for tests that need other reps, gates or scenario
+ * lists. Arms keep pointing at the reference skill texts.
+ */
+export function writeCampaign(changes: Record<string, unknown> = {}): string {
+  const dir = path.join(makeTempDir(), 'scenarios');
+  cpSync(path.join(repoRoot, 'scenarios'), dir, { recursive: true });
+  const file = path.join(dir, 'test.campaign.json');
+  const campaign = readJson<Record<string, unknown>>(path.join(repoRoot, defaultCampaign));
+  campaign.arms = (campaign.arms as { skill: string }[]).map((arm) => ({
+    ...arm,
+    skill: path.resolve(repoRoot, 'scenarios', arm.skill),
+  }));
+  writeFileSync(file, `${JSON.stringify({ ...campaign, ...changes }, null, 2)}\n`);
+  return file;
+}
+
+/** Two reps per cell, gated so a clean offline run passes (exit 0) and any indeterminate rep does not. */
+export function twoRepCampaign(): string {
+  return writeCampaign({
+    reps: 2,
+    gates: [
+      { kind: 'min-pass-rate', arm: 'green', scenario: 's1', passes: 2, of: 2 },
+      { kind: 'min-pass-rate', arm: 'red', scenario: 's2', passes: 2, of: 2 },
+      { kind: 'min-pass-rate', arm: 'green', scenario: 's2', passes: 2, of: 2 },
+      { kind: 'max-indeterminate-share', share: 0 },
+    ],
+  });
 }

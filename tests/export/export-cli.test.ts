@@ -1,4 +1,12 @@
-import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -115,6 +123,59 @@ describe('redgreen export: bad input exits 2 with one line and writes nothing', 
     const result = await runCli(['export', '--atif', results, '--out', file]);
     expectOneLineError(result);
     expect(result.stderr).toContain('--out');
+  });
+
+  /** Every file under a directory with its bytes, to prove a refused export changed nothing. */
+  function contentsOf(dir: string): Record<string, string> {
+    const out: Record<string, string> = {};
+    const walk = (current: string): void => {
+      for (const entry of readdirSync(current, { withFileTypes: true })) {
+        const full = path.join(current, entry.name);
+        if (entry.isDirectory()) walk(full);
+        else out[path.relative(dir, full)] = readFileSync(full, 'utf8');
+      }
+    };
+    walk(dir);
+    return out;
+  }
+
+  it('--out naming a non-empty directory: refused, nothing written into it', async () => {
+    const results = copyOfRun();
+    const out = makeTempDir('redgreen-export-taken-');
+    writeFileSync(path.join(out, 'mine.txt'), 'a file the user already has\n');
+    const before = contentsOf(out);
+    const result = await runCli(['export', '--atif', results, '--out', out]);
+    expectOneLineError(result);
+    expect(result.stderr).toContain('--out');
+    expect(result.stderr).toContain('not empty');
+    expect(contentsOf(out)).toEqual(before);
+  });
+
+  it('--out inside the results directory, non-empty: refused, the results directory unchanged', async () => {
+    const results = copyOfRun();
+    const before = contentsOf(results);
+    const result = await runCli(['export', '--atif', results, '--out', path.join(results, 'reps')]);
+    expectOneLineError(result);
+    expect(contentsOf(results)).toEqual(before);
+  });
+
+  it('a second export to the default directory: refused, the first export kept as it is', async () => {
+    const results = copyOfRun();
+    const first = await runCli(['export', '--atif', results]);
+    expect(first.exitCode).toBe(0);
+    const before = contentsOf(results);
+    const second = await runCli(['export', '--atif', results]);
+    expectOneLineError(second);
+    expect(second.stderr).toContain(path.join(results, 'atif'));
+    expect(contentsOf(results)).toEqual(before);
+  });
+
+  it('--out naming an existing empty directory is fine', async () => {
+    const results = copyOfRun();
+    const out = makeTempDir('redgreen-export-empty-');
+    const result = await runCli(['export', '--atif', results, '--out', out]);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(existsSync(path.join(out, 'index.json'))).toBe(true);
   });
 
   it('a rep whose transcript is gone: nothing is written, not even the other reps', async () => {

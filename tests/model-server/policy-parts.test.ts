@@ -7,7 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import { identityNamesPlan, parseLedger } from '../../harness/model-server/policies/ledger.js';
 import { parsePlanTasks } from '../../harness/model-server/policies/plan.js';
-import { readPromptFacts } from '../../harness/model-server/policies/prompt-facts.js';
+import {
+  promptForbidsDispatch,
+  readPromptFacts,
+} from '../../harness/model-server/policies/prompt-facts.js';
 import { ledgerInstruction } from '../../harness/model-server/policies/skill-text.js';
 import { fileText } from '../../harness/model-server/policies/tools.js';
 import { sessionKeyOf } from '../../harness/model-server/session-key.js';
@@ -53,6 +56,25 @@ describe('reading the prompt', () => {
     const facts = readPromptFacts(prompt);
     expect(facts.ok).toBe(false);
     if (!facts.ok) expect(facts.error.item).toBe(item);
+  });
+});
+
+describe('whether the prompt forbids dispatching', () => {
+  it('reads the scope limit of the campaign prompt, and its absence', () => {
+    expect(promptForbidsDispatch(campaignPrompt('/r', '/s'))).toBe(true);
+    const continuePrompt = campaignPrompt('/r', '/s').split('\n\nScope limit')[0] ?? '';
+    expect(continuePrompt).toContain('Continue executing the plan.');
+    expect(promptForbidsDispatch(continuePrompt)).toBe(false);
+  });
+
+  it.each([
+    ["Don't dispatch subagents yet.", true],
+    ['You must not dispatch anything.', true],
+    ['Never dispatch a reviewer before the implementer.', true],
+    ['Dispatch the implementer for the next task.', false],
+    ['Do not implement tasks yourself; dispatch them.', false],
+  ])('%s → %s', (text, forbidden) => {
+    expect(promptForbidsDispatch(text)).toBe(forbidden);
   });
 });
 

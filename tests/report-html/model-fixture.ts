@@ -76,7 +76,7 @@ function cellOf(
   const pass = mine.filter((row) => row.verdict === 'pass').length;
   const fail = mine.filter((row) => row.verdict === 'fail').length;
   const decided = pass + fail;
-  const values = mine.map((row) => row.tool_uses);
+  const values = mine.filter((row) => row.verdict !== 'indeterminate').map((row) => row.tool_uses);
   const counts: Record<string, number> = {};
   for (const row of mine) {
     const seen = row.observations.resolution ?? 'undecided';

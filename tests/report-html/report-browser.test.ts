@@ -136,7 +136,7 @@ describe.skipIf(!haveChromium)('report.html in headless Chromium, offline', () =
     await page.context().close();
   });
 
-  it('draws the plots: visible SVG marks for every decided cell and every rep', async () => {
+  it('draws the plots: visible SVG marks for every decided cell and every decided rep', async () => {
     const { page, problems } = await openReport(true);
     const model = results();
     const decidedCells = model.cells.filter((cell) => cell.decided > 0).length;
@@ -147,10 +147,30 @@ describe.skipIf(!haveChromium)('report.html in headless Chromium, offline', () =
     expect(
       await page.locator('#pass-rate-chart svg [aria-roledescription="rule mark"]').count(),
     ).toBe(decidedCells);
-    expect(await reps.count()).toBe(model.reps.length);
+    // tool_uses are plotted for decided reps only; the override made one rep indeterminate.
+    const decidedReps = model.reps.filter((row) => row.verdict !== 'indeterminate').length;
+    expect(decidedReps).toBe(model.reps.length - 1);
+    expect(await reps.count()).toBe(decidedReps);
     const box = await reps.first().boundingBox();
     expect(box?.width ?? 0).toBeGreaterThan(2);
     expect(box?.height ?? 0).toBeGreaterThan(2);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('fits a 500 px wide screen: the page does not scroll sideways', async () => {
+    const { page, problems } = await openReport(true);
+    await page.setViewportSize({ width: 500, height: 900 });
+    const widths = await page.evaluate(() => {
+      const { documentElement } = (
+        globalThis as unknown as {
+          document: { documentElement: { scrollWidth: number; clientWidth: number } };
+        }
+      ).document;
+      return { document: documentElement.scrollWidth, viewport: documentElement.clientWidth };
+    });
+    expect(widths.viewport).toBe(500);
+    expect(widths.document).toBeLessThanOrEqual(widths.viewport);
     expect(problems).toEqual([]);
     await page.context().close();
   });
@@ -220,7 +240,7 @@ describe.skipIf(!haveChromium)('report.html in headless Chromium, offline', () =
     expect(await page.locator('#rep-filter').isVisible()).toBe(false);
     expect(await visibleReps(page).count()).toBe(4);
     expect(await page.locator('#tool-uses-chart svg [aria-roledescription="point"]').count()).toBe(
-      4,
+      3,
     );
     const rep = page.locator('#rep-red-s1-rep1');
     await rep.locator('details.rep-detail > summary').click();

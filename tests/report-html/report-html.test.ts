@@ -158,9 +158,14 @@ describe('report.html from a results model', () => {
     const reps = standardReps();
     const scripted = await buildReportHtml(modelWith(reps), detailsFor(reps));
     expect(scripted).toContain('scripted policy, not a model');
-    expect(repGroup(scripted, 'green/s2-rep1')).toContain(
+    // Once, on the model line of the page header; the rows name the model without repeating it.
+    expect(scripted.match(/class="badge badge-scripted"/g)).toHaveLength(1);
+    const header = scripted.slice(0, scripted.indexOf('</header>'));
+    expect(header).toContain(
       '<code>scripted:skill-reader</code> <span class="badge badge-scripted">scripted policy, not a model</span>',
     );
+    expect(repGroup(scripted, 'green/s2-rep1')).toContain('<code>scripted:skill-reader</code>');
+    expect(repGroup(scripted, 'green/s2-rep1')).not.toContain('badge-scripted');
 
     const real = standardReps().map((row) => ({
       ...row,
@@ -234,6 +239,63 @@ describe('report.html from a results model', () => {
       page.indexOf('id="campaign"'),
     );
     expect(indeterminate).toContain('session timed out after 600 s');
+  });
+
+  it("gives each rep a failure reason: the scorer's reasons for fail and indeterminate, none for a pass", async () => {
+    const reps = standardReps();
+    reps[1] = repRow({
+      arm: 'red',
+      scenario: 's1',
+      rep: 2,
+      verdict: 'indeterminate',
+      reasons: 'session timed out after 600 s',
+    });
+    const page = await buildReportHtml(modelWith(reps), detailsFor(reps));
+    const head = page.slice(
+      page.indexOf('<table class="data reps">'),
+      page.indexOf('</thead>', page.indexOf('<table class="data reps">')),
+    );
+    expect(head).toContain('<th scope="col">Failure reason</th>');
+    expect(repGroup(page, 'red/s1-rep1')).toContain(
+      '<td class="reason">first-dispatch: expected Task 1, &quot;dispatch&quot; says no task</td>',
+    );
+    expect(repGroup(page, 'red/s1-rep2')).toContain(
+      '<td class="reason">session timed out after 600 s</td>',
+    );
+    expect(repGroup(page, 'green/s1-rep1')).toContain(
+      '<td class="reason"><span class="muted">—</span></td>',
+    );
+  });
+
+  it('puts every table in a horizontal scroll container, so a narrow screen scrolls the table, not the page', async () => {
+    const reps = standardReps();
+    const page = await buildReportHtml(modelWith(reps), detailsFor(reps));
+    const tables = page.match(/<table\b/g) ?? [];
+    const wrapped =
+      page.match(
+        /<div class="table-scroll" tabindex="0" role="region" aria-label="[^"]+"><table\b/g,
+      ) ?? [];
+    expect(tables.length).toBeGreaterThan(4);
+    expect(wrapped).toHaveLength(tables.length);
+  });
+
+  it('plots and tabulates tool_uses of decided reps only, and says so', async () => {
+    const reps = standardReps();
+    reps[1] = repRow({
+      arm: 'red',
+      scenario: 's1',
+      rep: 2,
+      verdict: 'indeterminate',
+      tool_uses: 1,
+    });
+    const page = await buildReportHtml(modelWith(reps), detailsFor(reps));
+    const toolUses = figure(page, 'tool-uses-chart');
+    expect(countMarks(toolUses, 'point')).toBe(reps.length - 1);
+    expect(toolUses).not.toContain('red/s1-rep2');
+    const section = page.slice(page.indexOf('id="tool-uses"'), page.indexOf('id="reps"'));
+    expect(section).toContain('tool_uses per decided rep');
+    expect(section).toContain('tool_uses figures count decided reps only');
+    expect(section).toContain('1 indeterminate rep(s) left out');
   });
 
   it('names the campaign identity and each skill text tree hash', async () => {

@@ -17,17 +17,35 @@ describe('reply.md', () => {
     expect(parseReplyFile('9\nLEDGERS CHECKED: x\n')).toEqual({
       toolUses: 9,
       reply: 'LEDGERS CHECKED: x\n',
+      capturedDispatch: null,
     });
-    expect(parseReplyFile('tool_uses: 12\r\nreply')).toEqual({ toolUses: 12, reply: 'reply' });
-    expect(parseReplyFile(formatReplyFile(7, S1_REPLY))).toEqual({ toolUses: 7, reply: S1_REPLY });
+    expect(parseReplyFile('tool_uses: 12\r\nreply')).toEqual({
+      toolUses: 12,
+      reply: 'reply',
+      capturedDispatch: null,
+    });
+    expect(parseReplyFile(formatReplyFile(7, S1_REPLY))).toEqual({
+      toolUses: 7,
+      reply: S1_REPLY,
+      capturedDispatch: null,
+    });
   });
 
   it('treats a file without a count line as a bare reply', () => {
-    expect(parseReplyFile(S1_REPLY)).toEqual({ toolUses: undefined, reply: S1_REPLY });
-    expect(parseReplyFile('3')).toEqual({ toolUses: undefined, reply: '3' });
+    expect(parseReplyFile(S1_REPLY)).toEqual({
+      toolUses: undefined,
+      reply: S1_REPLY,
+      capturedDispatch: null,
+    });
+    expect(parseReplyFile('3')).toEqual({
+      toolUses: undefined,
+      reply: '3',
+      capturedDispatch: null,
+    });
     expect(parseReplyFile('1. LEDGERS CHECKED: x\n')).toEqual({
       toolUses: undefined,
       reply: '1. LEDGERS CHECKED: x\n',
+      capturedDispatch: null,
     });
   });
 });

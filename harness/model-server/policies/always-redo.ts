@@ -4,10 +4,10 @@
  * ledger exists to prevent; it is here so the scorer can be shown failing it.
  */
 import type { Policy, PolicyContext } from './context.js';
+import { finishResume } from './finish.js';
 import type { PolicyProgram } from './program.js';
 import { call } from './program.js';
-import { formatReport } from './report.js';
-import { readSkill, unanchoredReport } from './skill-text.js';
+import { readSkill, unanchoredReport, workspaceFor } from './skill-text.js';
 import { git, maybeLookAround, maybeVerify, planRead, readFile } from './steps.js';
 import { bash } from './tools.js';
 
@@ -18,21 +18,33 @@ export const alwaysRedoPolicy: Policy = {
   *program(context) {
     const skill = yield* readSkill(context);
     if (!skill.ok) return unanchoredReport(context, skill.problem);
-    return yield* freshStart(context, 'none consulted — starting the plan over from Task 1.');
+    return yield* freshStart(
+      context,
+      'none consulted — starting the plan over from Task 1.',
+      workspaceFor(context, skill.text),
+    );
   },
 };
 
-/** Start the plan from Task 1 without reading any ledger. */
-export function* freshStart(context: PolicyContext, ledgersNote: string): PolicyProgram {
+/** Start the plan from Task 1 without reading any ledger; briefs go to `workspace`. */
+export function* freshStart(
+  context: PolicyContext,
+  ledgersNote: string,
+  workspace: string,
+): PolicyProgram {
   const plan = planRead(yield* readFile(context.facts.planFile));
   yield* maybeLookAround(context);
   yield* call(bash(git(context, 'log --oneline -n 10'), 'See where the branch stands'));
   yield* maybeVerify(context);
-  return formatReport({
-    ledgers: [],
-    noLedgersNote: ledgersNote,
-    completeTasks: [],
-    firstDispatch: { kind: 'task', task: plan.tasks[0]?.number ?? 1 },
-    tasks: plan.tasks,
-  });
+  return yield* finishResume(
+    context,
+    {
+      ledgers: [],
+      noLedgersNote: ledgersNote,
+      completeTasks: [],
+      firstDispatch: { kind: 'task', task: plan.tasks[0]?.number ?? 1 },
+      tasks: plan.tasks,
+    },
+    workspace,
+  );
 }

@@ -24,6 +24,8 @@ export const defaultExtraCallOptions: ExtraCallOptions = {
 export interface PolicyContext {
   readonly facts: PromptFacts;
   readonly offeredTools: ReadonlySet<string>;
+  /** False when the prompt forbids dispatching subagents: the policy then reports instead. */
+  readonly dispatchAllowed: boolean;
   /** Present only when the server was given a seed; without it a policy makes no extra calls. */
   readonly rng: Rng | undefined;
   readonly extras: ExtraCallOptions;

@@ -9,11 +9,12 @@
  */
 import path from 'node:path';
 import type { Policy, PolicyContext } from './context.js';
+import { finishResume } from './finish.js';
 import { type Ledger, parseLedger } from './ledger.js';
 import type { PlanTask } from './plan.js';
 import { call, callAll, type PolicyProgram } from './program.js';
-import { firstIncomplete, formatReport, type LedgerFinding, taskRange } from './report.js';
-import { readSkill, unanchoredReport } from './skill-text.js';
+import { firstIncomplete, type LedgerFinding, taskRange } from './report.js';
+import { readSkill, unanchoredReport, workspaceFor } from './skill-text.js';
 import { fileRead, git, maybeLookAround, maybeVerify, planRead, readFile } from './steps.js';
 import { bash, glob, outputLines, read, shellQuote } from './tools.js';
 
@@ -24,7 +25,7 @@ export const forensicPolicy: Policy = {
   *program(context) {
     const skill = yield* readSkill(context);
     if (!skill.ok) return unanchoredReport(context, skill.problem);
-    return yield* forensicResume(context);
+    return yield* forensicResume(context, workspaceFor(context, skill.text));
   },
 };
 
@@ -38,7 +39,8 @@ type Verdict =
   | { readonly kind: 'other'; readonly plan: string; readonly tasks: readonly number[] }
   | { readonly kind: 'unverified'; readonly why: string };
 
-function* forensicResume(context: PolicyContext): PolicyProgram {
+/** The forensic resume; its task briefs go to `workspace`. */
+function* forensicResume(context: PolicyContext, workspace: string): PolicyProgram {
   const { facts } = context;
   const plan = planRead(yield* readFile(facts.planFile));
   const found = yield* call(
@@ -54,13 +56,17 @@ function* forensicResume(context: PolicyContext): PolicyProgram {
 
   if (ledgerPaths.length === 0) {
     yield* maybeVerify(context);
-    return formatReport({
-      ledgers: [],
-      noLedgersNote: `none found under ${path.join(facts.repo, '.superpowers')} — fresh start.`,
-      completeTasks: [],
-      firstDispatch: firstIncomplete(plan.tasks, []),
-      tasks: plan.tasks,
-    });
+    return yield* finishResume(
+      context,
+      {
+        ledgers: [],
+        noLedgersNote: `none found under ${path.join(facts.repo, '.superpowers')} — fresh start.`,
+        completeTasks: [],
+        firstDispatch: firstIncomplete(plan.tasks, []),
+        tasks: plan.tasks,
+      },
+      workspace,
+    );
   }
 
   const ledgerOutcomes = yield* callAll(ledgerPaths.map((ledgerPath) => read(ledgerPath)));
@@ -131,16 +137,20 @@ function* forensicResume(context: PolicyContext): PolicyProgram {
   }
 
   const completeTasks = [...complete].sort((a, b) => a - b);
-  return formatReport({
-    ledgers: findings,
-    noLedgersNote: 'none.',
-    completeTasks,
-    ...(completeTasks.length === 0
-      ? { completeNote: 'no ledger is backed by commits implementing this plan' }
-      : {}),
-    firstDispatch: firstIncomplete(plan.tasks, completeTasks),
-    tasks: plan.tasks,
-  });
+  return yield* finishResume(
+    context,
+    {
+      ledgers: findings,
+      noLedgersNote: 'none.',
+      completeTasks,
+      ...(completeTasks.length === 0
+        ? { completeNote: 'no ledger is backed by commits implementing this plan' }
+        : {}),
+      firstDispatch: firstIncomplete(plan.tasks, completeTasks),
+      tasks: plan.tasks,
+    },
+    workspace,
+  );
 }
 
 function judge(

@@ -3,13 +3,22 @@
  * ledger the released text points at (`<repo>/.superpowers/sdd/progress.md`)
  * and trusts it: every task listed complete is done, whichever plan wrote it,
  * and it dispatches the first task not listed. No ledger there: fresh start.
+ * Its briefs go to the released script's workspace, `.superpowers/sdd/`.
  */
 import type { Policy, PolicyContext } from './context.js';
+import { finishResume } from './finish.js';
 import { parseLedger } from './ledger.js';
 import { callAll, type PolicyProgram } from './program.js';
-import { firstIncomplete, formatReport, type LedgerFinding, taskRange } from './report.js';
+import { firstIncomplete, type LedgerFinding, taskRange } from './report.js';
 import { readSkill, unanchoredReport } from './skill-text.js';
-import { fileRead, flatLedgerPath, maybeLookAround, maybeVerify, planRead } from './steps.js';
+import {
+  fileRead,
+  flatLedgerPath,
+  flatWorkspace,
+  maybeLookAround,
+  maybeVerify,
+  planRead,
+} from './steps.js';
 import { read } from './tools.js';
 
 export const literalPolicy: Policy = {
@@ -50,11 +59,15 @@ export function* literalResume(context: PolicyContext): PolicyProgram {
     finding = { path: ledgerPath, conclusion: 'not present — no recorded progress; fresh start.' };
   }
   yield* maybeVerify(context);
-  return formatReport({
-    ledgers: [finding],
-    noLedgersNote: 'none.',
-    completeTasks: complete,
-    firstDispatch: firstIncomplete(plan.tasks, complete),
-    tasks: plan.tasks,
-  });
+  return yield* finishResume(
+    context,
+    {
+      ledgers: [finding],
+      noLedgersNote: 'none.',
+      completeTasks: complete,
+      firstDispatch: firstIncomplete(plan.tasks, complete),
+      tasks: plan.tasks,
+    },
+    flatWorkspace(context),
+  );
 }

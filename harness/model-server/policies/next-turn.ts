@@ -16,9 +16,11 @@ import type { ToolResultBlock } from '../api-schema.js';
 import type { ToolExchange } from '../conversation.js';
 import { scriptedModelId } from '../model-id.js';
 import type { ExtraCallOptions, PolicyContext } from './context.js';
+import { briefPathIn } from './finish.js';
+import { implementerProgram } from './implementer.js';
 import { type PolicyName, policyByName } from './index.js';
 import type { PolicyProgram, ToolCall, ToolOutcome } from './program.js';
-import { readPromptFacts } from './prompt-facts.js';
+import { promptForbidsDispatch, readPromptFacts } from './prompt-facts.js';
 import { seededRng } from './rng.js';
 
 export interface TurnRequest {
@@ -87,6 +89,10 @@ function programFor(request: TurnRequest): PolicyProgram {
   const policy = policyByName(request.policy);
   const label = scriptedModelId(request.policy);
   const facts = readPromptFacts(request.promptText);
+  const brief = facts.ok ? undefined : briefPathIn(request.promptText);
+  if (brief !== undefined && request.offeredTools.has('Read')) {
+    return implementerProgram(label, brief);
+  }
   if (!facts.ok) {
     return say(
       `${label} could not find ${facts.error.item} in the prompt (expected ${facts.error.expected}); no tools were run.`,
@@ -101,6 +107,7 @@ function programFor(request: TurnRequest): PolicyProgram {
   const context: PolicyContext = {
     facts: facts.value,
     offeredTools: request.offeredTools,
+    dispatchAllowed: !promptForbidsDispatch(request.promptText),
     rng:
       request.seed === undefined
         ? undefined

@@ -7,8 +7,12 @@
  * its seeded random source: no clock, no I/O, no hidden state.
  */
 
-/** The tools a policy may call, under Claude Code's names. */
-export const toolNames = ['Bash', 'Read', 'Glob', 'Grep'] as const;
+/**
+ * The tools a policy may call, under Claude Code's names: the four it works
+ * with, and the subagent tools a controller dispatches through (`Agent`, its
+ * legacy name `Task`, and `SendMessage` to a live agent).
+ */
+export const toolNames = ['Bash', 'Read', 'Glob', 'Grep', 'Agent', 'Task', 'SendMessage'] as const;
 export type ToolName = (typeof toolNames)[number];
 
 export interface ToolCall {

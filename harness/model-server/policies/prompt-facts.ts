@@ -2,7 +2,8 @@
  * What a policy learns from the campaign prompt (seed 000, Appendix B): the
  * fixture repository, the plan it is executing, and the skill directory. The
  * prompt is free text; each item is found by the phrase that introduces it,
- * tolerating line breaks, quotes and backticks around the value.
+ * tolerating line breaks, quotes and backticks around the value. Whether the
+ * prompt forbids dispatching subagents is read too (promptForbidsDispatch).
  */
 import path from 'node:path';
 import { err, ok, type Result } from '../../lib/result.js';
@@ -67,6 +68,17 @@ export function readPromptFacts(prompt: string): Result<PromptFacts, MissingProm
     skillDir,
     skillFile: path.join(skillDir, 'SKILL.md'),
   });
+}
+
+const dispatchBan = /\b(?:do\s+not|don['\u2019]t|never|must\s+not)\s+dispatch\b/i;
+
+/**
+ * Whether the prompt forbids dispatching subagents ("Do NOT dispatch any
+ * subagents", as the compaction-resume prompt's scope limit says). A policy
+ * then writes its report instead of dispatching its first task.
+ */
+export function promptForbidsDispatch(prompt: string): boolean {
+  return dispatchBan.test(prompt);
 }
 
 function cleanValue(raw: string | undefined): string | undefined {

@@ -9,7 +9,7 @@
 import { freshStart } from './always-redo.js';
 import type { Policy } from './context.js';
 import { literalResume } from './literal.js';
-import { ledgerInstruction, readSkill, unanchoredReport } from './skill-text.js';
+import { ledgerInstruction, readSkill, unanchoredReport, workspaceFor } from './skill-text.js';
 import { structuralResume } from './structural.js';
 
 export const skillReaderPolicy: Policy = {
@@ -29,6 +29,7 @@ export const skillReaderPolicy: Policy = {
         return yield* freshStart(
           context,
           'none — the skill text names no progress ledger; starting the plan at Task 1.',
+          workspaceFor(context, skill.text),
         );
     }
   },

@@ -11,7 +11,7 @@
 import type { PolicyContext } from './context.js';
 import type { SubProgram } from './program.js';
 import { formatReport } from './report.js';
-import { type FileRead, readFile } from './steps.js';
+import { type FileRead, flatWorkspace, readFile, scopedWorkspace } from './steps.js';
 
 export type LedgerInstruction = 'plan-scoped' | 'flat' | 'none';
 
@@ -22,6 +22,13 @@ export function ledgerInstruction(skillText: string): LedgerInstruction {
   if (planScopedMarkers.some((marker) => marker.test(skillText))) return 'plan-scoped';
   if (flatMarker.test(skillText)) return 'flat';
   return 'none';
+}
+
+/** The workspace the skill text's `sdd-workspace` script gives this plan (where briefs go). */
+export function workspaceFor(context: PolicyContext, skillText: string): string {
+  return ledgerInstruction(skillText) === 'plan-scoped'
+    ? scopedWorkspace(context)
+    : flatWorkspace(context);
 }
 
 export function* readSkill(context: PolicyContext): SubProgram<FileRead> {

@@ -44,7 +44,17 @@ export function git(context: PolicyContext, args: string): string {
 }
 
 export function flatLedgerPath(context: PolicyContext): string {
-  return path.join(context.facts.repo, '.superpowers', 'sdd', 'progress.md');
+  return path.join(flatWorkspace(context), 'progress.md');
+}
+
+/** The workspace the released `sdd-workspace` prints: one per working tree. */
+export function flatWorkspace(context: PolicyContext): string {
+  return path.join(context.facts.repo, '.superpowers', 'sdd');
+}
+
+/** The workspace the plan-scoped `sdd-workspace PLAN_FILE` prints: one per plan. */
+export function scopedWorkspace(context: PolicyContext): string {
+  return path.join(flatWorkspace(context), path.basename(context.facts.planFile, '.md'));
 }
 
 /** Seeded: zero to three extra looks around the repository. */

@@ -9,11 +9,19 @@
  */
 import path from 'node:path';
 import type { Policy, PolicyContext } from './context.js';
+import { finishResume } from './finish.js';
 import { identityNamesPlan, parseLedger } from './ledger.js';
 import { call, callAll, type PolicyProgram } from './program.js';
-import { firstIncomplete, formatReport, type LedgerFinding, taskRange } from './report.js';
+import { firstIncomplete, type LedgerFinding, taskRange } from './report.js';
 import { readSkill, unanchoredReport } from './skill-text.js';
-import { type FileRead, fileRead, maybeLookAround, maybeVerify, planRead } from './steps.js';
+import {
+  type FileRead,
+  fileRead,
+  maybeLookAround,
+  maybeVerify,
+  planRead,
+  scopedWorkspace,
+} from './steps.js';
 import { bash, outputLines, read, shellQuote } from './tools.js';
 
 export const structuralPolicy: Policy = {
@@ -73,14 +81,18 @@ export function* structuralResume(context: PolicyContext): PolicyProgram {
   }
   yield* maybeVerify(context);
 
-  return formatReport({
-    ledgers: findings,
-    noLedgersNote: 'none.',
-    completeTasks: complete,
-    ...(complete.length === 0 ? { completeNote: 'nothing of this plan is recorded done' } : {}),
-    firstDispatch: firstIncomplete(plan.tasks, complete),
-    tasks: plan.tasks,
-  });
+  return yield* finishResume(
+    context,
+    {
+      ledgers: findings,
+      noLedgersNote: 'none.',
+      completeTasks: complete,
+      ...(complete.length === 0 ? { completeNote: 'nothing of this plan is recorded done' } : {}),
+      firstDispatch: firstIncomplete(plan.tasks, complete),
+      tasks: plan.tasks,
+    },
+    workspace ?? scopedWorkspace(context),
+  );
 }
 
 const missingOutcome = { text: '', isError: true };

@@ -26,6 +26,14 @@ export function grep(
   return { name: 'Grep', input: { pattern, path, output_mode: outputMode } };
 }
 
+/** A subagent dispatch through `Agent` or its legacy name `Task` (the same input schema). */
+export function agent(
+  tool: 'Agent' | 'Task',
+  input: { readonly description: string; readonly prompt: string; readonly subagent_type: string },
+): ToolCall {
+  return { name: tool, input: { ...input } };
+}
+
 /** Quote a string for bash, single-quoted unless it is plainly safe. */
 export function shellQuote(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;

@@ -1,7 +1,6 @@
 import type { ResultsModel } from '../results-schema.js';
-import { modelName } from './badges.js';
 import { armLabel } from './cell-labels.js';
-import { html, type SafeHtml, tableHead } from './html-template.js';
+import { html, type SafeHtml, scrollingTable } from './html-template.js';
 
 /** What was run: the campaign identity, the harness, the model, and each skill text's tree hash. */
 export function campaignSection(model: ResultsModel): SafeHtml {
@@ -13,7 +12,7 @@ export function campaignSection(model: ResultsModel): SafeHtml {
     model.model.reported.length === 0
       ? html`<span class="muted">none reported back</span>`
       : model.model.reported.map(
-          (name, index) => html`${index > 0 ? ', ' : ''}${modelName(name, model.model.scripted)}`,
+          (name, index) => html`${index > 0 ? ', ' : ''}<code>${name}</code>`,
         );
   return html`<section id="campaign" aria-labelledby="campaign-title">
 <h2 id="campaign-title">Campaign</h2>
@@ -29,6 +28,6 @@ export function campaignSection(model: ResultsModel): SafeHtml {
 <dt>Reps</dt><dd>${model.repsPerCell} per cell; ${model.recorded}/${model.planned} recorded${model.missing.length > 0 ? `; missing: ${model.missing.join(', ')}` : ''}</dd>
 </dl>
 <h3>Skill texts under test</h3>
-<table class="data">${tableHead(['Arm', 'Text', 'Source', 'Fixture layout', 'Tree hash'])}<tbody>${arms}</tbody></table>
+${scrollingTable('Skill texts under test', ['Arm', 'Text', 'Source', 'Fixture layout', 'Tree hash'], html`<tbody>${arms}</tbody>`)}
 </section>`;
 }

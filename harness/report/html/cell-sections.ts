@@ -1,8 +1,8 @@
-import { COMPARISON_COLUMNS } from '../markdown.js';
+import { COMPARISON_COLUMNS, toolUsesRule } from '../markdown.js';
 import type { ResultsModel } from '../results-schema.js';
 import { cellLabel, scenarioLabel } from './cell-labels.js';
 import { decimal, percent, pValue } from './format.js';
-import { html, type SafeHtml, tableHead, trustedHtml } from './html-template.js';
+import { html, type SafeHtml, scrollingTable, trustedHtml } from './html-template.js';
 
 const PASS_RATE_COLUMNS = [
   'Cell',
@@ -14,11 +14,21 @@ const PASS_RATE_COLUMNS = [
   'Indeterminate',
   'Overrides',
 ];
-const COST_COLUMNS = ['Cell', 'tool_uses per rep', 'Median', 'Mean', 'Mean 95% CI (bootstrap)'];
+const COST_COLUMNS = [
+  'Cell',
+  'tool_uses per decided rep',
+  'Median',
+  'Mean',
+  'Mean 95% CI (bootstrap)',
+];
 
-/** A chart (already rendered SVG) with its caption. */
+/**
+ * A chart (already rendered SVG) with its caption. The chart keeps its drawn
+ * size, so its labels stay legible; on a narrow screen it scrolls sideways in
+ * its own box rather than shrinking or widening the page.
+ */
 function figure(id: string, svg: string, caption: SafeHtml): SafeHtml {
-  return html`<figure id="${id}" class="chart">${trustedHtml(svg)}<figcaption>${caption}</figcaption></figure>`;
+  return html`<figure id="${id}" class="chart"><div class="chart-scroll" tabindex="0" role="region" aria-label="${id.replace(/-/g, ' ')}">${trustedHtml(svg)}</div><figcaption>${caption}</figcaption></figure>`;
 }
 
 /** Pass rate per cell: the dot-and-whisker chart and the same numbers as a table. */
@@ -42,7 +52,7 @@ export function passRateSection(model: ResultsModel, chartSvg: string): SafeHtml
   return html`<section id="pass-rates" aria-labelledby="pass-rates-title">
 <h2 id="pass-rates-title">Pass rate per cell</h2>
 ${figure('pass-rate-chart', chartSvg, html`Dot: share of decided reps that passed; whisker: Wilson 95% interval. Indeterminate reps are excluded from the denominator and counted beside the dot.`)}
-<table class="data">${tableHead(PASS_RATE_COLUMNS)}<tbody>${rows}</tbody></table>
+${scrollingTable('Pass rate per cell', PASS_RATE_COLUMNS, html`<tbody>${rows}</tbody>`)}
 </section>`;
 }
 
@@ -94,10 +104,11 @@ export function toolUsesSection(model: ResultsModel, chartSvg: string): SafeHtml
   });
   return html`<section id="tool-uses" aria-labelledby="tool-uses-title">
 <h2 id="tool-uses-title">Disambiguation cost: tool_uses per rep</h2>
-${figure('tool-uses-chart', chartSvg, html`One symbol per rep, coloured and shaped by ${legend === null ? 'nothing (the scenarios declare no tally observation)' : `what the "${legend.title}" observation saw (from tool calls, not prose)`}; the bar is the cell's median.`)}
-<table class="data">${tableHead(costColumns)}<tbody>${costRows}</tbody></table>
+${figure('tool-uses-chart', chartSvg, html`One symbol per decided rep, coloured and shaped by ${legend === null ? 'nothing (the scenarios declare no tally observation)' : `what the "${legend.title}" observation saw (from tool calls, not prose)`}; the bar is the cell's median. Indeterminate reps are not drawn.`)}
+${scrollingTable('tool_uses per cell', costColumns, html`<tbody>${costRows}</tbody>`)}
+<p class="muted">${toolUsesRule(model)}</p>
 <h3>RED vs GREEN</h3>
-<table class="data">${tableHead(COMPARISON_COLUMNS)}<tbody>${comparisonRows}</tbody></table>
+${scrollingTable('RED vs GREEN', COMPARISON_COLUMNS, html`<tbody>${comparisonRows}</tbody>`)}
 <p class="muted">Power: ${model.power}.</p>
 </section>`;
 }

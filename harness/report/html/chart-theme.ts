@@ -43,6 +43,13 @@ export function legendIndex(model: Pick<ResultsModel, 'legend'>, value: string):
   return index < 0 ? LEGEND_COLOURS.length - 1 : Math.min(index, LEGEND_COLOURS.length - 1);
 }
 
+/**
+ * Horizontal room per arm in both charts (px): a count label right of a dot
+ * (about 80 px at most) plus half of a neighbour's centred "no decided reps"
+ * label (under 100 px) fit in it, so labels never overlap.
+ */
+export const ARM_STEP = 150;
+
 export const FONT_STACK =
   'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", sans-serif';
 

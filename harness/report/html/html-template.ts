@@ -62,3 +62,17 @@ export function trustedHtml(markup: string): SafeHtml {
 export function tableHead(columns: readonly string[]): SafeHtml {
   return html`<thead><tr>${columns.map((column) => html`<th scope="col">${column}</th>`)}</tr></thead>`;
 }
+
+/**
+ * A data table inside a box that scrolls sideways on its own when the table
+ * is wider than the screen, so the page itself never does. The box is a
+ * labelled, focusable region so keyboard users can scroll it too.
+ */
+export function scrollingTable(
+  label: string,
+  columns: readonly string[],
+  body: HtmlValue,
+  className = 'data',
+): SafeHtml {
+  return html`<div class="table-scroll" tabindex="0" role="region" aria-label="${label}"><table class="${className}">${tableHead(columns)}${body}</table></div>`;
+}

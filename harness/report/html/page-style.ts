@@ -11,7 +11,7 @@ export const PAGE_STYLE = `
   --ind: #7a4b00; --ind-bg: #fff1cc; --ovr: #4b2a8a; --ovr-bg: #ece5fa; }
 * { box-sizing: border-box; }
 [hidden] { display: none !important; }
-body { margin: 0; background: #fff; color: var(--ink); font: 15px/1.5 ${FONT_STACK}; }
+body { margin: 0; background: #fff; color: var(--ink); font: 15px/1.5 ${FONT_STACK}; overflow-wrap: break-word; }
 main { max-width: 72rem; margin: 0 auto; padding: 1.5rem 1.25rem 4rem; }
 h1 { font-size: 1.6rem; margin: .2rem 0 .8rem; line-height: 1.25; }
 h2 { font-size: 1.25rem; margin: 2.2rem 0 .6rem; border-bottom: 1px solid var(--line); padding-bottom: .2rem; }
@@ -26,14 +26,18 @@ pre { background: var(--soft); border: 1px solid var(--line); padding: .5rem .7r
 .kicker { color: var(--muted); margin: 0; font-size: .9rem; }
 .facts { display: flex; flex-wrap: wrap; gap: .4rem 2rem; margin: 0; }
 .facts dt { font-size: .8rem; color: var(--muted); }
-.facts dd { margin: 0; }
+.facts > div { min-width: 0; max-width: 100%; }
+.facts dd { margin: 0; overflow-wrap: anywhere; }
 .note-scripted { background: var(--ovr-bg); border-left: 4px solid var(--ovr); padding: .5rem .8rem; }
 .pairs { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; }
 .pairs dt { color: var(--muted); }
 .pairs dd { margin: 0; overflow-wrap: anywhere; }
 .hash { overflow-wrap: anywhere; }
 tbody.rep th code { white-space: nowrap; }
-table.data { border-collapse: collapse; width: 100%; margin: .5rem 0 1rem; font-size: .92rem; }
+.table-scroll { max-width: 100%; overflow-x: auto; margin: .5rem 0 1rem; }
+.table-scroll:focus-visible { outline: 2px solid #0b57a4; outline-offset: 2px; }
+table.data { border-collapse: collapse; width: 100%; margin: 0; font-size: .92rem; }
+td.reason { min-width: 12rem; overflow-wrap: anywhere; }
 table.data th, table.data td { border-bottom: 1px solid var(--line); padding: .3rem .5rem; text-align: left; vertical-align: top; }
 table.data thead th { background: var(--soft); font-weight: 600; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
@@ -60,7 +64,9 @@ li.hl-indeterminate, p.hl-override { border-left: 4px solid var(--ind); padding:
 .warn { color: var(--ind); font-weight: 600; }
 .cut { font-size: .85rem; }
 figure.chart { margin: .5rem 0 1rem; }
-figure.chart svg { max-width: 100%; height: auto; display: block; }
+.chart-scroll { max-width: 100%; overflow-x: auto; }
+.chart-scroll:focus-visible { outline: 2px solid #0b57a4; outline-offset: 2px; }
+figure.chart svg { display: block; }
 figcaption { color: var(--muted); font-size: .88rem; }
 .legend-value { white-space: nowrap; }
 .swatch { display: inline-block; width: .75em; height: .75em; border-radius: 50%; margin-right: .35em; vertical-align: baseline; }

@@ -1,7 +1,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { ResultsModel } from '../results-schema.js';
 import { armAxis, armLabel, cellLabel, scenarioLabel } from './cell-labels.js';
-import { CHART_CONFIG, ROLE_COLOURS } from './chart-theme.js';
+import { ARM_STEP, CHART_CONFIG, ROLE_COLOURS } from './chart-theme.js';
 import { percent } from './format.js';
 
 /**
@@ -9,7 +9,12 @@ import { percent } from './format.js';
  * whisker; one panel per scenario with RED and GREEN side by side. A cell
  * with no decided reps gets a text mark instead of a dot, so it is visible
  * rather than silently missing.
+ *
+ * Labels never run into each other: each arm gets `ARM_STEP` px, more than
+ * a count label right of a dot plus half a "no decided reps" label (two
+ * short lines) centred on its neighbour.
  */
+
 export function passRateChartSpec(model: ResultsModel): TopLevelSpec {
   const values = model.cells.map((cell) => ({
     scenario: scenarioLabel(cell.scenario),
@@ -21,11 +26,11 @@ export function passRateChartSpec(model: ResultsModel): TopLevelSpec {
     upper: cell.wilson95?.upper ?? null,
     count:
       cell.decided === 0
-        ? `no decided reps (${cell.indeterminate} indeterminate)`
+        ? `no decided reps\n${cell.recorded === 0 ? 'none recorded' : `${cell.indeterminate} indeterminate`}`
         : `${cell.pass}/${cell.decided}${cell.indeterminate > 0 ? ` (+${cell.indeterminate} ind.)` : ''}`,
     summary:
       cell.wilson95 === null
-        ? `${cellLabel(cell)}: no decided reps`
+        ? `${cellLabel(cell)}: no decided reps (${cell.indeterminate} indeterminate)`
         : `${cellLabel(cell)}: ${cell.pass}/${cell.decided} passed, Wilson 95% interval ${percent(cell.wilson95.lower)} to ${percent(cell.wilson95.upper)}`,
   }));
   const description = { field: 'summary', type: 'nominal' as const };
@@ -48,8 +53,9 @@ export function passRateChartSpec(model: ResultsModel): TopLevelSpec {
     config: CHART_CONFIG,
     data: { values },
     facet: { column: { field: 'scenario', type: 'nominal' as const, title: null, sort: null } },
+    spacing: 40,
     spec: {
-      width: 220,
+      width: { step: ARM_STEP },
       height: 240,
       layer: [
         {
@@ -75,7 +81,16 @@ export function passRateChartSpec(model: ResultsModel): TopLevelSpec {
         },
         {
           transform: [{ filter: 'datum.decided == 0' }],
-          mark: { type: 'text', fontSize: 12, color: '#8a1c00', y: 120, angle: 0 },
+          mark: {
+            type: 'text',
+            fontSize: 12,
+            color: '#8a1c00',
+            y: 120,
+            align: 'center',
+            baseline: 'middle',
+            lineBreak: '\n',
+            lineHeight: 16,
+          },
           encoding: { x, text: { field: 'count' }, description },
         },
       ],

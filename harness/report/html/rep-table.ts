@@ -3,7 +3,7 @@ import { legendBadge, modelName, repVerdict } from './badges.js';
 import { cellKey, cellLabel } from './cell-labels.js';
 import { legendIndex } from './chart-theme.js';
 import { repAnchor, seconds } from './format.js';
-import { html, type SafeHtml, tableHead } from './html-template.js';
+import { html, type SafeHtml, scrollingTable } from './html-template.js';
 import type { RepDetail, RepDetails } from './rep-details.js';
 import {
   DEFAULT_TRANSCRIPT_LIMITS,
@@ -33,6 +33,7 @@ function columns(model: ResultsModel): string[] {
     'Values read',
     'Failed checks',
     'Model (reported back)',
+    'Failure reason',
     'Findings',
     'Duration',
   ];
@@ -71,6 +72,13 @@ function findingsCell(row: RepRow): SafeHtml {
       html`<span class="badge verdict-indeterminate">${row.indeterminate_stage === '' ? 'indeterminate' : `indeterminate: ${row.indeterminate_stage}`}</span> `,
     );
   return parts.length === 0 ? html`<span class="muted">none</span>` : html`${parts}`;
+}
+
+/** Why a rep did not pass: the scorer's reasons (or the override's), nothing for a pass. */
+function failureReason(row: RepRow): SafeHtml | string {
+  if (row.verdict === 'pass') return html`<span class="muted">—</span>`;
+  const reason = row.verdict_source === 'override' ? row.override_reason : row.reasons;
+  return reason === '' ? html`<span class="muted">no reason recorded</span>` : reason;
 }
 
 function list(items: readonly string[]): SafeHtml {
@@ -134,6 +142,10 @@ ${fileLinks(detail)}
 </div></details>`;
 }
 
+/**
+ * One rep's rows. The scripted-policy mark is on the page's model line once;
+ * a row repeats it only if its own model differs from the campaign's in that.
+ */
 function repGroup(
   model: ResultsModel,
   row: RepRow,
@@ -157,7 +169,8 @@ function repGroup(
     html`<td class="num">${row.tool_uses}</td>`,
     html`<td>${row.values === '' ? '—' : row.values}</td>`,
     html`<td>${row.failed_checks === '' ? 'none' : row.failed_checks}${row.undecided_checks === '' ? '' : html` <span class="muted">undecided: ${row.undecided_checks}</span>`}</td>`,
-    html`<td>${modelName(row.model_reported, row.scripted_model)}</td>`,
+    html`<td>${modelName(row.model_reported, row.scripted_model && !model.model.scripted)}</td>`,
+    html`<td class="reason">${failureReason(row)}</td>`,
     html`<td>${findingsCell(row)}</td>`,
     html`<td class="num">${seconds(row.duration_ms)}</td>`,
   ];
@@ -178,6 +191,6 @@ export function repTableSection(
   return html`<section id="reps" aria-labelledby="reps-title">
 <h2 id="reps-title">Reps</h2>
 ${filterForm(model)}
-<table class="data reps">${tableHead(columns(model))}${groups}</table>
+${scrollingTable('Reps', columns(model), groups, 'data reps')}
 </section>`;
 }

@@ -1,7 +1,7 @@
 import type { ResultsModel } from '../results-schema.js';
 import { gateOutcomeBadge, modelName, overallGateBadge } from './badges.js';
 import { repAnchor } from './format.js';
-import { html, type SafeHtml, tableHead } from './html-template.js';
+import { html, type SafeHtml, scrollingTable } from './html-template.js';
 import type { RepDetails } from './rep-details.js';
 
 /** The page heading: which campaign, which model (marked when scripted), which run. */
@@ -10,7 +10,7 @@ export function headerSection(model: ResultsModel): SafeHtml {
     model.model.reported.length === 0
       ? html`<span class="muted">none reported back</span>`
       : model.model.reported.map(
-          (name, index) => html`${index > 0 ? ', ' : ''}${modelName(name, model.model.scripted)}`,
+          (name, index) => html`${index > 0 ? ', ' : ''}<code>${name}</code>`,
         );
   return html`<header class="page-header">
 <p class="kicker">redgreen results · campaign <code>${model.campaign.id}</code> · identity <code>${model.campaign.identity.slice(0, 16)}</code></p>
@@ -38,7 +38,7 @@ export function gatesSection(model: ResultsModel): SafeHtml {
   return html`<section id="gates" class="gates gates-${gates.outcome}" aria-labelledby="gates-title">
 <h2 id="gates-title">Gates: ${overallGateBadge(gates.outcome)}</h2>
 <p class="why">${gates.why} <span class="muted">(exit code ${gates.exitCode} for <code>redgreen gate</code>)</span></p>
-<table class="data">${tableHead(['Gate', 'Figure', 'Outcome'])}<tbody>${rows}</tbody></table>
+${scrollingTable('Gates', ['Gate', 'Figure', 'Outcome'], html`<tbody>${rows}</tbody>`)}
 </section>`;
 }
 

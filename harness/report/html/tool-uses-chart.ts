@@ -1,7 +1,13 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { ResultsModel } from '../results-schema.js';
 import { armAxis, armLabel, scenarioLabel } from './cell-labels.js';
-import { CHART_CONFIG, LEGEND_COLOURS, LEGEND_SYMBOLS, legendIndex } from './chart-theme.js';
+import {
+  ARM_STEP,
+  CHART_CONFIG,
+  LEGEND_COLOURS,
+  LEGEND_SYMBOLS,
+  legendIndex,
+} from './chart-theme.js';
 
 /**
  * tool_uses of every rep as a strip plot: one panel per scenario, one strip
@@ -9,10 +15,13 @@ import { CHART_CONFIG, LEGEND_COLOURS, LEGEND_SYMBOLS, legendIndex } from './cha
  * observation (the first tally a scenario declares, e.g. resolution shape),
  * with a tick at the cell's median. Reps are spread across the strip by
  * their position in the cell, so the plot is the same on every build.
+ * Only decided reps are drawn: an indeterminate rep was cut short, so its
+ * count is no measurement (the tables leave it out too).
  */
 export function toolUsesChartSpec(model: ResultsModel): TopLevelSpec {
+  const decided = model.reps.filter((row) => row.verdict !== 'indeterminate');
   const cellSizes = new Map<string, number>();
-  for (const row of model.reps) {
+  for (const row of decided) {
     const key = `${row.scenario}/${row.arm}`;
     cellSizes.set(key, (cellSizes.get(key) ?? 0) + 1);
   }
@@ -21,7 +30,7 @@ export function toolUsesChartSpec(model: ResultsModel): TopLevelSpec {
   const legendValue = (row: (typeof model.reps)[number]): string =>
     legend === null ? 'n/a' : (row.observations[legend.id] ?? 'n/a');
   const domain = legend === null ? ['n/a'] : [...legend.values, 'n/a'];
-  const values = model.reps.map((row) => {
+  const values = decided.map((row) => {
     const key = `${row.scenario}/${row.arm}`;
     const index = seen.get(key) ?? 0;
     seen.set(key, index + 1);
@@ -51,8 +60,9 @@ export function toolUsesChartSpec(model: ResultsModel): TopLevelSpec {
     config: CHART_CONFIG,
     data: { values },
     facet: { column: { field: 'scenario', type: 'nominal' as const, title: null, sort: null } },
+    spacing: 40,
     spec: {
-      width: 220,
+      width: { step: ARM_STEP },
       height: 240,
       layer: [
         {

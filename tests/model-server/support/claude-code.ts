@@ -29,6 +29,8 @@ export function claudeCodeUnavailable(): string | undefined {
 export interface EngineRun {
   readonly exitCode: number | undefined;
   readonly timedOut: boolean;
+  /** stdout verbatim: the stream-json lines. */
+  readonly stdout: string;
   readonly messages: readonly Record<string, unknown>[];
   readonly stderr: string;
   readonly wallMs: number;
@@ -44,7 +46,10 @@ export async function runClaudeCode(options: {
   readonly apiKey?: string;
   readonly maxRetries?: number;
   readonly timeoutMs?: number;
+  /** Tools offered and auto-approved (default Bash,Read,Glob,Grep). */
+  readonly tools?: string;
 }): Promise<EngineRun> {
+  const tools = options.tools ?? 'Bash,Read,Glob,Grep';
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: options.home,
@@ -64,9 +69,9 @@ export async function runClaudeCode(options: {
     'stream-json',
     '--verbose',
     '--tools',
-    'Bash,Read,Glob,Grep',
+    tools,
     '--allowedTools',
-    'Bash,Read,Glob,Grep',
+    tools,
     ...(options.model === undefined ? [] : ['--model', options.model]),
   ];
   const started = performance.now();
@@ -86,6 +91,7 @@ export async function runClaudeCode(options: {
   return {
     exitCode: result.exitCode,
     timedOut: result.timedOut,
+    stdout: String(result.stdout),
     messages,
     stderr: String(result.stderr),
     wallMs,

@@ -68,6 +68,24 @@ export const claudeCodeTools: Anthropic.Tool[] = [
   },
 ];
 
+/** Claude Code's subagent tool as it advertises it (2.1.332), minus its long descriptions. */
+export const agentTool: Anthropic.Tool = {
+  name: 'Agent',
+  description: 'Launch a new agent to handle a task.',
+  input_schema: {
+    type: 'object',
+    properties: {
+      description: { type: 'string' },
+      prompt: { type: 'string' },
+      subagent_type: { type: 'string' },
+      model: { type: 'string', enum: ['sonnet', 'opus', 'haiku', 'fable'] },
+      run_in_background: { type: 'boolean' },
+    },
+    required: ['description', 'prompt'],
+    additionalProperties: false,
+  },
+};
+
 export interface ToolRun {
   readonly content: string;
   readonly isError: boolean;

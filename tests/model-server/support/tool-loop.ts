@@ -16,6 +16,8 @@ export interface ToolCallRecord {
 
 export interface SessionRecord {
   readonly finalText: string;
+  /** The call the session stopped at (see `stopAtTools`), if it stopped at one. */
+  readonly stoppedAt?: Anthropic.ToolUseBlock;
   readonly toolCalls: readonly ToolCallRecord[];
   readonly responses: readonly Anthropic.Message[];
   readonly messages: readonly Anthropic.MessageParam[];
@@ -34,6 +36,10 @@ export interface SessionOptions extends ToolEnvironment {
   readonly betweenTurns?: (turn: number) => Promise<void>;
   /** Resolve the base URL afresh each turn (for a server restarted on another port). */
   readonly baseUrlForTurn?: () => string;
+  /** The tools offered (default: Claude Code's Bash, Read, Glob and Grep). */
+  readonly tools?: readonly Anthropic.Tool[];
+  /** End the session at the first call to one of these tools, before running the turn. */
+  readonly stopAtTools?: readonly string[];
 }
 
 export const testApiKey = 'sk-redgreen-test-not-a-real-key';
@@ -65,7 +71,7 @@ export async function runSession(options: SessionOptions): Promise<SessionRecord
     const request: Anthropic.MessageCreateParamsNonStreaming = {
       model: options.model ?? 'claude-sonnet-5-5',
       max_tokens: 4096,
-      tools: claudeCodeTools,
+      tools: [...(options.tools ?? claudeCodeTools)],
       messages,
     };
     const response =
@@ -77,6 +83,10 @@ export async function runSession(options: SessionOptions): Promise<SessionRecord
     const uses = response.content.filter(
       (block): block is Anthropic.ToolUseBlock => block.type === 'tool_use',
     );
+    const stoppedAt = uses.find((use) => options.stopAtTools?.includes(use.name));
+    if (stoppedAt !== undefined) {
+      return { finalText: '', stoppedAt, toolCalls, responses, messages };
+    }
     if (response.stop_reason !== 'tool_use' || uses.length === 0) {
       const finalText = response.content
         .filter((block): block is Anthropic.TextBlock => block.type === 'text')

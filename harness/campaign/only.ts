@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { type InputError, inputError } from '../lib/input-error.js';
+import { err, ok, type Result } from '../lib/result.js';
+import type { GateConfig } from './config-schema.js';
+
+/**
+ * `run --only scenario=<id>,arm=<name>`: the subset of a campaign's cells a
+ * run covers. Each `--only` gives keys `scenario` and `arm` (each may
+ * repeat); the run covers the selected arms crossed with the selected
+ * scenarios, all of a kind when none of it is named. The subset is part of
+ * the campaign identity and of the recorded invocation.
+ */
+export const onlySelectionSchema = z
+  .object({ arms: z.array(z.string()), scenarios: z.array(z.string()) })
+  .strict();
+export type OnlySelection = z.infer<typeof onlySelectionSchema>;
+
+const FORMAT =
+  'write it as --only scenario=<id>,arm=<name> (either key may be left out or repeated)';
+
+/** Parse the `--only` flags; none gives null (the whole campaign). */
+export function parseOnly(specs: readonly string[]): Result<OnlySelection | null, InputError> {
+  if (specs.length === 0) return ok(null);
+  const arms = new Set<string>();
+  const scenarios = new Set<string>();
+  for (const spec of specs) {
+    const parts = spec.split(',');
+    for (const part of parts) {
+      const match = /^(scenario|arm)=([a-z0-9][a-z0-9-]*)$/.exec(part.trim());
+      if (match === null) {
+        return err(
+          inputError(`--only ${spec}`, `"${part}" is not scenario=<id> or arm=<name>`, FORMAT),
+        );
+      }
+      (match[1] === 'arm' ? arms : scenarios).add(match[2] ?? '');
+    }
+  }
+  return ok({ arms: [...arms].sort(), scenarios: [...scenarios].sort() });
+}
+
+/** Check the named arms and scenarios against the campaign's. */
+export function checkOnly(
+  only: OnlySelection,
+  campaign: { readonly arms: readonly string[]; readonly scenarios: readonly string[] },
+): Result<void, InputError> {
+  for (const [kind, names, known] of [
+    ['arm', only.arms, campaign.arms],
+    ['scenario', only.scenarios, campaign.scenarios],
+  ] as const) {
+    for (const name of names) {
+      if (!known.includes(name)) {
+        return err(
+          inputError(
+            `--only ${kind}=${name}`,
+            `the campaign has no ${kind} "${name}"`,
+            `use one of ${known.join(', ')}`,
+          ),
+        );
+      }
+    }
+  }
+  return ok(undefined);
+}
+
+/** Whether a name is selected: every name when the selection names none of its kind. */
+export function selected(names: readonly string[], name: string): boolean {
+  return names.length === 0 || names.includes(name);
+}
+
+/**
+ * The gates a subset can still decide: those whose arm and scenario it runs,
+ * and comparisons only when both a red and a green arm remain.
+ */
+export function gatesFor(
+  gates: readonly GateConfig[],
+  only: OnlySelection,
+  roles: ReadonlyMap<string, 'red' | 'green'>,
+): { kept: GateConfig[]; dropped: GateConfig[] } {
+  const keptRoles = new Set(
+    [...roles].filter(([arm]) => selected(only.arms, arm)).map(([, role]) => role),
+  );
+  const kept: GateConfig[] = [];
+  const dropped: GateConfig[] = [];
+  for (const gate of gates) {
+    const applies =
+      gate.kind === 'max-indeterminate-share'
+        ? true
+        : gate.kind === 'min-pass-rate'
+          ? selected(only.arms, gate.arm) && selected(only.scenarios, gate.scenario)
+          : selected(only.scenarios, gate.scenario) &&
+            keptRoles.has('red') &&
+            keptRoles.has('green');
+    (applies ? kept : dropped).push(gate);
+  }
+  return { kept, dropped };
+}
+
+/** A gate in a few words, for the note listing gates a subset leaves out. */
+export function describeGate(gate: GateConfig): string {
+  switch (gate.kind) {
+    case 'min-pass-rate':
+      return `${gate.arm}/${gate.scenario} at least ${gate.passes}/${gate.of}`;
+    case 'green-better':
+      return `${gate.scenario}: green better than red`;
+    case 'no-regression':
+      return `${gate.scenario}: no regression`;
+    case 'max-indeterminate-share':
+      return `indeterminate share at most ${gate.share}`;
+  }
+}

@@ -1,0 +1,126 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { type InputError, inputError } from '../lib/input-error.js';
+import { err, ok, type Result } from '../lib/result.js';
+import { displayBaseUrl } from './model-choice.js';
+
+/** A live endpoint as a run would use it. */
+export interface LiveEndpoint {
+  readonly model: string;
+  /** ANTHROPIC_BASE_URL, or undefined for the Anthropic API. */
+  readonly baseUrl: string | undefined;
+  readonly apiKey: string;
+}
+
+/** The endpoint as it may be shown: the Anthropic API, or the base URL without credentials. */
+export function endpointName(baseUrl: string | undefined): string {
+  return baseUrl === undefined ? 'the Anthropic API' : displayBaseUrl(baseUrl);
+}
+
+const PREFLIGHT_TIMEOUT_MS = 20_000;
+
+/**
+ * One cheap request to a live endpoint before any session is spent: a
+ * one-token message to the run's model. A refused key, an unknown model or
+ * an endpoint that cannot be reached is an InputError naming the endpoint
+ * and the fix (the key itself never appears in it); a busy endpoint (429,
+ * 5xx, 529) is let through with a note, since it did answer. Without this, a
+ * wrong key was discovered one session timeout per rep later, every rep
+ * indeterminate.
+ */
+export async function preflightEndpoint(
+  endpoint: LiveEndpoint,
+  timeoutMs: number = PREFLIGHT_TIMEOUT_MS,
+): Promise<Result<{ readonly note: string | undefined }, InputError>> {
+  const where = endpointName(endpoint.baseUrl);
+  const hide = (text: string): string =>
+    endpoint.apiKey === '' ? text : text.split(endpoint.apiKey).join('[redacted]');
+  const client = new Anthropic({
+    apiKey: endpoint.apiKey,
+    ...(endpoint.baseUrl === undefined ? {} : { baseURL: endpoint.baseUrl }),
+    maxRetries: 1,
+    timeout: timeoutMs,
+  });
+  try {
+    await client.messages.create({
+      model: endpoint.model,
+      max_tokens: 1,
+      messages: [{ role: 'user', content: 'ping' }],
+    });
+    return ok({ note: undefined });
+  } catch (error) {
+    const detail = hide(firstLine(error));
+    if (error instanceof Anthropic.AuthenticationError) {
+      return err(
+        inputError(
+          'ANTHROPIC_API_KEY',
+          `${where} refused the key (${detail})`,
+          'set a valid key (it is set, but invalid, revoked or for another endpoint); ANTHROPIC_BASE_URL chooses the endpoint',
+        ),
+      );
+    }
+    if (error instanceof Anthropic.PermissionDeniedError) {
+      return err(
+        inputError(
+          'ANTHROPIC_API_KEY',
+          `${where} does not let this key use ${endpoint.model} (${detail})`,
+          'use a key with access to the model, or another --model',
+        ),
+      );
+    }
+    if (error instanceof Anthropic.NotFoundError || error instanceof Anthropic.BadRequestError) {
+      return err(
+        inputError(
+          `model ${endpoint.model}`,
+          `${where} refused a request for it (${detail})`,
+          'check --model (or the campaign file\'s "model") and ANTHROPIC_BASE_URL',
+        ),
+      );
+    }
+    if (error instanceof Anthropic.APIConnectionError) {
+      return err(
+        inputError(
+          'ANTHROPIC_BASE_URL',
+          `cannot reach ${where} (${detail})`,
+          endpoint.baseUrl === undefined
+            ? 'check the network connection to api.anthropic.com'
+            : 'check ANTHROPIC_BASE_URL and that the endpoint is running, or unset it for the Anthropic API',
+        ),
+      );
+    }
+    if (
+      error instanceof Anthropic.RateLimitError ||
+      error instanceof Anthropic.InternalServerError
+    ) {
+      return ok({
+        note: `${where} is busy (${detail}); it answered, so the run goes ahead and the engine retries`,
+      });
+    }
+    return err(
+      inputError(
+        'ANTHROPIC_BASE_URL',
+        `${where} answered a test request with an error (${detail})`,
+        'check ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL and --model',
+      ),
+    );
+  }
+}
+
+function firstLine(error: unknown): string {
+  if (error instanceof Anthropic.APIError && error.status !== undefined) {
+    const body = error.error as { error?: { type?: string; message?: string } } | undefined;
+    const type = body?.error?.type;
+    const message = body?.error?.message;
+    return `${error.status}${type ? ` ${type}` : ''}${message ? `: ${message}` : ''}`;
+  }
+  const text = error instanceof Error ? error.message : String(error);
+  const code = causeCode(error);
+  return `${(text.split('\n')[0] ?? text).replace(/\.$/, '')}${code === undefined ? '' : `: ${code}`}`;
+}
+
+/** The system error code somewhere down a chain of causes (ECONNREFUSED, ENOTFOUND, ...). */
+function causeCode(error: unknown, depth = 0): string | undefined {
+  if (depth > 5 || typeof error !== 'object' || error === null) return undefined;
+  const { code, cause } = error as { code?: unknown; cause?: unknown };
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
+  return causeCode(cause, depth + 1);
+}

@@ -1,0 +1,78 @@
+import path from 'node:path';
+import type { ResolvedCampaign } from './load-campaign.js';
+import type { ModelChoice } from './model-choice.js';
+import { describeGate } from './only.js';
+import type { PreparedRun } from './prepare-run.js';
+import { costUsd } from './pricing.js';
+import type { PendingRep } from './rep-health.js';
+
+/** Claude Code's messaging socket: `<runtime dir>/cc-socks/<pid>.sock`, at most 103 bytes. */
+const SOCKET_PATH_MAX_BYTES = 103;
+const ZERO_USAGE = { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 };
+
+/**
+ * What a run tells the user before its first rep: what it cleaned up or
+ * repairs, what it keeps, what the campaign will not check, and what this
+ * machine cannot do as asked. Pure: every fact comes in as an argument.
+ */
+export function startNotices(facts: {
+  readonly campaign: ResolvedCampaign;
+  readonly model: ModelChoice;
+  readonly run: Pick<PreparedRun, 'workRoot' | 'staleRemoved' | 'extendedFrom' | 'adopted'>;
+  readonly pending: readonly PendingRep[];
+  readonly keepWorkDirs: boolean;
+}): string[] {
+  const { campaign, model, run } = facts;
+  const notes: string[] = [];
+  const socketPath = path.join(run.workRoot, 'sXXXXXX', 'cc-socks', '4194304.sock');
+  if (campaign.backend === 'claude-code' && Buffer.byteLength(socketPath) > SOCKET_PATH_MAX_BYTES) {
+    notes.push(
+      `TMPDIR is too long for the engine's messaging socket (${Buffer.byteLength(socketPath)} > ${SOCKET_PATH_MAX_BYTES} bytes): the engine falls back to /tmp/cc-socks-<uid>, outside the work dir; set a shorter TMPDIR`,
+    );
+  }
+  if (facts.keepWorkDirs) {
+    notes.push(
+      `work dirs kept in ${run.workRoot} (one per rep: its fixture copy, skill copy, HOME and TMPDIR); remove it when done`,
+    );
+  }
+  if (campaign.droppedGates.length > 0) {
+    notes.push(
+      `--only leaves out ${campaign.droppedGates.length} gate(s) about cells it does not run: ${campaign.droppedGates.map(describeGate).join('; ')}`,
+    );
+  }
+  if (campaign.gates.length === 0) {
+    notes.push(
+      'the campaign declares no gates: nothing will be checked, and `redgreen gate` exits 2 unless given --allow-no-gates',
+    );
+  }
+  if (run.staleRemoved > 0) {
+    notes.push(
+      `removed ${run.staleRemoved} stale work dir(s) of killed runs from ${path.dirname(run.workRoot)}`,
+    );
+  }
+  if (run.extendedFrom !== null) {
+    notes.push(
+      `extending the plan from ${run.extendedFrom} to ${campaign.reps} reps per cell (--reps ${campaign.reps})`,
+    );
+  }
+  const damaged = facts.pending.filter((item) => item.damage !== undefined);
+  if (damaged.length > 0) {
+    notes.push(
+      `rerunning ${damaged.length} rep(s) whose files are damaged, as a new attempt (the damaged attempt's directory is kept): ${damaged
+        .map((item) => `${item.rep.id} (${item.damage?.problem})`)
+        .join(', ')}`,
+    );
+  }
+  if (run.adopted > 0) {
+    notes.push(`recorded ${run.adopted} rep(s) a crash had landed without their ledger line`);
+  }
+  const maxCost = campaign.limits.maxCostUsd;
+  if (maxCost !== null && model.kind === 'live' && costUsd(model.id, ZERO_USAGE) === null) {
+    notes.push(
+      campaign.backend === 'claude-code'
+        ? `${model.id} is not in the price table; --max-cost counts the engine's own cost estimate`
+        : `${model.id} is not in the price table and this backend gives no cost estimate: --max-cost cannot stop this run`,
+    );
+  }
+  return notes;
+}

@@ -1,0 +1,110 @@
+import { readFileSync } from 'node:fs';
+import { lstat, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { removeTree } from '../lib/remove-tree.js';
+
+/**
+ * A run's private work directory, `$TMPDIR/redgreen-run-XXXXXX`: fixture
+ * variants, and per rep the fixture copy, skill copy, HOME and TMPDIR. The
+ * run removes it at the end; a run killed with SIGKILL cannot, so each work
+ * root names its owner (pid and process start time) in `owner.json`, and the
+ * next run removes the work roots whose owner is gone.
+ */
+const PREFIX = 'redgreen-run-';
+const NAME = /^redgreen-run-[A-Za-z0-9]{6}$/;
+const OWNER_FILE = 'owner.json';
+
+const ownerSchema = z
+  .object({
+    pid: z.number().int().positive(),
+    /** The process's start time in clock ticks since boot (/proc/<pid>/stat), null where unknown. */
+    started: z.number().int().nonnegative().nullable(),
+    /** The boot the start time counts from (/proc/sys/kernel/random/boot_id), null where unknown. */
+    boot: z.string().nullable(),
+    /** Kept on purpose (--keep-workdirs): never removed as stale. */
+    keep: z.boolean(),
+  })
+  .strict();
+type Owner = z.infer<typeof ownerSchema>;
+
+function bootId(): string | null {
+  try {
+    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+  } catch {
+    return null;
+  }
+}
+
+/** Field 22 of /proc/<pid>/stat: when the process started; tells a reused pid apart. */
+function startTime(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const value = Number(fields[19]);
+    return Number.isInteger(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+function alive(owner: Owner): boolean {
+  try {
+    process.kill(owner.pid, 0);
+  } catch (error) {
+    // EPERM: a process of another user has that pid; it is alive, and not ours to judge.
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  if (owner.started === null || owner.boot === null || owner.boot !== bootId()) return true;
+  const now = startTime(owner.pid);
+  return now === null || now === owner.started;
+}
+
+/** Create this run's work root and record its owner; `keep` marks one the user keeps. */
+export async function createWorkRoot(keep: boolean): Promise<string> {
+  const root = await mkdtemp(path.join(os.tmpdir(), PREFIX));
+  const owner: Owner = {
+    pid: process.pid,
+    started: startTime(process.pid),
+    boot: bootId(),
+    keep,
+  };
+  await writeFile(path.join(root, OWNER_FILE), `${JSON.stringify(owner)}\n`);
+  return root;
+}
+
+/**
+ * Remove the work roots in `$TMPDIR` left by runs that were killed. Only a
+ * real directory (not a symlink) of this user, named as redgreen names them,
+ * whose `owner.json` names a process that is gone, is removed. A directory
+ * kept with --keep-workdirs, or without a readable owner file (another program's, or a redgreen from
+ * before owner files) is left alone. Returns the directories removed.
+ */
+export async function removeStaleWorkRoots(tmp: string = os.tmpdir()): Promise<string[]> {
+  let entries: string[];
+  try {
+    entries = await readdir(tmp);
+  } catch {
+    return [];
+  }
+  const uid = process.getuid?.();
+  const removed: string[] = [];
+  for (const entry of entries) {
+    if (!NAME.test(entry)) continue;
+    const dir = path.join(tmp, entry);
+    const stats = await lstat(dir).catch(() => undefined);
+    if (stats === undefined || !stats.isDirectory()) continue;
+    if (uid !== undefined && stats.uid !== uid) continue;
+    let owner: Owner;
+    try {
+      owner = ownerSchema.parse(JSON.parse(await readFile(path.join(dir, OWNER_FILE), 'utf8')));
+    } catch {
+      continue;
+    }
+    if (owner.keep || owner.pid === process.pid || alive(owner)) continue;
+    await removeTree(dir);
+    removed.push(dir);
+  }
+  return removed;
+}

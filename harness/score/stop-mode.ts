@@ -1,0 +1,11 @@
+/**
+ * How a scenario's sessions end: `report` (the model works, then replies) or
+ * `first-dispatch` (the controller's first subagent dispatch is captured,
+ * refused, and ends the session). A leaf module: the scenario file's schema,
+ * the campaign room, the session room and rep meta all read it.
+ */
+import { z } from 'zod';
+
+export const STOP_MODES = ['report', 'first-dispatch'] as const;
+export const stopModeSchema = z.enum(STOP_MODES);
+export type StopMode = z.infer<typeof stopModeSchema>;

@@ -1,0 +1,76 @@
+/**
+ * The tools one `messages`-backend session offers, and how each of its calls
+ * is answered: Bash, Read, Glob and Grep run (tools/index.ts); the subagent
+ * tools are offered under Claude Code's names and schemas (dispatch-tools.ts)
+ * and never run a subagent: a valid call is refused with the fixed neutral
+ * result, and under `stop: first-dispatch` the controller's first one is
+ * captured first (../dispatch-capture.ts).
+ */
+import type Anthropic from '@anthropic-ai/sdk';
+import type { StopMode } from '../../campaign/config-schema.js';
+import {
+  DISPATCH_REFUSAL,
+  type DispatchCapture,
+  isDispatchTool,
+  NOT_RUN_RESULT,
+} from '../dispatch-capture.js';
+import {
+  agentToolDefinition,
+  dispatchInputProblem,
+  sendMessageToolDefinition,
+} from './dispatch-tools.js';
+import { executeTool, type ToolContext, type ToolOutput, toolDefinitions } from './index.js';
+
+/**
+ * The tools a session is offered: Bash, Read, Glob and Grep, and the subagent
+ * tool `Agent` (as Claude Code offers it), whose calls are refused; under
+ * `stop: first-dispatch` also `SendMessage`, as the claude-code backend
+ * offers it then. The last tool carries the cache breakpoint.
+ */
+export function offeredTools(stop: StopMode): Anthropic.Tool[] {
+  const tools = [
+    ...toolDefinitions,
+    agentToolDefinition,
+    ...(stop === 'first-dispatch' ? [sendMessageToolDefinition] : []),
+  ];
+  return tools.map((tool, index) =>
+    index === tools.length - 1 ? { ...tool, cache_control: { type: 'ephemeral' } } : tool,
+  );
+}
+
+/** Whether a call names a subagent tool this session offers (`Task` is Agent's other name). */
+function offersDispatchTool(tools: readonly Anthropic.Tool[], name: string): boolean {
+  if (!isDispatchTool(name)) return false;
+  const offered = name === 'Task' ? 'Agent' : name;
+  return tools.some((tool) => tool.name === offered);
+}
+
+/**
+ * Answer one call of a turn. A call after a captured dispatch is not run; a
+ * subagent tool call is validated and then refused (captured first, under
+ * `stop: first-dispatch`); anything else runs.
+ */
+export async function answerCall(
+  call: Anthropic.ToolUseBlock,
+  session: {
+    readonly tools: readonly Anthropic.Tool[];
+    readonly capture: DispatchCapture | undefined;
+    readonly toolContext: ToolContext;
+    readonly signal: AbortSignal;
+  },
+): Promise<ToolOutput> {
+  if ((session.capture?.captured ?? null) !== null)
+    return { content: NOT_RUN_RESULT, isError: true };
+  if (offersDispatchTool(session.tools, call.name)) {
+    const problem = dispatchInputProblem(call.name, call.input);
+    if (problem !== undefined) return problem;
+    session.capture?.decide({
+      toolUseId: call.id,
+      tool: call.name,
+      input: call.input,
+      insideSubagent: false,
+    });
+    return { content: DISPATCH_REFUSAL, isError: true };
+  }
+  return executeTool(call.name, call.input, session.toolContext, session.signal);
+}

@@ -1,0 +1,152 @@
+/**
+ * `--resume` at its edges: another --reps, an --out beside it, a dry run;
+ * and a results directory whose rep files were damaged (a corrupt
+ * score.json, a deleted reply.md, a deleted rep directory): each has a
+ * clear outcome and a real way out.
+ */
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
+import { defaultCampaign, filesUnder, readJson, repLines, runCampaignCli } from './support.js';
+
+/** A finished run of two reps (red/s1-rep1 and green/s2-rep2): shard 1/4 at two reps per cell. */
+async function twoRepShard(): Promise<string> {
+  const out = path.join(makeTempDir(), 'out');
+  const run = await runCampaignCli([
+    defaultCampaign,
+    '--reps',
+    '2',
+    '--shard',
+    '1/4',
+    '--out',
+    out,
+  ]);
+  expect(run.exitCode, run.stderr).toBe(0);
+  expect(
+    repLines(out)
+      .map((line) => line.id)
+      .sort(),
+  ).toEqual(['green/s2-rep2', 'red/s1-rep1']);
+  return out;
+}
+
+function snapshotOf(dir: string): Record<string, string> {
+  return Object.fromEntries(
+    filesUnder(dir).map((file) => [path.relative(dir, file), readFileSync(file, 'utf8')]),
+  );
+}
+
+function oneLineError(stderr: string): string {
+  const lines = stderr.trim().split('\n');
+  expect(lines, stderr).toHaveLength(1);
+  return lines[0] ?? '';
+}
+
+describe('--resume edge cases', () => {
+  it('fewer --reps than the directory plans is refused; more extends the plan explicitly', async () => {
+    const out = await twoRepShard();
+    const before = snapshotOf(out);
+
+    const fewer = await runCampaignCli(['--resume', out, '--reps', '1']);
+    expect(fewer.exitCode, fewer.stdout).toBe(2);
+    expect(oneLineError(fewer.stderr)).toMatch(/--reps 1.*plans 2 reps per cell/);
+    expect(snapshotOf(out)).toEqual(before);
+
+    const more = await runCampaignCli(['--resume', out, '--reps', '3']);
+    expect(more.exitCode, more.stderr).toBe(0);
+    expect(more.stdout).toContain('extending the plan from 2 to 3 reps per cell');
+    const ids = repLines(out).map((line) => line.id);
+    expect(ids).toHaveLength(3);
+    expect(ids.slice(0, 2).sort()).toEqual(['green/s2-rep2', 'red/s1-rep1']);
+    expect(ids[2]).toMatch(/-rep3$/);
+    const record = readJson<{ reps: number; invocation: { reps: number } }>(
+      path.join(out, 'campaign.json'),
+    );
+    expect(record.reps).toBe(3);
+    expect(record.invocation.reps).toBe(3);
+    expect(readFileSync(path.join(out, 'results.md'), 'utf8')).toContain('3/3 reps recorded');
+    expect(more.stderr).not.toContain('not recorded');
+  });
+
+  it('--out next to --resume is refused', async () => {
+    const out = await twoRepShard();
+    const other = path.join(makeTempDir(), 'elsewhere');
+    const run = await runCampaignCli(['--resume', out, '--out', other]);
+    expect(run.exitCode).toBe(2);
+    expect(oneLineError(run.stderr)).toMatch(/--out.*--resume/);
+    expect(existsSync(other)).toBe(false);
+  });
+
+  it('--resume --dry-run shows what is left, not the whole plan', async () => {
+    const out = await twoRepShard();
+    const ledger = path.join(out, 'ledger.jsonl');
+    const lines = readFileSync(ledger, 'utf8').trim().split('\n');
+    writeFileSync(ledger, `${lines.slice(0, -1).join('\n')}\n`);
+    const before = snapshotOf(out);
+    const dry = await runCampaignCli(['--resume', out, '--dry-run']);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/sessions: 1 left to run of 2 \(1 already recorded\)/);
+    expect(snapshotOf(out)).toEqual(before);
+  });
+});
+
+describe('a damaged rep', () => {
+  it('with a corrupt score.json: report names `redgreen score`, which rebuilds it', async () => {
+    const out = await twoRepShard();
+    const scoreFile = path.join(out, 'reps/red/s1-rep1/score.json');
+    const original = readJson<{ verdict: string }>(scoreFile);
+    writeFileSync(scoreFile, '{"verdict": "pa');
+
+    const report = await runCli(['report', out]);
+    expect(report.exitCode).toBe(2);
+    expect(oneLineError(report.stderr)).toMatch(/score\.json.*redgreen score/);
+
+    const score = await runCli(['score', out]);
+    expect(score.exitCode, score.stderr).toBe(0);
+    expect(readJson<{ verdict: string }>(scoreFile).verdict).toBe(original.verdict);
+    const again = await runCli(['report', out]);
+    expect(again.exitCode, again.stderr).toBe(0);
+  });
+
+  it('with a deleted reply.md: score and report name --resume, which reruns it and keeps the damaged attempt', async () => {
+    const out = await twoRepShard();
+    const damaged = path.join(out, 'reps/red/s1-rep1');
+    rmSync(path.join(damaged, 'reply.md'));
+    const kept = snapshotOf(damaged);
+
+    const score = await runCli(['score', out]);
+    expect(score.exitCode).toBe(2);
+    expect(score.stderr).toContain(`run --resume`);
+    expect(score.stderr).toContain('red/s1-rep1');
+    const report = await runCli(['report', out]);
+    expect(report.exitCode).toBe(2);
+    expect(oneLineError(report.stderr)).toMatch(/reply\.md.*run --resume/);
+
+    const resumed = await runCampaignCli(['--resume', out]);
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toMatch(/rerunning 1 rep\(s\) whose files are damaged.*red\/s1-rep1/);
+    const newest = repLines(out).filter((line) => line.id === 'red/s1-rep1');
+    expect(newest.at(-1)?.attempt).toBe(2);
+    expect(existsSync(path.join(out, 'reps/red/s1-rep1.attempt2/reply.md'))).toBe(true);
+    expect(snapshotOf(damaged)).toEqual(kept);
+    const gate = await runCli(['report', out]);
+    expect(gate.exitCode, gate.stderr).toBe(0);
+  });
+
+  it('with its directory deleted: --resume reruns it', async () => {
+    const out = await twoRepShard();
+    rmSync(path.join(out, 'reps/green/s2-rep2'), { recursive: true });
+    const report = await runCli(['report', out]);
+    expect(report.exitCode).toBe(2);
+    expect(oneLineError(report.stderr)).toMatch(/run --resume/);
+
+    const resumed = await runCampaignCli(['--resume', out]);
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(repLines(out).at(-1)).toMatchObject({ id: 'green/s2-rep2', attempt: 2 });
+    expect(existsSync(path.join(out, 'reps/green/s2-rep2.attempt2/score.json'))).toBe(true);
+    const again = await runCli(['report', out]);
+    expect(again.exitCode, again.stderr).toBe(0);
+  });
+});

@@ -1,0 +1,95 @@
+/**
+ * A run killed with SIGKILL cannot remove its private work dir
+ * (`$TMPDIR/redgreen-run-*`). The next run removes such stale dirs, and only
+ * those: a dir whose run is still alive, a dir redgreen cannot tell the
+ * owner of, a file, or a symlink of that name are left alone.
+ */
+import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { cleanEnv, cliPath, repoRoot } from '../helpers/cli.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
+import { defaultCampaign, repLines, runCampaignCli } from './support.js';
+
+async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Decoys named like work dirs (mkdtemp's six characters) that are not a run's. */
+const DECOYS = ['redgreen-run-nodata', 'redgreen-run-isfile', 'redgreen-run-islink'];
+
+function workRoots(tmp: string): string[] {
+  return readdirSync(tmp)
+    .filter((entry) => /^redgreen-run-[A-Za-z0-9]{6}$/.test(entry) && !DECOYS.includes(entry))
+    .sort();
+}
+
+function slowRun(out: string, tmp: string, reps: string) {
+  return execa(
+    process.execPath,
+    [cliPath, 'run', defaultCampaign, '--reps', reps, '--fault', 'delay=500ms', '--out', out],
+    {
+      cwd: repoRoot,
+      env: cleanEnv({ TMPDIR: tmp }),
+      extendEnv: false,
+      reject: false,
+      detached: true,
+    },
+  );
+}
+
+describe('stale work dirs of killed runs', () => {
+  it('are removed by the next run, which leaves a live run, unknown dirs, files and symlinks alone', async () => {
+    const base = makeTempDir();
+    const tmp = path.join(base, 'tmp');
+    mkdirSync(tmp);
+
+    // A live run in this TMPDIR (two reps per cell, slowed: it outlives the next run).
+    const liveOut = path.join(base, 'live');
+    const live = slowRun(liveOut, tmp, '2');
+    await waitFor(() => workRoots(tmp).length === 1 && existsSync(liveOut), 60_000);
+    const [liveRoot] = workRoots(tmp);
+
+    // A run killed with SIGKILL leaves its work dir behind.
+    const killedOut = path.join(base, 'killed');
+    const killed = slowRun(killedOut, tmp, '1');
+    await waitFor(() => workRoots(tmp).length === 2 && existsSync(killedOut), 60_000);
+    const stale = workRoots(tmp).find((entry) => entry !== liveRoot);
+    if (killed.pid !== undefined) process.kill(-killed.pid, 'SIGKILL');
+    await killed;
+    expect(existsSync(path.join(tmp, stale ?? ''))).toBe(true);
+
+    // Things of the same name that must survive.
+    const foreign = path.join(tmp, 'redgreen-run-nodata');
+    mkdirSync(foreign);
+    writeFileSync(path.join(foreign, 'mine.txt'), 'not redgreen');
+    writeFileSync(path.join(tmp, 'redgreen-run-isfile'), 'a file');
+    const target = path.join(base, 'target');
+    mkdirSync(target);
+    writeFileSync(path.join(target, 'keep.txt'), 'keep');
+    symlinkSync(target, path.join(tmp, 'redgreen-run-islink'));
+
+    const next = await runCampaignCli(
+      [defaultCampaign, '--reps', '1', '--shard', '1/4', '--out', path.join(base, 'next')],
+      { TMPDIR: tmp },
+    );
+    expect(next.exitCode, next.stderr).toBe(0);
+    expect(next.stdout).toMatch(/removed 1 stale work dir/);
+    expect(stale).toBeDefined();
+    expect(existsSync(path.join(tmp, stale ?? ''))).toBe(false);
+    expect(existsSync(path.join(tmp, liveRoot ?? ''))).toBe(true);
+    expect(existsSync(path.join(foreign, 'mine.txt'))).toBe(true);
+    expect(existsSync(path.join(tmp, 'redgreen-run-isfile'))).toBe(true);
+    expect(existsSync(path.join(target, 'keep.txt'))).toBe(true);
+
+    const finished = await live;
+    expect(finished.exitCode, String(finished.stderr)).toBe(0);
+    expect(repLines(liveOut)).toHaveLength(8);
+    expect(workRoots(tmp)).toEqual([]);
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * A campaign run by an ordinary user. CI runs as root, where file modes
+ * never get in the way; so the test drops to an unprivileged uid (nobody)
+ * with setpriv, in a directory that user owns. The run must record and
+ * report every rep, leave no temporary directory behind, and leave a results
+ * directory its owner can delete (the read-only skill copies included).
+ */
+import { spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cliPath, repoRoot } from '../helpers/cli.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
+import { defaultCampaign, repLines } from './support.js';
+
+const NOBODY = 65534;
+
+/** How to run a command as an unprivileged user here, or why it cannot be done. */
+function unprivileged(): { prefix: string[] } | { skip: string } {
+  const uid = process.getuid?.();
+  if (uid === undefined) return { skip: 'no POSIX user ids on this platform' };
+  if (uid !== 0) return { prefix: [] };
+  const drop = ['setpriv', `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups'];
+  const probe = spawnSync(drop[0] ?? 'setpriv', [...drop.slice(1), 'true'], { stdio: 'ignore' });
+  if (probe.error !== undefined) return { skip: 'setpriv is not installed (util-linux)' };
+  if (probe.status !== 0) return { skip: 'this root cannot drop privileges (no CAP_SETUID)' };
+  const reads = spawnSync(drop[0] ?? 'setpriv', [...drop.slice(1), 'test', '-r', cliPath], {
+    stdio: 'ignore',
+  });
+  if (reads.status !== 0) {
+    return { skip: `uid ${NOBODY} cannot read this checkout (${cliPath}); make it world-readable` };
+  }
+  return { prefix: drop };
+}
+
+const how = unprivileged();
+if ('skip' in how) console.log(`skipping the unprivileged-user test: ${how.skip}`);
+
+describe.skipIf('skip' in how)('a campaign run by an unprivileged user', () => {
+  it('records and reports every rep, leaks no temp dir, and leaves results its owner can delete', () => {
+    const prefix = 'prefix' in how ? how.prefix : [];
+    const base = makeTempDir();
+    const home = path.join(base, 'home');
+    const tmp = path.join(base, 'tmp');
+    const out = path.join(base, 'out');
+    mkdirSync(home);
+    mkdirSync(tmp);
+    if (prefix.length > 0) for (const dir of [base, home, tmp]) chownSync(dir, NOBODY, NOBODY);
+    const asUser = (argv: readonly string[]) => {
+      const [file = '', ...args] = [...prefix, ...argv];
+      return spawnSync(file, args, {
+        cwd: repoRoot,
+        encoding: 'utf8',
+        timeout: 240_000,
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, TMPDIR: tmp, LANG: 'C' },
+      });
+    };
+
+    const run = asUser([
+      process.execPath,
+      cliPath,
+      'run',
+      defaultCampaign,
+      '--reps',
+      '1',
+      '--out',
+      out,
+    ]);
+    const output = `${run.stdout}\n${run.stderr}`;
+    expect(run.status, output).toBe(0);
+    expect(output).not.toContain('not recorded');
+    expect(repLines(out)).toHaveLength(4);
+    expect(existsSync(path.join(out, 'results.md')), output).toBe(true);
+    expect(existsSync(path.join(out, '.redgreen.lock'))).toBe(false);
+    expect(readdirSync(tmp).filter((entry) => entry.startsWith('redgreen-'))).toEqual([]);
+
+    const remove = asUser(['rm', '-rf', out]);
+    expect(remove.status, remove.stderr).toBe(0);
+    expect(existsSync(out)).toBe(false);
+  });
+});
