@@ -24,7 +24,7 @@ import { filesNeeded } from '../score/evidence-needs.js';
 import { resolveScenarioDir } from '../score/load-scenario.js';
 import { parseReplyFile } from '../score/reply-file.js';
 import { type RepInputs, type RepScore, scoreRep } from '../score/score-rep.js';
-import { readSessionTranscript, type TranscriptFormat } from '../score/session-transcript.js';
+import { readSessionTranscript, type TranscriptFormat } from '../score/transcript-formats.js';
 import { captureFiles } from './rep-evidence.js';
 import { type ResolvedScenario, resolveScenarioIn } from './resolve-scenario.js';
 
@@ -51,6 +51,8 @@ export interface CheckReport {
       readonly file: string;
       readonly format: TranscriptFormat;
       readonly toolCalls: number;
+      /** Lines of a JSON-lines transcript that could not be read (skipped, never fatal). */
+      readonly malformedLines: number;
     } | null;
     readonly reply: 'file' | 'transcript' | null;
     readonly toolUses: number | null;
@@ -190,6 +192,7 @@ export async function checkSession(
       file: request.transcript,
       format: read.value.format,
       toolCalls: read.value.toolCalls.length,
+      malformedLines: read.value.malformed.length,
     };
     if (read.value.reply !== undefined) {
       inputs = { ...inputs, reply: read.value.reply };
@@ -261,7 +264,7 @@ export function formatCheckReport(report: CheckReport): string {
   const transcript =
     sources.transcript === null
       ? 'none'
-      : `${sources.transcript.format}, ${sources.transcript.toolCalls} tool call(s)`;
+      : `${sources.transcript.format}, ${sources.transcript.toolCalls} tool call(s)${sources.transcript.malformedLines === 0 ? '' : `, ${sources.transcript.malformedLines} unreadable line(s) skipped`}`;
   const lines = [
     `verdict: ${score.verdict}`,
     `scenario: ${report.scenario} (own plan ${report.ownPlan})`,

@@ -172,7 +172,22 @@ describe("redgreen's own transcript.jsonl and an ATIF v1.4 export", () => {
     const run = await runCli(['check', 's1', '--transcript', junk]);
     expect(run.exitCode).toBe(2);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
-    expect(run.stderr).toMatch(/is neither JSON lines of agent messages nor an ATIF trajectory/);
+    expect(run.stderr).toMatch(/junk\.txt: has no readable message \(line 1: /);
+  });
+
+  it('skips an unreadable line of a transcript, scores the rest as the run did, and says so', async () => {
+    const damaged = path.join(makeTempDir(), 'transcript.jsonl');
+    writeFileSync(
+      damaged,
+      `${readFileSync(path.join(repDir, 'transcript.jsonl'), 'utf8')}{"type": "assistant", torn\n`,
+    );
+    const report = await check(['s1', '--transcript', damaged]);
+    expect(report.sources.transcript?.malformedLines).toBe(1);
+    const whole = await check(['s1', '--transcript', path.join(repDir, 'transcript.jsonl')]);
+    expect(whole.sources.transcript?.malformedLines).toBe(0);
+    expect(report.score.reasons).toEqual(whole.score.reasons);
+    const text = await runCli(['check', 's1', '--transcript', damaged]);
+    expect(text.stdout).toContain('1 unreadable line(s) skipped');
   });
 
   it('prints a readable report by default, and documents itself', async () => {
