@@ -90,11 +90,16 @@ export async function runOneRep(
 }
 
 /**
- * A campaign file in a temp dir: one arm (the plan-scoped text), one rep of
- * one scenario `s1fd`, which is S1 with the continue prompt and
- * `stop: first-dispatch` (scripted:skill-reader then dispatches Task 1).
+ * A campaign file in a temp dir: one arm, one rep of one scenario `s1fd`, a
+ * copy of the repository's `scenarios/s1-probe` (S1 with the continue prompt
+ * and `stop: first-dispatch`, judged by its first dispatch). The arm is the
+ * plan-scoped text on the scoped layout (scripted:skill-reader then
+ * dispatches Task 1), or with `arm: 'released'` the released text on the
+ * flat layout.
  */
-export function firstDispatchCampaign(): string {
+export function firstDispatchCampaign(
+  options: { readonly arm?: 'plan-scoped' | 'released' } = {},
+): string {
   const dir = makeTempDir('redgreen-fd-campaign-');
   mkdirSync(path.join(dir, 's1fd'));
   mkdirSync(path.join(dir, 'prompts'));
@@ -102,21 +107,22 @@ export function firstDispatchCampaign(): string {
     path.join(repoRoot, 'scenarios/prompts/compaction-resume-continue.hbs'),
     path.join(dir, 'prompts/compaction-resume-continue.hbs'),
   );
-  const scenario = readJson(path.join(repoRoot, 'scenarios/s1/scenario.json'));
+  const probeDir = path.join(repoRoot, 'scenarios/s1-probe');
+  const probe = readJson<{
+    calibration: Record<string, { skill: string }[]>;
+  }>(path.join(probeDir, 'scenario.json'));
+  // The calibration's skill paths are relative to the scenario's folder: keep them pointing at the repository's.
+  const calibration = Object.fromEntries(
+    Object.entries(probe.calibration).map(([kind, runs]) => [
+      kind,
+      runs.map((run) => ({ ...run, skill: path.resolve(probeDir, run.skill) })),
+    ]),
+  );
   writeFileSync(
     path.join(dir, 's1fd/scenario.json'),
-    JSON.stringify({
-      ...scenario,
-      id: 's1fd',
-      prompt: 'compaction-resume-continue',
-      stop: 'first-dispatch',
-    }),
+    JSON.stringify({ ...probe, id: 's1fd', calibration }),
   );
-  const scoring = readJson(path.join(repoRoot, 'scenarios/s1/scoring.json'));
-  writeFileSync(
-    path.join(dir, 's1fd/scoring.json'),
-    JSON.stringify({ ...scoring, scenario: 's1fd' }),
-  );
+  const released = options.arm === 'released';
   const file = path.join(dir, 'fd.campaign.json');
   writeFileSync(
     file,
@@ -124,13 +130,21 @@ export function firstDispatchCampaign(): string {
       id: 'first-dispatch-probe',
       title: 'S1 as a first-dispatch probe',
       arms: [
-        {
-          name: 'green',
-          role: 'green',
-          label: 'plan-scoped workspace',
-          skill: path.join(repoRoot, 'skills-under-test/sdd-plan-scoped'),
-          layout: 'scoped',
-        },
+        released
+          ? {
+              name: 'red',
+              role: 'red',
+              label: 'released (flat ledger)',
+              skill: path.join(repoRoot, 'skills-under-test/sdd-released'),
+              layout: 'flat',
+            }
+          : {
+              name: 'green',
+              role: 'green',
+              label: 'plan-scoped workspace',
+              skill: path.join(repoRoot, 'skills-under-test/sdd-plan-scoped'),
+              layout: 'scoped',
+            },
       ],
       scenarios: ['s1fd'],
       reps: 1,

@@ -19,7 +19,7 @@ const scenariosDir = path.join(repoRoot, 'scenarios');
 describe('every scenario in the repository lints', () => {
   const ids = listScenarioIds(scenariosDir);
   it('finds the shipped scenarios', () => {
-    expect(ids).toEqual(expect.arrayContaining(['s1', 's2']));
+    expect(ids).toEqual(expect.arrayContaining(['s1', 's2', 's1-probe', 's2-probe']));
   });
   for (const id of ids) {
     it(`${id}: pre-checks pass and every calibration policy lands as declared`, async () => {
