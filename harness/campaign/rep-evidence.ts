@@ -68,18 +68,19 @@ export async function captureFiles(
   paths: readonly string[],
 ): Promise<CapturedFiles> {
   const root = await realpath(repoDir);
-  const files: Record<string, CapturedFile> = {};
+  // Entries, not assignments: a repository may hold a file named `__proto__`.
+  const files: [string, CapturedFile][] = [];
   let spent = 0;
   for (const repoPath of [...new Set(paths)].sort()) {
     if (spent > REP_CAP_BYTES) {
-      files[repoPath] = { omitted: 'the rep capture budget was spent' };
+      files.push([repoPath, { omitted: 'the rep capture budget was spent' }]);
       continue;
     }
     const captured = await readCapped(root, repoPath);
     if ('text' in captured) spent += Buffer.byteLength(captured.text);
-    files[repoPath] = captured;
+    files.push([repoPath, captured]);
   }
-  return { schemaVersion: 1, files };
+  return { schemaVersion: 1, files: Object.fromEntries(files) };
 }
 
 /** Run commands confined like the model's tools, recording each outcome. */

@@ -9,7 +9,7 @@
  * without calling the verb.
  */
 import { z } from 'zod';
-import type { Snapshot } from '../fixture/snapshot-schema.js';
+import { pathRecord, type Snapshot } from '../fixture/snapshot-schema.js';
 import type { ToolCall } from './tool-call.js';
 
 /** The parts of the evidence, each of which may be missing. */
@@ -92,11 +92,11 @@ export const capturedFileSchema = z.union([
 ]);
 export type CapturedFile = z.infer<typeof capturedFileSchema>;
 
-/** `files-before.json` / `files-after.json`: text contents by repo path, captured at rep time. */
+/** `files-before.json` / `files-after.json`: text contents by repo path, captured at rep time (any path a repository holds, `__proto__` too). */
 export const capturedFilesSchema = z
   .object({
     schemaVersion: z.literal(1),
-    files: z.record(z.string(), capturedFileSchema),
+    files: pathRecord(capturedFileSchema),
   })
   .strict();
 export type CapturedFiles = z.infer<typeof capturedFilesSchema>;
@@ -138,6 +138,15 @@ export interface Evidence {
 /** The evidence kinds present in `evidence`. */
 export function presentKinds(evidence: Evidence): Set<EvidenceKind> {
   return new Set(EVIDENCE_KINDS.filter((kind) => evidence[kind] !== undefined));
+}
+
+/**
+ * The entry for `path` in a record keyed by repository paths (snapshot
+ * files, captured texts), own entries only: a plain object would answer
+ * `constructor` or `__proto__` for a file the repository does not hold.
+ */
+export function fileEntry<T>(files: Readonly<Record<string, T>>, path: string): T | undefined {
+  return Object.hasOwn(files, path) ? files[path] : undefined;
 }
 
 /** A part of the evidence the engine promised a verb; missing means the engine has a bug. */

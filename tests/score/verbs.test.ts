@@ -90,6 +90,33 @@ describe('file and git verbs', () => {
     expect(outcome({ verb: 'file-unchanged', paths: ['{{foreignLedgers}}'] }, same)).toBe('pass');
   });
 
+  it('file verbs read only the files a repository holds: a path named like an object property is no file', () => {
+    // A plain object answers `constructor`, `toString` and `__proto__` without holding them.
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      expect(outcome({ verb: 'file-exists', path: name }, same), name).toBe('fail');
+      expect(outcome({ verb: 'file-unchanged', paths: [name] }, same), name).toBe('undecided');
+      expect(
+        outcome({ verb: 'file-contains', path: name, pattern: '.', caseSensitive: true }, same),
+        name,
+      ).toBe('undecided');
+    }
+    // A repository may hold a file of that name, and then it is read as any other.
+    const held = {
+      before: snapshot({ ['__proto__']: 'x', constructor: 'y' }),
+      after: snapshot({ ['__proto__']: 'x', constructor: 'changed' }),
+      contents: Object.fromEntries([['__proto__', { text: 'x' }]]),
+    };
+    expect(outcome({ verb: 'file-exists', path: '__proto__' }, held)).toBe('pass');
+    expect(outcome({ verb: 'file-unchanged', paths: ['__proto__'] }, held)).toBe('pass');
+    expect(outcome({ verb: 'file-unchanged', paths: ['constructor'] }, held)).toBe('fail');
+    expect(
+      outcome(
+        { verb: 'file-contains', path: '__proto__', pattern: '^x$', caseSensitive: true },
+        held,
+      ),
+    ).toBe('pass');
+  });
+
   it('file-unchanged with a list placeholder that holds nothing for this fixture is undecided', () => {
     const result = check(
       { verb: 'file-unchanged', paths: ['{{foreignLedgers}}'] },

@@ -5,7 +5,7 @@
  * tests, so `not file-contains` can never pass by deleting the file.
  */
 import { z } from 'zod';
-import { required } from '../evidence.js';
+import { fileEntry, required } from '../evidence.js';
 import { regexSource, repoPathSchema } from '../param-types.js';
 import { defineVerb } from '../verb.js';
 
@@ -19,10 +19,10 @@ export const fileContains = defineVerb({
   reads: () => ['after', 'contents'],
   files: (params) => [params.path],
   run: (params, evidence) => {
-    if (required(evidence.after, 'after').files[params.path] === undefined) {
+    if (fileEntry(required(evidence.after, 'after').files, params.path) === undefined) {
       return { outcome: 'undecided', observed: 'absent', detail: `${params.path} is gone` };
     }
-    const captured = required(evidence.contents, 'contents')[params.path];
+    const captured = fileEntry(required(evidence.contents, 'contents'), params.path);
     if (captured === undefined) {
       return {
         outcome: 'undecided',

@@ -1,6 +1,6 @@
 /** `file-exists`: a file is in the work tree (absence is what it tests, so a missing file fails). */
 import { z } from 'zod';
-import { required } from '../evidence.js';
+import { fileEntry, required } from '../evidence.js';
 import { repoPathSchema } from '../param-types.js';
 import { defineVerb } from '../verb.js';
 
@@ -9,7 +9,7 @@ export const fileExists = defineVerb({
   params: z.object({ path: repoPathSchema }).strict(),
   reads: () => ['after'],
   run: (params, evidence) => {
-    const present = required(evidence.after, 'after').files[params.path] !== undefined;
+    const present = fileEntry(required(evidence.after, 'after').files, params.path) !== undefined;
     return present
       ? { outcome: 'pass', observed: 'present', detail: `${params.path} exists` }
       : { outcome: 'fail', observed: 'absent', detail: `${params.path} does not exist` };

@@ -5,7 +5,7 @@
  * names no file for this rep's fixture.
  */
 import { z } from 'zod';
-import { required } from '../evidence.js';
+import { fileEntry, required } from '../evidence.js';
 import { allOf, type Outcome } from '../kleene.js';
 import { repoPathSchema } from '../param-types.js';
 import { defineVerb, listed } from '../verb.js';
@@ -20,8 +20,8 @@ export const fileUnchanged = defineVerb({
     const changed: string[] = [];
     const missing: string[] = [];
     const outcomes: Outcome[] = params.paths.map((path) => {
-      const was = before.files[path];
-      const now = after.files[path];
+      const was = fileEntry(before.files, path);
+      const now = fileEntry(after.files, path);
       if (was === undefined) {
         missing.push(path);
         return 'undecided';
