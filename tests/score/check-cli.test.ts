@@ -166,6 +166,22 @@ describe("redgreen's own transcript.jsonl and an ATIF v1.4 export", () => {
     );
   });
 
+  it('reads the transcript from stdin with -, and refuses stdin for both files', async () => {
+    const transcript = readFileSync(path.join(repDir, 'transcript.jsonl'), 'utf8');
+    const piped = await runCli(['check', 's1', '--transcript', '-', '--json'], {
+      input: transcript,
+    });
+    expect(piped.exitCode, piped.stderr).toBe(0);
+    const fromFile = await check(['s1', '--transcript', path.join(repDir, 'transcript.jsonl')]);
+    expect((JSON.parse(piped.stdout) as CheckReport).score).toEqual(fromFile.score);
+    const both = await runCli(['check', 's1', '--transcript', '-', '--reply', '-'], {
+      input: transcript,
+    });
+    expect(both.exitCode).toBe(2);
+    expect(both.stderr.trim().split('\n')).toHaveLength(1);
+    expect(both.stderr).toMatch(/both read stdin; read at most one of them from stdin/);
+  });
+
   it('refuses a file that is no transcript, with one line and exit 2', async () => {
     const junk = path.join(makeTempDir(), 'junk.txt');
     writeFileSync(junk, 'not a transcript\n');
