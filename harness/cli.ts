@@ -38,9 +38,23 @@ async function answerWithoutParsing(args: readonly string[]): Promise<number | u
   return undefined;
 }
 
+/**
+ * `run` starts model sessions, git and sandboxes: it runs in a helper that
+ * has left the terminal's process group, so a Ctrl-C reaches none of them
+ * (cli/own-session.ts). This process, the one the terminal runs, only relays.
+ */
+function startsSessions(args: readonly string[]): boolean {
+  return args.find((arg) => !arg.startsWith('-')) === 'run';
+}
+
 async function main(argv: readonly string[]): Promise<number> {
   const answered = await answerWithoutParsing(argv.slice(2));
   if (answered !== undefined) return answered;
+  if (startsSessions(argv.slice(2))) {
+    const session = await import('./cli/own-session.js');
+    if (session.isSessionHelper()) session.listenAsSessionHelper();
+    else return session.runInOwnSession(argv);
+  }
   const { buildProgram, loadCommander } = await import('./cli/program.js');
   const commander = loadCommander();
   const program = await buildProgram(argv.slice(2), commander);

@@ -186,17 +186,21 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
   const { runCampaign } = await import('../campaign/run-campaign.js');
   const { RunControl } = await import('../campaign/run-control.js');
   const { chooseProgressMode, progressReporter } = await import('../campaign/progress.js');
+  const { interruptRequests } = await import('./own-session.js');
   const control = new RunControl();
-  const onSignal = (): void => {
-    const state = control.interrupt();
+  const stopListening = interruptRequests((request) => {
+    const state = request === 'abort' ? control.abort() : control.interrupt();
     process.stderr.write(
       state === 'stopping'
         ? '\nredgreen: stopping after the reps in flight (Ctrl-C again aborts them)\n'
         : '\nredgreen: aborting the reps in flight; they are not recorded and --resume reruns them\n',
     );
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  });
+  if (control.stopping) {
+    stopListening();
+    process.stderr.write('redgreen: interrupted before the run started; nothing was run\n');
+    return ExitCode.failed;
+  }
   const mode = chooseProgressMode({
     json: flags.json === true,
     isTTY: process.stdout.isTTY === true,
@@ -237,8 +241,7 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
     }
     return ExitCode.ok;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopListening();
   }
 }
 

@@ -44,6 +44,9 @@ describe('redgreen run --resume', () => {
       },
     );
     await waitFor(() => recordedReps(out) >= 2, 120_000);
+    // Both processes of the run: the one doing the work (holding the lock) and the one the shell started.
+    const worker = Number(readFileSync(path.join(out, '.redgreen.lock'), 'utf8').trim());
+    process.kill(-worker, 'SIGKILL');
     if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
     await child;
     const before = repLines(out);

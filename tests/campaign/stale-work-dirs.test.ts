@@ -10,7 +10,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, cliPath, repoRoot } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
-import { defaultCampaign, repLines, runCampaignCli } from './support.js';
+import { defaultCampaign, readJson, repLines, runCampaignCli } from './support.js';
 
 async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -60,6 +60,9 @@ describe('stale work dirs of killed runs', () => {
     const killed = slowRun(killedOut, tmp, '1');
     await waitFor(() => workRoots(tmp).length === 2 && existsSync(killedOut), 60_000);
     const stale = workRoots(tmp).find((entry) => entry !== liveRoot);
+    // Both processes of the run: the one that does the work (its work dir's owner) and the one the shell started.
+    const owner = readJson<{ pid: number }>(path.join(tmp, stale ?? '', 'owner.json')).pid;
+    process.kill(-owner, 'SIGKILL');
     if (killed.pid !== undefined) process.kill(-killed.pid, 'SIGKILL');
     await killed;
     expect(existsSync(path.join(tmp, stale ?? ''))).toBe(true);
