@@ -49,6 +49,34 @@ function processAlive(pid: number): boolean {
 }
 
 /**
+ * Refuse a results directory a live run holds, without taking it: for
+ * commands that only read it (`merge`, `export --out` elsewhere), which must
+ * not read a run's files half-written, and may read a directory they cannot
+ * write.
+ */
+export async function refuseLockedResultsDir(root: string): Promise<Result<void, InputError>> {
+  const file = path.join(root, LOCK_FILE);
+  const holder = await liveLockHolder(file);
+  return holder === undefined ? ok(undefined) : err(lockedError(root, holder, file));
+}
+
+/** The live process (not this one) a lock file names, if any. */
+async function liveLockHolder(file: string): Promise<number | undefined> {
+  const holder = Number((await readFile(file, 'utf8').catch(() => '')).trim());
+  return Number.isInteger(holder) && holder > 0 && holder !== process.pid && processAlive(holder)
+    ? holder
+    : undefined;
+}
+
+function lockedError(root: string, holder: number, file: string): InputError {
+  return inputError(
+    root,
+    `is locked by a running redgreen process (pid ${holder}, in ${file})`,
+    'wait for that run to finish, or stop it first (a lock whose process is gone is taken over)',
+  );
+}
+
+/**
  * Take the results directory for this process: one writer at a time (runs,
  * and the commands that rewrite its files: score, report). A lock left by a
  * process that no longer exists (killed) is taken over.
@@ -76,21 +104,8 @@ export async function lockResultsDir(
           ),
         );
       }
-      const holder = Number((await readFile(file, 'utf8').catch(() => '')).trim());
-      if (
-        Number.isInteger(holder) &&
-        holder > 0 &&
-        holder !== process.pid &&
-        processAlive(holder)
-      ) {
-        return err(
-          inputError(
-            root,
-            `is locked by a running redgreen process (pid ${holder}, in ${file})`,
-            'wait for that run to finish, or stop it first (a lock whose process is gone is taken over)',
-          ),
-        );
-      }
+      const holder = await liveLockHolder(file);
+      if (holder !== undefined) return err(lockedError(root, holder, file));
       await unlink(file).catch(() => undefined);
     }
   }

@@ -8,7 +8,7 @@ import { ExitCode, failWithInputError } from './exit.js';
  * rewrites its files never does so under a live run. A directory that is not
  * a results directory is left to `work` to refuse.
  */
-async function withResultsLock(dir: string, work: () => Promise<number>): Promise<number> {
+export async function withResultsLock(dir: string, work: () => Promise<number>): Promise<number> {
   if (!existsSync(path.join(dir, 'ledger.jsonl'))) return work();
   const { lockResultsDir } = await import('../campaign/results-dir.js');
   const lock = await lockResultsDir(dir);
@@ -186,6 +186,14 @@ export function registerMergeCommand(program: Command): void {
     .argument('<results-dirs...>', 'directories `redgreen run --shard k/n` wrote')
     .requiredOption('--out <dir>', 'the merged results directory to create')
     .action(async (dirs: string[], flags: { out: string }) => {
+      const { refuseLockedResultsDir } = await import('../campaign/results-dir.js');
+      for (const dir of dirs) {
+        const free = await refuseLockedResultsDir(dir);
+        if (!free.ok) {
+          process.exitCode = failWithInputError(free.error);
+          return;
+        }
+      }
       const { mergeResults } = await import('../campaign/merge.js');
       const { writeReports } = await import('../report/write-reports.js');
       const merged = await mergeResults(dirs, flags.out);

@@ -1,7 +1,8 @@
 /**
  * A results directory a live run holds (`.redgreen.lock`) is not rewritten
- * by `report` or `score`: they refuse with one line naming the lock. A lock
- * whose process is gone is stale and does not stop them.
+ * by `report` or `score`, nor read half-written by `export` or `merge`: they
+ * refuse with one line naming the lock. A lock whose process is gone is stale
+ * and does not stop them.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -29,7 +30,7 @@ function contents(dir: string): Record<string, string> {
 }
 
 describe('a results directory a run holds locked', () => {
-  it('is refused by report and score, naming the lock, while the run is live', async () => {
+  it('is refused by report, score, export and merge, naming the lock, while the run is live', async () => {
     const out = path.join(makeTempDir(), 'out');
     const run = execa(
       process.execPath,
@@ -37,20 +38,36 @@ describe('a results directory a run holds locked', () => {
       { cwd: repoRoot, env: cleanEnv(), extendEnv: false, reject: false },
     );
     const lock = path.join(out, '.redgreen.lock');
-    await waitFor(() => existsSync(lock) && repLines(out).length >= 1, 120_000);
+    await waitFor(
+      () =>
+        existsSync(lock) && existsSync(path.join(out, 'ledger.jsonl')) && repLines(out).length >= 1,
+      120_000,
+    );
     const before = contents(out);
-    for (const command of ['report', 'score']) {
-      const refused = await runCli([command, out]);
+    const elsewhere = path.join(makeTempDir(), 'elsewhere');
+    for (const command of [
+      ['report', out],
+      ['score', out],
+      ['export', '--atif', out],
+      ['export', '--atif', out, '--out', elsewhere],
+      ['merge', out, '--out', elsewhere],
+    ]) {
+      const refused = await runCli(command);
       expect(refused.exitCode, refused.stdout).toBe(2);
       const lines = refused.stderr.trim().split('\n');
       expect(lines, refused.stderr).toHaveLength(1);
       expect(lines[0]).toContain('.redgreen.lock');
       expect(lines[0]).toMatch(/pid \d+/);
     }
-    // Nothing the run had written was rewritten by them.
+    // Nothing the run had written was rewritten by them (the live run only appends to its ledger meanwhile).
     const during = contents(out);
-    for (const [file, text] of Object.entries(before)) expect(during[file], file).toBe(text);
+    for (const [file, text] of Object.entries(before)) {
+      if (file === 'ledger.jsonl') expect(during[file]?.startsWith(text), file).toBe(true);
+      else expect(during[file], file).toBe(text);
+    }
     expect(existsSync(path.join(out, 'results.md'))).toBe(false);
+    expect(existsSync(path.join(out, 'atif'))).toBe(false);
+    expect(existsSync(elsewhere)).toBe(false);
     const finished = await run;
     expect(finished.exitCode, String(finished.stderr)).toBe(0);
   });
@@ -60,8 +77,13 @@ describe('a results directory a run holds locked', () => {
     expect(run.exitCode, run.stderr).toBe(0);
     const gone = spawnSync('true').pid;
     writeFileSync(path.join(out, '.redgreen.lock'), `${gone}\n`);
-    for (const command of ['report', 'score']) {
-      const result = await runCli([command, out]);
+    for (const command of [
+      ['report', out],
+      ['score', out],
+      ['export', '--atif', out],
+      ['merge', out, '--out', path.join(makeTempDir(), 'merged')],
+    ]) {
+      const result = await runCli(command);
       expect(result.exitCode, result.stderr).toBe(0);
     }
     expect(existsSync(path.join(out, '.redgreen.lock'))).toBe(false);
