@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { type Command, Option } from 'commander';
 import type { RunRequest } from '../campaign/run-request.js';
+import type { InputError } from '../lib/input-error.js';
 import { ExitCode, failWithInputError } from './exit.js';
 import { collect, nonNegativeInt, positiveInt, positiveNumber } from './parse-flags.js';
 import { runHelpDefaults } from './run-help-defaults.js';
@@ -178,6 +179,10 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
   if (flags.quiet !== true || flags.dryRun === true) log.write(`${modelBanner(request.value)}\n`);
   if (flags.dryRun) {
     const { dryRunLines } = await import('../campaign/dry-run.js');
+    if (request.value.resume) {
+      const resumable = await resumeRefusal(request.value, process.env);
+      if (resumable !== undefined) return failWithInputError(resumable);
+    }
     const resume = request.value.resume ? await resumeState(request.value) : undefined;
     log.write(`${dryRunLines(request.value, resume).join('\n')}\n`);
     return ExitCode.ok;
@@ -243,6 +248,30 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
   } finally {
     stopListening();
   }
+}
+
+/** What the resume itself would refuse (a directory of another campaign identity), else undefined. */
+async function resumeRefusal(
+  request: RunRequest,
+  env: NodeJS.ProcessEnv,
+): Promise<InputError | undefined> {
+  const { createBackend } = await import('../session/create-backend.js');
+  const { checkResumable } = await import('../campaign/prepare-run.js');
+  const { campaign, model } = request;
+  const backend = await createBackend(
+    campaign.backend,
+    model.kind === 'live',
+    (env.ANTHROPIC_API_KEY ?? '').trim() !== '',
+  );
+  if (!backend.ok) return backend.error;
+  const checked = await checkResumable({
+    campaign,
+    model,
+    engine: backend.value.engine,
+    sandboxKind: backend.value.sandbox.kind,
+    outDir: request.outDir,
+  });
+  return checked.ok ? undefined : checked.error;
 }
 
 /** What a resume would still run: the reps of the directory's plan it lacks or holds damaged. */

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { repoRoot, runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { defaultCampaign, filesUnder, readJson, repLines, runCampaignCli } from './support.js';
 
@@ -88,6 +88,25 @@ describe('--resume edge cases', () => {
     const dry = await runCampaignCli(['--resume', out, '--dry-run']);
     expect(dry.exitCode, dry.stderr).toBe(0);
     expect(dry.stdout).toMatch(/sessions: 1 left to run of 2 \(1 already recorded\)/);
+    expect(snapshotOf(out)).toEqual(before);
+  });
+
+  it('--resume --dry-run refuses what the resume would refuse: another campaign identity', async () => {
+    const out = await twoRepShard();
+    const before = snapshotOf(out);
+    for (const change of [
+      ['--model', 'scripted:literal'],
+      ['--arm', `red=${path.join(repoRoot, 'skills-under-test/sdd-plan-scoped')}`],
+      ['--only', 'scenario=s1'],
+      ['--max-turns', '3'],
+    ]) {
+      const dry = await runCampaignCli(['--resume', out, '--dry-run', ...change]);
+      expect(dry.exitCode, `${change.join(' ')}: ${dry.stdout}`).toBe(2);
+      expect(oneLineError(dry.stderr)).toMatch(/different campaign identity/);
+      const real = await runCampaignCli(['--resume', out, ...change]);
+      expect(real.exitCode, change.join(' ')).toBe(2);
+      expect(oneLineError(real.stderr)).toMatch(/different campaign identity/);
+    }
     expect(snapshotOf(out)).toEqual(before);
   });
 });
