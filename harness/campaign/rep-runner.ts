@@ -9,7 +9,7 @@ import {
 } from '../fixture/index.js';
 import { childrenStoppedFromOutside, lastOutsideSignal } from '../lib/outside-signals.js';
 import { harnessVersion } from '../lib/package-root.js';
-import { removeTree } from '../lib/remove-tree.js';
+import { openDirectoriesToOwner, removeTree } from '../lib/remove-tree.js';
 import type { Facts } from '../score/placeholders.js';
 import { formatReplyFile } from '../score/reply-file.js';
 import type { RepScore } from '../score/score-rep.js';
@@ -306,6 +306,9 @@ export async function runRep(
     if (!context.keepWorkDirs) {
       await removeTree(privateDir);
       await removeTree(runtimeDir);
+    } else {
+      // Kept for the user to look at, and to delete: the read-only skill copy becomes theirs to remove.
+      await openDirectoriesToOwner(privateDir);
     }
   }
 }

@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { lstat, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { lstat, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { type InputError, inputError } from '../lib/input-error.js';
 import { removeTree } from '../lib/remove-tree.js';
+import { err, ok, type Result } from '../lib/result.js';
 
 /**
  * A run's private work directory, `$TMPDIR/redgreen-run-XXXXXX`: fixture
@@ -59,6 +61,29 @@ function alive(owner: Owner): boolean {
   if (owner.started === null || owner.boot === null || owner.boot !== bootId()) return true;
   const now = startTime(owner.pid);
   return now === null || now === owner.started;
+}
+
+/**
+ * Check, before any work, that `$TMPDIR` (or the system default) can hold a
+ * work root: make one and remove it. The error names TMPDIR and the fix.
+ */
+export async function checkTempRoot(
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Result<void, InputError>> {
+  const tmp = os.tmpdir();
+  try {
+    await rm(await mkdtemp(path.join(tmp, PREFIX)), { recursive: true, force: true });
+    return ok(undefined);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    return err(
+      inputError(
+        env.TMPDIR === undefined ? `TMPDIR (unset, so ${tmp})` : `TMPDIR=${env.TMPDIR}`,
+        `redgreen cannot make its work directory there (${code})`,
+        'set TMPDIR to an existing directory you can write, or unset it to use /tmp',
+      ),
+    );
+  }
 }
 
 /** Create this run's work root and record its owner; `keep` marks one the user keeps. */

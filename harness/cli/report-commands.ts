@@ -133,6 +133,19 @@ export function registerGateCommand(program: Command): void {
         process.exitCode = failWithInputError(loaded.error);
         return;
       }
+      if (
+        flags.junit !== undefined &&
+        flags.summary !== undefined &&
+        path.resolve(flags.junit) === path.resolve(flags.summary)
+      ) {
+        process.exitCode = failWithInputError({
+          kind: 'input',
+          input: `--junit ${flags.junit} --summary ${flags.summary}`,
+          problem: 'name the same file, so one would overwrite the other',
+          fix: 'give each its own file',
+        });
+        return;
+      }
       for (const [flag, file] of [
         ['--junit', flags.junit],
         ['--summary', flags.summary],

@@ -175,6 +175,9 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
     new Date(),
   );
   if (!request.ok) return failWithInputError(request.error);
+  const { checkTempRoot } = await import('../campaign/work-root.js');
+  const tempRoot = await checkTempRoot();
+  if (!tempRoot.ok) return failWithInputError(tempRoot.error);
   const log = flags.json ? process.stderr : process.stdout;
   if (flags.quiet !== true || flags.dryRun === true) log.write(`${modelBanner(request.value)}\n`);
   if (flags.dryRun) {

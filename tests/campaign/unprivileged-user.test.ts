@@ -36,25 +36,37 @@ function unprivileged(): { prefix: string[] } | { skip: string } {
 const how = unprivileged();
 if ('skip' in how) console.log(`skipping the unprivileged-user test: ${how.skip}`);
 
+/** A home, a TMPDIR and a place for results owned by the unprivileged user, and a way to run as them. */
+function userSpace() {
+  const prefix = 'prefix' in how ? how.prefix : [];
+  const base = makeTempDir();
+  const home = path.join(base, 'home');
+  const tmp = path.join(base, 'tmp');
+  const out = path.join(base, 'out');
+  mkdirSync(home);
+  mkdirSync(tmp);
+  if (prefix.length > 0) for (const dir of [base, home, tmp]) chownSync(dir, NOBODY, NOBODY);
+  const asUser = (argv: readonly string[], env: Record<string, string> = {}) => {
+    const [file = '', ...args] = [...prefix, ...argv];
+    return spawnSync(file, args, {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      timeout: 240_000,
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: home,
+        TMPDIR: tmp,
+        LANG: 'C',
+        ...env,
+      },
+    });
+  };
+  return { base, home, tmp, out, asUser };
+}
+
 describe.skipIf('skip' in how)('a campaign run by an unprivileged user', () => {
   it('records and reports every rep, leaks no temp dir, and leaves results its owner can delete', () => {
-    const prefix = 'prefix' in how ? how.prefix : [];
-    const base = makeTempDir();
-    const home = path.join(base, 'home');
-    const tmp = path.join(base, 'tmp');
-    const out = path.join(base, 'out');
-    mkdirSync(home);
-    mkdirSync(tmp);
-    if (prefix.length > 0) for (const dir of [base, home, tmp]) chownSync(dir, NOBODY, NOBODY);
-    const asUser = (argv: readonly string[]) => {
-      const [file = '', ...args] = [...prefix, ...argv];
-      return spawnSync(file, args, {
-        cwd: repoRoot,
-        encoding: 'utf8',
-        timeout: 240_000,
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, TMPDIR: tmp, LANG: 'C' },
-      });
-    };
+    const { tmp, out, asUser } = userSpace();
 
     const run = asUser([
       process.execPath,
@@ -77,5 +89,45 @@ describe.skipIf('skip' in how)('a campaign run by an unprivileged user', () => {
     const remove = asUser(['rm', '-rf', out]);
     expect(remove.status, remove.stderr).toBe(0);
     expect(existsSync(out)).toBe(false);
+  });
+
+  it('with --keep-workdirs prints where it kept them, and its owner can delete them', () => {
+    const { tmp, out, asUser } = userSpace();
+    const run = asUser([
+      process.execPath,
+      cliPath,
+      'run',
+      defaultCampaign,
+      '--reps',
+      '1',
+      '--shard',
+      '1/4',
+      '--keep-workdirs',
+      '--out',
+      out,
+    ]);
+    const output = `${run.stdout}\n${run.stderr}`;
+    expect(run.status, output).toBe(0);
+    const kept = readdirSync(tmp).filter((entry) => entry.startsWith('redgreen-run-'));
+    expect(kept, output).toHaveLength(1);
+    const keptDir = path.join(tmp, kept[0] ?? '');
+    expect(output).toContain(keptDir);
+    const remove = asUser(['rm', '-rf', keptDir]);
+    expect(remove.status, remove.stderr).toBe(0);
+    expect(existsSync(keptDir)).toBe(false);
+  });
+
+  it('with a TMPDIR it cannot write gets one line naming TMPDIR, exit 2, and nothing is created', () => {
+    const { home, out, asUser } = userSpace();
+    const run = asUser(
+      [process.execPath, cliPath, 'run', defaultCampaign, '--reps', '1', '--out', out],
+      { TMPDIR: '/root' },
+    );
+    expect(run.status, run.stderr).toBe(2);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines, run.stderr).toHaveLength(1);
+    expect(lines[0]).toMatch(/^redgreen: TMPDIR/);
+    expect(existsSync(out)).toBe(false);
+    expect(readdirSync(home)).toEqual([]);
   });
 });
