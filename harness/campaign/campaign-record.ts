@@ -28,6 +28,10 @@ export const invocationSchema = z
     shard: shardSchema.nullable(),
     /** `--only`: the arms and scenarios run (none named: all); absent in directories from before it. */
     only: onlySelectionSchema.nullable().default(null),
+    /** Settings outside the identity that a resume repeats; absent in directories from before they were recorded. */
+    concurrency: z.number().int().positive().optional(),
+    maxCostUsd: z.number().positive().nullable().optional(),
+    retryIndeterminate: z.number().int().nonnegative().optional(),
   })
   .strict();
 export type Invocation = z.infer<typeof invocationSchema>;

@@ -34,6 +34,7 @@ export interface RunFlags {
   readonly faults?: readonly string[] | undefined;
   /** `--only` filters: `scenario=<id>,arm=<name>`. */
   readonly only?: readonly string[] | undefined;
+  readonly retryIndeterminate?: number | undefined;
 }
 
 /** A run, fully resolved and checked: nothing is built or started yet. */
@@ -45,6 +46,41 @@ export interface RunRequest {
   readonly invocation: Invocation;
   readonly outDir: string;
   readonly resume: boolean;
+  /** For a resume: the recorded settings it repeats, and the flags given instead. */
+  readonly resumeNote?: string;
+}
+
+/**
+ * The settings outside the campaign identity a resume repeats unless given
+ * again (`--concurrency`, `--max-cost`, `--retry-indeterminate`), in one line.
+ */
+function resumeSettingsNote(
+  previous: Invocation,
+  given: {
+    concurrency?: number | undefined;
+    maxCost?: number | undefined;
+    retry?: number | undefined;
+  },
+): string {
+  const settings: [flag: string, recorded: string | undefined, given: number | undefined][] = [
+    ['--concurrency', previous.concurrency?.toString(), given.concurrency],
+    [
+      '--max-cost',
+      previous.maxCostUsd === undefined ? undefined : (previous.maxCostUsd?.toString() ?? 'none'),
+      given.maxCost,
+    ],
+    ['--retry-indeterminate', previous.retryIndeterminate?.toString(), given.retry],
+  ];
+  const repeated = settings
+    .filter(([, recorded, flag]) => recorded !== undefined && flag === undefined)
+    .map(([name, recorded]) => `${name} ${recorded}`);
+  const replaced = settings
+    .filter(([, , flag]) => flag !== undefined)
+    .map(([name, recorded, flag]) => `${name} ${flag} (recorded: ${recorded ?? 'not recorded'})`);
+  return [
+    `resuming with the recorded settings: ${repeated.length > 0 ? repeated.join(', ') : 'none beyond the campaign identity'}`,
+    ...(replaced.length > 0 ? [`given here instead: ${replaced.join(', ')}`] : []),
+  ].join('; ');
 }
 
 function utcStamp(date: Date): string {
@@ -156,17 +192,20 @@ export async function resolveRunRequest(
   const seed = pick(flags.seed, previous?.seed);
   const maxTurns = pick(flags.maxTurns, previous?.maxTurns);
   const sessionTimeoutSeconds = pick(flags.sessionTimeout, previous?.sessionTimeoutSeconds);
+  const concurrency = pick(flags.concurrency, previous?.concurrency);
+  const maxCostUsd = flags.maxCost ?? previous?.maxCostUsd;
+  const retryIndeterminate = pick(flags.retryIndeterminate, previous?.retryIndeterminate) ?? 0;
   const loaded = await loadCampaign(
     flags.campaign ?? previous?.campaignFile ?? defaultCampaignFile(),
     {
       ...overrides,
       ...(reps === undefined ? {} : { reps }),
-      ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
+      ...(concurrency === undefined ? {} : { concurrency }),
       ...(backend === undefined ? {} : { backend }),
       ...(seed === undefined ? {} : { seed }),
       ...(maxTurns === undefined ? {} : { maxTurns }),
       ...(sessionTimeoutSeconds === undefined ? {} : { sessionTimeoutSeconds }),
-      ...(flags.maxCost === undefined ? {} : { maxCostUsd: flags.maxCost }),
+      ...(maxCostUsd === undefined || maxCostUsd === null ? {} : { maxCostUsd }),
     },
   );
   if (!loaded.ok) return loaded;
@@ -205,6 +244,15 @@ export async function resolveRunRequest(
     faults,
     outDir,
     resume: flags.resume !== undefined,
+    ...(previous === undefined
+      ? {}
+      : {
+          resumeNote: resumeSettingsNote(previous, {
+            concurrency: flags.concurrency,
+            maxCost: flags.maxCost,
+            retry: flags.retryIndeterminate,
+          }),
+        }),
     invocation: {
       campaignFile: campaign.file,
       arms,
@@ -216,6 +264,9 @@ export async function resolveRunRequest(
       sessionTimeoutSeconds: campaign.limits.sessionTimeoutSeconds,
       shard,
       only,
+      concurrency: campaign.concurrency,
+      maxCostUsd: campaign.limits.maxCostUsd,
+      retryIndeterminate,
     },
   });
 }

@@ -17,7 +17,7 @@ interface RunFlags {
   resume?: string;
   shard?: string;
   only?: string[];
-  retryIndeterminate: number;
+  retryIndeterminate?: number;
   maxCost?: number;
   maxTurns?: number;
   sessionTimeout?: number;
@@ -76,7 +76,7 @@ export function registerRunCommand(program: Command): void {
     )
     .option(
       '--resume <dir>',
-      'continue a results directory: run only its missing reps and those whose files are damaged (same campaign identity; a larger --reps extends its plan)',
+      'continue a results directory: run only its missing reps and those whose files are damaged, with its recorded settings (--concurrency, --max-cost and --retry-indeterminate too, unless given again; same campaign identity; a larger --reps extends its plan)',
     )
     .option(
       '--shard <k/n>',
@@ -89,9 +89,8 @@ export function registerRunCommand(program: Command): void {
     )
     .option(
       '--retry-indeterminate <k>',
-      'rerun reps whose session failed for an infrastructure reason (API errors after retries, engine crash, timeout, harness failure) up to k more times; fails, turn-limit hits and missing replies are never retried',
+      'rerun reps whose session failed for an infrastructure reason (API errors after retries, engine crash, timeout, harness failure) up to k more times; fails, turn-limit hits and missing replies are never retried (default: 0)',
       nonNegativeInt('--retry-indeterminate', 10),
-      0,
     )
     .option(
       '--max-cost <usd>',
@@ -169,6 +168,7 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
       seed: flags.seed,
       faults: flags.fault,
       only: flags.only,
+      retryIndeterminate: flags.retryIndeterminate,
     },
     cwd,
     process.env,
@@ -180,6 +180,7 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
   if (!tempRoot.ok) return failWithInputError(tempRoot.error);
   const log = flags.json ? process.stderr : process.stdout;
   if (flags.quiet !== true || flags.dryRun === true) log.write(`${modelBanner(request.value)}\n`);
+  if (request.value.resumeNote !== undefined) log.write(`redgreen: ${request.value.resumeNote}\n`);
   if (flags.dryRun) {
     const { dryRunLines } = await import('../campaign/dry-run.js');
     if (request.value.resume) {
@@ -218,7 +219,7 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
   try {
     const summary = await runCampaign({
       ...request.value,
-      retryIndeterminate: flags.retryIndeterminate,
+      retryIndeterminate: request.value.invocation.retryIndeterminate ?? 0,
       keepWorkDirs: flags.keepWorkdirs === true,
       control,
       events: progressReporter(mode, process.stdout, undefined, {

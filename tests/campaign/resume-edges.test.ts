@@ -91,6 +91,49 @@ describe('--resume edge cases', () => {
     expect(snapshotOf(out)).toEqual(before);
   });
 
+  it('repeats the recorded --concurrency, --max-cost and --retry-indeterminate; flags given to the resume win, and it says so', async () => {
+    const out = path.join(makeTempDir(), 'out');
+    const first = await runCampaignCli([
+      defaultCampaign,
+      '--reps',
+      '2',
+      '--shard',
+      '1/4',
+      '--concurrency',
+      '1',
+      '--max-cost',
+      '7',
+      '--retry-indeterminate',
+      '2',
+      '--out',
+      out,
+    ]);
+    expect(first.exitCode, first.stderr).toBe(0);
+    const ledger = path.join(out, 'ledger.jsonl');
+    const lines = readFileSync(ledger, 'utf8').trim().split('\n');
+    writeFileSync(ledger, `${lines.slice(0, -1).join('\n')}\n`);
+
+    const dry = await runCampaignCli(['--resume', out, '--dry-run']);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/concurrency 1\b/);
+    expect(dry.stdout).toMatch(
+      /recorded settings: --concurrency 1, --max-cost 7, --retry-indeterminate 2/,
+    );
+    const mixed = await runCampaignCli(['--resume', out, '--dry-run', '--concurrency', '3']);
+    expect(mixed.stdout).toMatch(/concurrency 3\b/);
+    expect(mixed.stdout).toMatch(/given here instead: --concurrency 3 \(recorded: 1\)/);
+
+    const resumed = await runCampaignCli(['--resume', out, '--json']);
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    const start = resumed.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; concurrency?: number })
+      .find((event) => event.type === 'run-start');
+    expect(start?.concurrency).toBe(1);
+    expect(resumed.stderr).toMatch(/--retry-indeterminate 2/);
+  });
+
   it('--resume --dry-run refuses what the resume would refuse: another campaign identity', async () => {
     const out = await twoRepShard();
     const before = snapshotOf(out);
