@@ -27,6 +27,7 @@ interface RunFlags {
   keepWorkdirs?: boolean;
   fault?: string[];
   report: boolean;
+  gate?: boolean;
 }
 
 export function registerRunCommand(program: Command): void {
@@ -127,6 +128,10 @@ export function registerRunCommand(program: Command): void {
       collect,
     )
     .option('--no-report', 'skip writing results.md/csv/json and report.html at the end')
+    .option(
+      '--gate',
+      'after the run, exit with the code `redgreen gate` gives for its results directory (0 every gate holds, 1 a gate fails, 2 undecided, e.g. reps missing), for CI jobs that call only run',
+    )
     .addHelpText(
       'after',
       [
@@ -140,7 +145,7 @@ export function registerRunCommand(program: Command): void {
         '  redgreen run --resume results/plan-scoped-workspace-20261130-101500Z',
         '',
         'Exit status: 0 when every planned rep is recorded, 1 when the run stopped early or reps are missing,',
-        '2 for bad input (nothing is built or run). Use `redgreen gate <dir>` to gate on the results.',
+        '2 for bad input (nothing is built or run). Use `redgreen gate <dir>`, or --gate, to gate on the results.',
       ].join('\n'),
     )
     .action(async (campaignArg: string | undefined, flags: RunFlags) => {
@@ -229,16 +234,22 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
       env: process.env,
     });
     if (!summary.ok) return failWithInputError(summary.error);
-    if (flags.report) {
-      const { writeReports } = await import('../report/write-reports.js');
-      const report = await writeReports(summary.value.outDir, {
+    // With --gate the run ends with the gate's exit code, so the results are summarised even without reports.
+    let gateCode: number | undefined;
+    if (flags.report || flags.gate === true) {
+      const { gateVerdictLine } = await import('../report/markdown.js');
+      const { summariseRun } = await import('./run-summary.js');
+      const summarised = await summariseRun(summary.value.outDir, {
+        write: flags.report,
         terminal: flags.json || quiet ? undefined : process.stdout,
       });
-      if (!report.ok) return failWithInputError(report.error);
-      if (quiet && !flags.json) {
-        const { gateVerdictLine } = await import('../report/markdown.js');
-        log.write(`${gateVerdictLine(report.value)}\n`);
+      if (!summarised.ok) return failWithInputError(summarised.error);
+      // The tables carry the gate line; without them it is printed on its own (--quiet, --gate).
+      const tablesPrinted = flags.report && !flags.json && !quiet;
+      if (!tablesPrinted && ((quiet && !flags.json) || flags.gate === true)) {
+        log.write(`${gateVerdictLine(summarised.value)}\n`);
       }
+      if (flags.gate === true) gateCode = summarised.value.gates.exitCode;
     }
     log.write(`results: ${path.relative(cwd, summary.value.outDir) || '.'}\n`);
     if (summary.value.missing > 0 || summary.value.stoppedEarly) {
@@ -246,9 +257,9 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
       process.stderr.write(
         `redgreen: ${summary.value.missing} planned rep(s) not recorded; to finish the run: ${resumeCommand(summary.value.outDir, cwd)}\n`,
       );
-      return ExitCode.failed;
+      return gateCode ?? ExitCode.failed;
     }
-    return ExitCode.ok;
+    return gateCode ?? ExitCode.ok;
   } finally {
     stopListening();
   }
