@@ -67,7 +67,12 @@ async function main(argv: readonly string[]): Promise<number> {
         return ExitCode.ok;
       }
       if (error.code === 'commander.help' && error.exitCode === 0) return ExitCode.ok;
-      // Everything else is a usage error; commander printed it.
+      // Everything else is a usage error: one line, as every bad input gets.
+      if (error.code !== 'commander.help') {
+        const { requestedCommand } = await import('./cli/command-table.js');
+        const { usageErrorLine } = await import('./cli/usage-error.js');
+        process.stderr.write(usageErrorLine(error.message, requestedCommand(argv.slice(2))?.name));
+      }
       return ExitCode.usage;
     }
     throw error;
