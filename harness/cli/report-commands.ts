@@ -177,7 +177,9 @@ export function registerGateCommand(program: Command): void {
           junit: flags.junit === undefined ? null : path.resolve(flags.junit),
           summary: flags.summary === undefined ? null : path.resolve(flags.summary),
         };
-        const document = gateJson(model, loaded.value.layout.root, files);
+        const { gateSchema } = await import('../campaign/config-schema.js');
+        const configs = gateSchema.array().parse(loaded.value.record.gates);
+        const document = gateJson(model, loaded.value.layout.root, files, configs);
         process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
       } else {
         process.stdout.write(`${gateReportLines(model).join('\n')}\n`);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { type ResultsModel, resultsSchema } from './results-schema.js';
+import type { GateConfig } from '../campaign/config-schema.js';
+import { type CellSummary, type ResultsModel, resultsSchema } from './results-schema.js';
 
 /**
  * What `redgreen gate --json` and `redgreen report --json` print on stdout
@@ -8,6 +9,55 @@ import { type ResultsModel, resultsSchema } from './results-schema.js';
  * same as without --json; on bad input nothing is printed on stdout.
  */
 export const COMMAND_JSON_VERSION = 1;
+
+const gateCellSchema = z
+  .object({
+    arm: z.string(),
+    role: z.enum(['red', 'green']),
+    scenario: z.string(),
+    pass: z.number().int().nonnegative(),
+    fail: z.number().int().nonnegative(),
+    indeterminate: z.number().int().nonnegative(),
+    decided: z.number().int().nonnegative(),
+    recorded: z.number().int().nonnegative(),
+  })
+  .strict();
+
+/** A gate's structured fields: what it names, its parameters, and the counts of the cells it reads. */
+function gateFacts(gate: GateConfig | undefined, cells: readonly CellSummary[]) {
+  const counts = (cell: CellSummary): z.infer<typeof gateCellSchema> => ({
+    arm: cell.arm,
+    role: cell.role,
+    scenario: cell.scenario,
+    pass: cell.pass,
+    fail: cell.fail,
+    indeterminate: cell.indeterminate,
+    decided: cell.decided,
+    recorded: cell.recorded,
+  });
+  if (gate === undefined) return { arm: null, scenario: null, params: {}, cells: [] };
+  switch (gate.kind) {
+    case 'min-pass-rate':
+      return {
+        arm: gate.arm,
+        scenario: gate.scenario,
+        params: { passes: gate.passes, of: gate.of },
+        cells: cells
+          .filter((cell) => cell.arm === gate.arm && cell.scenario === gate.scenario)
+          .map(counts),
+      };
+    case 'green-better':
+    case 'no-regression':
+      return {
+        arm: null,
+        scenario: gate.scenario,
+        params: { alpha: gate.alpha },
+        cells: cells.filter((cell) => cell.scenario === gate.scenario).map(counts),
+      };
+    case 'max-indeterminate-share':
+      return { arm: null, scenario: null, params: { share: gate.share }, cells: cells.map(counts) };
+  }
+}
 
 export const gateJsonSchema = z
   .object({
@@ -32,6 +82,14 @@ export const gateJsonSchema = z
           kind: z.string(),
           outcome: z.enum(['holds', 'fails', 'undecided']),
           figure: z.string(),
+          /** The arm a min-pass-rate gate names, else null. */
+          arm: z.string().nullable(),
+          /** The scenario the gate is about, else null (max-indeterminate-share). */
+          scenario: z.string().nullable(),
+          /** The gate's parameters as the campaign declares them: passes and of, alpha, or share. */
+          params: z.record(z.string(), z.number()),
+          /** The cells the gate reads, with their counts (every cell for max-indeterminate-share). */
+          cells: z.array(gateCellSchema),
         })
         .strict(),
     ),
@@ -60,6 +118,8 @@ export function gateJson(
   model: ResultsModel,
   resultsDir: string,
   files: GateJson['files'],
+  /** The campaign's gates, in the order the results list them. */
+  configs: readonly GateConfig[],
 ): GateJson {
   return gateJsonSchema.parse({
     schemaVersion: COMMAND_JSON_VERSION,
@@ -74,7 +134,10 @@ export function gateJson(
     outcome: model.gates.outcome,
     exitCode: model.gates.exitCode,
     why: model.gates.why,
-    gates: model.gates.results,
+    gates: model.gates.results.map((result, index) => ({
+      ...result,
+      ...gateFacts(configs[index], model.cells),
+    })),
     files,
   });
 }
