@@ -210,6 +210,7 @@ export function registerMergeCommand(program: Command): void {
         }
       }
       const { mergeResults } = await import('../campaign/merge.js');
+      const { plural } = await import('../lib/plural.js');
       const { writeReports } = await import('../report/write-reports.js');
       const merged = await mergeResults(dirs, flags.out);
       if (!merged.ok) {
@@ -217,7 +218,7 @@ export function registerMergeCommand(program: Command): void {
         return;
       }
       process.stdout.write(
-        `merged ${merged.value.reps} rep(s) from ${merged.value.sources} director(ies) into ${flags.out}\n`,
+        `merged ${plural(merged.value.reps, 'rep')} from ${plural(merged.value.sources, 'directory', 'directories')} into ${flags.out}\n`,
       );
       if (merged.value.missingShards !== null) {
         process.stderr.write(`redgreen: warning: ${merged.value.missingShards}\n`);

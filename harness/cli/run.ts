@@ -2,6 +2,7 @@ import path from 'node:path';
 import { type Command, Option } from 'commander';
 import type { RunRequest } from '../campaign/run-request.js';
 import type { InputError } from '../lib/input-error.js';
+import { policyNames } from '../model-server/policies/index.js';
 import { ExitCode, failWithInputError } from './exit.js';
 import { collect, nonNegativeInt, positiveInt, positiveNumber } from './parse-flags.js';
 import { runHelpDefaults } from './run-help-defaults.js';
@@ -54,7 +55,7 @@ export function registerRunCommand(program: Command): void {
     )
     .option(
       '--model <id>',
-      `model id, or scripted:<policy> for the local model server ${defaults.model}`,
+      `model id, or scripted:<policy> for the local model server (policies: ${policyNames.join(', ')}; \`redgreen serve-model --help\` describes them) ${defaults.model}`,
     )
     .addOption(
       new Option('--backend <name>', `session backend ${defaults.backend}`).choices([
@@ -254,8 +255,9 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
     log.write(`results: ${path.relative(cwd, summary.value.outDir) || '.'}\n`);
     if (summary.value.missing > 0 || summary.value.stoppedEarly) {
       const { resumeCommand } = await import('./resume-hint.js');
+      const { plural } = await import('../lib/plural.js');
       process.stderr.write(
-        `redgreen: ${summary.value.missing} planned rep(s) not recorded; to finish the run: ${resumeCommand(summary.value.outDir, cwd)}\n`,
+        `redgreen: ${plural(summary.value.missing, 'planned rep')} not recorded; to finish the run: ${resumeCommand(summary.value.outDir, cwd)}\n`,
       );
       return gateCode ?? ExitCode.failed;
     }

@@ -91,6 +91,15 @@ export function resultsTable(model: ResultsModel): string {
   );
 }
 
+/**
+ * The tool_uses section's title: the seed's "Disambiguation cost" where a
+ * scenario classifies how sessions resolved their question (a tally
+ * observation: what the tool_uses were spent on), else a plain one.
+ */
+export function costHeading(model: Pick<ResultsModel, 'legend'>): string {
+  return model.legend === null ? 'tool_uses per cell' : 'Disambiguation cost';
+}
+
 export function costTable(model: ResultsModel): string {
   return table(
     ['Cell', 'Text', 'tool_uses per decided rep', 'median', 'mean', 'mean 95% CI (bootstrap)'],
@@ -220,7 +229,7 @@ export function resultsMarkdown(model: ResultsModel): string {
     '',
     'PASS counts decided reps (indeterminate ones are excluded); intervals are Wilson 95%.',
     '',
-    '## Disambiguation cost',
+    `## ${costHeading(model)}`,
     '',
     costTable(model),
     '',

@@ -1,3 +1,4 @@
+import type { CampaignRecord } from '../campaign/campaign-record.js';
 import { gateSchema } from '../campaign/config-schema.js';
 import { harnessVersion } from '../lib/package-root.js';
 import type { ExtractedValue, Reading } from '../score/evidence.js';
@@ -193,6 +194,13 @@ const CLASSIFY_EXTRAS = ['both', 'neither', 'none'];
  * `neither`), so a value keeps its colour whichever were seen, then any
  * other value seen, in order.
  */
+/** An arm's skill text as the results name it: the directory read, or the git ref with its commit. */
+function skillSourceText(source: CampaignRecord['arms'][number]['source']): string {
+  return source.kind === 'dir'
+    ? source.dir
+    : `git:${source.repo}@${source.ref}:${source.subdir} (commit ${source.commit.slice(0, 12)})`;
+}
+
 function legendOf(loaded: LoadedResults, rows: readonly RepRow[]): ResultsModel['legend'] {
   for (const rep of loaded.reps) {
     const tally = rep.score.observations.find(
@@ -318,7 +326,7 @@ export function summariseResults(loaded: LoadedResults): ResultsModel {
       role: arm.role,
       label: arm.label,
       layout: arm.layout,
-      source: String(arm.source.spec ?? ''),
+      source: skillSourceText(arm.source),
       tree: arm.tree,
     })),
     scenarios: record.scenarios.map((scenario) => ({ id: scenario.id, title: scenario.title })),

@@ -171,7 +171,7 @@ describe('redgreen run --resume', () => {
     expect(resumed.stdout).toContain(
       'recorded 1 rep(s) a crash had landed without their ledger line',
     );
-    expect(resumed.stdout).toContain('running 0 rep(s) of 1 (1 already done)');
+    expect(resumed.stdout).toContain('running 0 of 1 planned rep (1 already done)');
     expect(repLines(out).map((line) => line.id)).toEqual(['green/s1-rep1']);
     expect(hashTree(path.join(out, landed?.dir ?? ''))).toEqual(before);
 
