@@ -18,24 +18,63 @@ export type OnlySelection = z.infer<typeof onlySelectionSchema>;
 const FORMAT =
   'write it as --only scenario=<id>,arm=<name> (either key may be left out or repeated)';
 
-/** Parse the `--only` flags; none gives null (the whole campaign). */
+/**
+ * Parse the `--only` flags; none gives null (the whole campaign). Several
+ * flags merge into one selection, arms crossed with scenarios; flags whose
+ * cells that merge would not be (`scenario=s1,arm=red` and
+ * `scenario=s2,arm=green` would run all four cells) are refused, never
+ * silently widened or narrowed.
+ */
 export function parseOnly(specs: readonly string[]): Result<OnlySelection | null, InputError> {
   if (specs.length === 0) return ok(null);
-  const arms = new Set<string>();
-  const scenarios = new Set<string>();
+  const flags: OnlySelection[] = [];
   for (const spec of specs) {
-    const parts = spec.split(',');
-    for (const part of parts) {
+    const flag = { arms: new Set<string>(), scenarios: new Set<string>() };
+    for (const part of spec.split(',')) {
       const match = /^(scenario|arm)=([a-z0-9][a-z0-9-]*)$/.exec(part.trim());
       if (match === null) {
         return err(
           inputError(`--only ${spec}`, `"${part}" is not scenario=<id> or arm=<name>`, FORMAT),
         );
       }
-      (match[1] === 'arm' ? arms : scenarios).add(match[2] ?? '');
+      (match[1] === 'arm' ? flag.arms : flag.scenarios).add(match[2] ?? '');
     }
+    flags.push({ arms: [...flag.arms].sort(), scenarios: [...flag.scenarios].sort() });
   }
-  return ok({ arms: [...arms].sort(), scenarios: [...scenarios].sort() });
+  const merged = {
+    arms: [...new Set(flags.flatMap((flag) => flag.arms))].sort(),
+    scenarios: [...new Set(flags.flatMap((flag) => flag.scenarios))].sort(),
+  };
+  if (!sameCells(flags, merged)) {
+    return err(
+      inputError(
+        specs.map((spec) => `--only ${spec}`).join(' '),
+        `a run covers the named arms crossed with the named scenarios (${merged.arms.join(', ') || 'every arm'} x ${merged.scenarios.join(', ') || 'every scenario'}), which is not the cells these flags name one by one`,
+        'give one --only naming the arms and scenarios of the cells you want, or run the other cells into a directory of their own',
+      ),
+    );
+  }
+  return ok(merged);
+}
+
+/**
+ * Whether the flags, one by one, name exactly the cells of the merged
+ * selection. Every flag must name the same keys (a key left out means all of
+ * it, which the merge would narrow); with both keys named, the cells are
+ * compared one by one.
+ */
+function sameCells(flags: readonly OnlySelection[], merged: OnlySelection): boolean {
+  const keys = (flag: OnlySelection): string =>
+    `${flag.arms.length > 0 ? 'arm' : ''}/${flag.scenarios.length > 0 ? 'scenario' : ''}`;
+  const first = flags[0];
+  if (first === undefined || flags.some((flag) => keys(flag) !== keys(first))) return false;
+  if (first.arms.length === 0 || first.scenarios.length === 0) return true;
+  const named = new Set(
+    flags.flatMap((flag) =>
+      flag.arms.flatMap((arm) => flag.scenarios.map((scenario) => `${arm}/${scenario}`)),
+    ),
+  );
+  return named.size === merged.arms.length * merged.scenarios.length;
 }
 
 /** Check the named arms and scenarios against the campaign's. */

@@ -86,7 +86,7 @@ export function registerRunCommand(program: Command): void {
     )
     .option(
       '--only <scenario=id,arm=name>',
-      'run only these cells: the named arms crossed with the named scenarios (a key left out means all of it; repeatable, e.g. --only scenario=s1,arm=green); the subset is part of the campaign identity, and gates about cells it leaves out are dropped',
+      'run only these cells: the named arms crossed with the named scenarios (a key left out means all of it), e.g. --only scenario=s1,arm=green; repeatable, merged into one selection, and refused when that would change the cells the flags name; the subset is part of the campaign identity, and gates about cells it leaves out are dropped',
       collect,
     )
     .option(

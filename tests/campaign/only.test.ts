@@ -63,6 +63,31 @@ describe('run --only', () => {
     expect(other.stderr).toMatch(/different campaign identity/);
   });
 
+  it('refuses repeated --only flags whose cells the merged selection would not match', async () => {
+    for (const flags of [
+      ['--only', 'scenario=s1,arm=red', '--only', 'scenario=s2,arm=green'],
+      ['--only', 'scenario=s1', '--only', 'arm=green'],
+      ['--only', 'scenario=s1', '--only', 'scenario=s2,arm=red'],
+    ]) {
+      const out = path.join(makeTempDir(), 'out');
+      const run = await runCampaignCli([defaultCampaign, ...flags, '--dry-run', '--out', out]);
+      expect(run.exitCode, flags.join(' ')).toBe(2);
+      const lines = run.stderr.trim().split('\n');
+      expect(lines, run.stderr).toHaveLength(1);
+      expect(lines[0]).toMatch(/^redgreen: --only .*crossed with.*give one --only/);
+    }
+    // Repeats that mean what they merge to are fine.
+    for (const [flags, cells] of [
+      [['--only', 'scenario=s1', '--only', 'scenario=s2'], 4],
+      [['--only', 'scenario=s1,arm=red', '--only', 'scenario=s2,arm=red'], 2],
+      [['--only', 'arm=red,scenario=s1', '--only', 'arm=green,scenario=s1'], 2],
+    ] as const) {
+      const run = await runCampaignCli([defaultCampaign, ...flags, '--reps', '1', '--dry-run']);
+      expect(run.exitCode, `${flags.join(' ')}: ${run.stderr}`).toBe(0);
+      expect(run.stdout.match(/^ {2}cell /gm) ?? []).toHaveLength(cells);
+    }
+  });
+
   it('refuses a name the campaign lacks and a key it does not know, in one line', async () => {
     for (const [spec, pattern] of [
       ['arm=blue', /--only arm=blue: the campaign has no arm "blue"; use one of red, green/],
