@@ -53,6 +53,8 @@ export interface PreparedRun {
   readonly extendedFrom: number | null;
   /** Work dirs of killed runs removed from $TMPDIR before this run made its own. */
   readonly staleRemoved: number;
+  /** Work dirs in $TMPDIR without an owner file that were left (too young, or in use). */
+  readonly unownedWorkRoots: readonly string[];
   /** Release the results-directory lock. */
   readonly release: () => Promise<void>;
 }
@@ -191,7 +193,7 @@ export async function prepareRun(
     if (!fresh.ok) return fresh;
   }
 
-  const staleRemoved = (await removeStaleWorkRoots()).length;
+  const stale = await removeStaleWorkRoots();
   const workRoot = await createWorkRoot(options.keepWorkDirs);
   const computed = await computeIdentity(options, workRoot);
   if (!computed.ok) {
@@ -298,7 +300,8 @@ export async function prepareRun(
     workRoot,
     adopted,
     extendedFrom,
-    staleRemoved,
+    staleRemoved: stale.removed.length,
+    unownedWorkRoots: stale.unowned,
     release: lock.value,
   });
 }

@@ -3,6 +3,7 @@ import { open, readdir, readFile, rm, truncate, unlink } from 'node:fs/promises'
 import path from 'node:path';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { checkOutputDir } from '../lib/output-dir.js';
+import { processAlive } from '../lib/process-alive.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { repScoreSchema } from '../score/score-rep.js';
 import { appendRepLine, type LedgerContents } from './ledger.js';
@@ -38,15 +39,6 @@ export async function checkFreshOutput(
 }
 
 const LOCK_FILE = '.redgreen.lock';
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Refuse a results directory a live run holds, without taking it: for

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanEnv, cliPath, repoRoot, runCli } from '../helpers/cli.js';
-import { descendants, type ProcessInfo, processInfo } from '../helpers/process-tree.js';
+import { descendants, type ProcessInfo, processInfo, running } from '../helpers/process-tree.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { runInTerminal, type Terminal, tmuxAvailable } from '../helpers/terminal.js';
 import { readJson, repLines, runCampaignCli, twoRepCampaign } from './support.js';
@@ -164,7 +164,7 @@ describe('a signal from outside redgreen', () => {
     expect(worker).not.toBe(child.pid);
     process.kill(child.pid ?? 0, 'SIGKILL');
     await child;
-    while (processInfo(worker) !== undefined) {
+    while (running(worker)) {
       if (Date.now() > deadline)
         throw new Error('the run did not end after its foreground process died');
       await sleep(50);

@@ -14,6 +14,8 @@ export interface ProcessInfo {
   readonly session: number;
   /** The foreground process group of the process's controlling terminal (-1 without one). */
   readonly tpgid: number;
+  /** R running, S sleeping, Z ended but not yet reaped, ... */
+  readonly state: string;
   readonly command: string;
 }
 
@@ -24,6 +26,7 @@ function readProcess(pid: number): ProcessInfo | undefined {
     const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
     return {
       pid,
+      state: fields[0] ?? '',
       ppid: Number(fields[1]),
       pgrp: Number(fields[2]),
       session: Number(fields[3]),
@@ -38,6 +41,12 @@ function readProcess(pid: number): ProcessInfo | undefined {
 /** One process, or undefined when it is gone. */
 export function processInfo(pid: number): ProcessInfo | undefined {
   return readProcess(pid);
+}
+
+/** Whether a process still runs: not gone, and not ended awaiting a reaper (a zombie). */
+export function running(pid: number): boolean {
+  const info = readProcess(pid);
+  return info !== undefined && info.state !== 'Z' && info.state !== 'X';
 }
 
 /** Every process below `root` (not `root` itself), parents before children. */
