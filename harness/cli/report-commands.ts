@@ -8,7 +8,7 @@ import { ExitCode, failWithInputError } from './exit.js';
  * rewrites its files never does so under a live run. A directory that is not
  * a results directory is left to `work` to refuse.
  */
-async function withResultsLock(dir: string, work: () => Promise<number>): Promise<number> {
+export async function withResultsLock(dir: string, work: () => Promise<number>): Promise<number> {
   if (!existsSync(path.join(dir, 'ledger.jsonl'))) return work();
   const { lockResultsDir } = await import('../campaign/results-dir.js');
   const lock = await lockResultsDir(dir);
