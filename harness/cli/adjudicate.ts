@@ -36,12 +36,30 @@ export function registerAdjudicateCommand(program: Command): void {
       ].join('\n'),
     )
     .action(async (dir: string, flags: AdjudicateFlags) => {
+      const { resultsLayout } = await import('../campaign/results-layout.js');
+      const { checkWritable } = await import('../judge/adjudicate.js');
+      const { existsSync } = await import('node:fs');
+      const layout = resultsLayout(dir);
+      if (!existsSync(layout.ledgerFile)) {
+        process.exitCode = failWithInputError({
+          kind: 'input',
+          input: dir,
+          problem: 'is not a results directory (no ledger.jsonl)',
+          fix: 'give a directory `redgreen run` wrote',
+        });
+        return;
+      }
+      // Before the lock: a directory this user cannot write is refused as such.
+      const writable = await checkWritable(layout.root, layout.overridesFile);
+      if (!writable.ok) {
+        process.exitCode = failWithInputError(writable.error);
+        return;
+      }
       process.exitCode = await withResultsLock(dir, () => adjudicateAction(dir, flags));
     });
 }
 
 async function adjudicateAction(dir: string, flags: AdjudicateFlags): Promise<number> {
-  const { existsSync } = await import('node:fs');
   const path = await import('node:path');
   const { resultsLayout } = await import('../campaign/results-layout.js');
   const { loadResults } = await import('../report/load-results.js');
@@ -50,16 +68,6 @@ async function adjudicateAction(dir: string, flags: AdjudicateFlags): Promise<nu
   const { adjudicationScreen } = await import('../judge/adjudication-screen.js');
   const adjudicate = await import('../judge/adjudicate.js');
   const layout = resultsLayout(dir);
-  if (!existsSync(layout.ledgerFile)) {
-    return failWithInputError({
-      kind: 'input',
-      input: dir,
-      problem: 'is not a results directory (no ledger.jsonl)',
-      fix: 'give a directory `redgreen run` wrote',
-    });
-  }
-  const writable = await adjudicate.checkWritable(layout.root, layout.overridesFile);
-  if (!writable.ok) return failWithInputError(writable.error);
   const interactive = flags.decisions === undefined;
   if (interactive && !(process.stdin.isTTY === true && process.stdout.isTTY === true)) {
     return failWithInputError({

@@ -33,11 +33,22 @@ export interface QueuedRep {
   readonly judgement: Judgement | undefined;
 }
 
-/** The reps to settle, disagreements first, each in plan order; reps already overridden are left out. */
+/**
+ * The reps to settle, disagreements first, each in the tables' order
+ * (scenario, arm, rep); reps already overridden are left out.
+ */
 export async function adjudicationQueue(loaded: LoadedResults): Promise<QueuedRep[]> {
+  const scenarioAt = (id: string) => loaded.record.scenarios.findIndex((s) => s.id === id);
+  const armAt = (name: string) => loaded.record.arms.findIndex((arm) => arm.name === name);
+  const reps = [...loaded.reps].sort(
+    (a, b) =>
+      scenarioAt(a.meta.scenario) - scenarioAt(b.meta.scenario) ||
+      armAt(a.meta.arm) - armAt(b.meta.arm) ||
+      a.meta.rep - b.meta.rep,
+  );
   const queue: QueuedRep[] = [];
   for (const why of ['disagreement', 'indeterminate'] as const) {
-    for (const rep of loaded.reps) {
+    for (const rep of reps) {
       if (loaded.overrides[rep.id] !== undefined) continue;
       const judgement = loaded.judgements.get(rep.id);
       const comparison = judgement === undefined ? undefined : compareRep(rep.score, judgement);

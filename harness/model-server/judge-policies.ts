@@ -145,7 +145,11 @@ function contradicted(verdicts: Map<string, Verdict>): Map<string, Verdict> {
   return out;
 }
 
-function answer(verdicts: Map<string, Verdict>, quote: string, why: string): JudgeTurn {
+function answer(
+  verdicts: Map<string, Verdict>,
+  quote: string,
+  why: string | ((id: string) => string),
+): JudgeTurn {
   return {
     kind: 'tool',
     input: {
@@ -153,7 +157,7 @@ function answer(verdicts: Map<string, Verdict>, quote: string, why: string): Jud
         id,
         verdict,
         quote: verdict === 'unsure' ? '' : quote,
-        rationale: verdict === 'unsure' ? `${why}; unsure` : `${why}; ${verdict}`,
+        rationale: `${typeof why === 'string' ? why : why(id)}: ${verdict}`,
       })),
     },
   };
@@ -181,17 +185,24 @@ export function judgeTurn(input: JudgeTurnInput): JudgeTurn {
     );
   }
   const checks = input.checks;
-  let verdicts = new Map<string, Verdict>(ids.map((id) => [id, mirrored(checks[id])]));
-  let why = 'mirrors the check';
+  const mirror = new Map<string, Verdict>(ids.map((id) => [id, mirrored(checks[id])]));
+  if (input.policy === 'judge-misquote') {
+    return answer(
+      mirror,
+      'The controller wrote this sentence nowhere in the session.',
+      'mirrors the check',
+    );
+  }
   if (input.policy === 'judge-contrarian') {
     const draw = seededRng(input.seed ?? '', input.sessionKey, 'judge-contrarian').next();
     if (draw < CONTRARIAN_SHARE) {
-      verdicts = contradicted(verdicts);
-      why = 'contradicts the checks on this rep (seeded)';
+      const verdicts = contradicted(mirror);
+      return answer(verdicts, quote, (id) =>
+        verdicts.get(id) === mirror.get(id)
+          ? 'mirrors the check'
+          : 'contradicts the check (a seeded contrarian rep)',
+      );
     }
   }
-  if (input.policy === 'judge-misquote') {
-    return answer(verdicts, 'The controller wrote this sentence nowhere in the session.', why);
-  }
-  return answer(verdicts, quote, why);
+  return answer(mirror, quote, 'mirrors the check');
 }

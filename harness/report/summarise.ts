@@ -301,15 +301,19 @@ export function summariseResults(loaded: LoadedResults): ResultsModel {
   const scripted = record.model.scripted;
   const gates = gateSchema.array().parse(record.gates);
   const planned = loaded.reps.length + loaded.missing.length;
+  const byId = new Map(loaded.reps.map((rep) => [rep.id, rep]));
   const judge = judgeSection(
-    loaded.reps.map((rep) => ({
-      id: rep.id,
-      arm: rep.meta.arm,
-      scenario: rep.meta.scenario,
-      score: rep.score,
-      verdict: effectiveVerdict(loaded, rep),
-      override: loaded.overrides[rep.id],
-    })),
+    rows
+      .map((row) => byId.get(row.rep_id))
+      .filter((rep): rep is RecordedRep => rep !== undefined)
+      .map((rep) => ({
+        id: rep.id,
+        arm: rep.meta.arm,
+        scenario: rep.meta.scenario,
+        score: rep.score,
+        verdict: effectiveVerdict(loaded, rep),
+        override: loaded.overrides[rep.id],
+      })),
     loaded.judgements,
     cells,
     loaded.judgementProblems,
