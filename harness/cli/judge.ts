@@ -28,12 +28,7 @@ export function registerJudgeCommand(program: Command): void {
       'start no new judgement once the priced cost of this run of judge reaches this',
       positiveNumber('--max-cost'),
     )
-    .option(
-      '--concurrency <n>',
-      'judgements asked at once (default 4)',
-      positiveInt('--concurrency', 64),
-      4,
-    )
+    .option('--concurrency <n>', 'judgements asked at once', positiveInt('--concurrency', 64), 4)
     .addHelpText(
       'after',
       [
