@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
-import { planRunJudging, startRunJudging } from '../judge/run-judging.js';
+import { planRunJudging, preflightRunJudging, startRunJudging } from '../judge/run-judging.js';
 import type { InputError } from '../lib/input-error.js';
 import { removeTree } from '../lib/remove-tree.js';
 import { ok, type Result } from '../lib/result.js';
@@ -106,6 +106,11 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
           env: options.env,
         });
   if (judgingPlan !== undefined && !judgingPlan.ok) return judgingPlan;
+  if (judgingPlan !== undefined) {
+    const reachable = await preflightRunJudging(judgingPlan.value, options.env);
+    if (!reachable.ok) return reachable;
+    for (const note of reachable.value) events({ type: 'notice', message: note });
+  }
   const prepared = await prepareRun({
     campaign,
     model,

@@ -26,7 +26,7 @@ import { judgementKey, judgeRequest, rubricHash } from './prompt.js';
 /** Where judgements are asked for. */
 export interface JudgeEndpoint {
   readonly model: string;
-  /** undefined: the Anthropic API (or ANTHROPIC_BASE_URL as the SDK reads it is not used: it is passed here). */
+  /** The endpoint; undefined for the Anthropic API (ANTHROPIC_BASE_URL is read by the caller and given here). */
   readonly baseUrl: string | undefined;
   readonly apiKey: string;
   /** A scripted judge on redgreen's local model server: the only endpoint given the checks' outcomes. */

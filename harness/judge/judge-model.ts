@@ -6,6 +6,7 @@
  * through the Messages API, which needs ANTHROPIC_API_KEY (ANTHROPIC_BASE_URL
  * chooses the endpoint, as for sessions).
  */
+import { preflightEndpoint } from '../campaign/preflight.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { isJudgePolicyName, judgePolicyNames } from '../model-server/judge-policies.js';
@@ -60,4 +61,30 @@ export function chooseJudgeModel(options: {
     id,
     baseUrl: baseUrl === undefined || baseUrl === '' ? undefined : baseUrl,
   });
+}
+
+/**
+ * One cheap request to each live judge before any judgement is asked, as a
+ * live run does for its model: a refused key, an unknown model or an
+ * endpoint that cannot be reached is bad input, not a run of failed
+ * judgements. Returns the notes of busy endpoints that answered.
+ */
+export async function preflightJudges(
+  choices: Iterable<JudgeModelChoice>,
+  env: NodeJS.ProcessEnv,
+): Promise<Result<string[], InputError>> {
+  const notes: string[] = [];
+  const seen = new Set<string>();
+  for (const choice of choices) {
+    if (choice.kind !== 'live' || seen.has(choice.id)) continue;
+    seen.add(choice.id);
+    const reached = await preflightEndpoint({
+      model: choice.id,
+      baseUrl: choice.baseUrl,
+      apiKey: env.ANTHROPIC_API_KEY ?? '',
+    });
+    if (!reached.ok) return reached;
+    if (reached.value.note !== undefined) notes.push(reached.value.note);
+  }
+  return ok(notes);
 }

@@ -15,7 +15,7 @@ import { err, ok, type Result } from '../lib/result.js';
 import { loadResults } from '../report/load-results.js';
 import { SecretRedactor } from '../session/secret-redactor.js';
 import { JudgeBrains } from './judge-brains.js';
-import { chooseJudgeModel, type JudgeModelChoice } from './judge-model.js';
+import { chooseJudgeModel, type JudgeModelChoice, preflightJudges } from './judge-model.js';
 import { judgeRepDirectory } from './judge-rep-dir.js';
 import type { JudgeSpec } from './judge-spec.js';
 import type { Judgement } from './judgement.js';
@@ -87,6 +87,11 @@ export async function judgeResults(
     );
   }
 
+  const reachable = await preflightJudges(
+    [...specs.values()].map((entry) => entry.choice),
+    options.env,
+  );
+  if (!reachable.ok) return reachable;
   const layout = resultsLayout(options.dir);
   const brains = new JudgeBrains(options.env, record.seed);
   const redactor = new SecretRedactor([options.env.ANTHROPIC_API_KEY ?? '']);

@@ -14,13 +14,24 @@ import type { RepScore } from '../score/score-rep.js';
 import { SecretRedactor } from '../session/secret-redactor.js';
 import { compareRep, type RepComparison } from './agreement.js';
 import { JudgeBrains } from './judge-brains.js';
-import { chooseJudgeModel, type JudgeModelChoice } from './judge-model.js';
+import { chooseJudgeModel, type JudgeModelChoice, preflightJudges } from './judge-model.js';
 import { judgeRepDirectory } from './judge-rep-dir.js';
 import type { JudgeSpec } from './judge-spec.js';
 import type { Judgement } from './judgement.js';
 
 export interface RunJudgingPlan {
   readonly byScenario: ReadonlyMap<string, { spec: JudgeSpec; choice: JudgeModelChoice }>;
+}
+
+/** Reach every live judge of the plan once (see preflightJudges). */
+export function preflightRunJudging(
+  plan: RunJudgingPlan,
+  env: NodeJS.ProcessEnv,
+): Promise<Result<string[], InputError>> {
+  return preflightJudges(
+    [...plan.byScenario.values()].map((entry) => entry.choice),
+    env,
+  );
 }
 
 /** Check every judged scenario's judge can be used; none judged is bad input too. */

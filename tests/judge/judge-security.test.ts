@@ -169,3 +169,30 @@ describe('a live judge and the API key', () => {
     }
   });
 });
+
+describe('a live judge that cannot be reached', () => {
+  it('is bad input before any judgement is asked: judge exits 2 naming the key, and writes nothing', async () => {
+    const out = path.join(makeTempDir(), 'out');
+    const offline = await runCampaignCli([
+      writeCampaign({ reps: 1, backend: 'messages', gates: [] }),
+      '--out',
+      out,
+      '--quiet',
+      '--only',
+      'scenario=s2,arm=red',
+    ]);
+    expect(offline.exitCode, offline.stderr).toBe(0);
+    server = await startModelServer({
+      policy: 'structural',
+      faults: [{ kind: 'status', status: 401, times: '*' }],
+    });
+    const refused = await runCli(['judge', out, '--model', 'claude-sonnet-5-5'], {
+      env: cleanEnv({ ANTHROPIC_API_KEY: CANARY, ANTHROPIC_BASE_URL: server.baseUrl }),
+    });
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain('ANTHROPIC_API_KEY:');
+    expect(refused.stderr).toContain('refused the key');
+    expect(refused.stderr.includes(CANARY)).toBe(false);
+    expect(filesUnder(out).some((file) => file.endsWith('judge.json'))).toBe(false);
+  });
+});
