@@ -58,6 +58,17 @@ export const gateSchema = z.discriminatedUnion('kind', [
       share: z.number().min(0).max(1),
     })
     .strict(),
+  z
+    .object({
+      kind: z.literal('max-disagreement-share'),
+      share: z.number().min(0).max(1),
+      scenario: z
+        .string()
+        .min(1)
+        .optional()
+        .describe("one scenario's reps; default: every judged rep of the run"),
+    })
+    .strict(),
 ]);
 
 export const limitsSchema = z

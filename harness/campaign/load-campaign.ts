@@ -248,7 +248,11 @@ export async function loadCampaign(
 
   for (const [index, gate] of config.gates.entries()) {
     const where = `${absolute}: gates[${index}]`;
-    if ('scenario' in gate && !config.scenarios.includes(gate.scenario)) {
+    if (
+      'scenario' in gate &&
+      gate.scenario !== undefined &&
+      !config.scenarios.includes(gate.scenario)
+    ) {
       return err(
         inputError(
           where,
@@ -265,6 +269,27 @@ export async function loadCampaign(
           'fix the arm name',
         ),
       );
+    }
+    const gateRuns =
+      only === null ||
+      (gate.kind === 'max-disagreement-share' &&
+        gate.scenario !== undefined &&
+        selected(only.scenarios, gate.scenario));
+    if (gate.kind === 'max-disagreement-share' && gateRuns) {
+      const judged = scenarios.filter(
+        (scenario) =>
+          scenario.config.judge !== undefined &&
+          (gate.scenario === undefined || scenario.id === gate.scenario),
+      );
+      if (judged.length === 0) {
+        return err(
+          inputError(
+            where,
+            `max-disagreement-share needs a judged scenario, and ${gate.scenario === undefined ? 'no scenario of the campaign' : `scenario "${gate.scenario}"`} has a judge block`,
+            'add a "judge" block to the scenario file (README: Second opinions and adjudication), or drop the gate',
+          ),
+        );
+      }
     }
     if (gate.kind === 'green-better' || gate.kind === 'no-regression') {
       const roles = new Set(config.arms.map((arm) => arm.role));

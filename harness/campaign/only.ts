@@ -85,11 +85,13 @@ export function gatesFor(
     const applies =
       gate.kind === 'max-indeterminate-share'
         ? true
-        : gate.kind === 'min-pass-rate'
-          ? selected(only.arms, gate.arm) && selected(only.scenarios, gate.scenario)
-          : selected(only.scenarios, gate.scenario) &&
-            keptRoles.has('red') &&
-            keptRoles.has('green');
+        : gate.kind === 'max-disagreement-share'
+          ? gate.scenario === undefined || selected(only.scenarios, gate.scenario)
+          : gate.kind === 'min-pass-rate'
+            ? selected(only.arms, gate.arm) && selected(only.scenarios, gate.scenario)
+            : selected(only.scenarios, gate.scenario) &&
+              keptRoles.has('red') &&
+              keptRoles.has('green');
     (applies ? kept : dropped).push(gate);
   }
   return { kept, dropped };
@@ -106,5 +108,7 @@ export function describeGate(gate: GateConfig): string {
       return `${gate.scenario}: no regression`;
     case 'max-indeterminate-share':
       return `indeterminate share at most ${gate.share}`;
+    case 'max-disagreement-share':
+      return `${gate.scenario === undefined ? '' : `${gate.scenario}: `}judge/checks disagreement share at most ${gate.share}`;
   }
 }

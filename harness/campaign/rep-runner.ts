@@ -23,7 +23,12 @@ import { appendRepLine, type LedgerRepLine } from './ledger.js';
 import type { ResolvedCampaign } from './load-campaign.js';
 import type { PlannedRep } from './plan.js';
 import { costUsd, pricingTable } from './pricing.js';
-import { capturePostEvidence, capturePreEvidence, type PreEvidence } from './rep-evidence.js';
+import {
+  captureChangedBefore,
+  capturePostEvidence,
+  capturePreEvidence,
+  type PreEvidence,
+} from './rep-evidence.js';
 import type { RepMeta } from './rep-meta.js';
 import { type ResolvedScenario, scenarioFacts } from './resolve-scenario.js';
 import { REP_FILES, type ResultsLayout } from './results-layout.js';
@@ -405,6 +410,21 @@ async function recordPostEvidence(
       })
     : { files: { schemaVersion: 1 as const, files: {} }, commands: [] };
   await writeJson(path.join(rep.partialDir, REP_FILES.filesAfter), post.files, rep.redactor);
+  if (rep.ran) {
+    // What the modified and removed files held before, beside what the pre-checks read.
+    const earlier = await captureChangedBefore(
+      checks.variant.dir,
+      checks.variant.snapshot,
+      rep.after,
+    );
+    if (Object.keys(earlier.files).length > 0) {
+      await writeJson(
+        path.join(rep.partialDir, REP_FILES.filesBefore),
+        { schemaVersion: 1, files: { ...earlier.files, ...checks.pre.files.files } },
+        rep.redactor,
+      );
+    }
+  }
   await writeJson(
     path.join(rep.partialDir, REP_FILES.commands),
     { schemaVersion: 1, commands: [...checks.pre.commands, ...post.commands] },

@@ -54,7 +54,7 @@ export const REP_FILES = {
   snapshotBefore: 'snapshot-before.json',
   snapshotAfter: 'snapshot-after.json',
   engineLog: 'engine.log',
-  /** Text of the files the pre-checks read, from the fixture before the session. */
+  /** Text of the files the pre-checks read, and of those the session modified or removed, from the fixture before the session. */
   filesBefore: 'files-before.json',
   /** Text of every file the session added or modified, and of the files the checks read. */
   filesAfter: 'files-after.json',

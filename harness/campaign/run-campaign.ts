@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
+import { planRunJudging, preflightRunJudging, startRunJudging } from '../judge/run-judging.js';
 import type { InputError } from '../lib/input-error.js';
 import { removeTree } from '../lib/remove-tree.js';
 import { ok, type Result } from '../lib/result.js';
@@ -30,6 +31,8 @@ export interface RunOptions extends RunRequest {
   readonly control: RunControl;
   readonly events: RunEventSink;
   readonly env: NodeJS.ProcessEnv;
+  /** `--judge`: judge each rep as it lands (`model`: `--judge-model`, else each scenario's judge). */
+  readonly judge?: { readonly model: string | undefined } | undefined;
 }
 
 export interface RunSummary {
@@ -93,6 +96,21 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
       events({ type: 'notice', message: reachable.value.note });
     }
   }
+  const judgingPlan =
+    options.judge === undefined
+      ? undefined
+      : planRunJudging({
+          scenarios: campaign.scenarios,
+          requested: options.judge.model,
+          runScripted: model.kind === 'scripted',
+          env: options.env,
+        });
+  if (judgingPlan !== undefined && !judgingPlan.ok) return judgingPlan;
+  if (judgingPlan !== undefined) {
+    const reachable = await preflightRunJudging(judgingPlan.value, options.env);
+    if (!reachable.ok) return reachable;
+    for (const note of reachable.value) events({ type: 'notice', message: note });
+  }
   const prepared = await prepareRun({
     campaign,
     model,
@@ -109,6 +127,15 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
   const run: PreparedRun = prepared.value;
   const brain = await startBrain(model, options);
   const started = performance.now();
+  const judging =
+    judgingPlan === undefined
+      ? undefined
+      : startRunJudging(judgingPlan.value, {
+          env: options.env,
+          seed: campaign.seed,
+          localUrl: brain.server?.baseUrl,
+          skillDir: (arm) => run.layout.skillDir(arm),
+        });
   try {
     const context: RunContext = {
       campaign,
@@ -187,6 +214,24 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
         costUsd: repCost,
         durationMs: outcome.meta.durationMs,
       });
+      const judged = await judging?.judge({
+        id: rep.id,
+        scenario: rep.scenario,
+        arm: rep.arm,
+        dir: path.join(run.layout.root, outcome.line.dir),
+        score: outcome.score,
+      });
+      if (judged !== undefined) {
+        if (judged.judgement.costUsd !== null) spent = (spent ?? 0) + judged.judgement.costUsd;
+        events({
+          type: 'rep-judged',
+          id: rep.id,
+          verdict: judged.comparison.judge,
+          checks: judged.comparison.checks,
+          agreement: judged.comparison.agreement,
+          costUsd: judged.judgement.costUsd,
+        });
+      }
       if (
         maxCost !== null &&
         spent !== null &&
@@ -243,6 +288,7 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
       stoppedEarly: control.stopping,
     });
   } finally {
+    await judging?.close();
     await brain.server?.close();
     await run.release();
     if (!options.keepWorkDirs) await removeTree(run.workRoot);

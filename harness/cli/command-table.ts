@@ -82,6 +82,18 @@ export const COMMANDS: readonly CommandEntry[] = [
     async () => (await import('./scenario.js')).registerScenarioCommand,
   ),
   lazy(
+    'judge',
+    '[options] <results-dir>',
+    'a second opinion on every rep from a judge model (scripted offline), stored per rep, with agreement tables',
+    async () => (await import('./judge.js')).registerJudgeCommand,
+  ),
+  lazy(
+    'adjudicate',
+    '[options] <results-dir>',
+    'settle each disagreement and indeterminate rep by hand, in a terminal or from a decisions file (overrides.json)',
+    async () => (await import('./adjudicate.js')).registerAdjudicateCommand,
+  ),
+  lazy(
     'report',
     '[options] <results-dir>',
     'regenerate the reports of a results directory and print the Results table and gates',

@@ -26,6 +26,8 @@ interface RunFlags {
   keepWorkdirs?: boolean;
   fault?: string[];
   report: boolean;
+  judge?: boolean;
+  judgeModel?: string;
 }
 
 export function registerRunCommand(program: Command): void {
@@ -127,6 +129,14 @@ export function registerRunCommand(program: Command): void {
       collect,
     )
     .option('--no-report', 'skip writing results.md/csv/json and report.html at the end')
+    .option(
+      '--judge',
+      "judge each rep as it lands with its scenario's judge (a scripted judge offline), storing judge.json beside score.json; judging cost counts toward --max-cost",
+    )
+    .option(
+      '--judge-model <id>',
+      "the judge for every scenario (implies --judge): a model id, or scripted:judge-<name> offline (default: each scenario's judge.model, or judge.offlineModel offline)",
+    )
     .addHelpText(
       'after',
       [
@@ -214,6 +224,9 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
         columns: () => process.stdout.columns,
       }),
       env: process.env,
+      ...(flags.judge === true || flags.judgeModel !== undefined
+        ? { judge: { model: flags.judgeModel } }
+        : {}),
     });
     if (!summary.ok) return failWithInputError(summary.error);
     if (flags.report) {

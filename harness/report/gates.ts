@@ -1,4 +1,5 @@
 import type { GateConfig } from '../campaign/config-schema.js';
+import { disagreementGate, INSTRUMENT_DISAGREEMENT } from '../judge/disagreement-gate.js';
 import type { CellSummary, GateOutcome, ResultsModel } from './results-schema.js';
 import { fisherExact } from './stats.js';
 
@@ -32,6 +33,8 @@ export function describeGate(gate: GateConfig): string {
       return `${gate.scenario.toUpperCase()}: no GREEN regression against RED (one-sided Fisher, α = ${gate.alpha})`;
     case 'max-indeterminate-share':
       return `indeterminate reps at most ${Math.round(gate.share * 100)}% of those recorded`;
+    case 'max-disagreement-share':
+      return `${gate.scenario === undefined ? '' : `${gate.scenario.toUpperCase()}: `}checks and judge disagree on at most ${Math.round(gate.share * 100)}% of the reps both decided`;
   }
 }
 
@@ -105,6 +108,8 @@ export function evaluateGate(gate: GateConfig, cells: readonly CellSummary[]): G
         figure: `${indeterminate}/${recorded} indeterminate (${Math.round(share * 100)}%)`,
       };
     }
+    case 'max-disagreement-share':
+      return { ...base, ...disagreementGate(gate, cells) };
   }
 }
 
@@ -135,12 +140,20 @@ export function gateDecision(
   // A failed gate is decided even when another cannot be: the change does not pass.
   const failed = results.filter((result) => result.outcome === 'fails');
   if (failed.length > 0) {
-    return {
-      outcome: 'fail',
-      exitCode: 1,
-      why: `${failed.length} gate(s) failed: ${failed.map((r) => r.gate).join('; ')}`,
-      results,
-    };
+    // An instrument that disagrees with itself is said first, apart from a skill regression.
+    const instrument = failed.filter((r) => r.kind === 'max-disagreement-share');
+    const skill = failed.filter((r) => r.kind !== 'max-disagreement-share');
+    const why = [
+      ...(instrument.length === 0
+        ? []
+        : [
+            `${INSTRUMENT_DISAGREEMENT}: ${instrument.map((r) => r.figure).join('; ')}; settle the disagreements with \`redgreen adjudicate\` before trusting the verdicts`,
+          ]),
+      ...(skill.length === 0
+        ? []
+        : [`${skill.length} gate(s) failed: ${skill.map((r) => r.gate).join('; ')}`]),
+    ].join('; ');
+    return { outcome: 'fail', exitCode: 1, why, results };
   }
   const undecided = results.filter((result) => result.outcome === 'undecided');
   if (undecided.length > 0) {

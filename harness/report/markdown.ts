@@ -1,3 +1,10 @@
+import {
+  AGREEMENT_RULE,
+  agreementNote,
+  agreementTable,
+  disagreementsMarkdown,
+  judgeSummaryLine,
+} from '../judge/report-text.js';
 import type { CellSummary, Comparison, RepRow, ResultsModel } from './results-schema.js';
 
 function pct(value: number): string {
@@ -70,6 +77,7 @@ function notes(cell: CellSummary, rows: readonly RepRow[]): string {
   if (cell.toolUses.values.length > 0) parts.push(`tool_uses ${cell.toolUses.values.join('/')}`);
   if (cell.indeterminate > 0) parts.push(`${cell.indeterminate} indeterminate (excluded)`);
   if (cell.overrides > 0) parts.push(`${cell.overrides} verdict(s) overridden by hand`);
+  if (cell.agreement !== undefined) parts.push(agreementNote(cell.agreement));
   const firstFail = rows.find(
     (row) => row.arm === cell.arm && row.scenario === cell.scenario && row.verdict === 'fail',
   );
@@ -154,9 +162,11 @@ function repTable(model: ResultsModel): string {
     ],
     model.reps.map((row) => [
       row.rep_id,
-      row.verdict_source === 'override'
-        ? `${row.verdict} (override: ${row.override_reason}; scored ${row.scored_verdict})`
-        : row.verdict,
+      `${
+        row.verdict_source === 'override'
+          ? `${row.verdict} (override: ${row.override_reason}; scored ${row.scored_verdict})`
+          : row.verdict
+      }${row.judge_verdict === undefined ? '' : `; judge ${row.judge_verdict} (${row.judge_agreement ?? ''})`}`,
       row.values === '' ? '—' : row.values,
       [row.failed_checks, row.undecided_checks === '' ? '' : `undecided: ${row.undecided_checks}`]
         .filter(Boolean)
@@ -214,12 +224,14 @@ export function resultsMarkdown(model: ResultsModel): string {
     '',
     gatesTable(model),
     '',
+    ...judgeDisagreementLines(model),
     '## Results',
     '',
     resultsTable(model),
     '',
     'PASS counts decided reps (indeterminate ones are excluded); intervals are Wilson 95%.',
     '',
+    ...judgeAgreementLines(model),
     '## Disambiguation cost',
     '',
     costTable(model),
@@ -247,6 +259,27 @@ export function resultsMarkdown(model: ResultsModel): string {
   ].join('\n');
 }
 
+/** results.md's disagreements section, listed before the Results: empty when nothing was judged. */
+function judgeDisagreementLines(model: ResultsModel): string[] {
+  if (model.judge === undefined) return [];
+  return ['## Disagreements: checks vs judge', '', disagreementsMarkdown(model.judge), ''];
+}
+
+/** results.md's agreement section: empty when nothing was judged. */
+function judgeAgreementLines(model: ResultsModel): string[] {
+  if (model.judge === undefined) return [];
+  return [
+    '## Agreement: checks vs judge',
+    '',
+    judgeSummaryLine(model.judge),
+    '',
+    agreementTable(model.judge),
+    '',
+    AGREEMENT_RULE,
+    '',
+  ];
+}
+
 /** What `run` and `report` print: the Results table and the gate outcomes. */
 export function terminalSummary(model: ResultsModel): string {
   return [
@@ -256,6 +289,9 @@ export function terminalSummary(model: ResultsModel): string {
     '',
     resultsTable(model),
     '',
+    ...(model.judge === undefined
+      ? []
+      : ['Agreement: checks vs judge', agreementTable(model.judge), '']),
     gateVerdictLine(model),
     gatesTable(model),
     '',

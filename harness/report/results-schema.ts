@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { agreementSchema } from '../judge/agreement.js';
+import { judgeRowShape, judgeSectionSchema } from '../judge/report-model.js';
 
 /**
  * `results.json`: everything the tables show, one object, validated on write
@@ -46,6 +48,8 @@ export const repRowSchema = z
     findings: z.string(),
     skill_tree: z.string(),
     fixture_head: z.string(),
+    /** The judge's columns (harness/judge/report-model.ts); absent for a rep no judge has seen. */
+    ...judgeRowShape,
     /** What each observation of the rep's scenario saw, by observation id. */
     observations: z.record(z.string(), z.string()),
   })
@@ -106,6 +110,8 @@ export const cellSchema = z
     /** The cell's observations that declare a summary, in scenario order. */
     observations: z.array(observationSummarySchema),
     overrides: z.number().int(),
+    /** Judge against checks over the cell's judged reps; absent when none was judged. */
+    agreement: agreementSchema.optional(),
   })
   .strict();
 export type CellSummary = z.infer<typeof cellSchema>;
@@ -194,6 +200,10 @@ export const resultsSchema = z
       })
       .strict(),
     reps: z.array(repRowSchema),
+    /** Second opinions: agreement tables and disagreements; absent when no rep was judged. */
+    judge: judgeSectionSchema.optional(),
+    /** Verdicts settled by hand (overrides.json) that the tables and gates use. */
+    adjudicated: z.number().int().optional(),
   })
   .strict();
 

@@ -1,4 +1,5 @@
 import { gateSchema } from '../campaign/config-schema.js';
+import { judgeRowFields, judgeSection, rowsAgreement } from '../judge/report-model.js';
 import { harnessVersion } from '../lib/package-root.js';
 import type { ExtractedValue, Reading } from '../score/evidence.js';
 import type { RepScore } from '../score/score-rep.js';
@@ -94,6 +95,7 @@ function repRow(loaded: LoadedResults, rep: RecordedRep): RepRow {
     findings: findings.join('; '),
     skill_tree: meta.skill.tree,
     fixture_head: meta.fixture.head,
+    ...judgeRowFields(score, loaded.judgements.get(rep.id)),
     observations: Object.fromEntries(
       score.observations.map((observation) => [
         observation.id,
@@ -157,6 +159,7 @@ function cellSummary(
   const values = mine.filter((row) => row.verdict !== 'indeterminate').map((row) => row.tool_uses);
   const boot = bootstrapInterval(values, { statistic: 'mean', seed: REPORT_SEED });
   const interval = decided === 0 ? null : wilsonInterval(pass, decided);
+  const agreement = rowsAgreement(mine);
   return {
     arm: arm.name,
     role: arm.role,
@@ -181,6 +184,7 @@ function cellSummary(
       mine.map((row) => scores.get(row.rep_id)).filter((score) => score !== undefined),
     ),
     overrides: mine.filter((row) => row.verdict_source === 'override').length,
+    ...(agreement === undefined ? {} : { agreement }),
   };
 }
 
@@ -297,6 +301,25 @@ export function summariseResults(loaded: LoadedResults): ResultsModel {
   const scripted = record.model.scripted;
   const gates = gateSchema.array().parse(record.gates);
   const planned = loaded.reps.length + loaded.missing.length;
+  const byId = new Map(loaded.reps.map((rep) => [rep.id, rep]));
+  const judge = judgeSection(
+    rows
+      .map((row) => byId.get(row.rep_id))
+      .filter((rep): rep is RecordedRep => rep !== undefined)
+      .map((rep) => ({
+        id: rep.id,
+        arm: rep.meta.arm,
+        scenario: rep.meta.scenario,
+        score: rep.score,
+        verdict: effectiveVerdict(loaded, rep),
+        override: loaded.overrides[rep.id],
+      })),
+    loaded.judgements,
+    cells,
+    loaded.judgementProblems,
+  );
+  const adjudicated = rows.filter((row) => row.verdict_source === 'override').length;
+  const decision = withAdjudication(gateDecision(gates, cells, loaded.missing), adjudicated);
   return {
     schemaVersion: 2,
     generatedBy: `redgreen ${harnessVersion()}`,
@@ -333,13 +356,27 @@ export function summariseResults(loaded: LoadedResults): ResultsModel {
     power: powerStatement({ trialsPerArm: record.reps, control: 0.2, treatment: 0.8 }),
     gates:
       record.shard === null
-        ? gateDecision(gates, cells, loaded.missing)
+        ? decision
         : {
-            ...gateDecision(gates, cells, loaded.missing),
+            ...decision,
             outcome: 'undecided',
             exitCode: 2,
             why: `this is shard ${record.shard.index}/${record.shard.count} of the campaign: merge the shards (redgreen merge) before gating`,
           },
     reps: rows,
+    ...(judge === undefined ? {} : { judge }),
+    ...(adjudicated === 0 ? {} : { adjudicated }),
+  };
+}
+
+/** A gate decision that says how many of the verdicts it used were settled by hand. */
+function withAdjudication(
+  decision: ResultsModel['gates'],
+  adjudicated: number,
+): ResultsModel['gates'] {
+  if (adjudicated === 0) return decision;
+  return {
+    ...decision,
+    why: `${decision.why} (${adjudicated} verdict(s) adjudicated by hand, in overrides.json, are used)`,
   };
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { agreementSection, disagreementSection } from '../../judge/report-html.js';
 import type { LoadedResults } from '../load-results.js';
 import type { ResultsModel } from '../results-schema.js';
 import { campaignSection } from './campaign-section.js';
@@ -66,7 +67,9 @@ export async function buildReportHtml(
 ${headerSection(model)}
 ${gatesSection(model)}
 ${attentionSection(model, details)}
+${disagreementSection(model)}
 ${passRateSection(model, passRateSvg)}
+${agreementSection(model)}
 ${toolUsesSection(model, toolUsesSvg)}
 ${repTableSection(model, details, options.limits ?? DEFAULT_REP_EMBED_LIMITS)}
 ${findingsSection(model)}
