@@ -1,5 +1,6 @@
+import { credentialVariables } from './endpoint-profile.js';
 import type { ResolvedCampaign } from './load-campaign.js';
-import { type CampaignModel, credentialVariables, type ModelAxis } from './model-axis.js';
+import type { CampaignModel, ModelAxis } from './model-axis.js';
 import { displayBaseUrl } from './model-choice.js';
 
 /** A live model as the banner names it: its id, and its endpoint when not the default. */

@@ -8,7 +8,8 @@ import {
   startModelServer,
 } from '../model-server/index.js';
 import type { ModelEndpoint, TokenUsage } from '../session/session-types.js';
-import { type CampaignModel, credentialVariables, type ModelAxis } from './model-axis.js';
+import { credentialVariables } from './endpoint-profile.js';
+import type { CampaignModel, ModelAxis } from './model-axis.js';
 import { priceSession } from './model-pricing.js';
 import type { PlannedRep } from './plan.js';
 import { preflightEndpoint } from './preflight.js';
@@ -168,6 +169,9 @@ export async function preflightModels(
         ...(endpoint.auth === undefined ? {} : { auth: endpoint.auth }),
         ...(endpoint.headers === undefined ? {} : { headers: endpoint.headers }),
         ...(model.endpoint?.keyEnv ? { keyEnv: model.endpoint.keyEnv } : {}),
+        ...(model.endpoint === null
+          ? {}
+          : { urlInput: `endpoints.${model.endpoint.name}.baseUrl` }),
       },
       undefined,
       axis.multi ? 'note' : 'error',

@@ -15,6 +15,8 @@ export interface LiveEndpoint {
   readonly headers?: Readonly<Record<string, string>>;
   /** The variable the key came from, named in errors (default ANTHROPIC_API_KEY). */
   readonly keyEnv?: string;
+  /** Where the base URL was given, named in errors (default ANTHROPIC_BASE_URL): an endpoint profile's field. */
+  readonly urlInput?: string;
 }
 
 /** The endpoint as it may be shown: the Anthropic API, or the base URL without credentials. */
@@ -45,6 +47,7 @@ export async function preflightEndpoint(
 ): Promise<Result<{ readonly note: string | undefined }, InputError>> {
   const where = endpointName(endpoint.baseUrl);
   const keyEnv = endpoint.keyEnv ?? 'ANTHROPIC_API_KEY';
+  const urlInput = endpoint.urlInput ?? 'ANTHROPIC_BASE_URL';
   const hide = (text: string): string =>
     endpoint.apiKey === '' ? text : text.split(endpoint.apiKey).join('[redacted]');
   const client = new Anthropic({
@@ -100,11 +103,13 @@ export async function preflightEndpoint(
       }
       return err(
         inputError(
-          'ANTHROPIC_BASE_URL',
+          urlInput,
           `cannot reach ${where} (${detail})`,
           endpoint.baseUrl === undefined
             ? 'check the network connection to api.anthropic.com'
-            : 'check ANTHROPIC_BASE_URL and that the endpoint is running, or unset it for the Anthropic API',
+            : endpoint.urlInput === undefined
+              ? 'check ANTHROPIC_BASE_URL and that the endpoint is running, or unset it for the Anthropic API'
+              : `check ${urlInput} and that the endpoint is running`,
         ),
       );
     }
@@ -118,9 +123,9 @@ export async function preflightEndpoint(
     }
     return err(
       inputError(
-        'ANTHROPIC_BASE_URL',
+        urlInput,
         `${where} answered a test request with an error (${detail})`,
-        'check ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL and --model',
+        `check ${keyEnv}, ${urlInput} and --model`,
       ),
     );
   }

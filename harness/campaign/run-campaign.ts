@@ -4,8 +4,8 @@ import type { InputError } from '../lib/input-error.js';
 import { removeTree } from '../lib/remove-tree.js';
 import { ok, type Result } from '../lib/result.js';
 import { createBackend } from '../session/create-backend.js';
+import { credentialVariables } from './endpoint-profile.js';
 import { type LedgerRepLine, readLedger } from './ledger.js';
-import { credentialVariables } from './model-axis.js';
 import { concurrencyLimiter, preflightModels, startModelBrains } from './model-runtime.js';
 import { type PlannedRep, planRun, shardOf } from './plan.js';
 import { type PreparedRun, prepareRun } from './prepare-run.js';
@@ -38,10 +38,9 @@ export interface RunSummary {
 /**
  * Run (or resume) a campaign: prepare the results directory, start each
  * model's brain (a live endpoint, or a scripted model server in-process per
- * scripted model), and dispatch
- * the missing reps of the plan (or of this shard) interleaved through a pool
- * (with each endpoint profile's own concurrency limit),
- * each landing on disk as it finishes. Then optionally retry reps whose
+ * scripted model), and dispatch the missing reps of the plan (or of this
+ * shard) interleaved through a pool (and each endpoint profile's own
+ * concurrency limit), each landing on disk as it finishes. Then optionally retry reps whose
  * session was indeterminate. Stops dispatching on Ctrl-C or at --max-cost.
  */
 export async function runCampaign(options: RunOptions): Promise<Result<RunSummary, InputError>> {
