@@ -314,9 +314,8 @@ export function resolveModels(options: ResolveModelsOptions): Result<ModelAxis, 
       source,
       spec: formatModelSpec({
         id: choice.id,
-        ...(choice.kind === 'live' && entry.endpoint !== undefined
-          ? { endpoint: entry.endpoint }
-          : {}),
+        // Offline too: a stand-in keeps its profile's concurrency limit across a resume.
+        ...(entry.endpoint === undefined ? {} : { endpoint: entry.endpoint }),
         // One model needs no name (its reps carry none); several keep theirs across a resume.
         ...(given.length > 1 || entry.name !== undefined ? { name } : {}),
       }),

@@ -64,7 +64,9 @@ export interface Shard {
 
 /**
  * A deterministic 1/n slice of the plan. Within each rep, the cells (arms
- * fastest, so neighbours are RED and GREEN of one scenario and model) are cut into n
+ * fastest, so neighbours are RED and GREEN of one scenario; with several
+ * models, cut only between scenario × model pairs when there are at least n
+ * of them) are cut into n
  * contiguous blocks, and the blocks rotate by one shard per rep: a shard holding
  * two or more cells of a rep holds both arms of a scenario, and over the reps
  * every shard sees every cell. No runner gets all of one arm, which would
@@ -73,14 +75,24 @@ export interface Shard {
  * disjoint and cover the plan.
  */
 export function shardOf(plan: readonly PlannedRep[], shard: Shard): PlannedRep[] {
+  // With several models, blocks are cut between scenario × model pairs (when there are
+  // enough of them), so the arms of one scenario and model stay in one shard.
+  const unitOf = (rep: PlannedRep): string =>
+    rep.model === null ? cellOf(rep) : `${rep.model}/${rep.scenario}`;
+  const units = new Map<string, number>();
+  for (const rep of plan) {
+    const unit = unitOf(rep);
+    if (!units.has(unit)) units.set(unit, units.size);
+  }
+  const byUnit = units.size >= shard.count;
   const cells = new Map<string, number>();
   for (const rep of plan) {
-    const cell = cellOf(rep);
+    const cell = byUnit ? unitOf(rep) : cellOf(rep);
     if (!cells.has(cell)) cells.set(cell, cells.size);
   }
   const cellCount = cells.size;
   return plan.filter((rep) => {
-    const cell = cells.get(cellOf(rep)) ?? 0;
+    const cell = cells.get(byUnit ? unitOf(rep) : cellOf(rep)) ?? 0;
     const block = Math.floor((cell * shard.count) / cellCount);
     return (block + rep.rep - 1) % shard.count === shard.index - 1;
   });

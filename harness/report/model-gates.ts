@@ -35,7 +35,7 @@ export function evaluateGateOnModels(gate: GateConfig, cells: readonly CellSumma
       mine.length === 0
         ? { ...base, outcome: 'undecided' as const, figure: 'no reps of this model' }
         : evaluateGate(gate, mine);
-    return { model, outcome, note: infrastructureNote(mine, outcome) };
+    return { model, outcome, note: infrastructureNote(gateCells(gate, mine), outcome) };
   });
   const worst = outcomes.some((entry) => entry.outcome.outcome === 'fails')
     ? 'fails'
@@ -49,6 +49,19 @@ export function evaluateGateOnModels(gate: GateConfig, cells: readonly CellSumma
       .map((entry) => `${entry.model}: ${entry.outcome.figure}${entry.note}`)
       .join('; '),
   };
+}
+
+/** The cells a gate reads: its arm's and scenario's, its scenario's, or all. */
+function gateCells(gate: GateConfig, cells: readonly CellSummary[]): readonly CellSummary[] {
+  switch (gate.kind) {
+    case 'min-pass-rate':
+      return cells.filter((cell) => cell.arm === gate.arm && cell.scenario === gate.scenario);
+    case 'green-better':
+    case 'no-regression':
+      return cells.filter((cell) => cell.scenario === gate.scenario);
+    default:
+      return cells;
+  }
 }
 
 /** Says when a model's undecided outcome is its infrastructure's doing. */
