@@ -181,6 +181,21 @@ describe('a two-model offline campaign', () => {
     expect(page).toContain('data-cell="opus/s2/green"');
   });
 
+  it('export --atif keeps each model’s trajectories apart: one file per rep', async () => {
+    const atif = path.join(makeTempDir(), 'atif');
+    const exported = await runCli(['export', '--atif', out, '--out', atif]);
+    expect(exported.exitCode, exported.stderr).toBe(0);
+    const index = readJson<{ trajectories: { file: string; rep_id: string }[] }>(
+      path.join(atif, 'index.json'),
+    );
+    expect(index.trajectories).toHaveLength(40);
+    expect(new Set(index.trajectories.map((entry) => entry.file)).size).toBe(40);
+    expect(index.trajectories.find((entry) => entry.rep_id === 'opus/red/s1-rep1')?.file).toBe(
+      'opus/red/s1-rep1.json',
+    );
+    expect(existsSync(path.join(atif, 'sonnet/red/s1-rep1.json'))).toBe(true);
+  });
+
   it('diff of a two-model run against itself compares every arm × scenario × model cell', async () => {
     const diff = await runCli(['diff', out, out, '--json']);
     expect(diff.exitCode, diff.stderr).toBe(0);
