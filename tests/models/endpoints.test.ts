@@ -252,4 +252,55 @@ describe('endpoint profiles on the real engine', () => {
         .sort(),
     ).toEqual(['steady/green/s1-rep1', 'steady/red/s1-rep1']);
   });
+
+  it('on the messages backend too, the failing endpoints’ reps are indeterminate at the API, and no key leaks', async () => {
+    const messages = path.join(root, 'messages-failing');
+    const sdkRun = await runCampaignCli(
+      [
+        campaign,
+        '--backend',
+        'messages',
+        '--reps',
+        '1',
+        '--only',
+        'model=overloaded,model=gone',
+        '--out',
+        messages,
+      ],
+      KEYS,
+    );
+    expect(sdkRun.exitCode, sdkRun.stderr).toBe(0);
+    const lines = repLines(messages);
+    expect(lines).toHaveLength(4);
+    for (const line of lines) {
+      expect(line.verdict, line.id).toBe('indeterminate');
+      const meta = readJson<{ status: { stage: string } }>(
+        path.join(messages, line.dir ?? '', 'meta.json'),
+      );
+      expect(meta.status.stage, line.id).toBe('api');
+    }
+    for (const key of Object.values(KEYS)) {
+      for (const file of filesUnder(messages)) {
+        expect(readFileSync(file, 'utf8').includes(key), file).toBe(false);
+      }
+      expect(sdkRun.stdout.includes(key) || sdkRun.stderr.includes(key)).toBe(false);
+    }
+  });
+
+  it('--dry-run with the keys set prices each model at its profile’s pricing, and contacts nothing', async () => {
+    const before = gateway.requests.length;
+    const dry = await runCampaignCli([campaign, '--dry-run'], KEYS);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/live run with 3 models/);
+    expect(dry.stdout).toMatch(
+      /model steady \(claude-sonnet-5-5 on endpoint gateway\): 4 session\(s\), estimated cost \$\d+\.\d\d;/,
+    );
+    expect(dry.stdout).toMatch(
+      /model overloaded \(claude-opus-5-5 on endpoint overloaded\): 4 session\(s\), cost n\/a \(unpriced\); .*at most 1 at once on overloaded/,
+    );
+    expect(dry.stdout).toMatch(
+      /model gone \(claude-haiku-5-5 on endpoint gone\): 4 session\(s\), cost n\/a \(unpriced\)/,
+    );
+    expect(gateway.requests.length).toBe(before);
+  });
 });
