@@ -222,8 +222,10 @@ export async function resolveRunRequest(
       arms,
       reps: campaign.reps,
       model: first.choice.id,
-      // Several models (or a named one) are recorded as specs, so a resume runs the same ones.
-      ...(models.value.all.length > 1
+      // Several models, or one with an endpoint or a name, are recorded as specs, so a resume
+      // runs the same ones; a plain one-model run records only `model`, as it always did.
+      ...(models.value.all.length > 1 ||
+      models.value.all.some((model) => model.spec !== model.choice.id)
         ? { models: models.value.all.map((model) => model.spec) }
         : {}),
       backend: campaign.backend,
