@@ -1,12 +1,14 @@
 import os from 'node:os';
-import { estimateRun } from './estimate.js';
-import { planReps, shardOf } from './plan.js';
+import { modelsEstimate } from './dry-run-models.js';
+import { planRun, shardOf } from './plan.js';
 import type { RunRequest } from './run-request.js';
 
 /** For `--resume --dry-run`: how many of the selected reps are left to run, and how many are recorded. */
 export interface ResumeState {
   readonly left: number;
   readonly recorded: number;
+  /** The ids of the reps left to run, for the per-model figures. */
+  readonly leftIds?: readonly string[];
 }
 
 /**
@@ -15,18 +17,16 @@ export interface ResumeState {
  */
 export function dryRunLines(request: RunRequest, resume?: ResumeState): string[] {
   const { campaign, shard } = request;
-  const plan = planReps(
-    campaign.arms.map((arm) => arm.name),
-    campaign.scenarios.map((scenario) => scenario.id),
-    campaign.reps,
-  );
+  const plan = planRun(campaign, request.models);
   const selected = shard === null ? plan : shardOf(plan, shard);
-  const estimate = estimateRun(
-    campaign,
-    request.model,
-    resume?.left ?? selected.length,
-    os.availableParallelism(),
-  );
+  // With --resume, the reps left to run (by id when known, else as many as are left).
+  const toRun =
+    resume === undefined
+      ? selected
+      : resume.leftIds === undefined
+        ? selected.slice(0, resume.left)
+        : selected.filter((rep) => resume.leftIds?.includes(rep.id));
+  const { total: estimate, perModel } = modelsEstimate(request, toRun, os.availableParallelism());
   const lines = [`campaign ${campaign.config.id}: ${campaign.config.title}`];
   for (const scenario of campaign.scenarios) {
     for (const arm of campaign.arms) {
@@ -43,6 +43,7 @@ export function dryRunLines(request: RunRequest, resume?: ResumeState): string[]
     `sessions: ${sessions}${shard ? ` (shard ${shard.index}/${shard.count} of ${plan.length})` : ''}, backend ${campaign.backend}, concurrency ${campaign.concurrency}`,
     `estimated cost: ${estimate.costUsd === null ? 'n/a (unpriced)' : `$${estimate.costUsd.toFixed(2)}`}; estimated wall time: ${Math.ceil(estimate.wallSeconds)} s`,
     `(estimates: ${estimate.assumptions})`,
+    ...perModel,
   );
   return lines;
 }

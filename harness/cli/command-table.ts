@@ -131,8 +131,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   ),
   lazy(
     'doctor',
-    '[options]',
-    'report what this machine can run: Node, git, the engine, the sandbox, whether a key is set',
+    '[options] [campaign]',
+    'report what this machine can run: Node, git, the engine, the sandbox, whether a key is set (given a campaign: each model and endpoint profile)',
     async () => (await import('./doctor.js')).registerDoctorCommand,
   ),
 ];

@@ -127,8 +127,10 @@ export function gateDecision(
   gates: readonly GateConfig[],
   cells: readonly CellSummary[],
   missing: readonly string[],
+  /** How one gate is judged: on the cells as they are, or model by model (model-gates.ts). */
+  evaluate: (gate: GateConfig, cells: readonly CellSummary[]) => GateOutcome = evaluateGate,
 ): ResultsModel['gates'] {
-  const results = gates.map((gate) => evaluateGate(gate, cells));
+  const results = gates.map((gate) => evaluate(gate, cells));
   if (missing.length > 0) {
     return {
       outcome: 'undecided',

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type CampaignRecord, readCampaignRecord } from '../campaign/campaign-record.js';
 import { readLedger } from '../campaign/ledger.js';
+import { plannedModelNames } from '../campaign/model-record.js';
 import { planReps, shardOf } from '../campaign/plan.js';
 import { repDamage } from '../campaign/rep-health.js';
 import { type RepMeta, repMetaSchema } from '../campaign/rep-meta.js';
@@ -54,6 +55,7 @@ export function plannedIds(record: CampaignRecord): string[] {
     record.arms.map((arm) => arm.name),
     record.scenarios.map((scenario) => scenario.id),
     record.reps,
+    plannedModelNames(record),
   );
   return (record.shard === null ? plan : shardOf(plan, record.shard)).map((rep) => rep.id);
 }

@@ -5,6 +5,13 @@ import {
   disagreementsMarkdown,
   judgeSummaryLine,
 } from '../judge/report-text.js';
+import {
+  acrossModelsSection,
+  findCell,
+  modelsSection,
+  withModelCell,
+  withModelHeader,
+} from './model-tables.js';
 import type { CellSummary, Comparison, RepRow, ResultsModel } from './results-schema.js';
 
 function pct(value: number): string {
@@ -79,7 +86,11 @@ function notes(cell: CellSummary, rows: readonly RepRow[]): string {
   if (cell.overrides > 0) parts.push(`${cell.overrides} verdict(s) overridden by hand`);
   if (cell.agreement !== undefined) parts.push(agreementNote(cell.agreement));
   const firstFail = rows.find(
-    (row) => row.arm === cell.arm && row.scenario === cell.scenario && row.verdict === 'fail',
+    (row) =>
+      row.arm === cell.arm &&
+      row.scenario === cell.scenario &&
+      row.model === cell.model &&
+      row.verdict === 'fail',
   );
   if (firstFail !== undefined)
     parts.push(`e.g. ${firstFail.rep_id}: ${firstFail.reasons.split('; ')[0] ?? ''}`);
@@ -88,38 +99,49 @@ function notes(cell: CellSummary, rows: readonly RepRow[]): string {
 
 export function resultsTable(model: ResultsModel): string {
   return table(
-    ['Arm', 'Text under test', 'Fixture', 'PASS', 'Notes'],
-    model.cells.map((cell) => [
-      cellName(cell),
-      cell.label,
-      `${cell.scenario} ${cell.layout}`,
-      `${cell.pass}/${cell.decided}`,
-      notes(cell, model.reps),
-    ]),
+    withModelHeader(model, ['Arm', 'Text under test', 'Fixture', 'PASS', 'Notes']),
+    model.cells.map((cell) =>
+      withModelCell(model, cell, [
+        cellName(cell),
+        cell.label,
+        `${cell.scenario} ${cell.layout}`,
+        `${cell.pass}/${cell.decided}`,
+        notes(cell, model.reps),
+      ]),
+    ),
   );
 }
 
 export function costTable(model: ResultsModel): string {
   return table(
-    ['Cell', 'Text', 'tool_uses per decided rep', 'median', 'mean', 'mean 95% CI (bootstrap)'],
-    model.cells.map((cell) => [
-      cellName(cell),
-      cell.label,
-      cell.toolUses.values.join(' / ') || '—',
-      num(cell.toolUses.median),
-      num(cell.toolUses.mean),
-      cell.toolUses.bootstrap95Mean === null
-        ? 'n/a'
-        : `${num(cell.toolUses.bootstrap95Mean.lower)}–${num(cell.toolUses.bootstrap95Mean.upper)}`,
+    withModelHeader(model, [
+      'Cell',
+      'Text',
+      'tool_uses per decided rep',
+      'median',
+      'mean',
+      'mean 95% CI (bootstrap)',
     ]),
+    model.cells.map((cell) =>
+      withModelCell(model, cell, [
+        cellName(cell),
+        cell.label,
+        cell.toolUses.values.join(' / ') || '—',
+        num(cell.toolUses.median),
+        num(cell.toolUses.mean),
+        cell.toolUses.bootstrap95Mean === null
+          ? 'n/a'
+          : `${num(cell.toolUses.bootstrap95Mean.lower)}–${num(cell.toolUses.bootstrap95Mean.upper)}`,
+      ]),
+    ),
   );
 }
 
 function comparisonRows(model: ResultsModel): string[][] {
   return model.comparisons.map((c: Comparison) => {
-    const red = model.cells.find((cell) => cell.arm === c.red && cell.scenario === c.scenario);
-    const green = model.cells.find((cell) => cell.arm === c.green && cell.scenario === c.scenario);
-    return [
+    const red = findCell(model.cells, c.red, c.scenario, c.model);
+    const green = findCell(model.cells, c.green, c.scenario, c.model);
+    return withModelCell(model, c, [
       c.scenario.toUpperCase(),
       red ? `${red.pass}/${red.decided}` : 'n/a',
       green ? `${green.pass}/${green.decided}` : 'n/a',
@@ -129,7 +151,7 @@ function comparisonRows(model: ResultsModel): string[][] {
       c.toolUses === null
         ? 'n/a'
         : `${c.toolUses.meanDifference >= 0 ? '+' : ''}${c.toolUses.meanDifference.toFixed(1)} (p ${pValue(c.toolUses.pValue)}, ${c.toolUses.method})`,
-    ];
+    ]);
   });
 }
 
@@ -218,6 +240,7 @@ export function resultsMarkdown(model: ResultsModel): string {
     '',
     ...arms,
     '',
+    ...modelsSection(model),
     '## Gates',
     '',
     gateVerdictLine(model),
@@ -240,10 +263,11 @@ export function resultsMarkdown(model: ResultsModel): string {
     '',
     '## RED vs GREEN',
     '',
-    table(COMPARISON_COLUMNS, comparisonRows(model)),
+    table(withModelHeader(model, COMPARISON_COLUMNS), comparisonRows(model)),
     '',
     `Power: ${model.power}.`,
     '',
+    ...acrossModelsSection(model),
     '## Reps',
     '',
     repTable(model),
