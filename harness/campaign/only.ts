@@ -87,7 +87,9 @@ export function gatesFor(
         ? true
         : gate.kind === 'min-pass-rate'
           ? selected(only.arms, gate.arm) && selected(only.scenarios, gate.scenario)
-          : selected(only.scenarios, gate.scenario) &&
+          : (gate.kind === 'no-scenario-regresses'
+              ? (gate.scenarios ?? only.scenarios).some((id) => selected(only.scenarios, id))
+              : selected(only.scenarios, gate.scenario)) &&
             keptRoles.has('red') &&
             keptRoles.has('green');
     (applies ? kept : dropped).push(gate);
@@ -104,6 +106,8 @@ export function describeGate(gate: GateConfig): string {
       return `${gate.scenario}: green better than red`;
     case 'no-regression':
       return `${gate.scenario}: no regression`;
+    case 'no-scenario-regresses':
+      return `no scenario regresses (${gate.correction})`;
     case 'max-indeterminate-share':
       return `indeterminate share at most ${gate.share}`;
   }
