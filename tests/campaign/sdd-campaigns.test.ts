@@ -7,7 +7,7 @@
  * repository, holds for the reference pair and fails (exit 1 from `gate`)
  * when the arms are swapped so that two scenarios regress: the planted
  * negative of its Holm-corrected gate. The messages backend keeps them quick;
- * the claude-code backend runs the same campaigns (the README's wall times).
+ * two probes' calibrations also run on the real Claude Code engine.
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ import type { CampaignConfig } from '../../harness/campaign/config-schema.js';
 import { listScenarioIds } from '../../harness/score/load-scenario.js';
 import { repoRoot, runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
+import { engineUnavailable } from '../session/support/run-session.js';
 import { readJson, repLines, runCampaignCli } from './support.js';
 
 const scenarios = path.join(repoRoot, 'scenarios');
@@ -130,4 +131,20 @@ describe('the SDD panel', () => {
     expect(panelGate?.outcome).toBe('fails');
     expect(panelGate?.figure).toMatch(/BROKEN-PLAN-RULING .*BREAKER-RULES-AND-CONTINUES/);
   });
+});
+
+describe('the buildclock probes on the real Claude Code engine', () => {
+  const unavailable = engineUnavailable();
+  it.skipIf(unavailable !== undefined).each(['broken-plan-ruling', 'breaker-at-cap'])(
+    '%s: every calibration policy lands as declared with --backend claude-code',
+    async (id) => {
+      // broken-plan-ruling's asks-human calls AskUserQuestion, which the engine offers headless
+      // only under first-dispatch; its capture ends the session like a dispatch.
+      const lint = await runCli(['scenario', 'lint', id, '--backend', 'claude-code'], {
+        timeoutMs: 240_000,
+      });
+      expect(lint.exitCode, lint.stdout + lint.stderr).toBe(0);
+      expect(lint.stdout).toContain(`lint: ${id} is sound`);
+    },
+  );
 });
