@@ -71,7 +71,7 @@ export function registerRunCommand(program: Command): void {
     )
     .option(
       '--dry-run',
-      'print the cells, reps, estimated cost and time (with --resume: of the reps left), then exit without running',
+      'print the cells (each with its reps, estimated tokens a rep and cost, and the smallest effect its reps detect), the estimated cost and time (with --resume: of the reps left), then exit without running',
     )
     .option(
       '--resume <dir>',
@@ -135,6 +135,7 @@ export function registerRunCommand(program: Command): void {
         '  redgreen run                                  # the default campaign (offline without a key)',
         '  redgreen run --dry-run                        # what would run, and its estimated cost and time',
         '  redgreen run --model scripted:forensic --reps 10',
+        '  redgreen run scenarios/sdd-panel.campaign.json --arm red=<dir> --arm green=<dir>',
         '  redgreen run --arm red=git:../superpowers@4118245:skills/subagent-driven-development \\',
         '               --arm green=git:../superpowers@e90e40fb:skills/subagent-driven-development',
         '  redgreen run --resume results/plan-scoped-workspace-20261130-101500Z',
