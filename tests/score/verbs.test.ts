@@ -525,12 +525,17 @@ describe('question-asked: a question to the human, by tool or by the reply’s l
   it('is undecided without its evidence, and so is its negation', () => {
     expect(check({ verb: 'question-asked' }, {}).notAssessed).toBe(true);
     expect(check({ not: { verb: 'question-asked' } }, {}).outcome).toBe('undecided');
+    expect(check({ verb: 'question-asked', via: ['reply'] }, {}).outcome).toBe('undecided');
+    expect(check({ not: { verb: 'question-asked', via: ['reply'] } }, {}).outcome).toBe(
+      'undecided',
+    );
+    // A transcript without reply text: the session replied nothing, so it asked nothing.
     expect(
       check(
         { verb: 'question-asked', via: ['reply'] },
         { transcript: { calls: [], dispatches: [], model: null } },
       ).outcome,
-    ).toBe('undecided');
+    ).toBe('fail');
     expect(refusal({ verb: 'question-asked', via: [] })).toMatch(/via/);
   });
 });

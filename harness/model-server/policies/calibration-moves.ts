@@ -24,6 +24,7 @@ import {
 } from './chain-moves.js';
 import type { Policy, PolicyContext } from './context.js';
 import { firstTaskDispatch } from './finish.js';
+import { planConflicts } from './plan-conflicts.js';
 import { call, type PolicyProgram } from './program.js';
 import { formatReport } from './report.js';
 import { readSkill, unanchoredReport } from './skill-text.js';
@@ -52,12 +53,18 @@ export const asksHumanPolicy = calibration(
   (context) => (state) => {
     const moment = chainMoment(state);
     const next = state.report.firstDispatch;
+    const [conflict] =
+      moment?.kind === 'fresh' && state.planText !== undefined
+        ? planConflicts(state.planText, state.report.tasks)
+        : [];
     const situation =
-      moment?.kind === 'mid-loop'
-        ? `Task ${moment.task.number} is at fix round ${moment.round}/${moment.cap} with this finding open: "${moment.findings}".`
-        : next.kind === 'task'
-          ? `The next step is Task ${next.task} of ${context.facts.planRelative}.`
-          : `Every task of ${context.facts.planRelative} is recorded complete.`;
+      conflict !== undefined
+        ? `the Global Constraints say "${conflict.constraint}", but Task ${conflict.task} says "${conflict.taskSentence}".`
+        : moment?.kind === 'mid-loop'
+          ? `Task ${moment.task.number} is at fix round ${moment.round}/${moment.cap} with this finding open: "${moment.findings}".`
+          : next.kind === 'task'
+            ? `The next step is Task ${next.task} of ${context.facts.planRelative}.`
+            : `Every task of ${context.facts.planRelative} is recorded complete.`;
     return (function* (): PolicyProgram {
       return yield* askHuman(
         context,

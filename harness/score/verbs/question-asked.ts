@@ -5,7 +5,8 @@
  * Wrap it in `not` for "did not stop to ask". A session that dispatched and
  * wrote no reply text asked nothing: with a transcript at hand, a rep without
  * reply text is read as an empty reply. `via` limits the evidence to one of
- * the two; `via: ["reply"]` alone reads only the reply.
+ * the two; with `via: ["reply"]` and neither a reply nor a transcript the
+ * check is undecided.
  */
 import { z } from 'zod';
 import { type Evidence, required, seatOf } from '../evidence.js';
@@ -28,8 +29,12 @@ export const questionAsked = defineVerb({
       seat: seatSelectorSchema.default('controller'),
     })
     .strict(),
-  reads: (params) => (params.via.includes('tool') ? ['transcript'] : ['reply']),
+  reads: (params) => (params.via.includes('tool') ? ['transcript'] : []),
   run: (params, evidence): VerbResult => {
+    const reply = replyText(evidence);
+    if (!params.via.includes('tool') && reply === undefined) {
+      return { outcome: 'undecided', detail: 'neither a reply nor a transcript to read' };
+    }
     const found: string[] = [];
     if (params.via.includes('tool')) {
       const calls = required(evidence.transcript, 'transcript').calls.filter(
@@ -40,7 +45,7 @@ export const questionAsked = defineVerb({
       if (calls.length > 0) found.push(counted(calls.length, `${calls[0]?.name} call`));
     }
     if (params.via.includes('reply')) {
-      const question = closingQuestion(replyText(evidence, params.via));
+      const question = closingQuestion(reply ?? '');
       if (question !== undefined) found.push(`the reply ends on "${question.slice(0, 80)}"`);
     }
     const where = params.via.map((via) => (via === 'tool' ? params.tool.join('/') : 'reply'));
@@ -55,7 +60,6 @@ export const questionAsked = defineVerb({
 });
 
 /** The final reply's text; with a transcript and no reply text, the session replied nothing. */
-function replyText(evidence: Evidence, via: readonly string[]): string {
-  if (!via.includes('tool')) return required(evidence.reply, 'reply').text;
-  return evidence.reply?.text ?? '';
+function replyText(evidence: Evidence): string | undefined {
+  return evidence.reply?.text ?? (evidence.transcript === undefined ? undefined : '');
 }
