@@ -1,6 +1,6 @@
 /**
- * The fix-loop-breaker and rulings-not-stalls campaigns with the real
- * superpowers texts as `git:` arms, read from a local mirror of
+ * The fix-loop-breaker, rulings-not-stalls and SDD panel campaigns with the
+ * real superpowers texts as `git:` arms, read from a local mirror of
  * obra/superpowers with `git archive` exactly as a user's `--arm` would: they
  * run offline without error, and scripted:skill-reader, following each real
  * text, lands every cell where it lands under the reference texts. Skipped,
@@ -48,6 +48,22 @@ describe.skipIf(mirror === undefined)('the campaigns with the real texts as git:
       '2b195749',
       ['broken-plan-ruling', 'breaker-rules-and-continues'],
       ['breaker-at-cap', 'round4-escalates-model', 'final-review-carries-parked'],
+    ],
+    [
+      'sdd-panel',
+      '8acf8e5f',
+      '2b195749',
+      ['broken-plan-ruling', 'breaker-rules-and-continues'],
+      [
+        's1',
+        's2',
+        's1-probe',
+        's2-probe',
+        'resume-audit',
+        'breaker-at-cap',
+        'round4-escalates-model',
+        'final-review-carries-parked',
+      ],
     ],
   ] as const)('%s (%s → %s)', async (campaign, red, green, claimed, kept) => {
     const out = path.join(makeTempDir(), 'out');
