@@ -7,11 +7,13 @@
  * without one). The moves themselves are proven by each buildclock
  * scenario's calibration (`scenario lint`, tests/score/scenario-lint.test.ts).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadPromptTemplate } from '../../harness/campaign/prompt-template.js';
+import { scriptedModelId, startModelServer } from '../../harness/model-server/index.js';
 import { parseChainLedger, taskBase } from '../../harness/model-server/policies/chain-ledger.js';
 import {
   chainMoment,
@@ -22,6 +24,8 @@ import { parsePlanTasks } from '../../harness/model-server/policies/plan.js';
 import { planConflicts } from '../../harness/model-server/policies/plan-conflicts.js';
 import { classifyMechanisms } from '../../harness/model-server/policies/skill-mechanisms.js';
 import { repoRoot, runCli } from '../helpers/cli.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
+import { runBackendSession } from '../session/support/run-session.js';
 
 const skillText = (dir: string): string =>
   readFileSync(path.join(repoRoot, 'skills-under-test', dir, 'SKILL.md'), 'utf8');
@@ -195,6 +199,61 @@ describe('the chain ledger, the plan moment, and plan conflicts in the buildcloc
     ] as const) {
       const text = planText(scenario, plan);
       expect(planConflicts(text, parsePlanTasks(text))).toEqual([]);
+    }
+  });
+});
+
+describe('skill-reader in a fix loop before round 3 (no scenario holds this moment)', () => {
+  it.each([
+    ['sdd-fix-loop-breaker', { tool: 'SendMessage', input: { to: 'a7c2e91b04f5d368' } }],
+    // The planted contrast: the review-loop text knows no resume; it sends a fresh fix on haiku.
+    ['sdd-review-loop', { tool: 'Agent', input: { model: 'haiku' } }],
+  ] as const)('%s: the next round goes %o', async (text, expected) => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'redgreen-round2-'));
+    try {
+      const built = await runCli([
+        'fixture',
+        '--recipe',
+        'buildclock',
+        'round4-escalates-model',
+        'scoped',
+        path.join(root, 'repo'),
+      ]);
+      expect(built.exitCode, built.stderr).toBe(0);
+      // The same ledger, cut after round 2: the next round is 3, still the stuck implementer's.
+      const repo = path.join(makeTempDir(), 'repo');
+      cpSync(path.join(root, 'repo'), repo, { recursive: true });
+      const ledgerFile = path.join(repo, '.superpowers/sdd/2026-09-08-step-report/progress.md');
+      const lines = readFileSync(ledgerFile, 'utf8').split('\n');
+      writeFileSync(ledgerFile, lines.filter((line) => !line.includes('fix round 3/5')).join('\n'));
+      const template = await loadPromptTemplate(
+        path.join(repoRoot, 'scenarios/prompts/mid-plan-resume.hbs'),
+        'mid-plan-resume',
+      );
+      if (!template.ok) throw new Error(template.error.problem);
+      const skillDir = path.join(repoRoot, 'skills-under-test', text);
+      const server = await startModelServer({ policy: 'skill-reader' });
+      try {
+        const run = await runBackendSession({
+          backend: 'messages',
+          stop: 'first-dispatch',
+          baseUrl: server.baseUrl,
+          model: scriptedModelId('skill-reader'),
+          prompt: template.value.render({
+            skillDir,
+            fixtureRepo: repo,
+            planPath: 'docs/plans/2026-09-08-step-report.md',
+          }),
+          fixtureRepo: repo,
+          skillDir,
+        });
+        expect(run.outcome.capturedDispatch).toMatchObject(expected);
+        expect(JSON.stringify(run.outcome.capturedDispatch?.input)).toMatch(/[Ff]ix round 3/);
+      } finally {
+        await server.close();
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
     }
   });
 });

@@ -182,8 +182,14 @@ function midLoop(
           workspace: state.workspace,
           round: round + 1,
           findings,
-          model: round >= 3 ? tierAbove(stuck?.model) : (stuck?.model ?? 'sonnet'),
-          framing: `Task ${task.number} has had ${round} fix rounds by another implementer; it is yours now, and the report file says what was tried.`,
+          // Rounds 4-5 go one tier up, with the hand-over framing; a round 1-3 this session
+          // cannot resume goes to a fresh implementer on the stuck one's model.
+          ...(round >= 3
+            ? {
+                model: tierAbove(stuck?.model),
+                framing: `Task ${task.number} has had ${round} fix rounds by another implementer; it is yours now, and the report file says what was tried.`,
+              }
+            : { model: stuck?.model ?? 'sonnet' }),
         }),
       );
       return `Dispatched fix round ${round + 1} of Task ${task.number} to a fresh implementer.`;
