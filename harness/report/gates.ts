@@ -192,7 +192,7 @@ function noScenarioRegresses(
     ...base,
     outcome: 'holds',
     figure:
-      closest === undefined || closest.p >= 1
+      closest === undefined || closest.p >= 1 - 1e-9
         ? `${tested.length} scenario(s), none regresses: RED is better than GREEN in none`
         : `${tested.length} scenario(s), none regresses; closest: ${closest.scenario} (${closest.counts}; RED better than GREEN: ${fmtP(closest.p)}, needs below ${closest.threshold.toPrecision(3)})`,
   };

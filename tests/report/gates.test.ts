@@ -198,6 +198,11 @@ describe('no-scenario-regresses (a panel gate, Holm-corrected across scenarios)'
       outcome: 'holds',
       figure: '10 scenario(s), none regresses: RED is better than GREEN in none',
     });
+    // GREEN ahead (RED 0/5, GREEN 5/5: p = 1 up to rounding) is no regression either.
+    const ahead = [...five.slice(2), cell('red', 'x', 0, 5), cell('green', 'x', 5, 0)];
+    expect(evaluateGate(panel(), ahead).figure).toBe(
+      '10 scenario(s), none regresses: RED is better than GREEN in none',
+    );
   });
 
   it('is undecided, never held, when a scenario has no decided reps in an arm', () => {
