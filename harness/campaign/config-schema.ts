@@ -58,6 +58,17 @@ export const gateSchema = z.discriminatedUnion('kind', [
     .strict(),
   z
     .object({
+      kind: z.literal('no-scenario-regresses'),
+      /** The scenarios it looks at; default every scenario the campaign runs. */
+      scenarios: z.array(z.string().min(1)).min(1).optional(),
+      alpha: z.number().gt(0).lt(1).default(0.05),
+      /** How the per-scenario tests are corrected for their number. */
+      correction: z.enum(['holm', 'none']).default('holm'),
+      ...gateModelField,
+    })
+    .strict(),
+  z
+    .object({
       kind: z.literal('max-indeterminate-share'),
       share: z.number().min(0).max(1),
       ...gateModelField,

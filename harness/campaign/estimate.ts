@@ -39,7 +39,13 @@ const SCRIPTED_REP: Readonly<Record<ResolvedCampaign['backend'], RepCost>> = {
 };
 /** Once per run: loading the campaign, building the fixtures, writing the reports. */
 const RUN_SETUP_SECONDS = 1;
-const LIVE_SESSION = { turns: 10, contextTokens: 20_000, outputTokensPerTurn: 400, seconds: 90 };
+/** A live session that works and then reports (stop: report): turns, mean context, output a turn, seconds. */
+export const LIVE_SESSION = {
+  turns: 10,
+  contextTokens: 20_000,
+  outputTokensPerTurn: 400,
+  seconds: 90,
+};
 
 function wallSeconds(sessions: number, concurrency: number, cores: number, rep: RepCost): number {
   if (sessions === 0) return 0;

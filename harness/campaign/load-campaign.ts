@@ -291,7 +291,24 @@ export async function loadCampaign(
         );
       }
     }
-    if (gate.kind === 'green-better' || gate.kind === 'no-regression') {
+    const unknown =
+      gate.kind === 'no-scenario-regresses'
+        ? (gate.scenarios ?? []).find((id) => !config.scenarios.includes(id))
+        : undefined;
+    if (unknown !== undefined) {
+      return err(
+        inputError(
+          where,
+          `names scenario "${unknown}", which the campaign does not run`,
+          'fix the scenario id, or leave scenarios out to cover every scenario',
+        ),
+      );
+    }
+    if (
+      gate.kind === 'green-better' ||
+      gate.kind === 'no-regression' ||
+      gate.kind === 'no-scenario-regresses'
+    ) {
       const roles = new Set(config.arms.map((arm) => arm.role));
       if (!roles.has('red') || !roles.has('green')) {
         return err(

@@ -104,7 +104,9 @@ export function gatesFor(
           ? gate.scenario === undefined || selected(only.scenarios, gate.scenario)
           : gate.kind === 'min-pass-rate'
             ? selected(only.arms, gate.arm) && selected(only.scenarios, gate.scenario)
-            : selected(only.scenarios, gate.scenario) &&
+            : (gate.kind === 'no-scenario-regresses'
+                ? (gate.scenarios ?? only.scenarios).some((id) => selected(only.scenarios, id))
+                : selected(only.scenarios, gate.scenario)) &&
               keptRoles.has('red') &&
               keptRoles.has('green');
     (applies ? kept : dropped).push(gate);
@@ -123,6 +125,8 @@ export function describeGate(gate: GateConfig): string {
       return `${gate.scenario}: green better than red${on}`;
     case 'no-regression':
       return `${gate.scenario}: no regression${on}`;
+    case 'no-scenario-regresses':
+      return `no scenario regresses (${gate.correction})${on}`;
     case 'max-indeterminate-share':
       return `indeterminate share at most ${gate.share}${on}`;
     case 'max-disagreement-share':

@@ -74,7 +74,7 @@ export function registerRunCommand(program: Command): void {
     )
     .option(
       '--dry-run',
-      'print the cells, reps, estimated cost and time (with --resume: of the reps left), then exit without running',
+      'print the cells (each with its reps, estimated tokens a rep and cost, and the smallest effect its reps detect), the estimated cost and time (with --resume: of the reps left), then exit without running',
     )
     .option(
       '--resume <dir>',
@@ -147,6 +147,7 @@ export function registerRunCommand(program: Command): void {
         '  redgreen run --dry-run                        # what would run, and its estimated cost and time',
         '  redgreen run --model scripted:forensic --reps 10',
         '  redgreen run --model scripted:skill-reader --model scripted:literal   # two "models" side by side',
+        '  redgreen run scenarios/sdd-panel.campaign.json --arm red=<dir> --arm green=<dir>',
         '  redgreen run --arm red=git:../superpowers@4118245:skills/subagent-driven-development \\',
         '               --arm green=git:../superpowers@e90e40fb:skills/subagent-driven-development',
         '  redgreen run --resume results/plan-scoped-workspace-20261130-101500Z',
