@@ -15,6 +15,8 @@ const gateCellSchema = z
     arm: z.string(),
     role: z.enum(['red', 'green']),
     scenario: z.string(),
+    /** The cell's model, in a campaign of several models. */
+    model: z.string().optional(),
     pass: z.number().int().nonnegative(),
     fail: z.number().int().nonnegative(),
     indeterminate: z.number().int().nonnegative(),
@@ -23,12 +25,20 @@ const gateCellSchema = z
   })
   .strict();
 
+interface GateFacts {
+  readonly arm: string | null;
+  readonly scenario: string | null;
+  readonly params: Record<string, number | string>;
+  readonly cells: z.infer<typeof gateCellSchema>[];
+}
+
 /** A gate's structured fields: what it names, its parameters, and the counts of the cells it reads. */
-function gateFacts(gate: GateConfig | undefined, cells: readonly CellSummary[]) {
+function gateFacts(gate: GateConfig | undefined, all: readonly CellSummary[]): GateFacts {
   const counts = (cell: CellSummary): z.infer<typeof gateCellSchema> => ({
     arm: cell.arm,
     role: cell.role,
     scenario: cell.scenario,
+    ...(cell.model === undefined ? {} : { model: cell.model }),
     pass: cell.pass,
     fail: cell.fail,
     indeterminate: cell.indeterminate,
@@ -36,6 +46,13 @@ function gateFacts(gate: GateConfig | undefined, cells: readonly CellSummary[]) 
     recorded: cell.recorded,
   });
   if (gate === undefined) return { arm: null, scenario: null, params: {}, cells: [] };
+  // A gate naming one model reads that model's cells; `every` (the default) reads each model's.
+  const cells =
+    gate.model === undefined || gate.model === 'every'
+      ? all
+      : all.filter((cell) => cell.model === undefined || cell.model === gate.model);
+  const ofScenario = (scenario: string | undefined): z.infer<typeof gateCellSchema>[] =>
+    cells.filter((cell) => scenario === undefined || cell.scenario === scenario).map(counts);
   switch (gate.kind) {
     case 'min-pass-rate':
       return {
@@ -52,10 +69,28 @@ function gateFacts(gate: GateConfig | undefined, cells: readonly CellSummary[]) 
         arm: null,
         scenario: gate.scenario,
         params: { alpha: gate.alpha },
-        cells: cells.filter((cell) => cell.scenario === gate.scenario).map(counts),
+        cells: ofScenario(gate.scenario),
       };
+    case 'no-scenario-regresses': {
+      const scenarios = gate.scenarios;
+      return {
+        arm: null,
+        scenario: null,
+        params: { alpha: gate.alpha, correction: gate.correction },
+        cells: cells
+          .filter((cell) => scenarios === undefined || scenarios.includes(cell.scenario))
+          .map(counts),
+      };
+    }
     case 'max-indeterminate-share':
       return { arm: null, scenario: null, params: { share: gate.share }, cells: cells.map(counts) };
+    case 'max-disagreement-share':
+      return {
+        arm: null,
+        scenario: gate.scenario ?? null,
+        params: { share: gate.share },
+        cells: ofScenario(gate.scenario),
+      };
   }
 }
 
@@ -67,6 +102,10 @@ export const gateJsonSchema = z
     resultsDir: z.string(),
     campaign: z.object({ id: z.string(), title: z.string(), identity: z.string() }).strict(),
     model: z.object({ requested: z.string(), scripted: z.boolean() }).strict(),
+    /** Each model, in a campaign of several models. */
+    models: z
+      .array(z.object({ name: z.string(), requested: z.string(), scripted: z.boolean() }).strict())
+      .optional(),
     complete: z.boolean(),
     planned: z.number().int().nonnegative(),
     recorded: z.number().int().nonnegative(),
@@ -84,10 +123,10 @@ export const gateJsonSchema = z
           figure: z.string(),
           /** The arm a min-pass-rate gate names, else null. */
           arm: z.string().nullable(),
-          /** The scenario the gate is about, else null (max-indeterminate-share). */
+          /** The scenario the gate is about, else null (max-indeterminate-share, no-scenario-regresses). */
           scenario: z.string().nullable(),
-          /** The gate's parameters as the campaign declares them: passes and of, alpha, or share. */
-          params: z.record(z.string(), z.number()),
+          /** The gate's parameters as the campaign declares them: passes and of, alpha (and correction), or share. */
+          params: z.record(z.string(), z.union([z.number(), z.string()])),
           /** The cells the gate reads, with their counts (every cell for max-indeterminate-share). */
           cells: z.array(gateCellSchema),
         })
@@ -127,6 +166,15 @@ export function gateJson(
     resultsDir,
     campaign: model.campaign,
     model: { requested: model.model.requested, scripted: model.model.scripted },
+    ...(model.models === undefined
+      ? {}
+      : {
+          models: model.models.map((entry) => ({
+            name: entry.name,
+            requested: entry.requested,
+            scripted: entry.scripted,
+          })),
+        }),
     complete: model.complete,
     planned: model.planned,
     recorded: model.recorded,

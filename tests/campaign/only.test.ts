@@ -26,9 +26,7 @@ describe('run --only', () => {
       '--reps',
       '1',
       '--only',
-      'scenario=s2',
-      '--only',
-      'arm=green',
+      'scenario=s2,arm=green',
       '--out',
       out,
     ]);
@@ -68,6 +66,7 @@ describe('run --only', () => {
       ['--only', 'scenario=s1,arm=red', '--only', 'scenario=s2,arm=green'],
       ['--only', 'scenario=s1', '--only', 'arm=green'],
       ['--only', 'scenario=s1', '--only', 'scenario=s2,arm=red'],
+      ['--only', 'arm=red,model=opus', '--only', 'arm=green,model=sonnet'],
     ]) {
       const out = path.join(makeTempDir(), 'out');
       const run = await runCampaignCli([defaultCampaign, ...flags, '--dry-run', '--out', out]);

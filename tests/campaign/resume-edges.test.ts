@@ -134,6 +134,46 @@ describe('--resume edge cases', () => {
     expect(resumed.stderr).toMatch(/--retry-indeterminate 2/);
   });
 
+  it('repeats the recorded --judge: the reps a resume runs are judged as the first run judged its own', async () => {
+    const out = path.join(makeTempDir(), 'out');
+    const first = await runCampaignCli([
+      defaultCampaign,
+      '--reps',
+      '2',
+      '--shard',
+      '1/4',
+      '--judge-model',
+      'scripted:judge-contrarian',
+      '--out',
+      out,
+    ]);
+    expect(first.exitCode, first.stderr).toBe(0);
+    const record = readJson<{ invocation: { judge?: unknown } }>(path.join(out, 'campaign.json'));
+    expect(record.invocation.judge).toEqual({ model: 'scripted:judge-contrarian' });
+    rmSync(path.join(out, 'reps/green/s2-rep2'), { recursive: true });
+
+    const dry = await runCampaignCli(['--resume', out, '--dry-run']);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/recorded settings: .*--judge scripted:judge-contrarian/);
+
+    const resumed = await runCampaignCli(['--resume', out, '--json']);
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    const judged = resumed.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string })
+      .filter((event) => event.type === 'rep-judged');
+    expect(judged).toHaveLength(1);
+    expect(existsSync(path.join(out, 'reps/green/s2-rep2.attempt2/judge.json'))).toBe(true);
+    const judgeFiles = filesUnder(out).filter((file) => path.basename(file) === 'judge.json');
+    expect(judgeFiles).toHaveLength(2);
+    for (const file of judgeFiles) {
+      expect(readJson<{ model: { requested: string } }>(file).model.requested).toBe(
+        'scripted:judge-contrarian',
+      );
+    }
+  });
+
   it('--resume --dry-run refuses what the resume would refuse: another campaign identity', async () => {
     const out = await twoRepShard();
     const before = snapshotOf(out);

@@ -113,6 +113,48 @@ describe('the task a dispatch addresses', () => {
       },
       'none',
     ],
+    // Real dispatch prompts: markdown, the brief file only, the title only.
+    [
+      {
+        description: 'Implementer',
+        prompt:
+          '## Your task\n\nRead **`/repo/.superpowers/sdd/p/task-3-brief.md`** first: it is your requirements.\n\n- Report to `/repo/.superpowers/sdd/p/task-3-report.md`\n- Earlier work: see `task-2-report.md`',
+      },
+      3,
+    ],
+    [{ description: 'Implementer', prompt: '### **JSON writer**\n\nBuild it from the brief.' }, 3],
+    // Files naming different tasks, none of them a brief, decide nothing on their own.
+    [
+      {
+        description: 'Helper',
+        prompt: 'Compare task-1-report.md with task-2-report.md and summarise.',
+      },
+      undefined,
+    ],
+    // A whole-branch review that quotes the ledger's task lines is still the review.
+    [
+      {
+        description: 'Review the branch',
+        prompt:
+          'You are doing the **whole-branch review** of plan P.\n\nLedger lines to triage:\n- Task 2: parked — the CSV quoting — ruling: cosmetic\n- Task 3: minor (deferred): long function',
+      },
+      'none',
+    ],
+    // A task reviewer that says which review it is not.
+    [
+      {
+        description: 'Reviewer',
+        prompt: 'This is not the whole-branch review: review the fix for Task 2 only.',
+      },
+      2,
+    ],
+    [
+      {
+        description: 'Task review, not the whole-branch review',
+        prompt: 'Review /repo/.superpowers/sdd/p/task-2-brief.md against the package.',
+      },
+      2,
+    ],
     // Planted negatives: another plan's task, and a prompt naming no task.
     [{ description: 'Implement plan Q Task 1 (Storage schema)', prompt: '...' }, undefined],
     [{ description: 'Helper', prompt: 'Summarise the repository layout.' }, undefined],
@@ -188,6 +230,21 @@ describe('the dispatch verb', () => {
         evidenceOf([call('Agent', { prompt: 'x', model: 'mystery-1' })]),
       ).outcome,
     ).toBe('undecided');
+  });
+
+  it('inherit: false needs the dispatch to name its model; an inherited one fails', () => {
+    const inherited = [call('Agent', { description: 'Implement Task 3', prompt: 'x' })];
+    expect(
+      run(
+        { model: { atLeast: 'sonnet', inherit: false } },
+        evidenceOf(inherited, 'claude-opus-5-5'),
+      ),
+    ).toMatchObject({ outcome: 'fail', observed: 'names no model' });
+    expect(run({ model: { atLeast: 'sonnet', inherit: false } }, evidence).outcome).toBe('pass');
+    const haiku = [call('Agent', { description: 'Fix Task 3', prompt: 'x', model: 'haiku' })];
+    expect(run({ model: { atLeast: 'sonnet', inherit: false } }, evidenceOf(haiku)).outcome).toBe(
+      'fail',
+    );
   });
 
   it('compares the task, undecided when the dispatch names none it can read', () => {

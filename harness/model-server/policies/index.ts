@@ -3,6 +3,13 @@
  * a model name is shown (see ../model-id.ts).
  */
 import { alwaysRedoPolicy } from './always-redo.js';
+import {
+  asksHumanPolicy,
+  movesOnSilentlyPolicy,
+  reopensParkedPolicy,
+  resumeCheapModelPolicy,
+  sixthRoundPolicy,
+} from './calibration-moves.js';
 import type { Policy } from './context.js';
 import { forensicPolicy } from './forensic.js';
 import { literalPolicy } from './literal.js';
@@ -15,6 +22,11 @@ export const policyNames = [
   'structural',
   'always-redo',
   'skill-reader',
+  'asks-human',
+  'sixth-round',
+  'resume-cheap-model',
+  'moves-on-silently',
+  'reopens-parked',
 ] as const;
 
 export type PolicyName = (typeof policyNames)[number];
@@ -25,6 +37,11 @@ const policies: Readonly<Record<PolicyName, Policy>> = {
   structural: structuralPolicy,
   'always-redo': alwaysRedoPolicy,
   'skill-reader': skillReaderPolicy,
+  'asks-human': asksHumanPolicy,
+  'sixth-round': sixthRoundPolicy,
+  'resume-cheap-model': resumeCheapModelPolicy,
+  'moves-on-silently': movesOnSilentlyPolicy,
+  'reopens-parked': reopensParkedPolicy,
 };
 
 export function isPolicyName(name: string): name is PolicyName {
