@@ -194,8 +194,12 @@ function cellSummary(
       mean: mean(values),
       bootstrap95Mean: boot === null ? null : { lower: boot.lower, upper: boot.upper },
     },
+    // Like tool_uses, what an indeterminate rep observed measures nothing: the summaries count decided reps.
     observations: observationSummaries(
-      mine.map((row) => scores.get(row.rep_id)).filter((score) => score !== undefined),
+      mine
+        .filter((row) => row.verdict !== 'indeterminate')
+        .map((row) => scores.get(row.rep_id))
+        .filter((score) => score !== undefined),
     ),
     overrides: mine.filter((row) => row.verdict_source === 'override').length,
     ...(agreement === undefined ? {} : { agreement }),
