@@ -32,9 +32,23 @@ function contents(dir: string): Record<string, string> {
 describe('a results directory a run holds locked', () => {
   it('is refused by report, score, export and merge, naming the lock, while the run is live', async () => {
     const out = path.join(makeTempDir(), 'out');
+    // One rep's first turn waits 30 s, so the run is still live (holding its lock) while the
+    // five commands below start, however slowly this machine runs them.
     const run = execa(
       process.execPath,
-      [cliPath, 'run', defaultCampaign, '--reps', '1', '--fault', 'delay=500ms', '--out', out],
+      [
+        cliPath,
+        'run',
+        defaultCampaign,
+        '--reps',
+        '1',
+        '--fault',
+        'delay=500ms',
+        '--fault',
+        'delay=30s@1:session=green/s2-rep1',
+        '--out',
+        out,
+      ],
       { cwd: repoRoot, env: cleanEnv(), extendEnv: false, reject: false },
     );
     const lock = path.join(out, '.redgreen.lock');
@@ -68,6 +82,7 @@ describe('a results directory a run holds locked', () => {
     expect(existsSync(path.join(out, 'results.md'))).toBe(false);
     expect(existsSync(path.join(out, 'atif'))).toBe(false);
     expect(existsSync(elsewhere)).toBe(false);
+    expect(existsSync(lock), 'the run was still live through every command').toBe(true);
     const finished = await run;
     expect(finished.exitCode, String(finished.stderr)).toBe(0);
   });
