@@ -8,6 +8,7 @@ import { accessSync, constants, existsSync, readdirSync, readFileSync } from 'no
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { seedsDir } from '../../harness/fixture/seed-generator.js';
 import { repoRoot } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { type SkillName, skillsUnderTest } from './script-sandbox.js';
@@ -83,7 +84,7 @@ describe('markers', () => {
 });
 
 describe('markers against the real superpowers texts (from the seed diff)', () => {
-  const seedDir = path.resolve(repoRoot, '../shared/seeds');
+  const seedDir = seedsDir(repoRoot);
   const seedFile = existsSync(seedDir)
     ? readdirSync(seedDir).find((name) => name.startsWith('000_'))
     : undefined;
