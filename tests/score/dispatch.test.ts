@@ -190,6 +190,24 @@ describe('the dispatch verb', () => {
     ).toBe('undecided');
   });
 
+  it('places fable (an Agent model value of the engine) above opus, with its full ids', () => {
+    expect(tierOf('fable')).toBe('fable');
+    expect(tierOf('claude-fable-5')).toBe('fable');
+    expect(tierOf('claude-fable-5-1')).toBe('fable');
+    expect(tierOf('claude-mythos-5')).toBe('fable');
+    const fable = evidenceOf([
+      call('Agent', { description: 'Implement Task 3', prompt: 'x', model: 'fable' }),
+    ]);
+    expect(run({ model: { atLeast: 'opus' } }, fable).outcome).toBe('pass');
+    expect(run({ model: { atMost: 'opus' } }, fable).outcome).toBe('fail');
+    expect(
+      run(
+        { model: { atLeast: 'fable' } },
+        evidenceOf([call('Agent', { prompt: 'x', model: 'opus' })]),
+      ).outcome,
+    ).toBe('fail');
+  });
+
   it('compares the task, undecided when the dispatch names none it can read', () => {
     expect(run({ task: 1 }, evidence).outcome).toBe('fail');
     const vague = evidenceOf([call('Agent', { description: 'Helper', prompt: 'Look around.' })]);
@@ -215,7 +233,7 @@ describe('the dispatch verb', () => {
       /could never pass/,
     );
     expect(refusal({ verb: 'dispatch', model: { atLeast: 'gpt' } })).toMatch(
-      /use a tier of haiku < sonnet < opus/,
+      /use a tier of haiku < sonnet < opus < fable/,
     );
   });
 });
