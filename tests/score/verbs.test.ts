@@ -7,12 +7,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CheckNode } from '../../harness/score/check-schema.js';
-import { evaluateCheck } from '../../harness/score/evaluate.js';
+import { dispatchesOf } from '../../harness/score/dispatches.js';
+import { type CheckResult, evaluateCheck } from '../../harness/score/evaluate.js';
 import type { CommandOutcome, Evidence } from '../../harness/score/evidence.js';
 import { allOf, anyOf, notOf, type Outcome } from '../../harness/score/kleene.js';
 import type { ToolCall } from '../../harness/score/tool-call.js';
 import { VERB_NAMES } from '../../harness/score/verbs/index.js';
-import { check, FACTS, reading, refusal, snapshot } from './verb-support.js';
+import { check as checkOnce, FACTS, reading, refusal, snapshot } from './verb-support.js';
 
 const before = snapshot({
   'docs/plans/p.md': '## Task 1: x\n',
@@ -25,9 +26,25 @@ const same: Evidence = {
   contents: { 'docs/plans/p.md': { text: '## Task 1: x\n' } },
 };
 
-const tested = new Set<string>();
+/** Every outcome each verb was seen to give in this file, leaves of combinators included. */
+const seen = new Map<string, Set<Outcome>>();
+function record(result: CheckResult): void {
+  if (result.children === undefined) {
+    const outcomes = seen.get(result.verb) ?? new Set<Outcome>();
+    outcomes.add(result.outcome);
+    seen.set(result.verb, outcomes);
+  }
+  for (const child of result.children ?? []) record(child);
+}
+
+/** Compile and evaluate one check (see verb-support.ts), recording what each verb in it gave. */
+function check(...args: Parameters<typeof checkOnce>): CheckResult {
+  const result = checkOnce(...args);
+  record(result);
+  return result;
+}
+
 function outcome(raw: Record<string, unknown>, evidence: Evidence, sections = {}): Outcome {
-  tested.add(String(raw.verb));
   const result = check(raw, evidence, sections);
   expect(result.detail.startsWith('c: ')).toBe(true);
   return result.outcome;
@@ -436,6 +453,23 @@ describe('transcript verbs', () => {
     expect(outcome({ verb: 'tool-not-called', tool: 'Write' }, transcript)).toBe('pass');
     expect(check({ verb: 'tool-called', tool: 'Bash' }, {}).notAssessed).toBe(true);
     expect(check({ not: { verb: 'tool-called', tool: 'Bash' } }, {}).outcome).toBe('undecided');
+    expect(outcome({ verb: 'tool-not-called', tool: 'Write' }, {})).toBe('undecided');
+  });
+
+  it('dispatch: the first dispatch names the task; none made fails; no transcript is undecided', () => {
+    const catalogue = { 'docs/plans/p.md': { tasks: { '1': 'Data model', '3': 'JSON writer' } } };
+    const made: Evidence = {
+      transcript: {
+        calls,
+        dispatches: dispatchesOf(calls, catalogue, ['docs/plans/p.md'], ['docs/plans/q.md']),
+        model: null,
+      },
+    };
+    expect(outcome({ verb: 'dispatch', kind: 'fresh', task: 3 }, made)).toBe('pass');
+    expect(outcome({ verb: 'dispatch', task: 1 }, made)).toBe('fail');
+    expect(outcome({ verb: 'dispatch', task: 1 }, transcript)).toBe('fail');
+    expect(outcome({ verb: 'dispatch', model: { atLeast: 'sonnet' } }, made)).toBe('undecided');
+    expect(outcome({ verb: 'dispatch', task: 3 }, {})).toBe('undecided');
   });
 
   it('tool-count within min/max; a count that could never fail or never pass is refused', () => {
@@ -504,7 +538,12 @@ describe('combinators in a scenario', () => {
     expect(refusal({ verb: 'file-exists', path: 'a', not: pass })).toMatch(/mixes verb and not/);
   });
 
-  it('covers every verb of the table with a planted pass and fail', () => {
-    expect(VERB_NAMES.filter((verb) => verb !== 'dispatch' && !tested.has(verb))).toEqual([]);
+  it('covers every verb of the table with a planted pass, a planted fail and an undecided case', () => {
+    const short = VERB_NAMES.flatMap((verb) => {
+      const outcomes = seen.get(verb) ?? new Set<Outcome>();
+      const lacking = (['pass', 'fail', 'undecided'] as const).filter((o) => !outcomes.has(o));
+      return lacking.length === 0 ? [] : [`${verb} never gave ${lacking.join(', ')}`];
+    });
+    expect(short).toEqual([]);
   });
 });
