@@ -20,6 +20,7 @@ import { type CompiledSection, compileSections } from './compile-report.js';
 import type { ExtractorKind } from './extractors/index.js';
 import { checkProblemError, scenarioFieldError } from './scenario-errors.js';
 import { SCENARIO_ID, type ScenarioShell, scenarioShellSchema } from './scenario-schema.js';
+import { validationContext } from './validation-context.js';
 
 export type { ObservationNode } from './compile-observation.js';
 export type { CompiledSection } from './compile-report.js';
@@ -175,12 +176,15 @@ export function loadScenarioDir(
         : section.extract.kind) as ExtractorKind,
     ]),
   );
+  const facts = fixtureFactShapes(Object.keys(config.fixture.variables));
+  const compiledSections = compileSections(file, config, { sections, facts });
+  if (!compiledSections.ok) return compiledSections;
   const context: CompileContext = {
     sections,
-    facts: fixtureFactShapes(Object.keys(config.fixture.variables)),
+    facts,
+    knownFacts: { ownPlan: config.plan },
+    ...validationContext(config, compiledSections.value),
   };
-  const compiledSections = compileSections(file, config, context);
-  if (!compiledSections.ok) return compiledSections;
 
   const ids = new Set<string>();
   const claim = (id: string, where: string): InputError | undefined => {

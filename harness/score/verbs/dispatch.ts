@@ -23,7 +23,7 @@ export const dispatch = defineVerb({
     'the selected dispatch (first/last/nth/any, by subagent_type) matches prompt, model tier, fresh/resume and task',
   params: dispatchParams,
   reads: () => ['transcript'],
-  validate: (params) => dispatchProblem(params),
+  validate: (params, context) => dispatchProblem(params, context),
   run: (params, evidence): VerbResult => {
     const transcript = required(evidence.transcript, 'transcript');
     const chosen = selectedDispatches(params, transcript.dispatches);
