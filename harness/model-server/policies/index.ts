@@ -4,6 +4,7 @@
  */
 import { alwaysRedoPolicy } from './always-redo.js';
 import type { Policy } from './context.js';
+import { finalReviewerPolicy } from './final-reviewer.js';
 import { forensicPolicy } from './forensic.js';
 import { literalPolicy } from './literal.js';
 import { skillReaderPolicy } from './skill-reader.js';
@@ -15,6 +16,7 @@ export const policyNames = [
   'structural',
   'always-redo',
   'skill-reader',
+  'final-reviewer',
 ] as const;
 
 export type PolicyName = (typeof policyNames)[number];
@@ -25,6 +27,7 @@ const policies: Readonly<Record<PolicyName, Policy>> = {
   structural: structuralPolicy,
   'always-redo': alwaysRedoPolicy,
   'skill-reader': skillReaderPolicy,
+  'final-reviewer': finalReviewerPolicy,
 };
 
 export function isPolicyName(name: string): name is PolicyName {
