@@ -25,6 +25,7 @@ import { resolveScenarioDir } from '../score/load-scenario.js';
 import { parseReplyFile } from '../score/reply-file.js';
 import { type RepInputs, type RepScore, scoreRep } from '../score/score-rep.js';
 import { readSessionTranscript, type TranscriptFormat } from '../score/transcript-formats.js';
+import { skillDirOfPrompt } from './prompt-skill-dir.js';
 import { captureFiles } from './rep-evidence.js';
 import { type ResolvedScenario, resolveScenarioIn } from './resolve-scenario.js';
 
@@ -38,6 +39,8 @@ export interface CheckRequest {
   readonly layout?: string | undefined;
   /** The controller's own plan, when it is not the scenario's. */
   readonly plan?: string | undefined;
+  /** The skill directory the session was given, as its tool calls name it (default: read from its prompt). */
+  readonly skillDir?: string | undefined;
   /** Judge only the checks the evidence given can assess (score-reply). */
   readonly judgeAssessedOnly?: boolean | undefined;
   readonly scenariosDir?: string | undefined;
@@ -57,6 +60,8 @@ export interface CheckReport {
     readonly reply: 'file' | 'transcript' | null;
     readonly toolUses: number | null;
     readonly repo: string | null;
+    /** The skill under test's directory, and where it was learnt; null when unknown. */
+    readonly skillDir: { readonly path: string; readonly from: '--skill-dir' | 'prompt' } | null;
   };
   readonly score: RepScore;
 }
@@ -178,6 +183,15 @@ export async function checkSession(
   let transcriptSource: CheckReport['sources']['transcript'] = null;
   let replySource: CheckReport['sources']['reply'] = null;
   let toolUses: number | null = null;
+  let skillDir: CheckReport['sources']['skillDir'] =
+    request.skillDir === undefined
+      ? null
+      : { path: request.skillDir.replace(/(.)\/+$/, '$1'), from: '--skill-dir' };
+  if (request.skillDir !== undefined && request.skillDir.trim() === '') {
+    return err(
+      inputError('--skill-dir', 'is empty', 'give the skill directory as the session saw it'),
+    );
+  }
   if (request.transcript !== undefined) {
     const text = await readTextInput(request.transcript, {
       maxBytes: MAX_TRANSCRIPT_BYTES,
@@ -188,6 +202,11 @@ export async function checkSession(
     const read = readSessionTranscript(text.value, request.transcript);
     if (!read.ok) return read;
     inputs = { ...inputs, toolCalls: read.value.toolCalls, sessionModel: read.value.model ?? null };
+    const prompted =
+      read.value.prompt === undefined
+        ? undefined
+        : skillDirOfPrompt(scenario.value.prompt, scenario.value.config.plan, read.value.prompt);
+    if (skillDir === null && prompted !== undefined) skillDir = { path: prompted, from: 'prompt' };
     transcriptSource = {
       file: request.transcript,
       format: read.value.format,
@@ -238,7 +257,7 @@ export async function checkSession(
   const score = scoreRep({
     scenario: scenario.value.compiled,
     facts,
-    inputs,
+    inputs: { ...inputs, skillDir: skillDir?.path ?? null },
     runner: { kind: 'completed' },
     assessPre: false,
     judgeAssessedOnly: request.judgeAssessedOnly === true,
@@ -251,6 +270,7 @@ export async function checkSession(
       reply: replySource,
       toolUses,
       repo: request.repo ?? null,
+      skillDir,
     },
     score,
   });

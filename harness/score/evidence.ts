@@ -84,6 +84,8 @@ export interface TranscriptEvidence {
   readonly dispatches: readonly Dispatch[];
   /** The controller's model, when the transcript or the run says; a dispatch without a model inherits it. */
   readonly model: string | null;
+  /** The directory of the skill under test as the session was given it; null or absent when unknown. */
+  readonly skillDir?: string | null | undefined;
 }
 
 export const capturedFileSchema = z.union([

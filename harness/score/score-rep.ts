@@ -88,6 +88,8 @@ export interface RepInputs {
   readonly toolCalls?: readonly ToolCall[] | undefined;
   /** The controller's model as reported, for dispatches that inherit it. */
   readonly sessionModel?: string | null | undefined;
+  /** The skill directory the session was told to follow (what skill-read looks for), when known. */
+  readonly skillDir?: string | null | undefined;
   readonly before?: Snapshot | undefined;
   readonly after?: Snapshot | undefined;
   readonly filesBefore?: Readonly<Record<string, CapturedFile>> | undefined;
@@ -130,6 +132,7 @@ export function buildEvidence(request: ScoreRequest): { post: Evidence; pre: Evi
           calls: inputs.toolCalls,
           dispatches: dispatchesOf(inputs.toolCalls, catalogue, plans, list(facts.foreignPlans)),
           model: inputs.sessionModel ?? null,
+          skillDir: inputs.skillDir ?? null,
         };
   return {
     post: {

@@ -37,6 +37,8 @@ export interface SessionTranscript {
   readonly reply: string | undefined;
   /** The model the session reports, when it names one. */
   readonly model: string | undefined;
+  /** The session's prompt (its first user message), when the transcript holds it. */
+  readonly prompt: string | undefined;
   /** Lines of a JSON-lines transcript that could not be read (never fatal once the format is known). */
   readonly malformed: readonly MalformedLine[];
 }
@@ -116,6 +118,7 @@ function readJsonLines(text: string, source: string): Result<SessionTranscript, 
     toolCalls: read.toolCalls,
     reply: read.reply,
     model: read.model,
+    prompt: read.prompt,
     malformed: read.malformed,
   });
 }
@@ -212,11 +215,15 @@ function readAtif(document: object, source: string): Result<SessionTranscript, I
   const lastWords = parsed.data.steps
     .filter((step) => step.source === 'agent' && step.message.trim() !== '')
     .at(-1)?.message;
+  const firstWords = parsed.data.steps.find(
+    (step) => step.source === 'user' && step.message.trim() !== '',
+  )?.message;
   return ok({
     format: 'atif-1.4',
     toolCalls,
     reply: lastWords,
     model: parsed.data.agent.model_name ?? undefined,
+    prompt: firstWords,
     malformed: [],
   });
 }

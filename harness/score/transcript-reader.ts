@@ -83,6 +83,8 @@ export interface TranscriptRead {
         readonly terminalReason: string | undefined;
       }
     | undefined;
+  /** The text of the first user message of the main session (the prompt), when the transcript holds it. */
+  readonly prompt: string | undefined;
   /** From the `system/init` message, when present. */
   readonly model: string | undefined;
   readonly claudeCodeVersion: string | undefined;
@@ -116,6 +118,7 @@ export function readTranscript(jsonl: string): TranscriptRead {
   let lastResult: TranscriptRead['result'];
   let resultReply: string | undefined;
   let model: string | undefined;
+  let prompt: string | undefined;
   let claudeCodeVersion: string | undefined;
   let ignoredLines = 0;
 
@@ -184,6 +187,16 @@ export function readTranscript(jsonl: string): TranscriptRead {
         continue;
       }
       const content = parsed.data.message.content;
+      if (prompt === undefined && (parsed.data.parent_tool_use_id ?? null) === null) {
+        const text =
+          typeof content === 'string'
+            ? content
+            : content
+                .filter((block) => block.type === 'text' && typeof block.text === 'string')
+                .map((block) => block.text as string)
+                .join('\n');
+        if (text.trim() !== '') prompt = text;
+      }
       if (typeof content === 'string') continue;
       for (const [blockIndex, block] of content.entries()) {
         if (block.type !== 'tool_result') continue;
@@ -251,6 +264,7 @@ export function readTranscript(jsonl: string): TranscriptRead {
       ignoredLines,
     },
     result: lastResult,
+    prompt,
     model,
     claudeCodeVersion,
     malformed,

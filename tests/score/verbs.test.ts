@@ -426,7 +426,9 @@ describe('transcript verbs', () => {
     { id: 't4', name: 'Bash', input: { command: 'pytest' }, parentToolUseId: 't3' },
     { id: 't5', name: 'Bash', input: { command: 'ls .work/p/' }, parentToolUseId: null },
   ];
-  const transcript: Evidence = { transcript: { calls, dispatches: [], model: null } };
+  const transcript: Evidence = {
+    transcript: { calls, dispatches: [], model: null, skillDir: '/skills/sdd' },
+  };
 
   it('tool-called and tool-not-called, by tool, seat, input, runs, reads and readsCommit', () => {
     expect(outcome({ verb: 'tool-called', tool: 'Bash', seat: 'subagent' }, transcript)).toBe(
@@ -491,10 +493,40 @@ describe('transcript verbs', () => {
     expect(
       outcome(
         { verb: 'skill-read' },
-        { transcript: { calls: [calls[4] as ToolCall], dispatches: [], model: null } },
+        {
+          transcript: {
+            calls: [calls[4] as ToolCall],
+            dispatches: [],
+            model: null,
+            skillDir: '/skills/sdd',
+          },
+        },
       ),
     ).toBe('fail');
     expect(outcome({ verb: 'skill-read' }, {})).toBe('undecided');
+  });
+
+  it('skill-read counts only the skill under test: another skill’s SKILL.md is not it', () => {
+    const otherSkill: ToolCall[] = [
+      { id: 'o1', name: 'Read', input: { file_path: '/home/u/.claude/skills/tdd/SKILL.md' } },
+      { id: 'o2', name: 'Bash', input: { command: 'cat /skills/sdd-old/SKILL.md' } },
+    ];
+    const read = (skillDir: string | null, extra: ToolCall[] = []): Evidence => ({
+      transcript: { calls: [...otherSkill, ...extra], dispatches: [], model: null, skillDir },
+    });
+    expect(outcome({ verb: 'skill-read' }, read('/skills/sdd'))).toBe('fail');
+    expect(
+      outcome(
+        { verb: 'skill-read' },
+        read('/skills/sdd/', [
+          { id: 'o3', name: 'Bash', input: { command: 'sed -n 1,80p /skills/sdd/SKILL.md' } },
+        ]),
+      ),
+    ).toBe('pass');
+    // Which skill is under test is not known: reading some SKILL.md proves nothing.
+    const unknown = check({ verb: 'skill-read' }, read(null, [calls[0] as ToolCall]));
+    expect(unknown.outcome).toBe('undecided');
+    expect(unknown.detail).toMatch(/skill directory .*not known/);
   });
 });
 

@@ -83,11 +83,14 @@ export function planEntryOf(catalogue: PlanCatalogue, plan: string): PlanEntry |
 export const planCatalogueSchema = z.record(z.string().min(1), planEntrySchema);
 export type PlanCatalogue = z.infer<typeof planCatalogueSchema>;
 
-/** How many tasks a plan of the catalogue has: its declared count, else its numbered titles. */
+/**
+ * How many tasks a plan of the catalogue has: its declared count, else its
+ * highest titled task (titles may skip tasks); 0 when it says neither.
+ */
 export function taskCountOf(catalogue: PlanCatalogue, plan: string): number | undefined {
   const entry = Object.entries(catalogue).find(([path]) => samePlan(path, plan))?.[1];
   if (entry === undefined) return undefined;
-  return entry.taskCount ?? Object.keys(entry.tasks ?? {}).length;
+  return entry.taskCount ?? Math.max(0, ...Object.keys(entry.tasks ?? {}).map(Number));
 }
 
 export interface PlanReadingContext {
