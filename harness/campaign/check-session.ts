@@ -23,7 +23,7 @@ import { readTextInput } from '../lib/text-input.js';
 import { filesNeeded } from '../score/evidence-needs.js';
 import { resolveScenarioDir } from '../score/load-scenario.js';
 import { parseReplyFile } from '../score/reply-file.js';
-import { type RepInputs, type RepScore, scoreRep } from '../score/score-rep.js';
+import { type RepInputs, type RepScore, type RunnerStatus, scoreRep } from '../score/score-rep.js';
 import { readSessionTranscript, type TranscriptFormat } from '../score/transcript-formats.js';
 import { skillDirOfPrompt } from './prompt-skill-dir.js';
 import { captureFiles } from './rep-evidence.js';
@@ -183,6 +183,8 @@ export async function checkSession(
   let transcriptSource: CheckReport['sources']['transcript'] = null;
   let replySource: CheckReport['sources']['reply'] = null;
   let toolUses: number | null = null;
+  // Without a transcript nothing says the session did not finish.
+  let runner: RunnerStatus = { kind: 'completed' };
   let skillDir: CheckReport['sources']['skillDir'] =
     request.skillDir === undefined
       ? null
@@ -201,7 +203,13 @@ export async function checkSession(
     if (!text.ok) return text;
     const read = readSessionTranscript(text.value, request.transcript);
     if (!read.ok) return read;
-    inputs = { ...inputs, toolCalls: read.value.toolCalls, sessionModel: read.value.model ?? null };
+    inputs = {
+      ...inputs,
+      toolCalls: read.value.toolCalls,
+      sessionModel: read.value.model ?? null,
+      transcriptPartial: read.value.malformed.length > 0,
+    };
+    runner = read.value.ending;
     const prompted =
       read.value.prompt === undefined
         ? undefined
@@ -258,7 +266,7 @@ export async function checkSession(
     scenario: scenario.value.compiled,
     facts,
     inputs: { ...inputs, skillDir: skillDir?.path ?? null },
-    runner: { kind: 'completed' },
+    runner,
     assessPre: false,
     judgeAssessedOnly: request.judgeAssessedOnly === true,
   });

@@ -70,6 +70,7 @@ export async function scoreRepDirectory(
         toolCalls: transcript.toolCalls,
         sessionModel: meta.model.reported,
         skillDir: skillDirOfPrompt(scenario.prompt, scenario.config.plan, prompt) ?? null,
+        transcriptPartial: transcript.malformed.length > 0,
         before,
         after,
         filesBefore: filesBefore?.files,

@@ -86,7 +86,16 @@ export interface TranscriptEvidence {
   readonly model: string | null;
   /** The directory of the skill under test as the session was given it; null or absent when unknown. */
   readonly skillDir?: string | null | undefined;
+  /**
+   * True when lines of the transcript could not be read: calls may be
+   * missing, so a check that asserts an absence cannot be decided.
+   */
+  readonly partial?: boolean | undefined;
 }
+
+/** What a transcript check says when what it looked for is absent from a partial transcript. */
+export const PARTIAL_ABSENCE =
+  'not decidable: lines of the transcript could not be read, so a missing call may be among them';
 
 export const capturedFileSchema = z.union([
   z.object({ text: z.string() }).strict(),

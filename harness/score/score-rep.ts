@@ -90,6 +90,8 @@ export interface RepInputs {
   readonly sessionModel?: string | null | undefined;
   /** The skill directory the session was told to follow (what skill-read looks for), when known. */
   readonly skillDir?: string | null | undefined;
+  /** True when lines of the transcript could not be read (see TranscriptEvidence.partial). */
+  readonly transcriptPartial?: boolean | undefined;
   readonly before?: Snapshot | undefined;
   readonly after?: Snapshot | undefined;
   readonly filesBefore?: Readonly<Record<string, CapturedFile>> | undefined;
@@ -133,6 +135,7 @@ export function buildEvidence(request: ScoreRequest): { post: Evidence; pre: Evi
           dispatches: dispatchesOf(inputs.toolCalls, catalogue, plans, list(facts.foreignPlans)),
           model: inputs.sessionModel ?? null,
           skillDir: inputs.skillDir ?? null,
+          partial: inputs.transcriptPartial === true,
         };
   return {
     post: {

@@ -506,6 +506,26 @@ describe('transcript verbs', () => {
     expect(outcome({ verb: 'skill-read' }, {})).toBe('undecided');
   });
 
+  it('a partial transcript (unreadable lines) cannot prove an absence; what it shows still counts', () => {
+    const partial: Evidence = {
+      transcript: { calls, dispatches: [], model: null, skillDir: '/skills/sdd', partial: true },
+    };
+    expect(outcome({ verb: 'tool-not-called', tool: 'Write' }, partial)).toBe('undecided');
+    expect(outcome({ verb: 'tool-not-called', tool: 'Read' }, partial)).toBe('fail');
+    expect(outcome({ verb: 'tool-called', tool: 'Write' }, partial)).toBe('undecided');
+    expect(outcome({ verb: 'tool-called', tool: 'Read' }, partial)).toBe('pass');
+    expect(outcome({ verb: 'tool-count', tool: 'Bash', max: 1 }, partial)).toBe('fail');
+    expect(outcome({ verb: 'tool-count', tool: 'Bash', max: 5 }, partial)).toBe('undecided');
+    expect(outcome({ verb: 'tool-count', tool: 'Bash', min: 1 }, partial)).toBe('pass');
+    expect(outcome({ verb: 'tool-count', tool: 'Bash', min: 9 }, partial)).toBe('undecided');
+    expect(outcome({ verb: 'skill-read', seat: 'subagent' }, partial)).toBe('undecided');
+    expect(outcome({ verb: 'skill-read' }, partial)).toBe('pass');
+    expect(outcome({ verb: 'dispatch', task: 1 }, partial)).toBe('undecided');
+    expect(check({ not: { verb: 'tool-called', tool: 'Write' } }, partial).outcome).toBe(
+      'undecided',
+    );
+  });
+
   it('skill-read counts only the skill under test: another skill’s SKILL.md is not it', () => {
     const otherSkill: ToolCall[] = [
       { id: 'o1', name: 'Read', input: { file_path: '/home/u/.claude/skills/tdd/SKILL.md' } },

@@ -7,7 +7,7 @@
  * or `--skill-dir`), reading some SKILL.md proves nothing: undecided.
  */
 import { z } from 'zod';
-import { required } from '../evidence.js';
+import { PARTIAL_ABSENCE, required } from '../evidence.js';
 import { escapeRegExp } from '../extractors/language/plan-names.js';
 import { nonBlank, seatSelectorSchema } from '../param-types.js';
 import { defineVerb } from '../verb.js';
@@ -38,6 +38,13 @@ export const skillRead = defineVerb({
       },
       evidence,
     );
+    if (found.length === 0 && evidence.transcript?.partial === true) {
+      return {
+        outcome: 'undecided',
+        observed: '0',
+        detail: `${dir}/${params.file}: ${PARTIAL_ABSENCE}`,
+      };
+    }
     return {
       outcome: found.length > 0 ? 'pass' : 'fail',
       observed: String(found.length),
