@@ -11,10 +11,9 @@
  * reported as not assessed. With `--layout`, the before-snapshot is the
  * scenario's fixture in that layout, built afresh.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { buildFixture, formatGateFailure, type Snapshot, takeSnapshot } from '../fixture/index.js';
+import { takeSnapshot } from '../fixture/index.js';
 import { fixtureFacts, recipeFixtureFacts } from '../fixture/scenario-facts.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { packageRoot } from '../lib/package-root.js';
@@ -25,9 +24,10 @@ import { resolveScenarioDir } from '../score/load-scenario.js';
 import { parseReplyFile } from '../score/reply-file.js';
 import { type RepInputs, type RepScore, type RunnerStatus, scoreRep } from '../score/score-rep.js';
 import { readSessionTranscript, type TranscriptFormat } from '../score/transcript-formats.js';
+import { beforeSnapshotFor } from './check-before.js';
 import { skillDirOfPrompt } from './prompt-skill-dir.js';
 import { captureFiles } from './rep-evidence.js';
-import { type ResolvedScenario, resolveScenarioIn } from './resolve-scenario.js';
+import { resolveScenarioIn } from './resolve-scenario.js';
 
 export interface CheckRequest {
   /** A scenario id (under `scenariosDir`) or a scenario folder. */
@@ -81,39 +81,6 @@ function fixturePlans(
   catalogue: readonly string[],
 ): string[] {
   return [...new Set([ownPlan, ...ledgerPlans, ...catalogue])];
-}
-
-/**
- * The before-snapshot of a session that ran on this scenario's fixture in
- * `layout`: the fixture, built afresh (it is deterministic), as it was
- * before any session touched it.
- */
-async function fixtureSnapshot(
-  scenario: ResolvedScenario,
-  layout: string,
-): Promise<Result<Snapshot, InputError>> {
-  const work = await mkdtemp(path.join(os.tmpdir(), 'redgreen-check-'));
-  try {
-    const dest = path.join(work, 'fixture');
-    const built = await buildFixture({
-      recipe: scenario.recipe,
-      scenario: scenario.config.fixture.scenario,
-      layout,
-      dest,
-    });
-    if (!built.ok) {
-      return err(
-        inputError(
-          '--layout',
-          `the fixture could not be built: ${built.error.kind === 'gate' ? formatGateFailure(built.error) : built.error.problem}`,
-          'fix the fixture recipe',
-        ),
-      );
-    }
-    return ok(await takeSnapshot(dest));
-  } finally {
-    await rm(work, { recursive: true, force: true });
-  }
 }
 
 /** Score one session's files against a scenario. */
@@ -238,7 +205,25 @@ export async function checkSession(
     replySource = 'file';
     toolUses = file.toolUses ?? null;
   }
+  if (request.layout !== undefined && request.repo === undefined) {
+    return err(
+      inputError(
+        '--layout',
+        'is used only with --repo (it builds the fixture as the before-snapshot of that repository); alone it would be ignored',
+        'add --repo <the work tree the session left>, or leave --layout off',
+      ),
+    );
+  }
   if (request.repo !== undefined) {
+    if (!existsSync(path.join(request.repo, '.git'))) {
+      return err(
+        inputError(
+          `--repo ${request.repo}`,
+          'is not a git repository (it has no .git)',
+          'pass the work tree the session left, with its .git',
+        ),
+      );
+    }
     let after: Awaited<ReturnType<typeof takeSnapshot>>;
     try {
       after = await takeSnapshot(request.repo);
@@ -257,7 +242,7 @@ export async function checkSession(
     );
     inputs = { ...inputs, after, filesAfter: captured.files };
     if (request.layout !== undefined) {
-      const before = await fixtureSnapshot(scenario.value, request.layout);
+      const before = await beforeSnapshotFor(scenario.value, request.layout, request.repo, after);
       if (!before.ok) return before;
       inputs = { ...inputs, before: before.value };
     }
