@@ -18,6 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { defaultCampaignFile, loadCampaign } from '../harness/campaign/load-campaign.js';
+import { singleModelAxis } from '../harness/campaign/model-axis.js';
 import { chooseModel } from '../harness/campaign/model-choice.js';
 import { repMetaSchema } from '../harness/campaign/rep-meta.js';
 import { runCampaign } from '../harness/campaign/run-campaign.js';
@@ -74,8 +75,8 @@ async function measure(
   if (!campaign.ok) throw new Error(campaign.error.problem);
   const model = chooseModel({
     requested: 'scripted:structural',
-    campaignModel: campaign.value.config.model,
-    offlineModel: campaign.value.config.offlineModel,
+    campaignModel: campaign.value.config.model ?? '',
+    offlineModel: campaign.value.config.offlineModel ?? '',
     env: {},
     knownPolicies: policyNames,
     campaignFile: campaign.value.file,
@@ -93,7 +94,7 @@ async function measure(
   try {
     const summary = await runCampaign({
       campaign: campaign.value,
-      model: model.value,
+      models: singleModelAxis(model.value),
       invocation: {
         campaignFile: campaign.value.file,
         arms: [],

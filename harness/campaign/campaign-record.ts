@@ -6,6 +6,7 @@ import { describeError } from '../lib/describe-error.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { gateSchema, limitsSchema } from './config-schema.js';
+import { modelRecordSchema } from './model-record.js';
 import { onlySelectionSchema } from './only.js';
 import { resultsLayout } from './results-layout.js';
 
@@ -21,6 +22,8 @@ export const invocationSchema = z
     arms: z.array(z.string()),
     reps: z.number().int().positive(),
     model: z.string(),
+    /** In a campaign of several models: each as a `--model` spec (absent: one model, `model`). */
+    models: z.array(z.string()).optional(),
     backend: z.enum(['claude-code', 'messages']),
     seed: z.number().int().nonnegative(),
     maxTurns: z.number().int().positive(),
@@ -64,6 +67,8 @@ export const campaignRecordSchema = z
         baseUrl: z.string().nullable(),
       })
       .strict(),
+    /** Each model of a campaign of several (or of one on an endpoint profile); absent otherwise. */
+    models: z.array(modelRecordSchema).optional(),
     backend: z.enum(['claude-code', 'messages']),
     engine: z.string(),
     sandbox: z.string(),

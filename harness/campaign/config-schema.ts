@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { gateModelField, modelAxisFields } from './model-config.js';
 
 /**
  * The campaign file (`scenarios/*.campaign.json`): which skill texts to
@@ -35,6 +36,7 @@ export const gateSchema = z.discriminatedUnion('kind', [
       scenario: z.string().min(1),
       passes: z.number().int().nonnegative(),
       of: z.number().int().positive(),
+      ...gateModelField,
     })
     .strict()
     .refine((gate) => gate.passes <= gate.of, { message: 'passes must not exceed of' }),
@@ -43,6 +45,7 @@ export const gateSchema = z.discriminatedUnion('kind', [
       kind: z.literal('green-better'),
       scenario: z.string().min(1),
       alpha: z.number().gt(0).lt(1).default(0.05),
+      ...gateModelField,
     })
     .strict(),
   z
@@ -50,12 +53,37 @@ export const gateSchema = z.discriminatedUnion('kind', [
       kind: z.literal('no-regression'),
       scenario: z.string().min(1),
       alpha: z.number().gt(0).lt(1).default(0.05),
+      ...gateModelField,
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('no-scenario-regresses'),
+      /** The scenarios it looks at; default every scenario the campaign runs. */
+      scenarios: z.array(z.string().min(1)).min(1).optional(),
+      alpha: z.number().gt(0).lt(1).default(0.05),
+      /** How the per-scenario tests are corrected for their number. */
+      correction: z.enum(['holm', 'none']).default('holm'),
+      ...gateModelField,
     })
     .strict(),
   z
     .object({
       kind: z.literal('max-indeterminate-share'),
       share: z.number().min(0).max(1),
+      ...gateModelField,
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('max-disagreement-share'),
+      share: z.number().min(0).max(1),
+      scenario: z
+        .string()
+        .min(1)
+        .optional()
+        .describe("one scenario's reps; default: every judged rep of the run"),
+      ...gateModelField,
     })
     .strict(),
 ]);
@@ -79,18 +107,47 @@ export const campaignSchema = z
     arms: z.array(armSchema).min(1),
     scenarios: z.array(z.string().regex(/^[a-z0-9][a-z0-9-]*$/)).min(1),
     reps: z.number().int().min(1).max(1000),
-    model: z.string().min(1).describe('model for live runs (ANTHROPIC_API_KEY set)'),
+    model: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('model for live runs (ANTHROPIC_API_KEY set); or list several under models'),
     offlineModel: z
       .string()
       .regex(/^scripted:[a-z-]+$/)
-      .describe('scripted policy used when no API key is set'),
+      .optional()
+      .describe('scripted policy used when no API key is set (with models: the default stand-in)'),
+    ...modelAxisFields,
     backend: z.enum(['claude-code', 'messages']).default('claude-code'),
     concurrency: z.number().int().min(1).max(64).default(4),
     seed: z.number().int().nonnegative().default(1),
     limits: limitsSchema.default(limitsSchema.parse({})),
     gates: z.array(gateSchema).default([]),
   })
-  .strict();
+  .strict()
+  .superRefine((campaign, context) => {
+    // One model as `model` + `offlineModel` (the original form), or several under `models`.
+    if (campaign.models !== undefined && campaign.model !== undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['model'],
+        message: 'give either "model" (one model) or "models" (several), not both',
+      });
+    } else if (campaign.models === undefined && campaign.model === undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['models'],
+        message: 'the campaign names no model: give "models", or "model" and "offlineModel"',
+      });
+    } else if (campaign.models === undefined && campaign.offlineModel === undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['offlineModel'],
+        message:
+          'a campaign with "model" needs "offlineModel", the scripted policy it runs without a key',
+      });
+    }
+  });
 
 export type ArmConfig = z.infer<typeof armSchema>;
 export type GateConfig = z.infer<typeof gateSchema>;

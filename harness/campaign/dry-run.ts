@@ -1,48 +1,77 @@
 import os from 'node:os';
-import { estimateRun } from './estimate.js';
-import { planReps, shardOf } from './plan.js';
+import { detectableEffect } from '../report/stats-power.js';
+import { estimateCell, tokenEstimateSource } from './cell-estimate.js';
+import { modelsEstimate } from './dry-run-models.js';
+import { planRun, shardOf } from './plan.js';
 import type { RunRequest } from './run-request.js';
 
 /** For `--resume --dry-run`: how many of the selected reps are left to run, and how many are recorded. */
 export interface ResumeState {
   readonly left: number;
   readonly recorded: number;
+  /** The ids of the reps left to run, for the per-model figures. */
+  readonly leftIds?: readonly string[];
 }
 
 /**
- * What `run --dry-run` prints: the cells, the sessions, and the estimated
- * cost and wall time; with `resume`, of the reps left to run.
+ * What `run --dry-run` prints: the cells, each with its reps, its estimated
+ * tokens a rep and cost (cell-estimate.ts; n/a when scripted) and the
+ * smallest effect its reps per arm can detect (0% → X%, 80% power, one-sided
+ * Fisher at α = .05, computed); then the sessions, the estimated cost and
+ * wall time; with `resume`, of the reps left to run.
  */
 export function dryRunLines(request: RunRequest, resume?: ResumeState): string[] {
   const { campaign, shard } = request;
-  const plan = planReps(
-    campaign.arms.map((arm) => arm.name),
-    campaign.scenarios.map((scenario) => scenario.id),
-    campaign.reps,
-  );
+  const plan = planRun(campaign, request.models);
   const selected = shard === null ? plan : shardOf(plan, shard);
-  const estimate = estimateRun(
-    campaign,
-    request.model,
-    resume?.left ?? selected.length,
-    os.availableParallelism(),
-  );
+  // With --resume, the reps left to run (by id when known, else as many as are left).
+  const toRun =
+    resume === undefined
+      ? selected
+      : resume.leftIds === undefined
+        ? selected.slice(0, resume.left)
+        : selected.filter((rep) => resume.leftIds?.includes(rep.id));
+  const { total: estimate, perModel } = modelsEstimate(request, toRun, os.availableParallelism());
   const lines = [`campaign ${campaign.config.id}: ${campaign.config.title}`];
-  for (const scenario of campaign.scenarios) {
-    for (const arm of campaign.arms) {
-      lines.push(
-        `  cell ${scenario.id.toUpperCase()} ${arm.name.toUpperCase()}: ${arm.label} (${arm.source.spec}), fixture ${scenario.config.fixture.scenario}/${arm.layout}, ${campaign.reps} rep(s)`,
-      );
+  const effect = detectableEffect(campaign.reps);
+  const { multi } = request.models;
+  let cellCost: number | null = 0;
+  for (const model of request.models.models) {
+    for (const scenario of campaign.scenarios) {
+      const cell = estimateCell(scenario.config.stop, model.choice, campaign.reps);
+      const figures =
+        cell.tokensPerRep === null
+          ? 'tokens and cost n/a (scripted)'
+          : `~${Math.round(cell.tokensPerRep / 1000)}k tokens/rep, ${cell.costUsd === null ? 'cost n/a (unpriced)' : `$${cell.costUsd.toFixed(2)}`}`;
+      for (const arm of campaign.arms) {
+        if (model.choice.kind === 'live') {
+          cellCost = cellCost === null || cell.costUsd === null ? null : cellCost + cell.costUsd;
+        }
+        lines.push(
+          `  cell ${multi ? `${model.name} ` : ''}${scenario.id.toUpperCase()} ${arm.name.toUpperCase()}: ${arm.label} (${arm.source.spec}), fixture ${scenario.config.fixture.scenario}/${arm.layout}, ${campaign.reps} rep(s), ${scenario.config.stop}; ${figures}; detects ${effect}`,
+        );
+      }
     }
   }
   const sessions =
     resume === undefined
       ? `${selected.length}`
       : `${resume.left} left to run of ${selected.length} (${resume.recorded} already recorded)`;
+  // The cells price each session by its stop mode; with the whole plan to run, their sum is the cost.
+  const whole = resume === undefined && shard === null;
+  const anyLive = request.models.models.some((model) => model.choice.kind === 'live');
+  // The token footnote speaks of a live model's sessions when there is one.
+  const footnoteModel =
+    request.models.models.find((model) => model.choice.kind === 'live') ?? request.models.models[0];
+  if (footnoteModel === undefined) throw new Error('a run without a model');
+  const cost = whole && anyLive ? cellCost : estimate.costUsd;
   lines.push(
     `sessions: ${sessions}${shard ? ` (shard ${shard.index}/${shard.count} of ${plan.length})` : ''}, backend ${campaign.backend}, concurrency ${campaign.concurrency}`,
-    `estimated cost: ${estimate.costUsd === null ? 'n/a (unpriced)' : `$${estimate.costUsd.toFixed(2)}`}; estimated wall time: ${Math.ceil(estimate.wallSeconds)} s`,
+    `estimated cost: ${cost === null ? 'n/a (unpriced)' : `$${cost.toFixed(2)}`}; estimated wall time: ${Math.ceil(estimate.wallSeconds)} s`,
+    `(power: "detects 0%→X%" is the smallest GREEN pass rate over a RED of 0% that ${campaign.reps} rep(s) per arm detect with 80% power, one-sided Fisher at α = 0.05)`,
+    `(tokens: ${tokenEstimateSource(footnoteModel.choice)})`,
     `(estimates: ${estimate.assumptions})`,
+    ...perModel,
   );
   return lines;
 }

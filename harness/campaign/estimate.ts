@@ -1,6 +1,8 @@
 import type { ResolvedCampaign } from './load-campaign.js';
 import type { ModelChoice } from './model-choice.js';
-import { costUsd, pricingTable } from './pricing.js';
+import type { PricingConfig } from './model-config.js';
+import { priceSession } from './model-pricing.js';
+import { pricingTable } from './pricing.js';
 
 /**
  * Rough, labelled expectations for a run before it starts (`--dry-run`). The
@@ -37,7 +39,13 @@ const SCRIPTED_REP: Readonly<Record<ResolvedCampaign['backend'], RepCost>> = {
 };
 /** Once per run: loading the campaign, building the fixtures, writing the reports. */
 const RUN_SETUP_SECONDS = 1;
-const LIVE_SESSION = { turns: 10, contextTokens: 20_000, outputTokensPerTurn: 400, seconds: 90 };
+/** A live session that works and then reports (stop: report): turns, mean context, output a turn, seconds. */
+export const LIVE_SESSION = {
+  turns: 10,
+  contextTokens: 20_000,
+  outputTokensPerTurn: 400,
+  seconds: 90,
+};
 
 function wallSeconds(sessions: number, concurrency: number, cores: number, rep: RepCost): number {
   if (sessions === 0) return 0;
@@ -51,6 +59,8 @@ export function estimateRun(
   model: ModelChoice,
   sessions: number,
   cores: number,
+  /** The model's pricing (an endpoint profile's, or the dated table). */
+  pricing: PricingConfig = 'table',
 ): RunEstimate {
   const { concurrency, backend } = campaign;
   const machine = `${cores} CPU core${cores === 1 ? '' : 's'} at concurrency ${concurrency}`;
@@ -67,7 +77,7 @@ export function estimateRun(
     };
   }
   const { turns, contextTokens, outputTokensPerTurn, seconds } = LIVE_SESSION;
-  const perSession = costUsd(model.id, {
+  const perSession = priceSession(pricing, model.id, {
     input: turns * 200,
     cacheWrite: contextTokens + turns * outputTokensPerTurn,
     cacheRead: turns * contextTokens,
@@ -81,6 +91,10 @@ export function estimateRun(
     assumptions:
       `about ${turns} turns per session over a ${contextTokens / 1000}k-token context, mostly read from the prompt cache, ` +
       `${outputTokensPerTurn} output tokens a turn, ${seconds} s a session (${machine}); prices as of ${pricingTable().asOf}` +
-      (perSession === null ? ` (${model.id} is not in the price table: cost unknown)` : ''),
+      (perSession === null
+        ? pricing === 'unpriced'
+          ? ` (${model.id} is unpriced: cost unknown)`
+          : ` (${model.id} is not in the price table: cost unknown)`
+        : ''),
   };
 }

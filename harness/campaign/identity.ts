@@ -2,19 +2,20 @@ import type { FixtureFingerprint } from '../fixture/index.js';
 import { sha256Hex } from '../lib/hash.js';
 import { canonicalJson } from './canonical-json.js';
 import type { ResolvedCampaign } from './load-campaign.js';
-import { displayBaseUrl, type ModelChoice } from './model-choice.js';
+import type { CampaignModel, ModelAxis } from './model-axis.js';
+import { displayBaseUrl } from './model-choice.js';
 import { fixtureRecord } from './resolve-scenario.js';
 
 /**
- * The campaign identity: a hash of everything a session depends on (model,
- * endpoint, backend and engine version, harness version, limits, seed, each
+ * The campaign identity: a hash of everything a session depends on (each
+ * model, its name and endpoint, backend and engine version, harness version, limits, seed, each
  * arm's skill tree, the prompt and its variables, the stop mode, the
  * fixtures, the `--only` subset), and of nothing it does not (reps,
  * concurrency, shard, cost cap, gates, checks: a rescore handles those). A results directory adopts only reps of its own identity.
  */
 export function campaignIdentity(inputs: {
   readonly campaign: ResolvedCampaign;
-  readonly model: ModelChoice;
+  readonly models: ModelAxis;
   readonly engine: string;
   /** How model-issued commands were confined: a different sandbox is a different environment. */
   readonly sandbox: string;
@@ -29,18 +30,14 @@ export function campaignIdentity(inputs: {
       // A subset run (--only) is its own identity; a whole-campaign identity is as it always was.
       ...(campaign.only === null ? {} : { only: campaign.only }),
       campaign: campaign.config.id,
-      model: inputs.model.id,
-      endpoint:
-        inputs.model.kind === 'live'
-          ? inputs.model.baseUrl === undefined
-            ? 'default'
-            : displayBaseUrl(inputs.model.baseUrl)
-          : 'scripted',
+      ...modelIdentity(inputs.models),
       backend: campaign.backend,
       engine: inputs.engine,
       sandbox: inputs.sandbox,
       harness: inputs.harness,
-      seed: inputs.model.kind === 'scripted' ? campaign.seed : null,
+      seed: inputs.models.all.some((model) => model.choice.kind === 'scripted')
+        ? campaign.seed
+        : null,
       limits: sessionLimits,
       arms: campaign.arms.map((arm) => ({
         name: arm.name,
@@ -68,4 +65,45 @@ export function campaignIdentity(inputs: {
         })),
     }),
   );
+}
+
+/** Where a model's sessions go, as the identity records it. */
+function endpointText(model: CampaignModel): string {
+  if (model.choice.kind === 'scripted') return 'scripted';
+  return model.choice.baseUrl === undefined ? 'default' : displayBaseUrl(model.choice.baseUrl);
+}
+
+/**
+ * The model part of the identity. One model at the default endpoint (or a
+ * scripted one) hashes as it always did (`model`, `endpoint`), so existing
+ * results directories resume; several models, or a live one on an endpoint
+ * profile, hash each model's name, id, endpoint and what the profile sends
+ * (provider, region, project, auth, headers). Pricing and concurrency limits
+ * change no session and are left out.
+ */
+function modelIdentity(axis: ModelAxis): Record<string, unknown> {
+  const only = axis.all[0];
+  const profiled = (model: CampaignModel): boolean =>
+    model.choice.kind === 'live' && model.endpoint !== null;
+  if (!axis.multi && only !== undefined && !profiled(only)) {
+    return { model: only.choice.id, endpoint: endpointText(only) };
+  }
+  return {
+    models: axis.all.map((model) => ({
+      name: model.name,
+      id: model.choice.id,
+      endpoint: endpointText(model),
+      ...(profiled(model) && model.endpoint !== null
+        ? {
+            profile: {
+              provider: model.endpoint.provider,
+              region: model.endpoint.region,
+              project: model.endpoint.project,
+              auth: model.endpoint.auth,
+              headers: model.endpoint.headers,
+            },
+          }
+        : {}),
+    })),
+  };
 }

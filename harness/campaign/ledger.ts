@@ -26,6 +26,8 @@ export const ledgerRepLineSchema = z
     id: z.string(),
     arm: z.string(),
     scenario: z.string(),
+    /** The model's name, in a campaign of several models (absent: its only model). */
+    model: z.string().optional(),
     rep: z.number().int().positive(),
     attempt: z.number().int().positive(),
     status: z.enum(['completed', 'indeterminate']),

@@ -248,7 +248,11 @@ export async function loadCampaign(
 
   for (const [index, gate] of config.gates.entries()) {
     const where = `${absolute}: gates[${index}]`;
-    if ('scenario' in gate && !config.scenarios.includes(gate.scenario)) {
+    if (
+      'scenario' in gate &&
+      gate.scenario !== undefined &&
+      !config.scenarios.includes(gate.scenario)
+    ) {
       return err(
         inputError(
           where,
@@ -266,7 +270,45 @@ export async function loadCampaign(
         ),
       );
     }
-    if (gate.kind === 'green-better' || gate.kind === 'no-regression') {
+    const gateRuns =
+      only === null ||
+      (gate.kind === 'max-disagreement-share' &&
+        gate.scenario !== undefined &&
+        selected(only.scenarios, gate.scenario));
+    if (gate.kind === 'max-disagreement-share' && gateRuns) {
+      const judged = scenarios.filter(
+        (scenario) =>
+          scenario.config.judge !== undefined &&
+          (gate.scenario === undefined || scenario.id === gate.scenario),
+      );
+      if (judged.length === 0) {
+        return err(
+          inputError(
+            where,
+            `max-disagreement-share needs a judged scenario, and ${gate.scenario === undefined ? 'no scenario of the campaign' : `scenario "${gate.scenario}"`} has a judge block`,
+            'add a "judge" block to the scenario file (README: Second opinions and adjudication), or drop the gate',
+          ),
+        );
+      }
+    }
+    const unknown =
+      gate.kind === 'no-scenario-regresses'
+        ? (gate.scenarios ?? []).find((id) => !config.scenarios.includes(id))
+        : undefined;
+    if (unknown !== undefined) {
+      return err(
+        inputError(
+          where,
+          `names scenario "${unknown}", which the campaign does not run`,
+          'fix the scenario id, or leave scenarios out to cover every scenario',
+        ),
+      );
+    }
+    if (
+      gate.kind === 'green-better' ||
+      gate.kind === 'no-regression' ||
+      gate.kind === 'no-scenario-regresses'
+    ) {
       const roles = new Set(config.arms.map((arm) => arm.role));
       if (!roles.has('red') || !roles.has('green')) {
         return err(

@@ -10,6 +10,7 @@ import {
   readCampaignRecord,
 } from './campaign-record.js';
 import { appendRepLine, createLedger, type LedgerRepLine, readLedger } from './ledger.js';
+import { plannedModelNames } from './model-record.js';
 import { planReps } from './plan.js';
 import { checkFreshOutput } from './results-dir.js';
 import { resultsLayout } from './results-layout.js';
@@ -119,6 +120,7 @@ export async function mergeResults(
     record.arms.map((arm) => arm.name),
     record.scenarios.map((scenario) => scenario.id),
     reps,
+    plannedModelNames(record),
   );
   let copied = 0;
   for (const planned of plan) {

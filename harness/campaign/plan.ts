@@ -1,33 +1,59 @@
 /**
  * The plan of a campaign run: every rep of every cell, in the order they are
- * dispatched. Reps are interleaved (rep 1 of every cell before rep 2 of any),
- * so drift in the model or the machine hits all arms alike.
+ * dispatched. Reps are interleaved (rep 1 of every cell before rep 2 of any;
+ * within a rep, scenario by scenario, model by model, the arms side by
+ * side), so drift in a model, a provider outage or the machine hits all
+ * arms alike.
  */
 export interface PlannedRep {
   readonly arm: string;
   readonly scenario: string;
+  /** The model's name when the campaign compares several models, else null (its only model). */
+  readonly model: string | null;
   /** 1-based rep number within its cell. */
   readonly rep: number;
-  /** `<arm>/<scenario>-rep<N>`: the rep's id and its directory under reps/. */
+  /**
+   * The rep's id and its directory under reps/: `<arm>/<scenario>-rep<N>`,
+   * or `<model>/<arm>/<scenario>-rep<N>` when the campaign has several models.
+   */
   readonly id: string;
 }
 
-export function repId(arm: string, scenario: string, rep: number): string {
-  return `${arm}/${scenario}-rep${rep}`;
+export function repId(
+  arm: string,
+  scenario: string,
+  rep: number,
+  model: string | null = null,
+): string {
+  return `${model === null ? '' : `${model}/`}${arm}/${scenario}-rep${rep}`;
 }
 
+/**
+ * Every rep of arms × scenarios (× models) × reps. `models` is null for a
+ * one-model campaign (rep ids as they always were), else the model names.
+ */
 export function planReps(
   arms: readonly string[],
   scenarios: readonly string[],
   reps: number,
+  models: readonly string[] | null = null,
 ): PlannedRep[] {
   const plan: PlannedRep[] = [];
   for (let rep = 1; rep <= reps; rep += 1) {
     for (const scenario of scenarios) {
-      for (const arm of arms) plan.push({ arm, scenario, rep, id: repId(arm, scenario, rep) });
+      for (const model of models ?? [null]) {
+        for (const arm of arms) {
+          plan.push({ arm, scenario, model, rep, id: repId(arm, scenario, rep, model) });
+        }
+      }
     }
   }
   return plan;
+}
+
+/** A rep's cell: arm × scenario (× model). */
+export function cellOf(rep: Pick<PlannedRep, 'arm' | 'scenario' | 'model'>): string {
+  return `${rep.model === null ? '' : `${rep.model}/`}${rep.arm}/${rep.scenario}`;
 }
 
 export interface Shard {
@@ -38,7 +64,9 @@ export interface Shard {
 
 /**
  * A deterministic 1/n slice of the plan. Within each rep, the cells (arms
- * fastest, so neighbours are RED and GREEN of one scenario) are cut into n
+ * fastest, so neighbours are RED and GREEN of one scenario; with several
+ * models, cut only between scenario × model pairs when there are at least n
+ * of them) are cut into n
  * contiguous blocks, and the blocks rotate by one shard per rep: a shard holding
  * two or more cells of a rep holds both arms of a scenario, and over the reps
  * every shard sees every cell. No runner gets all of one arm, which would
@@ -47,14 +75,24 @@ export interface Shard {
  * disjoint and cover the plan.
  */
 export function shardOf(plan: readonly PlannedRep[], shard: Shard): PlannedRep[] {
+  // With several models, blocks are cut between scenario × model pairs (when there are
+  // enough of them), so the arms of one scenario and model stay in one shard.
+  const unitOf = (rep: PlannedRep): string =>
+    rep.model === null ? cellOf(rep) : `${rep.model}/${rep.scenario}`;
+  const units = new Map<string, number>();
+  for (const rep of plan) {
+    const unit = unitOf(rep);
+    if (!units.has(unit)) units.set(unit, units.size);
+  }
+  const byUnit = units.size >= shard.count;
   const cells = new Map<string, number>();
   for (const rep of plan) {
-    const cell = `${rep.arm}/${rep.scenario}`;
+    const cell = byUnit ? unitOf(rep) : cellOf(rep);
     if (!cells.has(cell)) cells.set(cell, cells.size);
   }
   const cellCount = cells.size;
   return plan.filter((rep) => {
-    const cell = cells.get(`${rep.arm}/${rep.scenario}`) ?? 0;
+    const cell = cells.get(byUnit ? unitOf(rep) : cellOf(rep)) ?? 0;
     const block = Math.floor((cell * shard.count) / cellCount);
     return (block + rep.rep - 1) % shard.count === shard.index - 1;
   });
@@ -67,4 +105,27 @@ export function parseShard(text: string): Shard | undefined {
   const count = Number(match[2]);
   if (count < 1 || index < 1 || index > count) return undefined;
   return { index, count };
+}
+
+/**
+ * The plan of a resolved run: its arms × scenarios (× models) × reps; rep
+ * ids carry the model only when the campaign has several.
+ */
+export function planRun(
+  campaign: {
+    readonly arms: readonly { readonly name: string }[];
+    readonly scenarios: readonly { readonly id: string }[];
+    readonly reps: number;
+  },
+  models: {
+    readonly models: readonly { readonly name: string }[];
+    readonly multi: boolean;
+  },
+): PlannedRep[] {
+  return planReps(
+    campaign.arms.map((arm) => arm.name),
+    campaign.scenarios.map((scenario) => scenario.id),
+    campaign.reps,
+    models.multi ? models.models.map((model) => model.name) : null,
+  );
 }

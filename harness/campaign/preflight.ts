@@ -9,6 +9,14 @@ export interface LiveEndpoint {
   /** ANTHROPIC_BASE_URL, or undefined for the Anthropic API. */
   readonly baseUrl: string | undefined;
   readonly apiKey: string;
+  /** `bearer`: the key goes in `Authorization: Bearer` (a gateway), else in `x-api-key`. */
+  readonly auth?: 'api-key' | 'bearer';
+  /** An endpoint profile's extra headers, sent as a session would send them. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The variable the key came from, named in errors (default ANTHROPIC_API_KEY). */
+  readonly keyEnv?: string;
+  /** Where the base URL was given, named in errors (default ANTHROPIC_BASE_URL): an endpoint profile's field. */
+  readonly urlInput?: string;
 }
 
 /** The endpoint as it may be shown: the Anthropic API, or the base URL without credentials. */
@@ -30,13 +38,24 @@ const PREFLIGHT_TIMEOUT_MS = 20_000;
 export async function preflightEndpoint(
   endpoint: LiveEndpoint,
   timeoutMs: number = PREFLIGHT_TIMEOUT_MS,
+  /**
+   * What an endpoint that cannot be reached is: bad input (one model: nothing
+   * could run), or a note (one of several models: the others run, its reps
+   * are indeterminate unless it comes back).
+   */
+  unreachable: 'error' | 'note' = 'error',
 ): Promise<Result<{ readonly note: string | undefined }, InputError>> {
   const where = endpointName(endpoint.baseUrl);
+  const keyEnv = endpoint.keyEnv ?? 'ANTHROPIC_API_KEY';
+  const urlInput = endpoint.urlInput ?? 'ANTHROPIC_BASE_URL';
   const hide = (text: string): string =>
     endpoint.apiKey === '' ? text : text.split(endpoint.apiKey).join('[redacted]');
   const client = new Anthropic({
-    apiKey: endpoint.apiKey,
+    ...(endpoint.auth === 'bearer'
+      ? { apiKey: null, authToken: endpoint.apiKey }
+      : { apiKey: endpoint.apiKey }),
     ...(endpoint.baseUrl === undefined ? {} : { baseURL: endpoint.baseUrl }),
+    ...(endpoint.headers === undefined ? {} : { defaultHeaders: { ...endpoint.headers } }),
     maxRetries: 1,
     timeout: timeoutMs,
   });
@@ -52,7 +71,7 @@ export async function preflightEndpoint(
     if (error instanceof Anthropic.AuthenticationError) {
       return err(
         inputError(
-          'ANTHROPIC_API_KEY',
+          keyEnv,
           `${where} refused the key (${detail})`,
           'set a valid key (it is set, but invalid, revoked or for another endpoint); ANTHROPIC_BASE_URL chooses the endpoint',
         ),
@@ -61,7 +80,7 @@ export async function preflightEndpoint(
     if (error instanceof Anthropic.PermissionDeniedError) {
       return err(
         inputError(
-          'ANTHROPIC_API_KEY',
+          keyEnv,
           `${where} does not let this key use ${endpoint.model} (${detail})`,
           'use a key with access to the model, or another --model',
         ),
@@ -77,13 +96,20 @@ export async function preflightEndpoint(
       );
     }
     if (error instanceof Anthropic.APIConnectionError) {
+      if (unreachable === 'note') {
+        return ok({
+          note: `cannot reach ${where} for ${endpoint.model} (${detail}): the other models run, and its reps are indeterminate (infrastructure) unless it comes back`,
+        });
+      }
       return err(
         inputError(
-          'ANTHROPIC_BASE_URL',
+          urlInput,
           `cannot reach ${where} (${detail})`,
           endpoint.baseUrl === undefined
             ? 'check the network connection to api.anthropic.com'
-            : 'check ANTHROPIC_BASE_URL and that the endpoint is running, or unset it for the Anthropic API',
+            : endpoint.urlInput === undefined
+              ? 'check ANTHROPIC_BASE_URL and that the endpoint is running, or unset it for the Anthropic API'
+              : `check ${urlInput} and that the endpoint is running`,
         ),
       );
     }
@@ -97,9 +123,9 @@ export async function preflightEndpoint(
     }
     return err(
       inputError(
-        'ANTHROPIC_BASE_URL',
+        urlInput,
         `${where} answered a test request with an error (${detail})`,
-        'check ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL and --model',
+        `check ${keyEnv}, ${urlInput} and --model`,
       ),
     );
   }

@@ -22,7 +22,9 @@ import {
 import { campaignIdentity } from './identity.js';
 import { createLedger, readLedger } from './ledger.js';
 import type { ResolvedArm, ResolvedCampaign } from './load-campaign.js';
-import { displayBaseUrl, type ModelChoice } from './model-choice.js';
+import type { ModelAxis } from './model-axis.js';
+import { displayBaseUrl } from './model-choice.js';
+import { modelRecords } from './model-record.js';
 import type { PreparedSkill, PreparedVariant } from './rep-runner.js';
 import { variantKey } from './rep-runner.js';
 import { fixtureRecord } from './resolve-scenario.js';
@@ -59,7 +61,7 @@ export interface PreparedRun {
 
 export interface PrepareOptions {
   readonly campaign: ResolvedCampaign;
-  readonly model: ModelChoice;
+  readonly models: ModelAxis;
   readonly invocation: Invocation;
   readonly outDir: string;
   readonly resume: boolean;
@@ -205,7 +207,7 @@ export async function prepareRun(
   );
   const identity = campaignIdentity({
     campaign,
-    model: options.model,
+    models: options.models,
     engine: options.engine,
     sandbox: options.sandboxKind,
     harness: harnessVersion(),
@@ -272,6 +274,8 @@ export async function prepareRun(
     await lock.value();
     return fail(skills.error);
   }
+  const first = options.models.models[0]?.choice;
+  if (first === undefined) throw new Error('a run without a model');
   const record: CampaignRecord = {
     schemaVersion: 1,
     identity,
@@ -279,15 +283,15 @@ export async function prepareRun(
     harnessVersion: harnessVersion(),
     invocation: options.invocation,
     model: {
-      id: options.model.id,
-      scripted: options.model.kind === 'scripted',
-      policy: options.model.kind === 'scripted' ? options.model.policy : null,
-      reason: options.model.kind === 'scripted' ? options.model.reason : 'live',
+      id: first.id,
+      scripted: first.kind === 'scripted',
+      policy: first.kind === 'scripted' ? first.policy : null,
+      reason: first.kind === 'scripted' ? first.reason : 'live',
       baseUrl:
-        options.model.kind === 'live' && options.model.baseUrl !== undefined
-          ? displayBaseUrl(options.model.baseUrl)
-          : null,
+        first.kind === 'live' && first.baseUrl !== undefined ? displayBaseUrl(first.baseUrl) : null,
     },
+    // Several models (or a profile): each recorded; a one-model campaign's record is as it always was.
+    ...modelRecords(options.models),
     backend: campaign.backend,
     engine: options.engine,
     sandbox: options.sandbox,

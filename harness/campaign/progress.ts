@@ -168,6 +168,13 @@ export function progressReporter(
         } else say(line);
         break;
       }
+      case 'rep-judged':
+        if (event.costUsd !== null) tally.cost = (tally.cost ?? 0) + event.costUsd;
+        say(
+          `${event.id}: judge ${event.verdict}, checks ${event.checks}: ${event.agreement}`,
+          event.agreement === 'disagree',
+        );
+        break;
       case 'rep-dropped':
         tally.running = Math.max(0, tally.running - 1);
         say(`${event.id}: not recorded (${event.reason}); --resume runs it again`, true);

@@ -9,7 +9,9 @@
  *   session (nothing is spent on a wrong fixture);
  * - after it: the text of every file the session added or modified and of
  *   every file a check names, and the outcomes of the checks' commands, run
- *   in the same sandbox as the model's tools.
+ *   in the same sandbox as the model's tools; and, added to the files from
+ *   before the session, the earlier text of every file it modified or
+ *   removed (what a judge's diff shows).
  *
  * Files are read without following symlinks and never outside the
  * repository; a file too large or not UTF-8 text is recorded as omitted.
@@ -168,6 +170,22 @@ export async function capturePreEvidence(
     .filter((result) => result.outcome !== 'pass')
     .map((result) => result.detail);
   return { files, commands, problems };
+}
+
+/**
+ * The text before the session of every file it modified or removed, read
+ * from the pristine fixture variant the rep was copied from, so a judge (and
+ * a reader) sees what changed in those files, not only what they hold now.
+ */
+export async function captureChangedBefore(
+  variantDir: string,
+  before: Snapshot,
+  after: Snapshot,
+): Promise<CapturedFiles> {
+  const changed = diffSnapshots(before, after)
+    .fileChanges.filter((change) => change.kind !== 'added')
+    .map((change) => change.path);
+  return captureFiles(variantDir, changed);
 }
 
 /**

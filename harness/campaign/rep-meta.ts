@@ -61,7 +61,15 @@ export const repMetaSchema = z
     /** The harness's own time for this rep outside the session: fixture and skill copy, snapshots, writing the record. */
     harnessOverheadMs: z.number().nonnegative(),
     model: z
-      .object({ requested: z.string(), reported: z.string().nullable(), scripted: z.boolean() })
+      .object({
+        requested: z.string(),
+        reported: z.string().nullable(),
+        scripted: z.boolean(),
+        /** The model's name in a campaign of several models (absent: its only model). */
+        name: z.string().optional(),
+        /** The endpoint profile the model ran on, when its entry names one. */
+        endpoint: z.string().optional(),
+      })
       .strict(),
     backend: z.enum(['claude-code', 'messages']),
     engine: z.string(),

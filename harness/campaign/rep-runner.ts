@@ -16,14 +16,20 @@ import { readTranscript } from '../score/transcript-reader.js';
 import { confinedGitRunner } from '../session/confined-git.js';
 import type { Sandbox } from '../session/sandbox.js';
 import { SecretRedactor } from '../session/secret-redactor.js';
-import type { ModelEndpoint, SessionBackend, SessionOutcome } from '../session/session-types.js';
+import type { SessionBackend, SessionOutcome } from '../session/session-types.js';
 import { TranscriptSink } from '../session/transcript-sink.js';
 import type { StopMode } from './config-schema.js';
 import { appendRepLine, type LedgerRepLine } from './ledger.js';
 import type { ResolvedCampaign } from './load-campaign.js';
+import type { RepModel } from './model-runtime.js';
 import type { PlannedRep } from './plan.js';
-import { costUsd, pricingTable } from './pricing.js';
-import { capturePostEvidence, capturePreEvidence, type PreEvidence } from './rep-evidence.js';
+import { pricingTable } from './pricing.js';
+import {
+  captureChangedBefore,
+  capturePostEvidence,
+  capturePreEvidence,
+  type PreEvidence,
+} from './rep-evidence.js';
 import type { RepMeta } from './rep-meta.js';
 import { type ResolvedScenario, scenarioFacts } from './resolve-scenario.js';
 import { REP_FILES, type ResultsLayout } from './results-layout.js';
@@ -54,7 +60,10 @@ export interface RunContext {
   readonly campaign: ResolvedCampaign;
   readonly layout: ResultsLayout;
   readonly backend: SessionBackend;
-  readonly model: ModelEndpoint;
+  /** Each rep's model: its endpoint, name and pricing. */
+  readonly modelOf: (rep: PlannedRep) => RepModel;
+  /** Every credential of the run: replaced wherever a rep writes (one model's key never shows in another's rep). */
+  readonly secrets: readonly string[];
   readonly variants: ReadonlyMap<string, PreparedVariant>;
   readonly skills: ReadonlyMap<string, PreparedSkill>;
   /** A temp directory outside the results, for the reps' private work dirs. */
@@ -121,20 +130,21 @@ export async function runRep(
   if (variant === undefined || skill === undefined)
     throw new Error(`rep ${planned.id} has no prepared fixture or skill`);
 
+  const model = context.modelOf(planned);
   const repStarted = performance.now();
-  const finalDir = layout.attemptDir(arm.name, scenario.id, planned.rep, attempt);
+  const finalDir = layout.attemptDir(arm.name, scenario.id, planned.rep, attempt, planned.model);
   const partialDir = `${finalDir}.partial-${process.pid}`;
   await removeTree(partialDir);
   await mkdir(partialDir, { recursive: true });
   const privateDir = path.join(
     context.workRoot,
-    `${planned.arm}-${planned.scenario}-${planned.rep}-${attempt}`,
+    `${planned.model === null ? '' : `${planned.model}-`}${planned.arm}-${planned.scenario}-${planned.rep}-${attempt}`,
   );
   await removeTree(privateDir);
   await mkdir(privateDir, { recursive: true });
   // Short (`<work root>/sXXXXXX`), so the engine's socket path fits a Unix socket and stays here.
   const runtimeDir = await mkdtemp(path.join(context.workRoot, 's'));
-  const redactor = new SecretRedactor([context.model.apiKey]);
+  const redactor = new SecretRedactor([model.endpoint.apiKey, ...context.secrets]);
   try {
     const repo = path.join(privateDir, 'repo');
     const copied = await copyFixture(variant.dir, repo);
@@ -155,7 +165,7 @@ export async function runRep(
     const session =
       checks.pre.problems.length > 0
         ? await skippedSession(partialDir)
-        : await runSession(context, planned, {
+        : await runSession(context, planned, model, {
             prompt,
             repo,
             skillDir,
@@ -241,16 +251,18 @@ export async function runRep(
       toolCallsByName: byName,
       turns: outcome.turns,
       tokens: outcome.usage,
-      tokensEstimated: context.model.scripted || ESTIMATED_USAGE_MARK.test(transcriptText),
-      costUsd: context.model.scripted ? null : costUsd(context.model.id, outcome.usage),
+      tokensEstimated: model.endpoint.scripted || ESTIMATED_USAGE_MARK.test(transcriptText),
+      costUsd: model.price(outcome.usage),
       pricingAsOf: pricingTable().asOf,
-      engineCostEstimateUsd: context.model.scripted ? null : outcome.engineCostEstimateUsd,
+      engineCostEstimateUsd: model.endpoint.scripted ? null : outcome.engineCostEstimateUsd,
       durationMs: Math.round(session.durationMs),
       harnessOverheadMs: Math.round(prepareMs + (performance.now() - session.finishedAt)),
       model: {
-        requested: context.model.id,
+        requested: model.endpoint.id,
         reported: outcome.modelReported,
-        scripted: context.model.scripted,
+        scripted: model.endpoint.scripted,
+        ...(model.name === null ? {} : { name: model.name }),
+        ...(model.profile === null ? {} : { endpoint: model.profile }),
       },
       backend: context.backend.name,
       engine: outcome.engine,
@@ -283,6 +295,7 @@ export async function runRep(
       id: planned.id,
       arm: arm.name,
       scenario: scenario.id,
+      ...(planned.model === null ? {} : { model: planned.model }),
       rep: planned.rep,
       attempt,
       status: status.kind,
@@ -304,6 +317,7 @@ export async function runRep(
 async function runSession(
   context: RunContext,
   planned: PlannedRep,
+  model: RepModel,
   rep: {
     readonly prompt: string;
     readonly repo: string;
@@ -331,7 +345,7 @@ async function runSession(
       skillDir: rep.skillDir,
       privateDir: path.join(rep.privateDir, 'private'),
       runtimeDir: rep.runtimeDir,
-      model: context.model,
+      model: model.endpoint,
       limits: context.campaign.limits,
       stop: rep.stop,
       transcript,
@@ -405,6 +419,21 @@ async function recordPostEvidence(
       })
     : { files: { schemaVersion: 1 as const, files: {} }, commands: [] };
   await writeJson(path.join(rep.partialDir, REP_FILES.filesAfter), post.files, rep.redactor);
+  if (rep.ran) {
+    // What the modified and removed files held before, beside what the pre-checks read.
+    const earlier = await captureChangedBefore(
+      checks.variant.dir,
+      checks.variant.snapshot,
+      rep.after,
+    );
+    if (Object.keys(earlier.files).length > 0) {
+      await writeJson(
+        path.join(rep.partialDir, REP_FILES.filesBefore),
+        { schemaVersion: 1, files: { ...earlier.files, ...checks.pre.files.files } },
+        rep.redactor,
+      );
+    }
+  }
   await writeJson(
     path.join(rep.partialDir, REP_FILES.commands),
     { schemaVersion: 1, commands: [...checks.pre.commands, ...post.commands] },

@@ -40,7 +40,7 @@ async function oldVerdict(repDir: string): Promise<string> {
 }
 
 /** The scenario of each id the campaign ran, resolved from the campaign's folder or redgreen's own. */
-async function resolveScenarios(
+export async function resolveScenarios(
   ids: readonly string[],
   campaignFile: string,
 ): Promise<Result<Map<string, ResolvedScenario>, InputError>> {

@@ -118,14 +118,33 @@ export async function repairLedgerTail(ledgerFile: string): Promise<void> {
  * never recorded, no reader trusts them, and resuming runs those reps again.
  */
 export async function removePartialRepDirs(repsDir: string): Promise<void> {
-  if (!existsSync(repsDir)) return;
-  for (const arm of await readdir(repsDir, { withFileTypes: true })) {
-    if (!arm.isDirectory()) continue;
-    for (const entry of await readdir(path.join(repsDir, arm.name))) {
+  for (const parent of await repParentDirs(repsDir)) {
+    for (const entry of await readdir(path.join(repsDir, parent))) {
       if (entry.includes('.partial-'))
-        await rm(path.join(repsDir, arm.name, entry), { recursive: true, force: true });
+        await rm(path.join(repsDir, parent, entry), { recursive: true, force: true });
     }
   }
+}
+
+const REP_DIR_NAME = /^[a-z0-9-]+-rep\d+(\.attempt\d+)?$/;
+
+/**
+ * The directories under reps/ that hold rep directories, relative to it:
+ * `<arm>`, or `<model>/<arm>` in a campaign of several models.
+ */
+async function repParentDirs(repsDir: string): Promise<string[]> {
+  if (!existsSync(repsDir)) return [];
+  const parents: string[] = [];
+  for (const top of await readdir(repsDir, { withFileTypes: true })) {
+    if (!top.isDirectory()) continue;
+    parents.push(top.name);
+    for (const inner of await readdir(path.join(repsDir, top.name), { withFileTypes: true })) {
+      // An arm directory under a model directory; rep directories themselves are not parents.
+      if (inner.isDirectory() && !REP_DIR_NAME.test(inner.name) && !inner.name.includes('.'))
+        parents.push(path.join(top.name, inner.name));
+    }
+  }
+  return parents;
 }
 
 /**
@@ -138,14 +157,12 @@ export async function adoptLandedReps(
   layout: ResultsLayout,
   ledger: LedgerContents,
 ): Promise<number> {
-  if (!existsSync(layout.repsDir)) return 0;
   const recorded = new Set(ledger.lines.map((line) => line.dir));
   let adopted = 0;
-  for (const arm of await readdir(layout.repsDir, { withFileTypes: true })) {
-    if (!arm.isDirectory()) continue;
-    for (const entry of (await readdir(path.join(layout.repsDir, arm.name))).sort()) {
-      if (!/^[a-z0-9-]+-rep\d+(\.attempt\d+)?$/.test(entry)) continue;
-      const dir = path.join('reps', arm.name, entry);
+  for (const parent of await repParentDirs(layout.repsDir)) {
+    for (const entry of (await readdir(path.join(layout.repsDir, parent))).sort()) {
+      if (!REP_DIR_NAME.test(entry)) continue;
+      const dir = path.join('reps', parent, entry);
       if (recorded.has(dir)) continue;
       try {
         const meta = repMetaSchema.parse(
@@ -154,8 +171,9 @@ export async function adoptLandedReps(
         const score = repScoreSchema.parse(
           JSON.parse(await readFile(path.join(layout.root, dir, REP_FILES.score), 'utf8')),
         );
+        const model = meta.model.name ?? null;
         if (
-          layout.attemptDir(meta.arm, meta.scenario, meta.rep, meta.attempt) !==
+          layout.attemptDir(meta.arm, meta.scenario, meta.rep, meta.attempt, model) !==
           path.join(layout.root, dir)
         )
           continue;
@@ -164,6 +182,7 @@ export async function adoptLandedReps(
           id: meta.id,
           arm: meta.arm,
           scenario: meta.scenario,
+          ...(model === null ? {} : { model }),
           rep: meta.rep,
           attempt: meta.attempt,
           status: meta.status.kind,

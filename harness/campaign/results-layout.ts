@@ -18,10 +18,18 @@ export interface ResultsLayout {
   skillDir(arm: string): string;
   /**
    * Where one attempt of a rep lives: attempt 1 in `<scenario>-rep<N>`, a
-   * retry k in `<scenario>-rep<N>.attempt<k>`. Directories are never renamed
-   * once landed; the ledger says which attempt is the rep's newest.
+   * retry k in `<scenario>-rep<N>.attempt<k>`, under `reps/<arm>/`, or under
+   * `reps/<model>/<arm>/` in a campaign of several models (`model` given).
+   * Directories are never renamed once landed; the ledger says which attempt
+   * is the rep's newest.
    */
-  attemptDir(arm: string, scenario: string, rep: number, attempt: number): string;
+  attemptDir(
+    arm: string,
+    scenario: string,
+    rep: number,
+    attempt: number,
+    model?: string | null,
+  ): string;
 }
 
 export function resultsLayout(root: string): ResultsLayout {
@@ -39,8 +47,13 @@ export function resultsLayout(root: string): ResultsLayout {
     reportHtml: path.join(abs, 'report.html'),
     overridesFile: path.join(abs, 'overrides.json'),
     skillDir: (arm) => path.join(abs, 'skills', arm),
-    attemptDir: (arm, scenario, rep, attempt) =>
-      path.join(reps, arm, `${scenario}-rep${rep}${attempt === 1 ? '' : `.attempt${attempt}`}`),
+    attemptDir: (arm, scenario, rep, attempt, model = null) =>
+      path.join(
+        reps,
+        ...(model === null ? [] : [model]),
+        arm,
+        `${scenario}-rep${rep}${attempt === 1 ? '' : `.attempt${attempt}`}`,
+      ),
   };
 }
 
@@ -54,7 +67,7 @@ export const REP_FILES = {
   snapshotBefore: 'snapshot-before.json',
   snapshotAfter: 'snapshot-after.json',
   engineLog: 'engine.log',
-  /** Text of the files the pre-checks read, from the fixture before the session. */
+  /** Text of the files the pre-checks read, and of those the session modified or removed, from the fixture before the session. */
   filesBefore: 'files-before.json',
   /** Text of every file the session added or modified, and of the files the checks read. */
   filesAfter: 'files-after.json',

@@ -1,16 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import pLimit from 'p-limit';
+import { planRunJudging, preflightRunJudging, startRunJudging } from '../judge/run-judging.js';
 import type { InputError } from '../lib/input-error.js';
 import { removeTree } from '../lib/remove-tree.js';
 import { ok, type Result } from '../lib/result.js';
-import { isPolicyName, type ModelServer, startModelServer } from '../model-server/index.js';
 import { createBackend } from '../session/create-backend.js';
-import type { ModelEndpoint } from '../session/session-types.js';
+import { credentialVariables } from './endpoint-profile.js';
 import { type LedgerRepLine, readLedger } from './ledger.js';
-import type { ModelChoice } from './model-choice.js';
-import { type PlannedRep, planReps, shardOf } from './plan.js';
-import { preflightEndpoint } from './preflight.js';
+import { concurrencyLimiter, preflightModels, startModelBrains } from './model-runtime.js';
+import { type PlannedRep, planRun, shardOf } from './plan.js';
 import { type PreparedRun, prepareRun } from './prepare-run.js';
 import { pendingReps } from './rep-health.js';
 import { repMetaSchema } from './rep-meta.js';
@@ -21,8 +19,7 @@ import type { RunEventSink } from './run-events.js';
 import type { RunRequest } from './run-request.js';
 import { startNotices } from './start-notices.js';
 
-/** The key sent to the local model server; it is not a secret and unlocks nothing. */
-export const OFFLINE_API_KEY = 'redgreen-offline-no-key';
+export { OFFLINE_API_KEY } from './model-runtime.js';
 
 export interface RunOptions extends RunRequest {
   readonly retryIndeterminate: number;
@@ -30,6 +27,8 @@ export interface RunOptions extends RunRequest {
   readonly control: RunControl;
   readonly events: RunEventSink;
   readonly env: NodeJS.ProcessEnv;
+  /** `--judge`: judge each rep as it lands (`model`: `--judge-model`, else each scenario's judge). */
+  readonly judge?: { readonly model: string | undefined } | undefined;
 }
 
 export interface RunSummary {
@@ -39,63 +38,46 @@ export interface RunSummary {
   readonly stoppedEarly: boolean;
 }
 
-async function startBrain(
-  model: ModelChoice,
-  options: RunOptions,
-): Promise<{ endpoint: ModelEndpoint; server: ModelServer | undefined }> {
-  if (model.kind === 'live') {
-    return {
-      endpoint: {
-        id: model.id,
-        baseUrl: model.baseUrl,
-        apiKey: options.env.ANTHROPIC_API_KEY ?? '',
-        scripted: false,
-      },
-      server: undefined,
-    };
-  }
-  if (!isPolicyName(model.policy)) throw new Error(`unknown policy ${model.policy}`);
-  const server = await startModelServer({
-    policy: model.policy,
-    seed: options.campaign.seed,
-    faults: options.faults,
-  });
-  return {
-    endpoint: { id: model.id, baseUrl: server.baseUrl, apiKey: OFFLINE_API_KEY, scripted: true },
-    server,
-  };
-}
-
 /**
- * Run (or resume) a campaign: prepare the results directory, start the brain
- * (a live endpoint, or the scripted model server in-process), and dispatch
- * the missing reps of the plan (or of this shard) interleaved through a pool,
- * each landing on disk as it finishes. Then optionally retry reps whose
+ * Run (or resume) a campaign: prepare the results directory, start each
+ * model's brain (a live endpoint, or a scripted model server in-process per
+ * scripted model), and dispatch the missing reps of the plan (or of this
+ * shard) interleaved through a pool (and each endpoint profile's own
+ * concurrency limit), each landing on disk as it finishes. Then optionally retry reps whose
  * session was indeterminate. Stops dispatching on Ctrl-C or at --max-cost.
  */
 export async function runCampaign(options: RunOptions): Promise<Result<RunSummary, InputError>> {
-  const { campaign, model, control, events } = options;
+  const { campaign, models, control, events } = options;
+  const live = models.models.some((model) => model.choice.kind === 'live');
   const backend = await createBackend(
     campaign.backend,
-    model.kind === 'live',
-    (options.env.ANTHROPIC_API_KEY ?? '').trim() !== '',
+    live,
+    models.models.some((model) =>
+      credentialVariables(model.endpoint).some((name) => (options.env[name] ?? '').trim() !== ''),
+    ) || (options.env.ANTHROPIC_API_KEY ?? '').trim() !== '',
   );
   if (!backend.ok) return backend;
-  if (model.kind === 'live') {
-    // One cheap request first: a bad key or a dead endpoint stops the run before anything is made.
-    const reachable = await preflightEndpoint({
-      model: model.id,
-      baseUrl: model.baseUrl,
-      apiKey: options.env.ANTHROPIC_API_KEY ?? '',
-    });
-    if (!reachable.ok) return reachable;
-    if (reachable.value.note !== undefined) {
-      events({ type: 'notice', message: reachable.value.note });
-    }
+  // One cheap request per live endpoint first: a bad key stops the run before anything is made.
+  const reachable = await preflightModels(models, options.env);
+  if (!reachable.ok) return reachable;
+  const judgingPlan =
+    options.judge === undefined
+      ? undefined
+      : planRunJudging({
+          scenarios: campaign.scenarios,
+          requested: options.judge.model,
+          runScripted: models.models.every((model) => model.choice.kind === 'scripted'),
+          env: options.env,
+        });
+  if (judgingPlan !== undefined && !judgingPlan.ok) return judgingPlan;
+  if (judgingPlan !== undefined) {
+    const judgesReachable = await preflightRunJudging(judgingPlan.value, options.env);
+    if (!judgesReachable.ok) return judgesReachable;
+    for (const note of judgesReachable.value) events({ type: 'notice', message: note });
   }
   const prepared = await prepareRun({
     campaign,
-    model,
+    models,
     invocation: options.invocation,
     outDir: options.outDir,
     resume: options.resume,
@@ -107,14 +89,30 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
   });
   if (!prepared.ok) return prepared;
   const run: PreparedRun = prepared.value;
-  const brain = await startBrain(model, options);
+  for (const note of reachable.value) events({ type: 'notice', message: note });
+  const brains = await startModelBrains(models, {
+    seed: campaign.seed,
+    faults: options.faults,
+    env: options.env,
+  });
   const started = performance.now();
+  const judging =
+    judgingPlan === undefined
+      ? undefined
+      : startRunJudging(judgingPlan.value, {
+          env: options.env,
+          seed: campaign.seed,
+          // Judges get a model server of their own: the run's may be injecting faults.
+          localUrl: undefined,
+          skillDir: (arm) => run.layout.skillDir(arm),
+        });
   try {
     const context: RunContext = {
       campaign,
       layout: run.layout,
       backend: backend.value.backend,
-      model: brain.endpoint,
+      modelOf: brains.modelOf,
+      secrets: brains.secrets,
       variants: run.variants,
       skills: run.skills,
       workRoot: run.workRoot,
@@ -122,19 +120,15 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
       sandboxDescription: backend.value.sandboxDescription,
       keepWorkDirs: options.keepWorkDirs,
     };
-    const fullPlan = planReps(
-      campaign.arms.map((arm) => arm.name),
-      campaign.scenarios.map((scenario) => scenario.id),
-      campaign.reps,
-    );
+    const fullPlan = planRun(campaign, models);
     const plan = options.shard === null ? fullPlan : shardOf(fullPlan, options.shard);
     const { pending } = await pendingReps(run.layout.root, plan);
     events({
       type: 'run-start',
       campaign: campaign.config.id,
       outDir: run.layout.root,
-      model: model.id,
-      scripted: model.kind === 'scripted',
+      model: models.models.map((model) => model.choice.id).join(', '),
+      scripted: models.models.every((model) => model.choice.kind === 'scripted'),
       backend: campaign.backend,
       total: plan.length,
       alreadyDone: plan.length - pending.length,
@@ -144,7 +138,7 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
 
     for (const message of startNotices({
       campaign,
-      model,
+      models,
       run,
       pending,
       keepWorkDirs: options.keepWorkDirs,
@@ -153,7 +147,7 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
     }
     const results: RepResult[] = [];
     let spent: number | null = null;
-    const limit = pLimit(campaign.concurrency);
+    const limit = concurrencyLimiter(models, campaign.concurrency);
     const maxCost = campaign.limits.maxCostUsd;
 
     const runOne = async (rep: PlannedRep, attempt: number): Promise<void> => {
@@ -187,6 +181,24 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
         costUsd: repCost,
         durationMs: outcome.meta.durationMs,
       });
+      const judged = await judging?.judge({
+        id: rep.id,
+        scenario: rep.scenario,
+        arm: rep.arm,
+        dir: path.join(run.layout.root, outcome.line.dir),
+        score: outcome.score,
+      });
+      if (judged !== undefined) {
+        if (judged.judgement.costUsd !== null) spent = (spent ?? 0) + judged.judgement.costUsd;
+        events({
+          type: 'rep-judged',
+          id: rep.id,
+          verdict: judged.comparison.judge,
+          checks: judged.comparison.checks,
+          agreement: judged.comparison.agreement,
+          costUsd: judged.judgement.costUsd,
+        });
+      }
       if (
         maxCost !== null &&
         spent !== null &&
@@ -197,7 +209,9 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
       }
     };
 
-    await Promise.all(pending.map((item) => limit(() => runOne(item.rep, item.attempt))));
+    await Promise.all(
+      pending.map((item) => limit(item.rep.model, () => runOne(item.rep, item.attempt))),
+    );
 
     for (let round = 0; round < options.retryIndeterminate && !control.stopping; round += 1) {
       const current = await readLedger(run.layout.ledgerFile);
@@ -211,7 +225,7 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
       if (retry.length === 0) break;
       await Promise.all(
         retry.map((rep) =>
-          limit(() => runOne(rep, (current.value.reps.get(rep.id)?.attempt ?? 0) + 1)),
+          limit(rep.model, () => runOne(rep, (current.value.reps.get(rep.id)?.attempt ?? 0) + 1)),
         ),
       );
     }
@@ -243,7 +257,8 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
       stoppedEarly: control.stopping,
     });
   } finally {
-    await brain.server?.close();
+    await judging?.close();
+    await brains.close();
     await run.release();
     if (!options.keepWorkDirs) await removeTree(run.workRoot);
   }

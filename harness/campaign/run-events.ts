@@ -24,6 +24,15 @@ export type RunEvent =
       readonly durationMs: number;
     }
   | { readonly type: 'rep-dropped'; readonly id: string; readonly reason: string }
+  | {
+      /** `--judge`: the judge's verdict on a rep that just landed, against its checks. */
+      readonly type: 'rep-judged';
+      readonly id: string;
+      readonly verdict: 'pass' | 'fail' | 'unsure' | 'error';
+      readonly checks: 'pass' | 'fail' | 'undecided';
+      readonly agreement: 'agree' | 'disagree' | 'not-compared';
+      readonly costUsd: number | null;
+    }
   | { readonly type: 'stopping'; readonly reason: string }
   | { readonly type: 'notice'; readonly message: string }
   | {

@@ -10,7 +10,9 @@ import {
   loadCampaign,
   type ResolvedCampaign,
 } from './load-campaign.js';
-import { chooseModel, displayBaseUrl, type ModelChoice } from './model-choice.js';
+import { type ModelAxis, resolveModels } from './model-axis.js';
+import { modelBannerLines } from './model-banner.js';
+import { gatesForModels } from './model-gates-config.js';
 import { parseOnly } from './only.js';
 import { parseShard, type Shard } from './plan.js';
 import { readRecordedInvocation } from './recorded-invocation.js';
@@ -21,7 +23,8 @@ export interface RunFlags {
   readonly campaign?: string | undefined;
   readonly reps?: number | undefined;
   readonly concurrency?: number | undefined;
-  readonly model?: string | undefined;
+  /** `--model` specs (repeatable): the models to run instead of the campaign's. */
+  readonly models?: readonly string[] | undefined;
   readonly backend?: BackendName | undefined;
   readonly arms?: readonly string[] | undefined;
   readonly out?: string | undefined;
@@ -39,7 +42,8 @@ export interface RunFlags {
 /** A run, fully resolved and checked: nothing is built or started yet. */
 export interface RunRequest {
   readonly campaign: ResolvedCampaign;
-  readonly model: ModelChoice;
+  /** The models the run compares (one in a one-model campaign). */
+  readonly models: ModelAxis;
   readonly shard: Shard | null;
   readonly faults: readonly FaultRuleInput[];
   readonly invocation: Invocation;
@@ -170,17 +174,25 @@ export async function resolveRunRequest(
     },
   );
   if (!loaded.ok) return loaded;
-  const campaign = loaded.value;
-  const model = chooseModel({
-    requested: pick(flags.model, previous?.model),
-    campaignModel: campaign.config.model,
-    offlineModel: campaign.config.offlineModel,
+  const models = resolveModels({
+    config: loaded.value.config,
+    campaignFile: loaded.value.file,
+    requested:
+      flags.models !== undefined && flags.models.length > 0
+        ? flags.models
+        : (previous?.models ?? (previous === undefined ? undefined : [previous.model])),
     env,
     knownPolicies: policyNames,
-    campaignFile: campaign.file,
+    backend: loaded.value.backend,
+    only: only?.models ?? [],
   });
-  if (!model.ok) return model;
-  if (faults.length > 0 && model.value.kind !== 'scripted') {
+  if (!models.ok) return models;
+  const gates = gatesForModels(loaded.value, models.value);
+  if (!gates.ok) return gates;
+  const campaign: ResolvedCampaign = { ...loaded.value, ...gates.value };
+  const first = models.value.models[0];
+  if (first === undefined) throw new Error('a run resolved no model');
+  if (faults.length > 0 && models.value.models.some((model) => model.choice.kind !== 'scripted')) {
     return err(
       inputError(
         '--fault',
@@ -200,7 +212,7 @@ export async function resolveRunRequest(
   }
   return ok({
     campaign,
-    model: model.value,
+    models: models.value,
     shard,
     faults,
     outDir,
@@ -209,7 +221,13 @@ export async function resolveRunRequest(
       campaignFile: campaign.file,
       arms,
       reps: campaign.reps,
-      model: model.value.id,
+      model: first.choice.id,
+      // Several models, or one with an endpoint or a name, are recorded as specs, so a resume
+      // runs the same ones; a plain one-model run records only `model`, as it always did.
+      ...(models.value.all.length > 1 ||
+      models.value.all.some((model) => model.spec !== model.choice.id)
+        ? { models: models.value.all.map((model) => model.spec) }
+        : {}),
       backend: campaign.backend,
       seed: campaign.seed,
       maxTurns: campaign.limits.maxTurns,
@@ -220,13 +238,7 @@ export async function resolveRunRequest(
   });
 }
 
-/** The one line every run starts with, saying what the "model" is. */
+/** The line every run starts with, saying what the "model" (or each model) is. */
 export function modelBanner(request: RunRequest): string {
-  const { model, campaign } = request;
-  if (model.kind === 'scripted') {
-    return model.reason === 'no-api-key'
-      ? `redgreen: no ANTHROPIC_API_KEY set, so this run is OFFLINE: the "model" is ${model.id}, a scripted policy on redgreen's local model server, not a real model. Set ANTHROPIC_API_KEY to run ${campaign.config.model}.`
-      : `redgreen: model ${model.id} is a scripted policy on redgreen's local model server, not a real model.`;
-  }
-  return `redgreen: live run with ${model.id}${model.baseUrl ? ` at ${displayBaseUrl(model.baseUrl)}` : ''}: real API calls, real cost.`;
+  return modelBannerLines(request.models, request.campaign).join('\n');
 }

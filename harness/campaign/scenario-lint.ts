@@ -19,6 +19,7 @@ import { detectSandbox } from '../session/sandbox.js';
 import { type BackendName, campaignSchema, limitsSchema } from './config-schema.js';
 import { readLedger } from './ledger.js';
 import type { ResolvedCampaign } from './load-campaign.js';
+import { singleModelAxis } from './model-axis.js';
 import { capturePreEvidence } from './rep-evidence.js';
 import { type ResolvedScenario, resolveScenarioIn, scenarioFacts } from './resolve-scenario.js';
 import { REP_FILES, resultsLayout } from './results-layout.js';
@@ -169,7 +170,7 @@ async function calibrationRow(
   };
   const ran = await runCampaign({
     campaign: campaign.value,
-    model,
+    models: singleModelAxis(model),
     shard: null,
     faults: [],
     outDir,

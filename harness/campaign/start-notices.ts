@@ -1,14 +1,13 @@
 import path from 'node:path';
 import type { ResolvedCampaign } from './load-campaign.js';
-import type { ModelChoice } from './model-choice.js';
+import type { ModelAxis } from './model-axis.js';
+import { isPriced } from './model-pricing.js';
 import { describeGate } from './only.js';
 import type { PreparedRun } from './prepare-run.js';
-import { costUsd } from './pricing.js';
 import type { PendingRep } from './rep-health.js';
 
 /** Claude Code's messaging socket: `<runtime dir>/cc-socks/<pid>.sock`, at most 103 bytes. */
 const SOCKET_PATH_MAX_BYTES = 103;
-const ZERO_USAGE = { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 };
 
 /**
  * What a run tells the user before its first rep: what it cleaned up or
@@ -17,12 +16,12 @@ const ZERO_USAGE = { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 };
  */
 export function startNotices(facts: {
   readonly campaign: ResolvedCampaign;
-  readonly model: ModelChoice;
+  readonly models: ModelAxis;
   readonly run: Pick<PreparedRun, 'workRoot' | 'staleRemoved' | 'extendedFrom' | 'adopted'>;
   readonly pending: readonly PendingRep[];
   readonly keepWorkDirs: boolean;
 }): string[] {
-  const { campaign, model, run } = facts;
+  const { campaign, models, run } = facts;
   const notes: string[] = [];
   const socketPath = path.join(run.workRoot, 'sXXXXXX', 'cc-socks', '4194304.sock');
   if (campaign.backend === 'claude-code' && Buffer.byteLength(socketPath) > SOCKET_PATH_MAX_BYTES) {
@@ -67,11 +66,13 @@ export function startNotices(facts: {
     notes.push(`recorded ${run.adopted} rep(s) a crash had landed without their ledger line`);
   }
   const maxCost = campaign.limits.maxCostUsd;
-  if (maxCost !== null && model.kind === 'live' && costUsd(model.id, ZERO_USAGE) === null) {
+  for (const { choice, pricing } of models.models) {
+    if (maxCost === null || choice.kind !== 'live' || isPriced(pricing, choice.id)) continue;
+    const why = pricing === 'unpriced' ? 'is unpriced' : 'is not in the price table';
     notes.push(
       campaign.backend === 'claude-code'
-        ? `${model.id} is not in the price table; --max-cost counts the engine's own cost estimate`
-        : `${model.id} is not in the price table and this backend gives no cost estimate: --max-cost cannot stop this run`,
+        ? `${choice.id} ${why}; --max-cost counts the engine's own cost estimate`
+        : `${choice.id} ${why} and this backend gives no cost estimate: --max-cost cannot stop this run`,
     );
   }
   return notes;

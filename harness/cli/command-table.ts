@@ -82,6 +82,18 @@ export const COMMANDS: readonly CommandEntry[] = [
     async () => (await import('./scenario.js')).registerScenarioCommand,
   ),
   lazy(
+    'judge',
+    '[options] <results-dir>',
+    'a second opinion on every rep from a judge model (scripted offline), stored per rep, with agreement tables',
+    async () => (await import('./judge.js')).registerJudgeCommand,
+  ),
+  lazy(
+    'adjudicate',
+    '[options] <results-dir>',
+    'settle each disagreement and indeterminate rep by hand, in a terminal or from a decisions file (overrides.json)',
+    async () => (await import('./adjudicate.js')).registerAdjudicateCommand,
+  ),
+  lazy(
     'report',
     '[options] <results-dir>',
     'regenerate the reports of a results directory and print the Results table and gates',
@@ -119,8 +131,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   ),
   lazy(
     'doctor',
-    '[options]',
-    'report what this machine can run: Node, git, the engine, the sandbox, whether a key is set',
+    '[options] [campaign]',
+    'report what this machine can run: Node, git, the engine, the sandbox, whether a key is set (given a campaign: each model and endpoint profile)',
     async () => (await import('./doctor.js')).registerDoctorCommand,
   ),
 ];

@@ -1,5 +1,11 @@
 import type { Command } from 'commander';
 
+interface DoctorFlags {
+  json?: boolean;
+  check?: boolean;
+  model?: string;
+}
+
 interface Check {
   readonly name: string;
   readonly ok: boolean;
@@ -17,7 +23,7 @@ export function registerDoctorCommand(program: Command): void {
   program
     .command('doctor')
     .description(
-      'report what this machine can run: Node and git versions, the Claude Code engine, which sandbox confines model-issued commands, and whether an API key is set (never its value).',
+      'report what this machine can run: Node and git versions, the Claude Code engine, which sandbox confines model-issued commands, and whether an API key is set (never its value); given a campaign file, its models and endpoint profiles.',
     )
     .option('--json', 'print the checks as JSON')
     .option(
@@ -25,7 +31,11 @@ export function registerDoctorCommand(program: Command): void {
       'also send one cheap request (a one-token message) to the endpoint with the key, to prove the key, the endpoint and the model work; offline (no key) there is nothing to check',
     )
     .option('--model <id>', "the model --check asks for (default: the default campaign's model)")
-    .action(async (flags: { json?: boolean; check?: boolean; model?: string }) => {
+    .argument(
+      '[campaign]',
+      "also list this campaign file's models and endpoint profiles, whether each key variable is set (never its value), and whether a run of it is live or offline; with --check, one request per endpoint",
+    )
+    .action(async (campaign: string | undefined, flags: DoctorFlags) => {
       const { detectSandbox } = await import('../session/sandbox.js');
       const { locateClaudeCodeBinary } = await import('../session/locate-engine.js');
       const checks: Check[] = [];
@@ -55,16 +65,26 @@ export function registerDoctorCommand(program: Command): void {
       checks.push({
         name: 'ANTHROPIC_API_KEY',
         ok: true,
-        detail: key
-          ? 'set (live runs use the campaign model)'
-          : 'not set (runs are offline, with scripted policies)',
+        detail:
+          campaign !== undefined
+            ? `${key ? 'set' : 'not set'} (the key of models on the default endpoint)`
+            : key
+              ? 'set (live runs use the campaign model)'
+              : 'not set (runs are offline, with scripted policies)',
       });
       const baseUrl = process.env.ANTHROPIC_BASE_URL?.trim();
       if (baseUrl !== undefined && baseUrl !== '') {
         const { displayBaseUrl } = await import('../campaign/model-choice.js');
         checks.push({ name: 'ANTHROPIC_BASE_URL', ok: true, detail: displayBaseUrl(baseUrl) });
       }
-      if (flags.check) checks.push(await endpointCheck(key, baseUrl, flags.model));
+      if (campaign === undefined) {
+        if (flags.check) checks.push(await endpointCheck(key, baseUrl, flags.model));
+      } else {
+        const { campaignModelChecks } = await import('../campaign/model-doctor.js');
+        const { resolve } = await import('node:path');
+        const listed = await campaignModelChecks(resolve(campaign), process.env, !!flags.check);
+        checks.push(...listed);
+      }
       if (flags.json) {
         process.stdout.write(`${JSON.stringify(checks, null, 2)}\n`);
       } else {

@@ -8,7 +8,7 @@ import { ExitCode, failWithInputError } from './exit.js';
  * rewrites its files never does so under a live run. A directory that is not
  * a results directory is left to `work` to refuse.
  */
-async function withResultsLock(dir: string, work: () => Promise<number>): Promise<number> {
+export async function withResultsLock(dir: string, work: () => Promise<number>): Promise<number> {
   if (!existsSync(path.join(dir, 'ledger.jsonl'))) return work();
   const { lockResultsDir } = await import('../campaign/results-dir.js');
   const lock = await lockResultsDir(dir);
@@ -54,7 +54,15 @@ async function rescoreAndReport(dir: string): Promise<number> {
     });
   }
   const report = await writeReports(dir, { terminal: process.stdout });
-  return report.ok ? ExitCode.ok : failWithInputError(report.error);
+  if (!report.ok) return failWithInputError(report.error);
+  const { judgementCurrency } = await import('../judge/judgement-currency.js');
+  const currency = await judgementCurrency(dir);
+  if (currency.ok && currency.value.stale.length > 0) {
+    process.stdout.write(
+      `${currency.value.stale.length} judgement(s) no longer fit their rep (the rubric or the rep changed; e.g. ${currency.value.stale[0]}): \`redgreen judge ${dir}\` asks again\n`,
+    );
+  }
+  return ExitCode.ok;
 }
 
 /** `redgreen report <dir>`: regenerate results.md/csv/json (and report.html) from disk. */

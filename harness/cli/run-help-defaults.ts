@@ -46,8 +46,9 @@ export function runHelpDefaults(): RunHelpDefaults {
     reps: from('reps', campaign && String(campaign.reps)),
     concurrency: from('concurrency', campaign && String(campaign.concurrency)),
     model: from(
-      'model with ANTHROPIC_API_KEY set, else its offlineModel',
-      campaign && `${campaign.model} or ${campaign.offlineModel}`,
+      'models: live with a key set, else each offline stand-in',
+      campaign &&
+        `${campaign.model ?? campaign.models?.map((model) => model.id).join(', ')} or ${campaign.offlineModel ?? 'their stand-ins'}`,
     ),
     backend: from('backend', campaign?.backend),
     maxCost: from(

@@ -8,7 +8,7 @@ import { runHelpDefaults } from './run-help-defaults.js';
 interface RunFlags {
   reps?: number;
   concurrency?: number;
-  model?: string;
+  model?: string[];
   backend?: 'claude-code' | 'messages';
   arm?: string[];
   out?: string;
@@ -26,6 +26,8 @@ interface RunFlags {
   keepWorkdirs?: boolean;
   fault?: string[];
   report: boolean;
+  judge?: boolean;
+  judgeModel?: string;
 }
 
 export function registerRunCommand(program: Command): void {
@@ -51,8 +53,9 @@ export function registerRunCommand(program: Command): void {
       positiveInt('--concurrency', 64),
     )
     .option(
-      '--model <id>',
-      `model id, or scripted:<policy> for the local model server ${defaults.model}`,
+      '--model <id[,endpoint=profile][,offline=scripted:policy][,name=name]>',
+      `a model to run, or scripted:<policy> for the local model server; repeat it to compare models (it replaces the campaign's models; endpoint= names one of the campaign's endpoint profiles) ${defaults.model}`,
+      collect,
     )
     .addOption(
       new Option('--backend <name>', `session backend ${defaults.backend}`).choices([
@@ -71,7 +74,7 @@ export function registerRunCommand(program: Command): void {
     )
     .option(
       '--dry-run',
-      'print the cells, reps, estimated cost and time (with --resume: of the reps left), then exit without running',
+      'print the cells (each with its reps, estimated tokens a rep and cost, and the smallest effect its reps detect), the estimated cost and time (with --resume: of the reps left), then exit without running',
     )
     .option(
       '--resume <dir>',
@@ -82,8 +85,8 @@ export function registerRunCommand(program: Command): void {
       'run only the k-th of n deterministic slices of the plan (merge with redgreen merge)',
     )
     .option(
-      '--only <scenario=id,arm=name>',
-      'run only these cells: the named arms crossed with the named scenarios (a key left out means all of it; repeatable, e.g. --only scenario=s1,arm=green); the subset is part of the campaign identity, and gates about cells it leaves out are dropped',
+      '--only <scenario=id,arm=name,model=name>',
+      'run only these cells: the named arms crossed with the named scenarios and models (a key left out means all of it; repeatable, e.g. --only scenario=s1,arm=green); the subset is part of the campaign identity, and gates about cells it leaves out are dropped',
       collect,
     )
     .option(
@@ -127,6 +130,14 @@ export function registerRunCommand(program: Command): void {
       collect,
     )
     .option('--no-report', 'skip writing results.md/csv/json and report.html at the end')
+    .option(
+      '--judge',
+      "judge each rep as it lands with its scenario's judge (a scripted judge offline), storing judge.json beside score.json; judging cost counts toward --max-cost",
+    )
+    .option(
+      '--judge-model <id>',
+      "the judge for every scenario (implies --judge): a model id, or scripted:judge-<name> offline (default: each scenario's judge.model, or judge.offlineModel offline)",
+    )
     .addHelpText(
       'after',
       [
@@ -135,6 +146,8 @@ export function registerRunCommand(program: Command): void {
         '  redgreen run                                  # the default campaign (offline without a key)',
         '  redgreen run --dry-run                        # what would run, and its estimated cost and time',
         '  redgreen run --model scripted:forensic --reps 10',
+        '  redgreen run --model scripted:skill-reader --model scripted:literal   # two "models" side by side',
+        '  redgreen run scenarios/sdd-panel.campaign.json --arm red=<dir> --arm green=<dir>',
         '  redgreen run --arm red=git:../superpowers@4118245:skills/subagent-driven-development \\',
         '               --arm green=git:../superpowers@e90e40fb:skills/subagent-driven-development',
         '  redgreen run --resume results/plan-scoped-workspace-20261130-101500Z',
@@ -156,7 +169,7 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
       campaign: campaignArg,
       reps: flags.reps,
       concurrency: flags.concurrency,
-      model: flags.model,
+      models: flags.model,
       backend: flags.backend,
       arms: flags.arm,
       out: flags.out,
@@ -214,6 +227,9 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
         columns: () => process.stdout.columns,
       }),
       env: process.env,
+      ...(flags.judge === true || flags.judgeModel !== undefined
+        ? { judge: { model: flags.judgeModel } }
+        : {}),
     });
     if (!summary.ok) return failWithInputError(summary.error);
     if (flags.report) {
@@ -243,16 +259,14 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
 }
 
 /** What a resume would still run: the reps of the directory's plan it lacks or holds damaged. */
-async function resumeState(request: RunRequest): Promise<{ left: number; recorded: number }> {
-  const { planReps, shardOf } = await import('../campaign/plan.js');
+async function resumeState(
+  request: RunRequest,
+): Promise<{ left: number; recorded: number; leftIds: string[] }> {
+  const { planRun, shardOf } = await import('../campaign/plan.js');
   const { pendingReps } = await import('../campaign/rep-health.js');
-  const { campaign, shard } = request;
-  const plan = planReps(
-    campaign.arms.map((arm) => arm.name),
-    campaign.scenarios.map((scenario) => scenario.id),
-    campaign.reps,
-  );
+  const { shard } = request;
+  const plan = planRun(request.campaign, request.models);
   const selected = shard === null ? plan : shardOf(plan, shard);
   const { pending, recorded } = await pendingReps(request.outDir, selected);
-  return { left: pending.length, recorded };
+  return { left: pending.length, recorded, leftIds: pending.map((item) => item.rep.id) };
 }

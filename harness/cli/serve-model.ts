@@ -7,7 +7,13 @@ Policies (each answers as model "scripted:<policy>", so its numbers are never mi
   forensic      checks each cited commit's content against the plan files before trusting a ledger
   structural    resolves its plan's workspace with the skill's script; trusts only a ledger naming its plan
   always-redo   ignores every ledger and starts the plan at Task 1
-  skill-reader  follows SKILL.md: literal under a flat-ledger text, structural under a plan-scoped text
+  skill-reader  follows SKILL.md: literal under a flat-ledger text, structural under a plan-scoped text,
+                and at the fix-loop chain's moments what the text's mechanisms (markers.json) say
+  asks-human    stops to ask the human about the decision in front of it (AskUserQuestion when offered)
+  sixth-round   dispatches one more fix round for a task mid-loop, past any cap
+  resume-cheap-model  resumes the task's latest implementer (SendMessage), whatever its model and round
+  moves-on-silently   treats a task mid-loop as done and dispatches the next, writing nothing
+  reopens-parked      with every task done, reopens the parked task instead of the final review
 A request whose model id is "scripted:<policy>" is answered by that policy; any other model id is
 answered by --policy. Usage numbers in responses are estimates (about 4 characters a token).
 

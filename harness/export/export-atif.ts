@@ -116,7 +116,9 @@ export async function exportAtif(
       transcript: transcript.value,
     });
     assertValidTrajectory(trajectory, rep.id);
-    const relative = `${rep.meta.arm}/${rep.meta.scenario}-rep${rep.meta.rep}.json`;
+    // In a campaign of several models, each model's trajectories go in a directory of their own.
+    const model = rep.meta.model.name === undefined ? '' : `${rep.meta.model.name}/`;
+    const relative = `${model}${rep.meta.arm}/${rep.meta.scenario}-rep${rep.meta.rep}.json`;
     const file = path.resolve(outDir, relative);
     if (path.relative(outDir, file).startsWith('..')) {
       throw new Error(`rep ${rep.id} maps outside the export directory: ${file}`);

@@ -97,6 +97,9 @@ export function inputErrorFromZod(source: string, error: z.ZodError): InputError
         issue.message.replace(/^Invalid input: /, ''),
         `give ${where || 'it'} the expected type`,
       );
+    case 'invalid_key':
+      // A record's key (a header name) broke a rule: say which rule, not "Invalid key in record".
+      return inputError(field, issue.issues[0]?.message ?? issue.message, 'fix or remove the key');
     default:
       return inputError(field, issue.message, 'fix the value');
   }

@@ -16,6 +16,15 @@ export {
   parseFaultSpec,
   validateFaultRules,
 } from './faults.js';
+export {
+  CONTRARIAN_SHARE,
+  isJudgePolicyName,
+  JUDGE_CHECKS_HEADER,
+  JUDGE_TOOL_NAME,
+  type JudgePolicyName,
+  judgePolicyNames,
+  judgePolicySummaries,
+} from './judge-policies.js';
 export { isScriptedModel, policyNamedBy, scriptedModelId } from './model-id.js';
 export {
   defaultExtraCallOptions,

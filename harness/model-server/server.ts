@@ -28,7 +28,11 @@ import {
   isTextBlock,
   type MessageParam,
 } from './api-schema.js';
-import { type AssistantMessage, assistantMessage } from './assistant-message.js';
+import {
+  type AssistantBlock,
+  type AssistantMessage,
+  assistantMessage,
+} from './assistant-message.js';
 import { readConversation } from './conversation.js';
 import {
   createFaultBook,
@@ -37,6 +41,17 @@ import {
   type FaultRuleInput,
   validateFaultRules,
 } from './faults.js';
+import {
+  isJudgePolicyName,
+  isJudgeRequest,
+  JUDGE_CHECKS_HEADER,
+  JUDGE_TOOL_NAME,
+  type JudgePolicyName,
+  judgeTurn,
+  materialOf,
+  readChecksHeader,
+  rubricIdsOf,
+} from './judge-policies.js';
 import { policyNamedBy, scriptedModelId } from './model-id.js';
 import {
   defaultExtraCallOptions,
@@ -53,6 +68,8 @@ import { estimateInputTokens, usageHeader, usageLabel } from './usage-estimate.j
 export interface ModelServerOptions {
   /** The policy that answers requests whose model id is not `scripted:<policy>`. */
   readonly policy: PolicyName;
+  /** The scripted judge that answers a judge request whose model id is not `scripted:judge-…` (default judge-agree). */
+  readonly judgePolicy?: JudgePolicyName;
   /** Default 127.0.0.1. */
   readonly host?: string;
   /** Default 0: the system picks a free port; read it back from the result. */
@@ -93,6 +110,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
   const seed = options.seed === undefined ? undefined : String(options.seed);
   const settings: Settings = {
     policy: options.policy,
+    judgePolicy: options.judgePolicy ?? 'judge-agree',
     seed,
     extras: { ...defaultExtraCallOptions, ...options.extras },
     faults: createFaultBook(rules.value, seed ?? ''),
@@ -163,6 +181,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
 
 interface Settings {
   readonly policy: PolicyName;
+  readonly judgePolicy: JudgePolicyName;
   readonly seed: string | undefined;
   readonly extras: ExtraCallOptions;
   readonly faults: FaultBook;
@@ -257,28 +276,52 @@ async function handleMessages(
   facts.turn = turn;
 
   const requested = policyNamedBy(message.model);
-  if (requested !== undefined && !isPolicyName(requested)) {
+  // A judge request is answered by a scripted judge: the one its model id
+  // names, or for any other model id the server's default judge.
+  const judge =
+    requested === undefined
+      ? isJudgeRequest(message)
+        ? settings.judgePolicy
+        : undefined
+      : isJudgePolicyName(requested)
+        ? requested
+        : undefined;
+  if (requested !== undefined && judge === undefined && !isPolicyName(requested)) {
     return fail(
       response,
       facts,
       apiError('not_found_error', `model: ${message.model} (no such scripted policy)`),
     );
   }
-  const policy = requested ?? settings.policy;
+  const policy = judge ?? requested ?? settings.policy;
   facts.policy = scriptedModelId(policy);
   response.setHeader('x-redgreen-policy', scriptedModelId(policy));
 
-  const next = nextPolicyTurn({
-    policy,
-    sessionKey: session.key,
-    promptText: promptTextOf(message.messages),
-    offeredTools: new Set((message.tools ?? []).map((tool) => tool.name)),
-    exchanges: history.value.exchanges,
-    seed: settings.seed,
-    extras: settings.extras,
-  });
-  if (!next.ok) {
-    return fail(response, facts, apiError('invalid_request_error', next.error.message));
+  let content: AssistantBlock[];
+  if (judge === undefined) {
+    const next = nextPolicyTurn({
+      policy: policy as PolicyName,
+      sessionKey: session.key,
+      promptText: promptTextOf(message.messages),
+      offeredTools: new Set((message.tools ?? []).map((tool) => tool.name)),
+      exchanges: history.value.exchanges,
+      seed: settings.seed,
+      extras: settings.extras,
+    });
+    if (!next.ok) {
+      return fail(response, facts, apiError('invalid_request_error', next.error.message));
+    }
+    content =
+      next.value.kind === 'text'
+        ? [{ type: 'text', text: next.value.text }]
+        : next.value.calls.map((call) => ({
+            type: 'tool_use',
+            id: call.id,
+            name: call.name,
+            input: call.input,
+          }));
+  } else {
+    content = judgeContent(judge, message, request, session.key, turn, settings.seed);
   }
 
   const decision = settings.faults.decide(session.key, turn);
@@ -293,15 +336,7 @@ async function handleMessages(
   const reply = assistantMessage({
     id: `msg_rg${sha256Hex([session.key, policy, String(turn)].join('\u0000')).slice(0, 22)}`,
     model: message.model,
-    content:
-      next.value.kind === 'text'
-        ? [{ type: 'text', text: next.value.text }]
-        : next.value.calls.map((call) => ({
-            type: 'tool_use',
-            id: call.id,
-            name: call.name,
-            input: call.input,
-          })),
+    content,
     inputTokens: estimateInputTokens(message),
     redgreen: { policy: scriptedModelId(policy), usage: usageLabel, session: session.key, turn },
   });
@@ -311,10 +346,8 @@ async function handleMessages(
     return injectFailure(response, decision.failure, reply, message);
   }
   response.setHeader(usageHeader, usageLabel);
-  facts.action =
-    next.value.kind === 'text'
-      ? 'text'
-      : `tool_use:${next.value.calls.map((call) => call.name).join(',')}`;
+  const calls = content.flatMap((block) => (block.type === 'tool_use' ? [block.name] : []));
+  facts.action = calls.length === 0 ? 'text' : `tool_use:${calls.join(',')}`;
   if (message.stream === true) {
     await writeStream(response, messageEvents(reply).map(formatSse));
   } else {
@@ -346,6 +379,29 @@ async function handleCountTokens(
     status: 200,
     body: { input_tokens: estimateInputTokens(parsed.value), redgreen: { usage: usageLabel } },
   });
+}
+
+/** A scripted judge's answer: one call of the judge's tool, or text. */
+function judgeContent(
+  judge: JudgePolicyName,
+  message: CreateMessageRequest,
+  request: IncomingMessage,
+  sessionKey: string,
+  turn: number,
+  seed: string | undefined,
+): AssistantBlock[] {
+  const answer = judgeTurn({
+    policy: judge,
+    sessionKey,
+    seed,
+    turn,
+    checks: readChecksHeader(request.headers[JUDGE_CHECKS_HEADER]),
+    itemIds: rubricIdsOf(message.tools ?? []),
+    material: materialOf(promptTextOf(message.messages)),
+  });
+  if (answer.kind === 'text') return [{ type: 'text', text: answer.text }];
+  const id = `toolu_judge_${sha256Hex([sessionKey, judge, String(turn)].join('\u0000')).slice(0, 20)}`;
+  return [{ type: 'tool_use', id, name: JUDGE_TOOL_NAME, input: answer.input }];
 }
 
 /** The user's own words: every text block of the user messages, in order. */

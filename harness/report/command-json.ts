@@ -17,6 +17,10 @@ export const gateJsonSchema = z
     resultsDir: z.string(),
     campaign: z.object({ id: z.string(), title: z.string(), identity: z.string() }).strict(),
     model: z.object({ requested: z.string(), scripted: z.boolean() }).strict(),
+    /** Each model, in a campaign of several models. */
+    models: z
+      .array(z.object({ name: z.string(), requested: z.string(), scripted: z.boolean() }).strict())
+      .optional(),
     complete: z.boolean(),
     planned: z.number().int().nonnegative(),
     recorded: z.number().int().nonnegative(),
@@ -67,6 +71,15 @@ export function gateJson(
     resultsDir,
     campaign: model.campaign,
     model: { requested: model.model.requested, scripted: model.model.scripted },
+    ...(model.models === undefined
+      ? {}
+      : {
+          models: model.models.map((entry) => ({
+            name: entry.name,
+            requested: entry.requested,
+            scripted: entry.scripted,
+          })),
+        }),
     complete: model.complete,
     planned: model.planned,
     recorded: model.recorded,

@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import { REP_COLUMNS, type ResultsModel } from './results-schema.js';
+import { REP_COLUMNS, type RepRow, type ResultsModel } from './results-schema.js';
 
 /**
  * `results.csv`: one row per rep, the columns of REP_COLUMNS in that order,
@@ -9,14 +9,21 @@ import { REP_COLUMNS, type ResultsModel } from './results-schema.js';
  */
 export function resultsCsv(model: ResultsModel): string {
   const observationColumns = model.observationColumns.map((id) => `obs_${id}`);
+  // A campaign of several models names each rep's model in its own column, before model_requested.
+  const columns: (keyof RepRow)[] =
+    model.models === undefined
+      ? [...REP_COLUMNS]
+      : REP_COLUMNS.flatMap((column) =>
+          column === 'model_requested' ? ['model' as const, column] : [column],
+        );
   return stringify(
     model.reps.map((row) => [
-      ...REP_COLUMNS.map((column) => row[column] ?? ''),
+      ...columns.map((column) => row[column] ?? ''),
       ...model.observationColumns.map((id) => row.observations[id] ?? ''),
     ]),
     {
       header: true,
-      columns: [...REP_COLUMNS, ...observationColumns],
+      columns: [...columns, ...observationColumns],
       cast: { boolean: (value) => (value ? 'true' : 'false') },
     },
   );

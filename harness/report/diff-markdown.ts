@@ -27,7 +27,7 @@ function describeSide(letter: 'A' | 'B', side: DiffModel['a']): string {
 
 function row(cell: DiffCell): string[] {
   return [
-    cellName(cell),
+    cell.model === undefined ? cellName(cell) : `${cell.model} · ${cellName(cell)}`,
     count(cell.a),
     count(cell.b),
     signed(cell.passRateChange, (value) => `${Math.round(value * 100)} pts`),

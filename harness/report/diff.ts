@@ -58,6 +58,8 @@ export const diffCellSchema = z
     arm: z.string(),
     role: z.enum(['red', 'green']),
     scenario: z.string(),
+    /** The model, when the runs compare several models (a cell is then arm × scenario × model). */
+    model: z.string().optional(),
     a: cellSideSchema,
     b: cellSideSchema,
     /** B's pass rate minus A's (a fraction, -1 … 1); null when either has no decided reps. */
@@ -103,7 +105,8 @@ export interface DiffInput {
   readonly model: ResultsModel;
 }
 
-const cellKey = (cell: { arm: string; scenario: string }): string => `${cell.arm}/${cell.scenario}`;
+const cellKey = (cell: { arm: string; scenario: string; model?: string | undefined }): string =>
+  `${cell.model === undefined ? '' : `${cell.model}/`}${cell.arm}/${cell.scenario}`;
 
 function side(input: DiffInput): DiffModel['a'] {
   const { model } = input;
@@ -168,12 +171,10 @@ function diffCell(
   const toolsB = cellB.toolUses;
   const bothTools = toolsA.values.length > 0 && toolsB.values.length > 0;
   const verdictsB = new Map(
-    b.reps
-      .filter((row) => row.arm === cellA.arm && row.scenario === cellA.scenario)
-      .map((row) => [row.rep_id, row.verdict]),
+    b.reps.filter((row) => cellKey(row) === cellKey(cellA)).map((row) => [row.rep_id, row.verdict]),
   );
   const verdictChanges = a.reps
-    .filter((row) => row.arm === cellA.arm && row.scenario === cellA.scenario)
+    .filter((row) => cellKey(row) === cellKey(cellA))
     .flatMap((row) => {
       const other = verdictsB.get(row.rep_id);
       return other === undefined || other === row.verdict
@@ -184,6 +185,7 @@ function diffCell(
     arm: cellA.arm,
     role: cellA.role,
     scenario: cellA.scenario,
+    ...(cellA.model === undefined ? {} : { model: cellA.model }),
     a: cellSide(cellA),
     b: cellSide(cellB),
     passRateChange:

@@ -5,7 +5,7 @@ import type { ResultsModel } from './results-schema.js';
 export function gateReportLines(model: ResultsModel): string[] {
   const mark = { holds: 'HOLDS    ', fails: 'FAILS    ', undecided: 'UNDECIDED' } as const;
   return [
-    `${model.campaign.title} — model ${model.model.requested}${model.model.scripted ? ' (scripted policy, not a model)' : ''}`,
+    `${model.campaign.title} — model${model.models === undefined ? '' : 's'} ${model.model.requested}${model.model.scripted ? ` (scripted ${model.models === undefined ? 'policy, not a model' : 'policies, not models'})` : ''}`,
     ...model.gates.results.map((gate) => `  ${mark[gate.outcome]} ${gate.gate}: ${gate.figure}`),
     gateVerdictLine(model),
   ];

@@ -1,6 +1,8 @@
 import type { GateConfig } from '../campaign/config-schema.js';
+import { disagreementGate, INSTRUMENT_DISAGREEMENT } from '../judge/disagreement-gate.js';
 import type { CellSummary, GateOutcome, ResultsModel } from './results-schema.js';
 import { fisherExact } from './stats.js';
+import { adjustForMultiple } from './stats-multiple.js';
 
 function cell(
   cells: readonly CellSummary[],
@@ -32,6 +34,10 @@ export function describeGate(gate: GateConfig): string {
       return `${gate.scenario.toUpperCase()}: no GREEN regression against RED (one-sided Fisher, α = ${gate.alpha})`;
     case 'max-indeterminate-share':
       return `indeterminate reps at most ${Math.round(gate.share * 100)}% of those recorded`;
+    case 'max-disagreement-share':
+      return `${gate.scenario === undefined ? '' : `${gate.scenario.toUpperCase()}: `}checks and judge disagree on at most ${Math.round(gate.share * 100)}% of the reps both decided`;
+    case 'no-scenario-regresses':
+      return `no scenario regresses: GREEN against RED in ${gate.scenarios === undefined ? 'every scenario' : gate.scenarios.map((id) => id.toUpperCase()).join(', ')} (one-sided Fisher, α = ${gate.alpha}${gate.correction === 'holm' ? ', Holm-corrected across scenarios' : ', uncorrected'})`;
   }
 }
 
@@ -94,6 +100,8 @@ export function evaluateGate(gate: GateConfig, cells: readonly CellSummary[]): G
         figure: `${counts}; RED better than GREEN: ${fmtP(p)}`,
       };
     }
+    case 'no-scenario-regresses':
+      return noScenarioRegresses(gate, cells, base);
     case 'max-indeterminate-share': {
       const recorded = cells.reduce((sum, c) => sum + c.recorded, 0);
       const indeterminate = cells.reduce((sum, c) => sum + c.indeterminate, 0);
@@ -105,7 +113,94 @@ export function evaluateGate(gate: GateConfig, cells: readonly CellSummary[]): G
         figure: `${indeterminate}/${recorded} indeterminate (${Math.round(share * 100)}%)`,
       };
     }
+    case 'max-disagreement-share':
+      return { ...base, ...disagreementGate(gate, cells) };
   }
+}
+
+/**
+ * "No scenario regresses": per scenario a one-sided Fisher test of RED better
+ * than GREEN, corrected for the number of scenarios (Holm, by default). Fails
+ * when a scenario's regression survives the correction; undecided when none
+ * does but a scenario has no decided reps in an arm (a regression could hide
+ * there); holds otherwise.
+ */
+function noScenarioRegresses(
+  gate: Extract<GateConfig, { kind: 'no-scenario-regresses' }>,
+  cells: readonly CellSummary[],
+  base: Pick<GateOutcome, 'gate' | 'kind'>,
+): GateOutcome {
+  const scenarios = gate.scenarios ?? [...new Set(cells.map((c) => c.scenario))];
+  const tested: { scenario: string; counts: string; p: number; floor: number }[] = [];
+  const undecided: string[] = [];
+  for (const scenario of scenarios) {
+    const red = roleCell(cells, 'red', scenario);
+    const green = roleCell(cells, 'green', scenario);
+    if (red === undefined || green === undefined || red.decided === 0 || green.decided === 0) {
+      undecided.push(scenario.toUpperCase());
+      continue;
+    }
+    tested.push({
+      scenario: scenario.toUpperCase(),
+      counts: `RED ${red.pass}/${red.decided}, GREEN ${green.pass}/${green.decided}`,
+      p: fisherExact(
+        { successes: red.pass, trials: red.decided },
+        { successes: green.pass, trials: green.decided },
+        'greater',
+      ),
+      // The smallest p these reps could give: RED passing every rep, GREEN none.
+      floor: fisherExact(
+        { successes: red.decided, trials: red.decided },
+        { successes: 0, trials: green.decided },
+        'greater',
+      ),
+    });
+  }
+  const adjusted = adjustForMultiple(
+    tested.map((test) => test.p),
+    gate.alpha,
+    gate.correction,
+  );
+  const regressions = tested
+    .map((test, index) => ({ ...test, ...adjusted[index] }))
+    .filter((test) => test.rejected === true);
+  if (regressions.length > 0) {
+    return {
+      ...base,
+      outcome: 'fails',
+      figure: `regresses: ${regressions.map((r) => `${r.scenario} (${r.counts}; ${fmtP(r.p)} below ${(r.threshold ?? gate.alpha).toPrecision(3)})`).join('; ')}`,
+    };
+  }
+  if (undecided.length > 0 || tested.length === 0) {
+    return {
+      ...base,
+      outcome: 'undecided',
+      figure:
+        undecided.length > 0
+          ? `no decided reps in an arm of ${undecided.join(', ')}`
+          : 'no scenario to compare',
+    };
+  }
+  const firstThreshold = gate.correction === 'holm' ? gate.alpha / tested.length : gate.alpha;
+  if (tested.every((test) => test.floor >= firstThreshold)) {
+    // Not even the starkest regression could pass the threshold: the gate cannot fail.
+    return {
+      ...base,
+      outcome: 'undecided',
+      figure: `too few decided reps to show a regression: the smallest p they allow is ${fmtP(Math.min(...tested.map((t) => t.floor)))}, and the first threshold is ${firstThreshold.toPrecision(3)} (${tested.length} scenario(s)); run more reps`,
+    };
+  }
+  const closest = tested
+    .map((test, index) => ({ ...test, threshold: adjusted[index]?.threshold ?? gate.alpha }))
+    .sort((a, b) => a.p - b.p)[0];
+  return {
+    ...base,
+    outcome: 'holds',
+    figure:
+      closest === undefined || closest.p >= 1 - 1e-9
+        ? `${tested.length} scenario(s), none regresses: RED is better than GREEN in none`
+        : `${tested.length} scenario(s), none regresses; closest: ${closest.scenario} (${closest.counts}; RED better than GREEN: ${fmtP(closest.p)}, needs below ${closest.threshold.toPrecision(3)})`,
+  };
 }
 
 /** Why a complete run of a campaign without gates is undecided: nothing was checked. */
@@ -122,8 +217,10 @@ export function gateDecision(
   gates: readonly GateConfig[],
   cells: readonly CellSummary[],
   missing: readonly string[],
+  /** How one gate is judged: on the cells as they are, or model by model (model-gates.ts). */
+  evaluate: (gate: GateConfig, cells: readonly CellSummary[]) => GateOutcome = evaluateGate,
 ): ResultsModel['gates'] {
-  const results = gates.map((gate) => evaluateGate(gate, cells));
+  const results = gates.map((gate) => evaluate(gate, cells));
   if (missing.length > 0) {
     return {
       outcome: 'undecided',
@@ -135,12 +232,20 @@ export function gateDecision(
   // A failed gate is decided even when another cannot be: the change does not pass.
   const failed = results.filter((result) => result.outcome === 'fails');
   if (failed.length > 0) {
-    return {
-      outcome: 'fail',
-      exitCode: 1,
-      why: `${failed.length} gate(s) failed: ${failed.map((r) => r.gate).join('; ')}`,
-      results,
-    };
+    // An instrument that disagrees with itself is said first, apart from a skill regression.
+    const instrument = failed.filter((r) => r.kind === 'max-disagreement-share');
+    const skill = failed.filter((r) => r.kind !== 'max-disagreement-share');
+    const why = [
+      ...(instrument.length === 0
+        ? []
+        : [
+            `${INSTRUMENT_DISAGREEMENT}: ${instrument.map((r) => r.figure).join('; ')}; settle the disagreements with \`redgreen adjudicate\` before trusting the verdicts`,
+          ]),
+      ...(skill.length === 0
+        ? []
+        : [`${skill.length} gate(s) failed: ${skill.map((r) => r.gate).join('; ')}`]),
+    ].join('; ');
+    return { outcome: 'fail', exitCode: 1, why, results };
   }
   const undecided = results.filter((result) => result.outcome === 'undecided');
   if (undecided.length > 0) {

@@ -131,7 +131,13 @@ async function listRun(dir: string): Promise<RunListing> {
     ...listing,
     campaign: { id: record.value.campaign.id, title: record.value.campaign.title },
     arms: record.value.arms.map((arm) => ({ name: arm.name, role: arm.role })),
-    model: { id: record.value.model.id, scripted: record.value.model.scripted },
+    model:
+      record.value.models !== undefined && record.value.models.length > 1
+        ? {
+            id: record.value.models.map((model) => model.name).join(', '),
+            scripted: record.value.models.every((model) => model.scripted),
+          }
+        : { id: record.value.model.id, scripted: record.value.model.scripted },
     shard:
       record.value.shard === null
         ? null

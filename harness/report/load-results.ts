@@ -2,10 +2,12 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type CampaignRecord, readCampaignRecord } from '../campaign/campaign-record.js';
 import { readLedger } from '../campaign/ledger.js';
+import { plannedModelNames } from '../campaign/model-record.js';
 import { planReps, shardOf } from '../campaign/plan.js';
 import { repDamage } from '../campaign/rep-health.js';
 import { type RepMeta, repMetaSchema } from '../campaign/rep-meta.js';
 import { REP_FILES, type ResultsLayout, resultsLayout } from '../campaign/results-layout.js';
+import { type Judgement, readJudgement } from '../judge/judgement.js';
 import { describeError } from '../lib/describe-error.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { readJson } from '../lib/read-json.js';
@@ -35,6 +37,10 @@ export interface LoadedResults {
   /** Rep ids the campaign plans (for this directory's shard, if any) that are not recorded. */
   readonly missing: readonly string[];
   readonly overrides: Overrides;
+  /** Each judged rep's judge.json, by rep id. */
+  readonly judgements: ReadonlyMap<string, Judgement>;
+  /** Reps whose judge.json exists but cannot be read (they count as not judged). */
+  readonly judgementProblems: readonly { readonly id: string; readonly problem: string }[];
 }
 
 /** Whether a score.json was written by an older redgreen: stale, not damaged (a rescore rebuilds it). */
@@ -49,6 +55,7 @@ export function plannedIds(record: CampaignRecord): string[] {
     record.arms.map((arm) => arm.name),
     record.scenarios.map((scenario) => scenario.id),
     record.reps,
+    plannedModelNames(record),
   );
   return (record.shard === null ? plan : shardOf(plan, record.shard)).map((rep) => rep.id);
 }
@@ -78,6 +85,8 @@ export async function loadResults(dir: string): Promise<Result<LoadedResults, In
   const overrides = await readOverrides(layout.overridesFile);
   if (!overrides.ok) return overrides;
   const reps: RecordedRep[] = [];
+  const judgements = new Map<string, Judgement>();
+  const judgementProblems: { id: string; problem: string }[] = [];
   const planned = plannedIds(record);
   for (const id of planned) {
     const line = ledger.value.reps.get(id);
@@ -98,6 +107,9 @@ export async function loadResults(dir: string): Promise<Result<LoadedResults, In
       const score = repScoreSchema.parse(scoreJson);
       const reply = await readFile(path.join(repDir, REP_FILES.reply), 'utf8');
       reps.push({ id, dir: repDir, meta, score, reply });
+      const judgement = await readJudgement(repDir);
+      if (judgement instanceof Error) judgementProblems.push({ id, problem: judgement.message });
+      else if (judgement !== undefined) judgements.set(id, judgement);
     } catch (error) {
       return err(await unreadableRep(repDir, layout.root, describeError(error)));
     }
@@ -120,6 +132,8 @@ export async function loadResults(dir: string): Promise<Result<LoadedResults, In
     reps,
     missing: planned.filter((id) => !recorded.has(id)),
     overrides: overrides.value,
+    judgements,
+    judgementProblems,
   });
 }
 

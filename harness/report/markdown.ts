@@ -1,3 +1,17 @@
+import {
+  AGREEMENT_RULE,
+  agreementNote,
+  agreementTable,
+  disagreementsMarkdown,
+  judgeSummaryLine,
+} from '../judge/report-text.js';
+import {
+  acrossModelsSection,
+  findCell,
+  modelsSection,
+  withModelCell,
+  withModelHeader,
+} from './model-tables.js';
 import type { CellSummary, Comparison, RepRow, ResultsModel } from './results-schema.js';
 
 function pct(value: number): string {
@@ -70,8 +84,13 @@ function notes(cell: CellSummary, rows: readonly RepRow[]): string {
   if (cell.toolUses.values.length > 0) parts.push(`tool_uses ${cell.toolUses.values.join('/')}`);
   if (cell.indeterminate > 0) parts.push(`${cell.indeterminate} indeterminate (excluded)`);
   if (cell.overrides > 0) parts.push(`${cell.overrides} verdict(s) overridden by hand`);
+  if (cell.agreement !== undefined) parts.push(agreementNote(cell.agreement));
   const firstFail = rows.find(
-    (row) => row.arm === cell.arm && row.scenario === cell.scenario && row.verdict === 'fail',
+    (row) =>
+      row.arm === cell.arm &&
+      row.scenario === cell.scenario &&
+      row.model === cell.model &&
+      row.verdict === 'fail',
   );
   if (firstFail !== undefined)
     parts.push(`e.g. ${firstFail.rep_id}: ${firstFail.reasons.split('; ')[0] ?? ''}`);
@@ -80,38 +99,49 @@ function notes(cell: CellSummary, rows: readonly RepRow[]): string {
 
 export function resultsTable(model: ResultsModel): string {
   return table(
-    ['Arm', 'Text under test', 'Fixture', 'PASS', 'Notes'],
-    model.cells.map((cell) => [
-      cellName(cell),
-      cell.label,
-      `${cell.scenario} ${cell.layout}`,
-      `${cell.pass}/${cell.decided}`,
-      notes(cell, model.reps),
-    ]),
+    withModelHeader(model, ['Arm', 'Text under test', 'Fixture', 'PASS', 'Notes']),
+    model.cells.map((cell) =>
+      withModelCell(model, cell, [
+        cellName(cell),
+        cell.label,
+        `${cell.scenario} ${cell.layout}`,
+        `${cell.pass}/${cell.decided}`,
+        notes(cell, model.reps),
+      ]),
+    ),
   );
 }
 
 export function costTable(model: ResultsModel): string {
   return table(
-    ['Cell', 'Text', 'tool_uses per decided rep', 'median', 'mean', 'mean 95% CI (bootstrap)'],
-    model.cells.map((cell) => [
-      cellName(cell),
-      cell.label,
-      cell.toolUses.values.join(' / ') || '—',
-      num(cell.toolUses.median),
-      num(cell.toolUses.mean),
-      cell.toolUses.bootstrap95Mean === null
-        ? 'n/a'
-        : `${num(cell.toolUses.bootstrap95Mean.lower)}–${num(cell.toolUses.bootstrap95Mean.upper)}`,
+    withModelHeader(model, [
+      'Cell',
+      'Text',
+      'tool_uses per decided rep',
+      'median',
+      'mean',
+      'mean 95% CI (bootstrap)',
     ]),
+    model.cells.map((cell) =>
+      withModelCell(model, cell, [
+        cellName(cell),
+        cell.label,
+        cell.toolUses.values.join(' / ') || '—',
+        num(cell.toolUses.median),
+        num(cell.toolUses.mean),
+        cell.toolUses.bootstrap95Mean === null
+          ? 'n/a'
+          : `${num(cell.toolUses.bootstrap95Mean.lower)}–${num(cell.toolUses.bootstrap95Mean.upper)}`,
+      ]),
+    ),
   );
 }
 
 function comparisonRows(model: ResultsModel): string[][] {
   return model.comparisons.map((c: Comparison) => {
-    const red = model.cells.find((cell) => cell.arm === c.red && cell.scenario === c.scenario);
-    const green = model.cells.find((cell) => cell.arm === c.green && cell.scenario === c.scenario);
-    return [
+    const red = findCell(model.cells, c.red, c.scenario, c.model);
+    const green = findCell(model.cells, c.green, c.scenario, c.model);
+    return withModelCell(model, c, [
       c.scenario.toUpperCase(),
       red ? `${red.pass}/${red.decided}` : 'n/a',
       green ? `${green.pass}/${green.decided}` : 'n/a',
@@ -121,7 +151,7 @@ function comparisonRows(model: ResultsModel): string[][] {
       c.toolUses === null
         ? 'n/a'
         : `${c.toolUses.meanDifference >= 0 ? '+' : ''}${c.toolUses.meanDifference.toFixed(1)} (p ${pValue(c.toolUses.pValue)}, ${c.toolUses.method})`,
-    ];
+    ]);
   });
 }
 
@@ -154,9 +184,11 @@ function repTable(model: ResultsModel): string {
     ],
     model.reps.map((row) => [
       row.rep_id,
-      row.verdict_source === 'override'
-        ? `${row.verdict} (override: ${row.override_reason}; scored ${row.scored_verdict})`
-        : row.verdict,
+      `${
+        row.verdict_source === 'override'
+          ? `${row.verdict} (override: ${row.override_reason}; scored ${row.scored_verdict})`
+          : row.verdict
+      }${row.judge_verdict === undefined ? '' : `; judge ${row.judge_verdict} (${row.judge_agreement ?? ''})`}`,
       row.values === '' ? '—' : row.values,
       [row.failed_checks, row.undecided_checks === '' ? '' : `undecided: ${row.undecided_checks}`]
         .filter(Boolean)
@@ -208,18 +240,21 @@ export function resultsMarkdown(model: ResultsModel): string {
     '',
     ...arms,
     '',
+    ...modelsSection(model),
     '## Gates',
     '',
     gateVerdictLine(model),
     '',
     gatesTable(model),
     '',
+    ...judgeDisagreementLines(model),
     '## Results',
     '',
     resultsTable(model),
     '',
     'PASS counts decided reps (indeterminate ones are excluded); intervals are Wilson 95%.',
     '',
+    ...judgeAgreementLines(model),
     '## Disambiguation cost',
     '',
     costTable(model),
@@ -228,10 +263,11 @@ export function resultsMarkdown(model: ResultsModel): string {
     '',
     '## RED vs GREEN',
     '',
-    table(COMPARISON_COLUMNS, comparisonRows(model)),
+    table(withModelHeader(model, COMPARISON_COLUMNS), comparisonRows(model)),
     '',
     `Power: ${model.power}.`,
     '',
+    ...acrossModelsSection(model),
     '## Reps',
     '',
     repTable(model),
@@ -247,6 +283,27 @@ export function resultsMarkdown(model: ResultsModel): string {
   ].join('\n');
 }
 
+/** results.md's disagreements section, listed before the Results: empty when nothing was judged. */
+function judgeDisagreementLines(model: ResultsModel): string[] {
+  if (model.judge === undefined) return [];
+  return ['## Disagreements: checks vs judge', '', disagreementsMarkdown(model.judge), ''];
+}
+
+/** results.md's agreement section: empty when nothing was judged. */
+function judgeAgreementLines(model: ResultsModel): string[] {
+  if (model.judge === undefined) return [];
+  return [
+    '## Agreement: checks vs judge',
+    '',
+    judgeSummaryLine(model.judge),
+    '',
+    agreementTable(model.judge),
+    '',
+    AGREEMENT_RULE,
+    '',
+  ];
+}
+
 /** What `run` and `report` print: the Results table and the gate outcomes. */
 export function terminalSummary(model: ResultsModel): string {
   return [
@@ -256,6 +313,9 @@ export function terminalSummary(model: ResultsModel): string {
     '',
     resultsTable(model),
     '',
+    ...(model.judge === undefined
+      ? []
+      : ['Agreement: checks vs judge', agreementTable(model.judge), '']),
     gateVerdictLine(model),
     gatesTable(model),
     '',

@@ -15,6 +15,11 @@ export const overrideSchema = z
     verdict: z.enum(['pass', 'fail', 'indeterminate']),
     reason: z.string().min(1, 'say why the verdict is overridden'),
     by: z.string().optional(),
+    /** When it was settled, ISO 8601 (redgreen adjudicate writes it). */
+    at: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}T/, 'an ISO 8601 time such as 2026-12-01T10:00:00.000Z')
+      .optional(),
   })
   .strict();
 

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { agreementSchema } from '../judge/agreement.js';
+import { judgeRowShape, judgeSectionSchema } from '../judge/report-model.js';
 
 /**
  * `results.json`: everything the tables show, one object, validated on write
@@ -36,6 +38,8 @@ export const repRowSchema = z
     tokens_estimated: z.boolean(),
     cost_usd: z.number().nullable(),
     duration_ms: z.number(),
+    /** The model's name, in a campaign of several models (the CSV then has a `model` column). */
+    model: z.string().optional(),
     model_requested: z.string(),
     model_reported: z.string(),
     scripted_model: z.boolean(),
@@ -46,6 +50,8 @@ export const repRowSchema = z
     findings: z.string(),
     skill_tree: z.string(),
     fixture_head: z.string(),
+    /** The judge's columns (harness/judge/report-model.ts); absent for a rep no judge has seen. */
+    ...judgeRowShape,
     /** What each observation of the rep's scenario saw, by observation id. */
     observations: z.record(z.string(), z.string()),
   })
@@ -53,9 +59,14 @@ export const repRowSchema = z
 
 export type RepRow = z.infer<typeof repRowSchema>;
 
-/** The fixed CSV columns, in order: stable, documented in the README. The observation columns follow. */
+/**
+ * The fixed CSV columns, in order: stable, documented in the README. The
+ * observation columns follow; `model` is added (before `model_requested`)
+ * only in a campaign of several models.
+ */
 export const REP_COLUMNS = (Object.keys(repRowSchema.shape) as (keyof RepRow)[]).filter(
-  (column): column is Exclude<keyof RepRow, 'observations'> => column !== 'observations',
+  (column): column is Exclude<keyof RepRow, 'observations' | 'model'> =>
+    column !== 'observations' && column !== 'model',
 );
 
 /** How one observation is summarised per cell: a tally of what was seen, or how many reps it held in. */
@@ -86,6 +97,10 @@ export const cellSchema = z
     label: z.string(),
     layout: z.string(),
     scenario: z.string(),
+    /** The model, in a campaign of several models (a cell is then arm × scenario × model). */
+    model: z.string().optional(),
+    /** In a campaign of several models: indeterminate reps the infrastructure caused (API errors, engine, timeout, harness). */
+    infrastructure: z.number().int().optional(),
     /** Reps the campaign planned for this cell. */
     planned: z.number().int(),
     recorded: z.number().int(),
@@ -106,6 +121,8 @@ export const cellSchema = z
     /** The cell's observations that declare a summary, in scenario order. */
     observations: z.array(observationSummarySchema),
     overrides: z.number().int(),
+    /** Judge against checks over the cell's judged reps; absent when none was judged. */
+    agreement: agreementSchema.optional(),
   })
   .strict();
 export type CellSummary = z.infer<typeof cellSchema>;
@@ -113,6 +130,8 @@ export type CellSummary = z.infer<typeof cellSchema>;
 export const comparisonSchema = z
   .object({
     scenario: z.string(),
+    /** The model compared on, in a campaign of several models. */
+    model: z.string().optional(),
     red: z.string(),
     green: z.string(),
     fisherTwoSided: z.number().nullable(),
@@ -130,6 +149,60 @@ export const comparisonSchema = z
   })
   .strict();
 export type Comparison = z.infer<typeof comparisonSchema>;
+
+export const modelSummarySchema = z
+  .object({
+    name: z.string(),
+    /** The id sent in requests: the live model, or the scripted policy. */
+    requested: z.string(),
+    /** Model ids the API reported back across this model's reps. */
+    reported: z.array(z.string()),
+    scripted: z.boolean(),
+    /** Offline: the live model id the scripted policy stood in for. */
+    standsInFor: z.string().nullable(),
+    /** The endpoint profile, or null for the default endpoint. */
+    endpoint: z.string().nullable(),
+    label: z.string(),
+    planned: z.number().int(),
+    recorded: z.number().int(),
+    pass: z.number().int(),
+    fail: z.number().int(),
+    indeterminate: z.number().int(),
+    /** Indeterminate reps the infrastructure caused, by stage (api, engine, timeout, harness). */
+    infrastructure: z.record(z.string(), z.number().int()),
+  })
+  .strict();
+export type ModelSummary = z.infer<typeof modelSummarySchema>;
+
+export const interactionRowSchema = z
+  .object({
+    model: z.string(),
+    red: z.object({ pass: z.number().int(), decided: z.number().int() }).strict(),
+    green: z.object({ pass: z.number().int(), decided: z.number().int() }).strict(),
+    /** GREEN's pass rate minus RED's (a fraction); null without decided reps in both. */
+    difference: z.number().nullable(),
+    /** One-sided Fisher p that GREEN passes more often, and Holm-adjusted across the scenario's models. */
+    pGreenBetter: z.number().nullable(),
+    holmGreenBetter: z.number().nullable(),
+    pRedBetter: z.number().nullable(),
+    holmRedBetter: z.number().nullable(),
+    effect: z.enum(['helps', 'hurts', 'no clear effect', 'undecided']),
+    /** Why a model's effect is undecided (e.g. its reps are infrastructure failures); else null. */
+    note: z.string().nullable(),
+  })
+  .strict();
+export type InteractionRow = z.infer<typeof interactionRowSchema>;
+
+export const interactionSchema = z
+  .object({
+    scenario: z.string(),
+    alpha: z.number(),
+    rows: z.array(interactionRowSchema),
+    /** In words: helps on every model, on some, on none; hurts anywhere. */
+    summary: z.string(),
+  })
+  .strict();
+export type Interaction = z.infer<typeof interactionSchema>;
 
 export const gateOutcomeSchema = z
   .object({
@@ -185,6 +258,10 @@ export const resultsSchema = z
     cells: z.array(cellSchema),
     comparisons: z.array(comparisonSchema),
     power: z.string(),
+    /** Each model of a campaign of several models: what ran, and its reps' outcomes. */
+    models: z.array(modelSummarySchema).optional(),
+    /** Per scenario: does GREEN help on every model? Exact tests per model, Holm across models. */
+    interaction: z.array(interactionSchema).optional(),
     gates: z
       .object({
         outcome: z.enum(['pass', 'fail', 'undecided']),
@@ -194,6 +271,10 @@ export const resultsSchema = z
       })
       .strict(),
     reps: z.array(repRowSchema),
+    /** Second opinions: agreement tables and disagreements; absent when no rep was judged. */
+    judge: judgeSectionSchema.optional(),
+    /** Verdicts settled by hand (overrides.json) that the tables and gates use. */
+    adjudicated: z.number().int().optional(),
   })
   .strict();
 

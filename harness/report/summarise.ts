@@ -1,9 +1,14 @@
+import type { CampaignRecord } from '../campaign/campaign-record.js';
 import { gateSchema } from '../campaign/config-schema.js';
+import { plannedModelNames } from '../campaign/model-record.js';
+import { judgeRowFields, judgeSection, rowsAgreement } from '../judge/report-model.js';
 import { harnessVersion } from '../lib/package-root.js';
 import type { ExtractedValue, Reading } from '../score/evidence.js';
 import type { RepScore } from '../score/score-rep.js';
 import { gateDecision } from './gates.js';
 import type { LoadedResults, RecordedRep } from './load-results.js';
+import { evaluateGateOnModels } from './model-gates.js';
+import { interactionSummary, isInfrastructureFailure, modelSummaries } from './model-summary.js';
 import type {
   CellSummary,
   Comparison,
@@ -85,6 +90,7 @@ function repRow(loaded: LoadedResults, rep: RecordedRep): RepRow {
     tokens_estimated: meta.tokensEstimated,
     cost_usd: meta.costUsd,
     duration_ms: meta.durationMs,
+    ...(meta.model.name === undefined ? {} : { model: meta.model.name }),
     model_requested: meta.model.requested,
     model_reported: meta.model.reported ?? '',
     scripted_model: meta.model.scripted,
@@ -94,6 +100,7 @@ function repRow(loaded: LoadedResults, rep: RecordedRep): RepRow {
     findings: findings.join('; '),
     skill_tree: meta.skill.tree,
     fixture_head: meta.fixture.head,
+    ...judgeRowFields(score, loaded.judgements.get(rep.id)),
     observations: Object.fromEntries(
       score.observations.map((observation) => [
         observation.id,
@@ -146,9 +153,15 @@ function cellSummary(
   rows: readonly RepRow[],
   scores: ReadonlyMap<string, RepScore>,
   planned: number,
+  model: string | null = null,
 ): CellSummary {
   const mine = rows
-    .filter((row) => row.arm === arm.name && row.scenario === scenario)
+    .filter(
+      (row) =>
+        row.arm === arm.name &&
+        row.scenario === scenario &&
+        (model === null || row.model === model),
+    )
     .sort((a, b) => a.rep - b.rep);
   const pass = mine.filter((row) => row.verdict === 'pass').length;
   const fail = mine.filter((row) => row.verdict === 'fail').length;
@@ -157,12 +170,16 @@ function cellSummary(
   const values = mine.filter((row) => row.verdict !== 'indeterminate').map((row) => row.tool_uses);
   const boot = bootstrapInterval(values, { statistic: 'mean', seed: REPORT_SEED });
   const interval = decided === 0 ? null : wilsonInterval(pass, decided);
+  const agreement = rowsAgreement(mine);
   return {
     arm: arm.name,
     role: arm.role,
     label: arm.label,
     layout: arm.layout,
     scenario,
+    ...(model === null
+      ? {}
+      : { model, infrastructure: mine.filter(isInfrastructureFailure).length }),
     planned,
     recorded: mine.length,
     pass,
@@ -181,6 +198,7 @@ function cellSummary(
       mine.map((row) => scores.get(row.rep_id)).filter((score) => score !== undefined),
     ),
     overrides: mine.filter((row) => row.verdict_source === 'override').length,
+    ...(agreement === undefined ? {} : { agreement }),
   };
 }
 
@@ -218,9 +236,15 @@ function legendOf(loaded: LoadedResults, rows: readonly RepRow[]): ResultsModel[
   return null;
 }
 
-function comparison(scenario: string, cells: readonly CellSummary[]): Comparison | undefined {
-  const red = cells.find((cell) => cell.role === 'red' && cell.scenario === scenario);
-  const green = cells.find((cell) => cell.role === 'green' && cell.scenario === scenario);
+function comparison(
+  scenario: string,
+  cells: readonly CellSummary[],
+  model: string | null = null,
+): Comparison | undefined {
+  const inCell = (cell: CellSummary): boolean =>
+    cell.scenario === scenario && (model === null || cell.model === model);
+  const red = cells.find((cell) => cell.role === 'red' && inCell(cell));
+  const green = cells.find((cell) => cell.role === 'green' && inCell(cell));
   if (red === undefined || green === undefined) return undefined;
   const decided = red.decided > 0 && green.decided > 0;
   const redCount = { successes: red.pass, trials: red.decided };
@@ -231,6 +255,7 @@ function comparison(scenario: string, cells: readonly CellSummary[]): Comparison
       : null;
   return {
     scenario,
+    ...(model === null ? {} : { model }),
     red: red.arm,
     green: green.arm,
     fisherTwoSided: decided ? fisherExact(greenCount, redCount, 'two-sided') : null,
@@ -259,12 +284,16 @@ export function summariseCells(
   rows: readonly RepRow[],
   planned: number,
   scores: ReadonlyMap<string, RepScore> = new Map(),
+  /** A campaign of several models: its model names (cells are then arm × scenario × model), else null. */
+  models: readonly string[] | null = null,
 ): { cells: CellSummary[]; comparisons: Comparison[] } {
   const cells = scenarios.flatMap((scenario) =>
-    arms.map((arm) => cellSummary(arm, scenario, rows, scores, planned)),
+    (models ?? [null]).flatMap((model) =>
+      arms.map((arm) => cellSummary(arm, scenario, rows, scores, planned, model)),
+    ),
   );
   const comparisons = scenarios
-    .map((scenario) => comparison(scenario, cells))
+    .flatMap((scenario) => (models ?? [null]).map((model) => comparison(scenario, cells, model)))
     .filter((value): value is Comparison => value !== undefined);
   return { cells, comparisons };
 }
@@ -274,11 +303,13 @@ export function summariseResults(loaded: LoadedResults): ResultsModel {
   const { record } = loaded;
   const order = (list: readonly { name?: string; id?: string }[], key: string): number =>
     list.findIndex((item) => (item.name ?? item.id) === key);
+  const modelNames = plannedModelNames(record);
   const rows = loaded.reps
     .map((rep) => repRow(loaded, rep))
     .sort(
       (a, b) =>
         order(record.scenarios, a.scenario) - order(record.scenarios, b.scenario) ||
+        (modelNames ?? []).indexOf(a.model ?? '') - (modelNames ?? []).indexOf(b.model ?? '') ||
         order(record.arms, a.arm) - order(record.arms, b.arm) ||
         a.rep - b.rep,
     );
@@ -288,7 +319,10 @@ export function summariseResults(loaded: LoadedResults): ResultsModel {
     rows,
     record.reps,
     new Map(loaded.reps.map((rep) => [rep.id, rep.score])),
+    modelNames,
   );
+  const axis =
+    modelNames === null ? null : modelAxisSummary(record, modelNames, rows, cells, loaded.missing);
   const reported = [
     ...new Set(
       loaded.reps.map((rep) => rep.meta.model.reported).filter((id): id is string => id !== null),
@@ -297,18 +331,43 @@ export function summariseResults(loaded: LoadedResults): ResultsModel {
   const scripted = record.model.scripted;
   const gates = gateSchema.array().parse(record.gates);
   const planned = loaded.reps.length + loaded.missing.length;
+  const byId = new Map(loaded.reps.map((rep) => [rep.id, rep]));
+  const judge = judgeSection(
+    rows
+      .map((row) => byId.get(row.rep_id))
+      .filter((rep): rep is RecordedRep => rep !== undefined)
+      .map((rep) => ({
+        id: rep.id,
+        arm: rep.meta.arm,
+        scenario: rep.meta.scenario,
+        score: rep.score,
+        verdict: effectiveVerdict(loaded, rep),
+        override: loaded.overrides[rep.id],
+      })),
+    loaded.judgements,
+    cells,
+    loaded.judgementProblems,
+  );
+  const adjudicated = rows.filter((row) => row.verdict_source === 'override').length;
+  const decision = withAdjudication(
+    gateDecision(gates, cells, loaded.missing, evaluateGateOnModels),
+    adjudicated,
+  );
   return {
     schemaVersion: 2,
     generatedBy: `redgreen ${harnessVersion()}`,
     campaign: { id: record.campaign.id, title: record.campaign.title, identity: record.identity },
-    model: {
-      requested: record.model.id,
-      reported,
-      scripted,
-      label: scripted
-        ? `${record.model.id} (a scripted policy on redgreen's local model server, not a model; token counts are estimates)`
-        : record.model.id,
-    },
+    model:
+      axis === null
+        ? {
+            requested: record.model.id,
+            reported,
+            scripted,
+            label: scripted
+              ? `${record.model.id} (a scripted policy on redgreen's local model server, not a model; token counts are estimates)`
+              : record.model.id,
+          }
+        : axis.model,
     backend: record.backend,
     engine: [...new Set(loaded.reps.map((rep) => rep.meta.engine))].join(', ') || record.engine,
     sandbox: record.sandbox,
@@ -331,15 +390,70 @@ export function summariseResults(loaded: LoadedResults): ResultsModel {
     cells,
     comparisons,
     power: powerStatement({ trialsPerArm: record.reps, control: 0.2, treatment: 0.8 }),
+    ...(axis === null ? {} : { models: axis.models, interaction: axis.interaction }),
     gates:
       record.shard === null
-        ? gateDecision(gates, cells, loaded.missing)
+        ? decision
         : {
-            ...gateDecision(gates, cells, loaded.missing),
+            ...decision,
             outcome: 'undecided',
             exitCode: 2,
             why: `this is shard ${record.shard.index}/${record.shard.count} of the campaign: merge the shards (redgreen merge) before gating`,
           },
     reps: rows,
+    ...(judge === undefined ? {} : { judge }),
+    ...(adjudicated === 0 ? {} : { adjudicated }),
+  };
+}
+
+/** A gate decision that says how many of the verdicts it used were settled by hand. */
+function withAdjudication(
+  decision: ResultsModel['gates'],
+  adjudicated: number,
+): ResultsModel['gates'] {
+  if (adjudicated === 0) return decision;
+  return {
+    ...decision,
+    why: `${decision.why} (${adjudicated} verdict(s) adjudicated by hand, in overrides.json, are used)`,
+  };
+}
+
+/**
+ * The results' model axis in a campaign of several models: the header's
+ * model line (every model named, scripted ones marked), each model's
+ * summary, and the arm × model interaction.
+ */
+function modelAxisSummary(
+  record: CampaignRecord,
+  names: readonly string[],
+  rows: readonly RepRow[],
+  cells: readonly CellSummary[],
+  missing: readonly string[],
+): Pick<ResultsModel, 'model'> & {
+  models: NonNullable<ResultsModel['models']>;
+  interaction: NonNullable<ResultsModel['interaction']>;
+} {
+  const models = modelSummaries(
+    record.models ?? [],
+    names,
+    rows,
+    (name) =>
+      rows.filter((row) => row.model === name).length +
+      missing.filter((id) => id.startsWith(`${name}/`)).length,
+  );
+  const scripted = models.length > 0 && models.every((model) => model.scripted);
+  return {
+    model: {
+      requested: models.map((model) => model.requested).join(', '),
+      reported: [...new Set(models.flatMap((model) => model.reported))].sort(),
+      scripted,
+      label: `${models.length} models: ${models.map((model) => `${model.name} = ${model.label}`).join('; ')}`,
+    },
+    models,
+    interaction: interactionSummary(
+      record.scenarios.map((scenario) => scenario.id),
+      names,
+      cells,
+    ),
   };
 }

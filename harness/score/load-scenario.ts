@@ -12,6 +12,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { fixtureFactShapes } from '../fixture/scenario-facts.js';
+import { validateJudgeSpec } from '../judge/judge-spec.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { type CheckNode, type CompileContext, compileCheck } from './check-schema.js';
@@ -225,6 +226,10 @@ export function loadScenarioDir(
   }
 
   const postIds = new Set(post.value.map((node) => node.id));
+  if (config.judge !== undefined) {
+    const problem = validateJudgeSpec(file, config.judge, [...postIds]);
+    if (problem !== undefined) return err(problem);
+  }
   const calibration: CalibrationRun[] = [];
   const runs = [
     ...config.calibration.mustPass.map((run) => ({

@@ -13,11 +13,14 @@
  *   indeterminate) and `post` (the behaviour; combined by Kleene logic);
  * - `observe`: checks recorded and reported, never gating;
  * - `calibration`: scripted policies that must pass and must fail, each with
- *   the arm (skill dir and layout) it runs as.
+ *   the arm (skill dir and layout) it runs as;
+ * - `judge` (optional): a rubric for a second opinion by a model, keyed by
+ *   the post checks it shadows (harness/judge/judge-spec.ts).
  *
  * Unknown fields are errors, so a typo never silently changes a scenario.
  */
 import { z } from 'zod';
+import { judgeSpecSchema } from '../judge/judge-spec.js';
 import { type CheckInput, checkSchema } from './check-schema.js';
 import { EXTRACTOR_KINDS, extractorSpecSchema } from './extractors/index.js';
 import { planCatalogueSchema } from './extractors/plan-context.js';
@@ -135,6 +138,7 @@ export const scenarioShellSchema = z
       .strict(),
     observe: z.array(z.unknown()).default([]),
     calibration: calibrationSchema,
+    judge: judgeSpecSchema.optional(),
   })
   .strict();
 export type ScenarioShell = z.infer<typeof scenarioShellSchema>;

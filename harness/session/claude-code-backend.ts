@@ -1,6 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { query, type SDKMessage, type SDKResultMessage } from '@anthropic-ai/claude-agent-sdk';
+import {
+  type Options,
+  query,
+  type SDKMessage,
+  type SDKResultMessage,
+} from '@anthropic-ai/claude-agent-sdk';
 import type { StopMode } from '../campaign/config-schema.js';
 import { ClaudeCodeCapture } from './claude-code-capture.js';
 import { claudeCodeEnvironment, privateDirsOf } from './engine-env.js';
@@ -58,10 +63,29 @@ export const CLAUDE_CODE_DISALLOWED_TOOLS = ['WebFetch', 'WebSearch'] as const;
  * `Agent` (the engine's current name; it still accepts calls named Task).
  * Headless, the engine offers `SendMessage` only when it is named here, so a
  * first-dispatch session names it: a message to a live agent is a dispatch
- * too (a resume).
+ * too (a resume). It names `AskUserQuestion` too: a question to the human is
+ * the other decision a controller can take, and is captured the same way
+ * (the engine offers it headless only with a permission prompt tool, see
+ * firstDispatchOptions).
  */
 export function claudeCodeTools(stop: StopMode): string[] {
-  return stop === 'first-dispatch' ? [...CLAUDE_CODE_TOOLS, 'SendMessage'] : [...CLAUDE_CODE_TOOLS];
+  return stop === 'first-dispatch'
+    ? [...CLAUDE_CODE_TOOLS, 'SendMessage', 'AskUserQuestion']
+    : [...CLAUDE_CODE_TOOLS];
+}
+
+/**
+ * What a first-dispatch session adds to `query()`'s options besides the
+ * capture's hook. Measured on 2.1.332: headless, the engine disables
+ * AskUserQuestion ("disabled for this session") unless a permission prompt
+ * tool is named; `stdio` names the SDK's control channel. In `dontAsk` mode
+ * the engine answers every permission check itself, so nothing is ever
+ * prompted there, and the capture's PreToolUse hook refuses the question
+ * before any permission rule is consulted. (A `canUseTool` callback would
+ * enable it too, but the SDK then warns on stderr about the allow rules.)
+ */
+export function firstDispatchOptions(): Pick<Options, 'permissionPromptToolName'> {
+  return { permissionPromptToolName: 'stdio' };
 }
 
 export interface ClaudeCodeBackendOptions {
@@ -218,6 +242,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
             additionalDirectories: [request.skillDir],
             abortController: abort,
             ...capture?.queryOptions(),
+            ...(capture === undefined ? {} : firstDispatchOptions()),
             // Its own process group: a Ctrl-C at the terminal reaches the harness, not the engine.
             spawnClaudeCodeProcess: (spawnOptions) =>
               spawnEngineInOwnGroup(spawnOptions, request.engineLog),

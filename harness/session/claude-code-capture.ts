@@ -3,7 +3,8 @@
  * Agent SDK). A PreToolUse hook decides each call's fate (see
  * dispatch-capture.ts): the engine calls it before every tool call, after
  * validating the call's input and before any permission rule. For the
- * controller's first dispatch it denies the call with the fixed refusal and
+ * controller's first dispatch (or question to the human, AskUserQuestion) it
+ * denies the call with the fixed refusal and
  * answers `continue: false`: the engine finishes the turn's tool calls and
  * ends without another model request. Calls after it are denied as not run.
  *
@@ -22,9 +23,9 @@
 import type { HookCallback, Options, SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import {
   type CapturedDispatch,
-  DISPATCH_REFUSAL,
   DispatchCapture,
   NOT_RUN_RESULT,
+  refusalFor,
 } from './dispatch-capture.js';
 import { StreamedToolInputs } from './streamed-tool-inputs.js';
 
@@ -44,7 +45,7 @@ export function firstDispatchHook(capture: DispatchCapture): HookCallback {
       hookSpecificOutput: {
         hookEventName: 'PreToolUse',
         permissionDecision: 'deny',
-        permissionDecisionReason: fate === 'capture' ? DISPATCH_REFUSAL : NOT_RUN_RESULT,
+        permissionDecisionReason: fate === 'capture' ? refusalFor(input.tool_name) : NOT_RUN_RESULT,
       },
     };
   };

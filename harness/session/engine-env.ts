@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { endpointEnvironment } from './provider-env.js';
 import type { ModelEndpoint } from './session-types.js';
 
 /** The only directories a session's PATH contains: system tools (bash, git, coreutils). */
@@ -15,7 +16,8 @@ export function privateDirsOf(privateDir: string): PrivateDirs {
 
 /**
  * The Claude Code engine's whole environment, built from an allowlist: a
- * private HOME, config dir and TMPDIR, the model endpoint, and switches that
+ * private HOME, config dir and TMPDIR, the model endpoint (provider-env.ts:
+ * key, base URL, headers, Bedrock/Vertex switches), and switches that
  * keep the engine quiet and bounded. Nothing else from the caller's
  * environment reaches it. Every Bash command goes through `shellPrefix`,
  * which clears the environment (so the API key never reaches a tool) and
@@ -42,7 +44,6 @@ export function claudeCodeEnvironment(options: {
     LANG: 'C.UTF-8',
     TZ: 'UTC',
     SHELL: '/bin/bash',
-    ANTHROPIC_API_KEY: model.apiKey,
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     DISABLE_AUTOUPDATER: '1',
     DISABLE_TELEMETRY: '1',
@@ -50,8 +51,10 @@ export function claudeCodeEnvironment(options: {
     CLAUDE_CODE_MAX_RETRIES: String(options.maxRetries),
     CLAUDE_AGENT_SDK_CLIENT_APP: 'redgreen',
   };
-  if (model.baseUrl !== undefined) env.ANTHROPIC_BASE_URL = model.baseUrl;
-  if (model.scripted) env.ANTHROPIC_CUSTOM_HEADERS = `x-redgreen-session: ${options.repId}`;
+  Object.assign(
+    env,
+    endpointEnvironment(model, model.scripted ? `x-redgreen-session: ${options.repId}` : undefined),
+  );
   env.CLAUDE_CODE_SHELL_PREFIX = options.shellPrefix;
   return env;
 }

@@ -79,11 +79,16 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
       const sessionId = `redgreen-${request.repId.replace(/[^a-z0-9-]/gi, '-')}`;
       const engine = `redgreen-messages (@anthropic-ai/sdk ${SDK_VERSION})`;
       const client = new Anthropic({
-        apiKey: request.model.apiKey,
+        ...(request.model.auth === 'bearer'
+          ? { apiKey: null, authToken: request.model.apiKey }
+          : { apiKey: request.model.apiKey }),
         ...(request.model.baseUrl === undefined ? {} : { baseURL: request.model.baseUrl }),
         maxRetries: options.maxRetries,
         timeout: request.limits.sessionTimeoutSeconds * 1000,
-        defaultHeaders: request.model.scripted ? { 'x-redgreen-session': request.repId } : {},
+        defaultHeaders: {
+          ...request.model.headers,
+          ...(request.model.scripted ? { 'x-redgreen-session': request.repId } : {}),
+        },
       });
       const abort = new AbortController();
       let timedOut = false;

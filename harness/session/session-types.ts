@@ -14,6 +14,26 @@ export interface ModelEndpoint {
   readonly apiKey: string;
   /** True when the brain is a scripted policy on redgreen's local model server. */
   readonly scripted: boolean;
+  /** How the key is sent to a Messages API endpoint: `x-api-key` (default) or `Authorization: Bearer`. */
+  readonly auth?: 'api-key' | 'bearer';
+  /** Extra request headers an endpoint profile asks for (never a credential). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Claude on Bedrock or Vertex through the Claude Code engine's own provider switches. */
+  readonly provider?: EngineProvider;
+}
+
+/**
+ * A cloud provider the Claude Code engine reaches itself (the messages
+ * backend cannot): its region (and Vertex project), and credential
+ * variables passed to the engine under their own names. `apiKey` then holds
+ * the Bedrock API key (AWS_BEARER_TOKEN_BEDROCK) or the path of the Google
+ * credentials file (GOOGLE_APPLICATION_CREDENTIALS), or is empty.
+ */
+export interface EngineProvider {
+  readonly kind: 'bedrock' | 'vertex';
+  readonly region: string;
+  readonly project: string | undefined;
+  readonly passEnv: Readonly<Record<string, string>>;
 }
 
 /** Everything one fresh session needs. Paths are absolute. */

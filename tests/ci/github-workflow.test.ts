@@ -98,13 +98,17 @@ async function runStep(
 describe('docs/ci/github-actions.yml', () => {
   const workflow = parse(readFileSync(workflowFile, 'utf8')) as Workflow;
 
-  it('runs on pull requests that touch skill files, shards the campaign, then merges and gates', () => {
+  it('runs the SDD panel on pull requests that touch skill files, shards it, then merges and gates', () => {
     expect(workflow.on.pull_request.paths).toContain('skills/**');
+    expect(workflow.env.CAMPAIGN).toBe('scenarios/sdd-panel.campaign.json');
+    expect(Number(workflow.env.REPS)).toBeGreaterThanOrEqual(5);
     expect(workflow.jobs.shard?.strategy?.matrix.shard.length).toBe(Number(workflow.env.SHARDS));
     expect(workflow.jobs.gate?.needs).toBe('shard');
     const shardRuns = workflow.jobs.shard?.steps.map((step) => step.run ?? '').join('\n') ?? '';
     expect(shardRuns).toMatch(/--arm "red=git:skills-repo@\$\{\{ steps\.refs\.outputs\.red \}\}/);
     expect(shardRuns).toMatch(/--shard "\$\{\{ matrix\.shard \}\}\/\$SHARDS"/);
+    expect(shardRuns).toContain('--backend "$BACKEND"');
+    expect(workflow.env.BACKEND).toBe('claude-code');
     const gateRuns = workflow.jobs.gate?.steps.map((step) => step.run ?? '').join('\n') ?? '';
     expect(gateRuns).toContain('merge shards/shard-*');
     expect(gateRuns).toContain('gate merged --junit');
@@ -129,9 +133,13 @@ describe('docs/ci/github-actions.yml', () => {
       'github.token': '',
       'github.event.pull_request.number': '1',
     };
-    // The workflow's own settings (5 reps per cell, 4 shards): with fewer reps the seed's
-    // 5/5 gates could not be decided. The shard jobs run one after another here.
-    const baseEnv = { ...workflow.env };
+    // The workflow's own settings (the SDD panel, 5 reps per cell, 4 shards): with fewer reps
+    // the panel's Holm-corrected gate could not be decided. The shard jobs run one after
+    // another here.
+    // The backend is the one setting changed: the panel's 100 sessions on the real engine take
+    // minutes here, and the engine's side of these scenarios is tested on its own
+    // (tests/campaign/sdd-campaigns.test.ts); what this test proves is that the commands fit.
+    const baseEnv = { ...workflow.env, BACKEND: 'messages' };
 
     const shards = shardJob.strategy?.matrix.shard ?? [];
     for (const shard of shards) {
@@ -180,7 +188,9 @@ describe('docs/ci/github-actions.yml', () => {
         `${step.name}: ${String(result.stdout)} ${String(result.stderr)}`,
       ).toBe(0);
     }
-    expect(readFileSync(path.join(workspace, 'gate-summary.md'), 'utf8')).toContain('Gates: PASS');
+    const summary = readFileSync(path.join(workspace, 'gate-summary.md'), 'utf8');
+    expect(summary).toContain('Gates: PASS');
+    expect(summary).toMatch(/no scenario regresses/);
     expect(readFileSync(path.join(workspace, 'gate-junit.xml'), 'utf8')).toContain('<testsuites');
     expect(existsSync(path.join(workspace, 'merged/results.md'))).toBe(true);
     const campaign = JSON.parse(

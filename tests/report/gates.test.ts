@@ -128,3 +128,95 @@ describe('gates', () => {
     ).toBe(2);
   });
 });
+
+describe('no-scenario-regresses (a panel gate, Holm-corrected across scenarios)', () => {
+  const panel = (
+    extra: Partial<Extract<GateConfig, { kind: 'no-scenario-regresses' }>> = {},
+  ): GateConfig => ({ kind: 'no-scenario-regresses', alpha: 0.05, correction: 'holm', ...extra });
+  /** Ten scenarios where both arms pass every rep, then one with the given counts. */
+  const tenSteady = (red: [number, number], green: [number, number]): CellSummary[] => [
+    ...Array.from({ length: 9 }, (_, i) => [
+      cell('red', `s${i}`, 5, 0),
+      cell('green', `s${i}`, 5, 0),
+    ]).flat(),
+    cell('red', 'x', red[0], red[1]),
+    cell('green', 'x', green[0], green[1]),
+  ];
+
+  it('fails when one scenario regresses beyond the correction (planted negative)', () => {
+    // RED 8/8 against GREEN 0/8: p = 0.00008, below α/10 = 0.005.
+    const result = evaluateGate(panel(), tenSteady([8, 0], [0, 8]));
+    expect(result.outcome).toBe('fails');
+    expect(result.figure).toMatch(
+      /^regresses: X \(RED 8\/8, GREEN 0\/8; p < 0\.0001 below 0\.00500\)/,
+    );
+  });
+
+  it('holds when a regression is significant uncorrected but not after Holm', () => {
+    // RED 4/4 against GREEN 0/4: p = 1/70 = 0.0143 < 0.05, but above α/10 = 0.005.
+    const cells = tenSteady([4, 0], [0, 4]);
+    expect(evaluateGate(panel({ correction: 'none' }), cells).outcome).toBe('fails');
+    const corrected = evaluateGate(panel(), cells);
+    expect(corrected.outcome).toBe('holds');
+    expect(corrected.figure).toContain('10 scenario(s), none regresses; closest: X');
+    expect(corrected.figure).toContain('needs below 0.00500');
+    // The same regression alone is judged at α itself: one test, no correction to pay.
+    expect(evaluateGate(panel({ scenarios: ['x'] }), cells).outcome).toBe('fails');
+  });
+
+  it('Holm steps down: after the smallest p-value the next is held to α/(m−1)', () => {
+    // Two regressions among three scenarios: p = 0.0040 (< 0.05/3) then 0.0143 (< 0.05/2).
+    const cells = [
+      cell('red', 'a', 5, 0),
+      cell('green', 'a', 0, 5),
+      cell('red', 'b', 4, 0),
+      cell('green', 'b', 0, 4),
+      cell('red', 'c', 5, 0),
+      cell('green', 'c', 5, 0),
+    ];
+    const result = evaluateGate(panel(), cells);
+    expect(result.outcome).toBe('fails');
+    expect(result.figure).toMatch(/A \(.*below 0\.0167\); B \(.*below 0\.0250\)/);
+  });
+
+  it('is undecided, never held, when its reps could not show any regression after the correction', () => {
+    // Three reps a cell over ten scenarios: even RED 3/3 against GREEN 0/3 gives p = 0.05,
+    // above α/10. A gate that cannot fail checks nothing.
+    const thin = Array.from({ length: 10 }, (_, i) => [
+      cell('red', `s${i}`, 3, 0),
+      cell('green', `s${i}`, 3, 0),
+    ]).flat();
+    const result = evaluateGate(panel(), thin);
+    expect(result.outcome).toBe('undecided');
+    expect(result.figure).toMatch(/too few decided reps to show a regression/);
+    // Five reps can: 1/252 = 0.004 is below 0.005.
+    const five = Array.from({ length: 10 }, (_, i) => [
+      cell('red', `s${i}`, 5, 0),
+      cell('green', `s${i}`, 5, 0),
+    ]).flat();
+    expect(evaluateGate(panel(), five)).toMatchObject({
+      outcome: 'holds',
+      figure: '10 scenario(s), none regresses: RED is better than GREEN in none',
+    });
+    // GREEN ahead (RED 0/5, GREEN 5/5: p = 1 up to rounding) is no regression either.
+    const ahead = [...five.slice(2), cell('red', 'x', 0, 5), cell('green', 'x', 5, 0)];
+    expect(evaluateGate(panel(), ahead).figure).toBe(
+      '10 scenario(s), none regresses: RED is better than GREEN in none',
+    );
+  });
+
+  it('is undecided, never held, when a scenario has no decided reps in an arm', () => {
+    const cells = [
+      cell('red', 'a', 5, 0),
+      cell('green', 'a', 5, 0),
+      cell('red', 'b', 0, 0, 5),
+      cell('green', 'b', 5, 0),
+    ];
+    expect(evaluateGate(panel(), cells)).toMatchObject({ outcome: 'undecided' });
+    expect(evaluateGate(panel(), [])).toMatchObject({ outcome: 'undecided' });
+    // A decided regression elsewhere still fails it.
+    expect(
+      evaluateGate(panel(), [...cells, cell('red', 'c', 8, 0), cell('green', 'c', 0, 8)]).outcome,
+    ).toBe('fails');
+  });
+});

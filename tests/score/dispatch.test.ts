@@ -21,10 +21,10 @@ const catalogue: PlanCatalogue = {
     aliases: ['plan P'],
     tasks: { '1': 'Data model', '2': 'CSV writer', '3': 'JSON writer', '4': 'CLI flag' },
     none: ['\\bwhole[-\\s]branch\\s+review\\b'],
-    // The scenario's conventions: plan P's briefs live in .briefs/ (or .work/p/), and a
-    // reviewer of the whole branch addresses none of its tasks.
+    // The scenario's conventions: plan P's briefs live in .briefs/ (or .work/p/, or
+    // .superpowers/sdd/p/), and a reviewer of the whole branch addresses none of its tasks.
     taskFiles: [
-      '(?:^|[\\s/`])\\.(?:briefs|work/p)/task-(\\d+)-brief\\.md\\b',
+      '(?:^|[\\s/`])\\.(?:briefs|work/p|superpowers/sdd/p)/task-(\\d+)-brief\\.md\\b',
       '(?:^|[\\s`])task_(\\d+)\\.md\\b',
     ],
     noTaskDispatches: [
@@ -148,6 +148,48 @@ describe('the task a dispatch addresses', () => {
       1,
     ],
     [{ description: 'Implementer', prompt: 'Read .work/p/task-4-brief.md first.' }, 4],
+    // Real dispatch prompts: markdown, the brief file only, the title only.
+    [
+      {
+        description: 'Implementer',
+        prompt:
+          '## Your task\n\nRead **`/repo/.superpowers/sdd/p/task-3-brief.md`** first: it is your requirements.\n\n- Report to `/repo/.superpowers/sdd/p/task-3-report.md`\n- Earlier work: see `task-2-report.md`',
+      },
+      3,
+    ],
+    [{ description: 'Implementer', prompt: '### **JSON writer**\n\nBuild it from the brief.' }, 3],
+    // Files naming different tasks, none of them a brief, decide nothing on their own.
+    [
+      {
+        description: 'Helper',
+        prompt: 'Compare task-1-report.md with task-2-report.md and summarise.',
+      },
+      undefined,
+    ],
+    // A whole-branch review that quotes the ledger's task lines is still the review.
+    [
+      {
+        description: 'Review the branch',
+        prompt:
+          'You are doing the **whole-branch review** of plan P.\n\nLedger lines to triage:\n- Task 2: parked — the CSV quoting — ruling: cosmetic\n- Task 3: minor (deferred): long function',
+      },
+      'none',
+    ],
+    // A task reviewer that says which review it is not.
+    [
+      {
+        description: 'Reviewer',
+        prompt: 'This is not the whole-branch review: review the fix for Task 2 only.',
+      },
+      2,
+    ],
+    [
+      {
+        description: 'Task review, not the whole-branch review',
+        prompt: 'Review /repo/.superpowers/sdd/p/task-2-brief.md against the package.',
+      },
+      2,
+    ],
     // Planted negatives: another plan's task, a prompt naming no task, a task the plan does
     // not have, a reviewer of one task, a brief file outside any plan's workspace.
     [{ description: 'Implement plan Q Task 1 (Storage schema)', prompt: '...' }, undefined],
@@ -247,6 +289,21 @@ describe('the dispatch verb', () => {
         evidenceOf([call('Agent', { prompt: 'x', model: 'opus' })]),
       ).outcome,
     ).toBe('fail');
+  });
+
+  it('inherit: false needs the dispatch to name its model; an inherited one fails', () => {
+    const inherited = [call('Agent', { description: 'Implement Task 3', prompt: 'x' })];
+    expect(
+      run(
+        { model: { atLeast: 'sonnet', inherit: false } },
+        evidenceOf(inherited, 'claude-opus-5-5'),
+      ),
+    ).toMatchObject({ outcome: 'fail', observed: 'names no model' });
+    expect(run({ model: { atLeast: 'sonnet', inherit: false } }, evidence).outcome).toBe('pass');
+    const haiku = [call('Agent', { description: 'Fix Task 3', prompt: 'x', model: 'haiku' })];
+    expect(run({ model: { atLeast: 'sonnet', inherit: false } }, evidenceOf(haiku)).outcome).toBe(
+      'fail',
+    );
   });
 
   it('compares the task, undecided when the dispatch names none it can read', () => {

@@ -331,7 +331,7 @@ describe('formats', () => {
 
 describe('redgreen scenario migrate', () => {
   for (const id of ['s1', 's2']) {
-    it(`turns the old ${id} files into the shipped ${id} (calibration aside, which the old format lacked)`, () => {
+    it(`turns the old ${id} files into the shipped ${id} (calibration and judge aside, which the old format lacked)`, () => {
       const old = (name: string): Json =>
         JSON.parse(
           readFileSync(
@@ -345,7 +345,7 @@ describe('redgreen scenario migrate', () => {
         path.join(repoRoot, 'scenarios', id),
       );
       const { calibration: _guessed, ...rest } = migrated;
-      const { calibration: _declared, ...expected } = shipped(id);
+      const { calibration: _declared, judge: _judge, ...expected } = shipped(id);
       expect(rest).toEqual(expected);
     });
   }

@@ -19,7 +19,19 @@ const scenariosDir = path.join(repoRoot, 'scenarios');
 describe('every scenario in the repository lints', () => {
   const ids = listScenarioIds(scenariosDir);
   it('finds the shipped scenarios', () => {
-    expect(ids).toEqual(expect.arrayContaining(['s1', 's2', 's1-probe', 's2-probe']));
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        's1',
+        's2',
+        's1-probe',
+        's2-probe',
+        'breaker-at-cap',
+        'round4-escalates-model',
+        'final-review-carries-parked',
+        'broken-plan-ruling',
+        'breaker-rules-and-continues',
+      ]),
+    );
   });
   for (const id of ids) {
     it(`${id}: pre-checks pass and every calibration policy lands as declared`, async () => {

@@ -550,6 +550,82 @@ describe('transcript verbs', () => {
   });
 });
 
+describe('question-asked: a question to the human, by tool or by the reply’s last words', () => {
+  const ask: ToolCall = {
+    id: 'q1',
+    name: 'AskUserQuestion',
+    input: { questions: [{ question: 'Which governs?' }] },
+    parentToolUseId: null,
+  };
+  const dispatch: ToolCall = {
+    id: 'd1',
+    name: 'Agent',
+    input: { description: 'Implement Task 1', prompt: 'Task 1' },
+    parentToolUseId: null,
+  };
+  const withCalls = (calls: ToolCall[], reply?: string): Evidence => ({
+    transcript: { calls, dispatches: [], model: null },
+    ...(reply === undefined ? {} : { reply: { text: reply, sections: {}, values: {} } }),
+  });
+
+  it('passes on a question-tool call by the controller, and on a reply that ends on a question', () => {
+    expect(outcome({ verb: 'question-asked' }, withCalls([ask]))).toBe('pass');
+    expect(
+      outcome(
+        { verb: 'question-asked' },
+        withCalls([], 'The plan says 40 and 30.\n\n**Which should govern: 40 or 30?**'),
+      ),
+    ).toBe('pass');
+    // The options it offers after the question are part of it.
+    expect(
+      outcome(
+        { verb: 'question-asked' },
+        withCalls([], 'Which governs?\n\n1. 40 (Global Constraints)\n2. 30 (Task 2)'),
+      ),
+    ).toBe('pass');
+  });
+
+  it('planted negatives: a dispatch without text, a reply that asks mid-way then decides, a subagent’s question', () => {
+    expect(outcome({ verb: 'question-asked' }, withCalls([dispatch]))).toBe('fail');
+    expect(
+      outcome(
+        { verb: 'question-asked' },
+        withCalls(
+          [dispatch],
+          'Which governs, 40 or 30? The constraints do: 40. Dispatching Task 1.',
+        ),
+      ),
+    ).toBe('fail');
+    expect(
+      outcome({ verb: 'question-asked' }, withCalls([{ ...ask, parentToolUseId: 'd1' }])),
+    ).toBe('fail');
+    expect(outcome({ verb: 'question-asked', via: ['reply'] }, withCalls([ask], 'Done.'))).toBe(
+      'fail',
+    );
+    expect(outcome({ verb: 'question-asked', via: ['tool'] }, withCalls([], 'Which?'))).toBe(
+      'fail',
+    );
+    expect(check({ not: { verb: 'question-asked' } }, withCalls([dispatch])).outcome).toBe('pass');
+  });
+
+  it('is undecided without its evidence, and so is its negation', () => {
+    expect(check({ verb: 'question-asked' }, {}).notAssessed).toBe(true);
+    expect(check({ not: { verb: 'question-asked' } }, {}).outcome).toBe('undecided');
+    expect(check({ verb: 'question-asked', via: ['reply'] }, {}).outcome).toBe('undecided');
+    expect(check({ not: { verb: 'question-asked', via: ['reply'] } }, {}).outcome).toBe(
+      'undecided',
+    );
+    // A transcript without reply text: the session replied nothing, so it asked nothing.
+    expect(
+      check(
+        { verb: 'question-asked', via: ['reply'] },
+        { transcript: { calls: [], dispatches: [], model: null } },
+      ).outcome,
+    ).toBe('fail');
+    expect(refusal({ verb: 'question-asked', via: [] })).toMatch(/via/);
+  });
+});
+
 describe('a verb that throws is a bug: undecided, marked broken, never a pass', () => {
   it('records the broken check and its negation as undecided', () => {
     const leaf: CheckNode = {

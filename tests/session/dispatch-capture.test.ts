@@ -1,8 +1,8 @@
 /**
  * The capture rule both backends share, and the PreToolUse hook the
  * claude-code backend gives the engine, called the way the engine calls it:
- * the controller's first Agent/Task/SendMessage call is captured and refused
- * with `continue: false`; a call inside a subagent (the hook input carries an
+ * the controller's first Agent/Task/SendMessage call, or its first question
+ * (AskUserQuestion), is captured and refused with `continue: false`; a call inside a subagent (the hook input carries an
  * `agent_id`) is never the controller's; every call after a capture is denied
  * as not run; anything else passes untouched.
  */
@@ -13,6 +13,7 @@ import {
   DISPATCH_REFUSAL,
   DispatchCapture,
   NOT_RUN_RESULT,
+  QUESTION_REFUSAL,
 } from '../../harness/session/dispatch-capture.js';
 
 const agentInput = {
@@ -42,8 +43,8 @@ function preToolUse(
 const options = { signal: new AbortController().signal };
 
 describe('DispatchCapture', () => {
-  it('captures the first controller dispatch of any of the three tools, and skips everything after', () => {
-    for (const tool of ['Agent', 'Task', 'SendMessage']) {
+  it('captures the first controller dispatch of any of the three tools, or a question, and skips everything after', () => {
+    for (const tool of ['Agent', 'Task', 'SendMessage', 'AskUserQuestion']) {
       const capture = new DispatchCapture();
       expect(
         capture.decide({ toolUseId: 'a', tool: 'Read', input: {}, insideSubagent: false }),
@@ -98,6 +99,25 @@ describe('the first-dispatch PreToolUse hook', () => {
     expect(capture.captured?.toolUseId).toBe('t3');
   });
 
+  it('refuses a captured question with the question refusal', async () => {
+    const capture = new DispatchCapture();
+    const question = { questions: [{ question: 'Which governs?' }] };
+    expect(
+      await firstDispatchHook(capture)(
+        preToolUse('q1', 'AskUserQuestion', question),
+        'q1',
+        options,
+      ),
+    ).toMatchObject({
+      continue: false,
+      hookSpecificOutput: {
+        permissionDecision: 'deny',
+        permissionDecisionReason: QUESTION_REFUSAL,
+      },
+    });
+    expect(capture.captured).toEqual({ toolUseId: 'q1', tool: 'AskUserQuestion', input: question });
+  });
+
   it('ignores other hook events', async () => {
     const capture = new DispatchCapture();
     const stop: HookInput = {
@@ -115,7 +135,8 @@ describe('the first-dispatch PreToolUse hook', () => {
 describe('the refusal', () => {
   it('is one fixed sentence that says nothing of evaluation, tests or capture', () => {
     expect(DISPATCH_REFUSAL).toBe('Subagent dispatch is not available in this session.');
-    for (const text of [DISPATCH_REFUSAL, NOT_RUN_RESULT]) {
+    expect(QUESTION_REFUSAL).toBe('Asking the user is not available in this session.');
+    for (const text of [DISPATCH_REFUSAL, QUESTION_REFUSAL, NOT_RUN_RESULT]) {
       expect(text).not.toMatch(/eval|test|captur|record|score|redgreen|experiment|probe/i);
     }
   });

@@ -13,7 +13,12 @@ import {
   scriptedModelId,
   startModelServer,
 } from '../../harness/model-server/index.js';
-import { DISPATCH_REFUSAL, NOT_RUN_RESULT } from '../../harness/session/dispatch-capture.js';
+import {
+  DISPATCH_REFUSAL,
+  NOT_RUN_RESULT,
+  QUESTION_REFUSAL,
+} from '../../harness/session/dispatch-capture.js';
+import { askUserQuestionToolDefinition } from '../../harness/session/tools/dispatch-tools.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { widgetFixture } from '../model-server/support/fixture.js';
 import {
@@ -210,6 +215,83 @@ describe.skipIf(unavailable !== undefined)(
       expect(brain.requests).toHaveLength(1);
     });
 
+    it('captures a question to the human (AskUserQuestion) as sent; the messages backend offers the engine’s schema', async () => {
+      const repo = await widgetFixture('s1', 'scoped');
+      const question = {
+        questions: [
+          {
+            question: 'Which governs: 40 or 30?',
+            header: 'Banner',
+            options: [
+              { label: '40', description: 'the Global Constraints' },
+              { label: '30', description: "Task 2's text" },
+            ],
+            multiSelect: false,
+          },
+        ],
+      };
+      const brain = await startScriptBrain([
+        [
+          { type: 'text', text: 'Which governs?' },
+          { type: 'tool_use', id: 'toolu_q', name: 'AskUserQuestion', input: question },
+          { type: 'tool_use', id: 'toolu_after', name: 'Bash', input: { command: 'touch after' } },
+        ],
+      ]);
+      const wire = await startWireRecorder(brain.baseUrl);
+      closers.push(
+        () => brain.close(),
+        () => wire.close(),
+      );
+      const run = await runBackendSession({
+        backend: 'claude-code',
+        stop: 'first-dispatch',
+        baseUrl: wire.baseUrl,
+        model: 'scripted:script',
+        prompt: 'Continue.',
+        fixtureRepo: repo,
+      });
+      expect(run.outcome.capturedDispatch).toEqual({
+        toolUseId: 'toolu_q',
+        tool: 'AskUserQuestion',
+        input: question,
+      });
+      expect(run.outcome.stopReason).toBe('first-dispatch');
+      expect(run.outcome.finalReply).toBe('Which governs?');
+      const results = toolResults(run.transcript);
+      expect(results.get('toolu_q')?.text).toContain(QUESTION_REFUSAL);
+      expect(results.get('toolu_after')?.text).toContain(NOT_RUN_RESULT);
+      expect(existsSync(path.join(repo, 'after'))).toBe(false);
+      expect(brain.requests).toHaveLength(1);
+
+      // The engine offers it headless (a permission prompt tool is named); the messages
+      // backend's definition has the same properties, types, bounds and required fields.
+      const offered = (wire.exchanges[0]?.requestBody.tools ?? []) as {
+        name: string;
+        input_schema: unknown;
+      }[];
+      const engineSchema = offered.find((tool) => tool.name === 'AskUserQuestion')?.input_schema;
+      expect(engineSchema).toBeDefined();
+      expect(schemaShape(askUserQuestionToolDefinition.input_schema)).toEqual(
+        schemaShape(engineSchema),
+      );
+    });
+
+    it('under stop: report the engine does not offer the question tool', async () => {
+      const repo = await widgetFixture('s1', 'scoped');
+      const brain = await startScriptBrain([[{ type: 'text', text: 'done' }]]);
+      closers.push(() => brain.close());
+      await runBackendSession({
+        backend: 'claude-code',
+        stop: 'report',
+        baseUrl: brain.baseUrl,
+        model: 'scripted:script',
+        prompt: 'Continue.',
+        fixtureRepo: repo,
+      });
+      expect(brain.requests[0]?.tools).not.toContain('AskUserQuestion');
+      expect(brain.requests[0]?.tools).toContain('Agent');
+    });
+
     it('under stop: report nothing is captured: the subagent runs, and every controller turn counts', async () => {
       const { wire } = await serveThroughRecorder();
       const repo = await widgetFixture('s1', 'scoped');
@@ -279,3 +361,16 @@ describe.skipIf(unavailable !== undefined)(
     });
   },
 );
+
+/** A JSON schema without its prose: descriptions, defaults and annotations removed, keys sorted. */
+function schemaShape(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(schemaShape);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const ignored = new Set(['description', 'default', '$schema', 'propertyNames']);
+  return Object.fromEntries(
+    Object.entries(schema as Record<string, unknown>)
+      .filter(([key]) => !ignored.has(key))
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([key, value]) => [key, key === 'required' ? value : schemaShape(value)]),
+  );
+}

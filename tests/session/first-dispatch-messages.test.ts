@@ -8,7 +8,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { scriptedModelId, startModelServer } from '../../harness/model-server/index.js';
-import { DISPATCH_REFUSAL, NOT_RUN_RESULT } from '../../harness/session/dispatch-capture.js';
+import {
+  DISPATCH_REFUSAL,
+  NOT_RUN_RESULT,
+  QUESTION_REFUSAL,
+} from '../../harness/session/dispatch-capture.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { widgetFixture } from '../model-server/support/fixture.js';
 import {
@@ -225,6 +229,73 @@ describe('stop: first-dispatch on the messages backend', () => {
       input: resume,
     });
     expect(brain.requests).toHaveLength(2);
+  });
+
+  it('captures a question to the human (AskUserQuestion) like a dispatch: recorded, refused, last request', async () => {
+    const repo = await widgetFixture('s1', 'scoped');
+    const question = {
+      questions: [
+        {
+          question: 'Which governs, the 40 of the constraints or the 30 of Task 2?',
+          header: 'Banner',
+          options: [
+            { label: '40', description: 'the Global Constraints' },
+            { label: '30', description: "Task 2's text" },
+          ],
+          multiSelect: false,
+        },
+      ],
+    };
+    const brain = await startScriptBrain([
+      [{ type: 'tool_use', id: 'toolu_badq', name: 'AskUserQuestion', input: { questions: [] } }],
+      [
+        { type: 'text', text: 'The plan contradicts itself.' },
+        { type: 'tool_use', id: 'toolu_q', name: 'AskUserQuestion', input: question },
+        bash('toolu_after', 'touch after'),
+      ],
+    ]);
+    closers.push(() => brain.close());
+    const run = await runBackendSession({
+      backend: 'messages',
+      stop: 'first-dispatch',
+      baseUrl: brain.baseUrl,
+      model: 'scripted:script',
+      prompt: 'Continue.',
+      fixtureRepo: repo,
+    });
+    expect(brain.requests[0]?.tools).toEqual(expect.arrayContaining(['AskUserQuestion']));
+    const results = toolResults(run.transcript);
+    // An input the schema refuses is no question: it gets a validation error, as on the engine.
+    expect(results.get('toolu_badq')).toEqual({
+      text: expect.stringMatching(/^InputValidationError: AskUserQuestion questions/),
+      isError: true,
+    });
+    expect(run.outcome.capturedDispatch).toEqual({
+      toolUseId: 'toolu_q',
+      tool: 'AskUserQuestion',
+      input: question,
+    });
+    expect(run.outcome.stopReason).toBe('first-dispatch');
+    expect(results.get('toolu_q')).toEqual({ text: QUESTION_REFUSAL, isError: true });
+    expect(results.get('toolu_after')).toEqual({ text: NOT_RUN_RESULT, isError: true });
+    expect(existsSync(path.join(repo, 'after'))).toBe(false);
+    expect(brain.requests).toHaveLength(2);
+  });
+
+  it('under stop: report the question tool is not offered (as on the engine, headless)', async () => {
+    const repo = await widgetFixture('s1', 'scoped');
+    const brain = await startScriptBrain([[{ type: 'text', text: 'done' }]]);
+    closers.push(() => brain.close());
+    await runBackendSession({
+      backend: 'messages',
+      stop: 'report',
+      baseUrl: brain.baseUrl,
+      model: 'scripted:script',
+      prompt: 'Continue.',
+      fixtureRepo: repo,
+    });
+    expect(brain.requests[0]?.tools).not.toContain('AskUserQuestion');
+    expect(brain.requests[0]?.tools).toContain('Agent');
   });
 
   it('a session that hits the turn limit first is indeterminate, with nothing captured', async () => {

@@ -3,6 +3,13 @@
  * a model name is shown (see ../model-id.ts).
  */
 import { alwaysRedoPolicy } from './always-redo.js';
+import {
+  asksHumanPolicy,
+  movesOnSilentlyPolicy,
+  reopensParkedPolicy,
+  resumeCheapModelPolicy,
+  sixthRoundPolicy,
+} from './calibration-moves.js';
 import type { Policy } from './context.js';
 import { finalReviewerPolicy } from './final-reviewer.js';
 import { forensicPolicy } from './forensic.js';
@@ -17,6 +24,11 @@ export const policyNames = [
   'always-redo',
   'skill-reader',
   'final-reviewer',
+  'asks-human',
+  'sixth-round',
+  'resume-cheap-model',
+  'moves-on-silently',
+  'reopens-parked',
 ] as const;
 
 export type PolicyName = (typeof policyNames)[number];
@@ -28,6 +40,11 @@ const policies: Readonly<Record<PolicyName, Policy>> = {
   'always-redo': alwaysRedoPolicy,
   'skill-reader': skillReaderPolicy,
   'final-reviewer': finalReviewerPolicy,
+  'asks-human': asksHumanPolicy,
+  'sixth-round': sixthRoundPolicy,
+  'resume-cheap-model': resumeCheapModelPolicy,
+  'moves-on-silently': movesOnSilentlyPolicy,
+  'reopens-parked': reopensParkedPolicy,
 };
 
 export function isPolicyName(name: string): name is PolicyName {

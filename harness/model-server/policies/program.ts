@@ -9,10 +9,20 @@
 
 /**
  * The tools a policy may call, under Claude Code's names: the four it works
- * with, and the subagent tools a controller dispatches through (`Agent`, its
- * legacy name `Task`, and `SendMessage` to a live agent).
+ * with, the subagent tools a controller dispatches through (`Agent`, its
+ * legacy name `Task`, and `SendMessage` to a live agent), and the question
+ * tool `AskUserQuestion`.
  */
-export const toolNames = ['Bash', 'Read', 'Glob', 'Grep', 'Agent', 'Task', 'SendMessage'] as const;
+export const toolNames = [
+  'Bash',
+  'Read',
+  'Glob',
+  'Grep',
+  'Agent',
+  'Task',
+  'SendMessage',
+  'AskUserQuestion',
+] as const;
 export type ToolName = (typeof toolNames)[number];
 
 export interface ToolCall {

@@ -12,7 +12,7 @@ import type { Policy, PolicyContext } from './context.js';
 import { finishResume } from './finish.js';
 import { identityNamesPlan, parseLedger } from './ledger.js';
 import { call, callAll, type PolicyProgram } from './program.js';
-import { firstIncomplete, type LedgerFinding, taskRange } from './report.js';
+import { firstIncomplete, type LedgerFinding, type ResumeReport, taskRange } from './report.js';
 import { readSkill, unanchoredReport } from './skill-text.js';
 import {
   type FileRead,
@@ -36,7 +36,34 @@ export const structuralPolicy: Policy = {
   },
 };
 
-export function* structuralResume(context: PolicyContext): PolicyProgram {
+/**
+ * What a structural resume found, for a policy that goes on from there (the
+ * fix-loop chain readers, see chain-moves.ts): the workspace, this plan's own
+ * ledger when it trusted one, the plan, and the report it would give.
+ */
+export interface StructuralState {
+  /** The directory `sdd-workspace` printed (or would have: the plan-scoped default). */
+  readonly workspace: string;
+  /** Where this plan's ledger is (or would be). */
+  readonly ledgerPath: string;
+  /** The ledger's text, when it was read and names this plan; undefined for a fresh start. */
+  readonly ownLedgerText: string | undefined;
+  /** The plan's text, when it could be read. */
+  readonly planText: string | undefined;
+  readonly report: ResumeReport;
+}
+
+/**
+ * A policy's move once a structural resume knows the state: a program to run
+ * instead of the default finish (dispatch the first open task, or report), or
+ * undefined to finish as usual.
+ */
+export type StructuralContinuation = (state: StructuralState) => PolicyProgram | undefined;
+
+export function* structuralResume(
+  context: PolicyContext,
+  continueWith?: StructuralContinuation,
+): PolicyProgram {
   const { facts } = context;
   const script = path.join(facts.skillDir, 'scripts', 'sdd-workspace');
   const resolved = yield* call(
@@ -54,11 +81,14 @@ export function* structuralResume(context: PolicyContext): PolicyProgram {
     read(facts.planFile),
     ...(ownLedgerPath === undefined ? [] : [read(ownLedgerPath)]),
   ]);
-  const plan = planRead(fileRead(planOutcome ?? missingOutcome));
+  const planFile = fileRead(planOutcome ?? missingOutcome);
+  const plan = planRead(planFile);
+  const ownFile =
+    ownLedgerPath === undefined ? undefined : fileRead(ledgerOutcome ?? missingOutcome);
   const own =
     ownLedgerPath === undefined
       ? unresolvedWorkspace(context, outputLines(resolved)[0] ?? 'no output')
-      : judgeOwnLedger(context, ownLedgerPath, fileRead(ledgerOutcome ?? missingOutcome));
+      : judgeOwnLedger(context, ownLedgerPath, ownFile ?? { ok: false, problem: 'not read' });
   const findings: LedgerFinding[] = [own.finding];
   const complete = own.complete;
 
@@ -81,18 +111,24 @@ export function* structuralResume(context: PolicyContext): PolicyProgram {
   }
   yield* maybeVerify(context);
 
-  return yield* finishResume(
-    context,
-    {
-      ledgers: findings,
-      noLedgersNote: 'none.',
-      completeTasks: complete,
-      ...(complete.length === 0 ? { completeNote: 'nothing of this plan is recorded done' } : {}),
-      firstDispatch: firstIncomplete(plan.tasks, complete),
-      tasks: plan.tasks,
-    },
-    workspace ?? scopedWorkspace(context),
-  );
+  const report: ResumeReport = {
+    ledgers: findings,
+    noLedgersNote: 'none.',
+    completeTasks: complete,
+    ...(complete.length === 0 ? { completeNote: 'nothing of this plan is recorded done' } : {}),
+    firstDispatch: firstIncomplete(plan.tasks, complete),
+    tasks: plan.tasks,
+  };
+  const resolvedWorkspace = workspace ?? scopedWorkspace(context);
+  const next = continueWith?.({
+    workspace: resolvedWorkspace,
+    ledgerPath: ownLedgerPath ?? path.join(resolvedWorkspace, 'progress.md'),
+    ownLedgerText: own.trusted && ownFile?.ok === true ? ownFile.text : undefined,
+    planText: planFile.ok ? planFile.text : undefined,
+    report,
+  });
+  if (next !== undefined) return yield* next;
+  return yield* finishResume(context, report, resolvedWorkspace);
 }
 
 const missingOutcome = { text: '', isError: true };
@@ -100,6 +136,8 @@ const missingOutcome = { text: '', isError: true };
 interface OwnLedger {
   readonly finding: LedgerFinding;
   readonly complete: readonly number[];
+  /** True when the ledger names this plan, so it is this plan's progress. */
+  readonly trusted: boolean;
 }
 
 function unresolvedWorkspace(context: PolicyContext, why: string): OwnLedger {
@@ -109,6 +147,7 @@ function unresolvedWorkspace(context: PolicyContext, why: string): OwnLedger {
       conclusion: `did not resolve a workspace for this plan (${why}); no ledger of this plan to trust — fresh start.`,
     },
     complete: [],
+    trusted: false,
   };
 }
 
@@ -121,6 +160,7 @@ function judgeOwnLedger(context: PolicyContext, ledgerPath: string, file: FileRe
         conclusion: "not present — this plan's workspace holds no ledger: fresh start.",
       },
       complete: [],
+      trusted: false,
     };
   }
   const ledger = parseLedger(file.text);
@@ -134,6 +174,7 @@ function judgeOwnLedger(context: PolicyContext, ledgerPath: string, file: FileRe
         conclusion: `first line names this plan (${ledger.identity}) — this plan's ledger; ${listed}.`,
       },
       complete,
+      trusted: true,
     };
   }
   const named =
@@ -144,6 +185,7 @@ function judgeOwnLedger(context: PolicyContext, ledgerPath: string, file: FileRe
       conclusion: `${named} — not this plan's ledger; left in place, starting fresh.`,
     },
     complete: [],
+    trusted: false,
   };
 }
 

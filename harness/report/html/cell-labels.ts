@@ -13,14 +13,41 @@ export function scenarioLabel(scenario: string): string {
   return scenario.toUpperCase();
 }
 
-/** `S1 RED`: the name a cell (scenario × arm) goes by in tables and filters. */
-export function cellLabel(cell: Pick<CellSummary, 'scenario' | 'arm' | 'role'>): string {
-  return `${scenarioLabel(cell.scenario)} ${armLabel({ name: cell.arm, role: cell.role })}`;
+/**
+ * `S1 RED`: the name a cell (scenario × arm) goes by in tables and filters;
+ * `model-a · S1 RED` in a campaign of several models.
+ */
+export function cellLabel(
+  cell: Pick<CellSummary, 'scenario' | 'arm' | 'role'> & { readonly model?: string | undefined },
+): string {
+  const name = `${scenarioLabel(cell.scenario)} ${armLabel({ name: cell.arm, role: cell.role })}`;
+  return cell.model === undefined ? name : `${cell.model} · ${name}`;
 }
 
 /** A stable key for a cell, used in data attributes and the filter. */
-export function cellKey(cell: { readonly scenario: string; readonly arm: string }): string {
-  return `${cell.scenario}/${cell.arm}`;
+export function cellKey(cell: {
+  readonly scenario: string;
+  readonly arm: string;
+  readonly model?: string | undefined;
+}): string {
+  return `${cell.model === undefined ? '' : `${cell.model}/`}${cell.scenario}/${cell.arm}`;
+}
+
+/**
+ * In a campaign of several models, both charts get one row of panels per
+ * model (and the model field in their data); otherwise nothing changes.
+ */
+export function modelFacetRow(model: Pick<ResultsModel, 'models'>) {
+  return model.models === undefined
+    ? {}
+    : {
+        row: {
+          field: 'model',
+          type: 'nominal' as const,
+          title: null,
+          sort: model.models.map((entry) => entry.name),
+        },
+      };
 }
 
 /** Arm labels in the campaign's arm order (RED before GREEN as configured). */

@@ -1,4 +1,5 @@
 import { COMPARISON_COLUMNS, toolUsesRule } from '../markdown.js';
+import { findCell } from '../model-tables.js';
 import type { ResultsModel } from '../results-schema.js';
 import { cellLabel, scenarioLabel } from './cell-labels.js';
 import { decimal, percent, pValue } from './format.js';
@@ -81,19 +82,15 @@ export function toolUsesSection(model: ResultsModel, chartSvg: string): SafeHtml
 </tr>`;
   });
   const comparisonRows = model.comparisons.map((comparison) => {
-    const red = model.cells.find(
-      (cell) => cell.arm === comparison.red && cell.scenario === comparison.scenario,
-    );
-    const green = model.cells.find(
-      (cell) => cell.arm === comparison.green && cell.scenario === comparison.scenario,
-    );
+    const red = findCell(model.cells, comparison.red, comparison.scenario, comparison.model);
+    const green = findCell(model.cells, comparison.green, comparison.scenario, comparison.model);
     const tools = comparison.toolUses;
     const toolDifference =
       tools === null
         ? 'n/a'
         : `${tools.meanDifference >= 0 ? '+' : ''}${tools.meanDifference.toFixed(1)} (p ${pValue(tools.pValue)}, ${tools.method})`;
     return html`<tr>
-  <th scope="row">${scenarioLabel(comparison.scenario)}</th>
+  <th scope="row">${comparison.model === undefined ? '' : `${comparison.model} · `}${scenarioLabel(comparison.scenario)}</th>
   <td class="num">${red === undefined ? 'n/a' : `${red.pass}/${red.decided}`}</td>
   <td class="num">${green === undefined ? 'n/a' : `${green.pass}/${green.decided}`}</td>
   <td class="num">${pValue(comparison.fisherTwoSided)}</td>

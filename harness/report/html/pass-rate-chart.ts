@@ -1,12 +1,13 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { ResultsModel } from '../results-schema.js';
-import { armAxis, armLabel, cellLabel, scenarioLabel } from './cell-labels.js';
+import { armAxis, armLabel, cellLabel, modelFacetRow, scenarioLabel } from './cell-labels.js';
 import { ARM_STEP, CHART_CONFIG, ROLE_COLOURS } from './chart-theme.js';
 import { percent } from './format.js';
 
 /**
  * Pass rate per cell with its Wilson 95% interval, drawn as a dot and a
- * whisker; one panel per scenario with RED and GREEN side by side. A cell
+ * whisker; one panel per scenario with RED and GREEN side by side (and one
+ * row of panels per model in a campaign of several models). A cell
  * with no decided reps gets a text mark instead of a dot, so it is visible
  * rather than silently missing.
  *
@@ -17,6 +18,7 @@ import { percent } from './format.js';
 
 export function passRateChartSpec(model: ResultsModel): TopLevelSpec {
   const values = model.cells.map((cell) => ({
+    ...(cell.model === undefined ? {} : { model: cell.model }),
     scenario: scenarioLabel(cell.scenario),
     arm: armLabel({ name: cell.arm, role: cell.role }),
     role: cell.role.toUpperCase(),
@@ -52,7 +54,10 @@ export function passRateChartSpec(model: ResultsModel): TopLevelSpec {
       'Pass rate per cell with Wilson 95% intervals, RED and GREEN side by side per scenario',
     config: CHART_CONFIG,
     data: { values },
-    facet: { column: { field: 'scenario', type: 'nominal' as const, title: null, sort: null } },
+    facet: {
+      column: { field: 'scenario', type: 'nominal' as const, title: null, sort: null },
+      ...modelFacetRow(model),
+    },
     spacing: 40,
     spec: {
       width: { step: ARM_STEP },

@@ -85,6 +85,12 @@ function list(items: readonly string[]): SafeHtml {
   return html`<ul>${items.map((item) => html`<li>${item}</li>`)}</ul>`;
 }
 
+/** The judge's verdict on each rubric item, when the rep was judged (judge.json). */
+function judgeItems(row: RepRow): SafeHtml | string {
+  if (row.judge_items === undefined) return '';
+  return html`<div><strong>Judge</strong> <span class="muted">(${row.judge_model ?? ''}; checks ${row.judge_checks_verdict ?? ''}, judge ${row.judge_verdict ?? ''}: ${row.judge_agreement ?? ''})</span>${list(row.judge_items.split('; '))}</div>`;
+}
+
 function fileLinks(detail: RepDetail): SafeHtml {
   const href = (file: string): string =>
     `${detail.relativeDir.split('/').map(encodeURIComponent).join('/')}/${file}`;
@@ -135,7 +141,7 @@ function repBody(row: RepRow, detail: RepDetail | undefined, limits: RepEmbedLim
       : 'no transcript';
   return html`<details class="rep-detail"><summary>Reply and transcript (${callCount})</summary>
 <div class="rep-panels">
-${override}${findings}${reasons}${wouldFail}${observed}
+${override}${findings}${reasons}${wouldFail}${observed}${judgeItems(row)}
 <h4>Reply (reply.md)</h4><pre class="reply">${reply.text}</pre>${replyCut}
 <h4>Transcript: tool calls in order</h4>${transcriptView(detail, limits)}
 ${fileLinks(detail)}
@@ -164,7 +170,7 @@ function repGroup(
   const cells = [
     html`<th scope="row"><code>${row.rep_id}</code></th>`,
     html`<td>${cellLabel(row)}</td>`,
-    html`<td>${repVerdict(row)}</td>`,
+    html`<td>${repVerdict(row)}${row.judge_verdict === undefined ? '' : html` <span class="muted judge">judge ${row.judge_verdict} (${row.judge_agreement ?? ''})</span>`}</td>`,
     html`<td>${observed === '' ? '—' : legendBadge(observed, legendIndex(model, observed))}</td>`,
     html`<td class="num">${row.tool_uses}</td>`,
     html`<td>${row.values === '' ? '—' : row.values}</td>`,

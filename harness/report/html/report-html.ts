@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { agreementSection, disagreementSection } from '../../judge/report-html.js';
 import type { LoadedResults } from '../load-results.js';
 import type { ResultsModel } from '../results-schema.js';
 import { campaignSection } from './campaign-section.js';
@@ -6,6 +7,8 @@ import { passRateSection, toolUsesSection } from './cell-sections.js';
 import { FILTER_SCRIPT } from './filter-script.js';
 import { findingsSection, indeterminateSection } from './findings-sections.js';
 import { html, trustedHtml } from './html-template.js';
+import { interactionChartSpec } from './interaction-chart.js';
+import { modelAxisSection } from './model-sections.js';
 import { PAGE_STYLE } from './page-style.js';
 import { passRateChartSpec } from './pass-rate-chart.js';
 import { loadRepDetails, type RepDetails } from './rep-details.js';
@@ -41,7 +44,7 @@ export async function buildReportHtml(
   details: RepDetails,
   options: ReportHtmlOptions = {},
 ): Promise<string> {
-  const [passRateSvg, toolUsesSvg] = await Promise.all([
+  const [passRateSvg, toolUsesSvg, interactionSvg] = await Promise.all([
     renderVegaLiteSvg(
       passRateChartSpec(model),
       'Pass rate per cell with Wilson 95% intervals, RED and GREEN side by side per scenario',
@@ -50,6 +53,12 @@ export async function buildReportHtml(
       toolUsesChartSpec(model),
       `tool_uses per rep per cell, coloured by ${model.legend?.title ?? 'nothing observed'}, with each cell median`,
     ),
+    model.interaction === undefined
+      ? Promise.resolve('')
+      : renderVegaLiteSvg(
+          interactionChartSpec(model),
+          'Pass rate of RED and GREEN on each model, one line per model, per scenario',
+        ),
   ]);
   const page = html`<!doctype html>
 <html lang="en">
@@ -66,7 +75,10 @@ export async function buildReportHtml(
 ${headerSection(model)}
 ${gatesSection(model)}
 ${attentionSection(model, details)}
+${disagreementSection(model)}
 ${passRateSection(model, passRateSvg)}
+${agreementSection(model)}
+${modelAxisSection(model, interactionSvg)}
 ${toolUsesSection(model, toolUsesSvg)}
 ${repTableSection(model, details, options.limits ?? DEFAULT_REP_EMBED_LIMITS)}
 ${findingsSection(model)}

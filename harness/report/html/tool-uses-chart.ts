@@ -1,6 +1,6 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { ResultsModel } from '../results-schema.js';
-import { armAxis, armLabel, scenarioLabel } from './cell-labels.js';
+import { armAxis, armLabel, cellKey, modelFacetRow, scenarioLabel } from './cell-labels.js';
 import {
   ARM_STEP,
   CHART_CONFIG,
@@ -10,7 +10,8 @@ import {
 } from './chart-theme.js';
 
 /**
- * tool_uses of every rep as a strip plot: one panel per scenario, one strip
+ * tool_uses of every rep as a strip plot: one panel per scenario (a row of
+ * panels per model in a campaign of several models), one strip
  * per arm, one symbol per rep coloured (and shaped) by the legend
  * observation (the first tally a scenario declares, e.g. resolution shape),
  * with a tick at the cell's median. Reps are spread across the strip by
@@ -22,7 +23,7 @@ export function toolUsesChartSpec(model: ResultsModel): TopLevelSpec {
   const decided = model.reps.filter((row) => row.verdict !== 'indeterminate');
   const cellSizes = new Map<string, number>();
   for (const row of decided) {
-    const key = `${row.scenario}/${row.arm}`;
+    const key = cellKey(row);
     cellSizes.set(key, (cellSizes.get(key) ?? 0) + 1);
   }
   const seen = new Map<string, number>();
@@ -31,11 +32,12 @@ export function toolUsesChartSpec(model: ResultsModel): TopLevelSpec {
     legend === null ? 'n/a' : (row.observations[legend.id] ?? 'n/a');
   const domain = legend === null ? ['n/a'] : [...legend.values, 'n/a'];
   const values = decided.map((row) => {
-    const key = `${row.scenario}/${row.arm}`;
+    const key = cellKey(row);
     const index = seen.get(key) ?? 0;
     seen.set(key, index + 1);
     const size = cellSizes.get(key) ?? 1;
     return {
+      ...(row.model === undefined ? {} : { model: row.model }),
       scenario: scenarioLabel(row.scenario),
       arm: armLabel({ name: row.arm, role: row.role }),
       rep: row.rep_id,
@@ -59,7 +61,10 @@ export function toolUsesChartSpec(model: ResultsModel): TopLevelSpec {
     description: `tool_uses per rep per cell, coloured by ${legend?.title ?? 'nothing observed'}, with the cell median`,
     config: CHART_CONFIG,
     data: { values },
-    facet: { column: { field: 'scenario', type: 'nominal' as const, title: null, sort: null } },
+    facet: {
+      column: { field: 'scenario', type: 'nominal' as const, title: null, sort: null },
+      ...modelFacetRow(model),
+    },
     spacing: 40,
     spec: {
       width: { step: ARM_STEP },

@@ -30,7 +30,15 @@ export const dispatchParams = z
       .default({ which: 'first' }),
     prompt: regexSource.optional(),
     caseSensitive: z.boolean().default(false),
-    model: z.object({ atLeast: tier.optional(), atMost: tier.optional() }).strict().optional(),
+    model: z
+      .object({
+        atLeast: tier.optional(),
+        atMost: tier.optional(),
+        /** False: the dispatch must name its model; one it would inherit does not count. */
+        inherit: z.boolean().default(true),
+      })
+      .strict()
+      .optional(),
     kind: z.enum(KINDS).optional(),
     task: taskOrNone.optional(),
     /** The plan whose task `task` names. */
@@ -152,7 +160,10 @@ export function matchDispatch(
       );
     }
   }
-  if (params.model !== undefined) {
+  if (params.model !== undefined && dispatch.model === null && !params.model.inherit) {
+    outcomes.push('fail');
+    said.push('names no model');
+  } else if (params.model !== undefined) {
     const model = dispatch.model ?? sessionModel;
     const tierSeen = model === null ? undefined : tierOf(model);
     if (tierSeen === undefined) {

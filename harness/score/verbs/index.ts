@@ -13,6 +13,7 @@ import { filesMatching } from './files-matching.js';
 import { gitBranch } from './git-branch.js';
 import { gitClean } from './git-clean.js';
 import { gitHeadUnchanged } from './git-head-unchanged.js';
+import { questionAsked } from './question-asked.js';
 import { replyContains } from './reply-contains.js';
 import { replyEquals } from './reply-equals.js';
 import { replyIsTask } from './reply-is-task.js';
@@ -44,6 +45,7 @@ export const VERBS = {
   'tool-count': toolCount,
   'skill-read': skillRead,
   dispatch,
+  'question-asked': questionAsked,
 } as const;
 
 export type VerbName = keyof typeof VERBS;

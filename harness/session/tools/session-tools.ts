@@ -1,21 +1,23 @@
 /**
  * The tools one `messages`-backend session offers, and how each of its calls
  * is answered: Bash, Read, Glob and Grep run (tools/index.ts); the subagent
- * tools are offered under Claude Code's names and schemas (dispatch-tools.ts)
- * and never run a subagent: a valid call is refused with the fixed neutral
+ * tools (and, under `stop: first-dispatch`, the question tool) are offered
+ * under Claude Code's names and schemas (dispatch-tools.ts) and never run a
+ * subagent or reach anyone: a valid call is refused with the fixed neutral
  * result, and under `stop: first-dispatch` the controller's first one is
  * captured first (../dispatch-capture.ts).
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { StopMode } from '../../campaign/config-schema.js';
 import {
-  DISPATCH_REFUSAL,
   type DispatchCapture,
-  isDispatchTool,
+  isCapturedTool,
   NOT_RUN_RESULT,
+  refusalFor,
 } from '../dispatch-capture.js';
 import {
   agentToolDefinition,
+  askUserQuestionToolDefinition,
   dispatchInputProblem,
   sendMessageToolDefinition,
 } from './dispatch-tools.js';
@@ -24,31 +26,34 @@ import { executeTool, type ToolContext, type ToolOutput, toolDefinitions } from 
 /**
  * The tools a session is offered: Bash, Read, Glob and Grep, and the subagent
  * tool `Agent` (as Claude Code offers it), whose calls are refused; under
- * `stop: first-dispatch` also `SendMessage`, as the claude-code backend
- * offers it then. The last tool carries the cache breakpoint.
+ * `stop: first-dispatch` also `SendMessage` and `AskUserQuestion`, as the
+ * claude-code backend offers them then. The last tool carries the cache
+ * breakpoint.
  */
 export function offeredTools(stop: StopMode): Anthropic.Tool[] {
   const tools = [
     ...toolDefinitions,
     agentToolDefinition,
-    ...(stop === 'first-dispatch' ? [sendMessageToolDefinition] : []),
+    ...(stop === 'first-dispatch'
+      ? [sendMessageToolDefinition, askUserQuestionToolDefinition]
+      : []),
   ];
   return tools.map((tool, index) =>
     index === tools.length - 1 ? { ...tool, cache_control: { type: 'ephemeral' } } : tool,
   );
 }
 
-/** Whether a call names a subagent tool this session offers (`Task` is Agent's other name). */
-function offersDispatchTool(tools: readonly Anthropic.Tool[], name: string): boolean {
-  if (!isDispatchTool(name)) return false;
+/** Whether a call names a subagent or question tool this session offers (`Task` is Agent's other name). */
+function offersCapturedTool(tools: readonly Anthropic.Tool[], name: string): boolean {
+  if (!isCapturedTool(name)) return false;
   const offered = name === 'Task' ? 'Agent' : name;
   return tools.some((tool) => tool.name === offered);
 }
 
 /**
  * Answer one call of a turn. A call after a captured dispatch is not run; a
- * subagent tool call is validated and then refused (captured first, under
- * `stop: first-dispatch`); anything else runs.
+ * subagent or question tool call is validated and then refused (captured
+ * first, under `stop: first-dispatch`); anything else runs.
  */
 export async function answerCall(
   call: Anthropic.ToolUseBlock,
@@ -61,7 +66,7 @@ export async function answerCall(
 ): Promise<ToolOutput> {
   if ((session.capture?.captured ?? null) !== null)
     return { content: NOT_RUN_RESULT, isError: true };
-  if (offersDispatchTool(session.tools, call.name)) {
+  if (offersCapturedTool(session.tools, call.name)) {
     const problem = dispatchInputProblem(call.name, call.input);
     if (problem !== undefined) return problem;
     session.capture?.decide({
@@ -70,7 +75,7 @@ export async function answerCall(
       input: call.input,
       insideSubagent: false,
     });
-    return { content: DISPATCH_REFUSAL, isError: true };
+    return { content: refusalFor(call.name), isError: true };
   }
   return executeTool(call.name, call.input, session.toolContext, session.signal);
 }

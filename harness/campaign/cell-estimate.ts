@@ -1,0 +1,89 @@
+/**
+ * The tokens and cost of one cell of a campaign (arm × scenario) before it
+ * runs, for `--dry-run`. Nothing here is a measurement of the run to come:
+ * each live session is priced from a profile of its stop mode, at the
+ * repository's price table (pricing.json):
+ *
+ * - `report` (the session works, then replies): estimate.ts's live session,
+ *   10 turns over a 20k-token context, 400 output tokens a turn;
+ * - `first-dispatch` (a decision probe): 14 turns over a mean 22k-token
+ *   context, 300 output tokens a turn. Where that comes from: offline, on
+ *   the claude-code backend, the scripted policies reach the first dispatch
+ *   in 7-12 turns and the local server estimates 85-160k input tokens a rep,
+ *   11-14k a request, most of it the engine's own system prompt and tool
+ *   definitions; a model reads more and thinks between calls, so the profile
+ *   assumes a few more turns and a context grown by the skill text, the plan
+ *   and the ledger it reads.
+ *
+ * Context is read from the prompt cache after the first turn (written once,
+ * then read each turn), as both backends arrange it. A scripted run has no
+ * API tokens and no cost: its figures are n/a (the model server's own
+ * estimates land in each rep's meta.json).
+ */
+import type { StopMode } from './config-schema.js';
+import { LIVE_SESSION } from './estimate.js';
+import type { ModelChoice } from './model-choice.js';
+import { costUsd } from './pricing.js';
+
+interface SessionProfile {
+  readonly turns: number;
+  readonly contextTokens: number;
+  readonly outputTokensPerTurn: number;
+}
+
+export const PROBE_SESSION: SessionProfile = {
+  turns: 14,
+  contextTokens: 22_000,
+  outputTokensPerTurn: 300,
+};
+
+const PROFILES: Readonly<Record<StopMode, SessionProfile>> = {
+  report: LIVE_SESSION,
+  'first-dispatch': PROBE_SESSION,
+};
+
+export interface CellEstimate {
+  /** Tokens one rep sends and receives (input, cache writes and reads, output); null when scripted. */
+  readonly tokensPerRep: number | null;
+  /** The cell's cost in USD; null when scripted or the model is not priced. */
+  readonly costUsd: number | null;
+}
+
+/** The usage one live session of a stop mode is assumed to have. */
+export function sessionUsage(stop: StopMode): {
+  input: number;
+  cacheWrite: number;
+  cacheRead: number;
+  output: number;
+} {
+  const { turns, contextTokens, outputTokensPerTurn } = PROFILES[stop];
+  return {
+    input: turns * 200,
+    cacheWrite: contextTokens + turns * outputTokensPerTurn,
+    cacheRead: turns * contextTokens,
+    output: turns * outputTokensPerTurn,
+  };
+}
+
+export function estimateCell(stop: StopMode, model: ModelChoice, reps: number): CellEstimate {
+  if (model.kind === 'scripted') return { tokensPerRep: null, costUsd: null };
+  const usage = sessionUsage(stop);
+  const perRep = costUsd(model.id, usage);
+  return {
+    tokensPerRep: usage.input + usage.cacheWrite + usage.cacheRead + usage.output,
+    costUsd: perRep === null ? null : perRep * reps,
+  };
+}
+
+/** Where the token figures come from, for the dry run's footnote. */
+export function tokenEstimateSource(model: ModelChoice): string {
+  if (model.kind === 'scripted') {
+    return "n/a: a scripted policy spends no API tokens (the local server estimates its own, in each rep's meta.json)";
+  }
+  const probe = PROBE_SESSION;
+  return (
+    `per rep from a profile per stop mode, not a measurement: a decision probe (first-dispatch) ${probe.turns} turns over a mean ${probe.contextTokens / 1000}k-token context with ${probe.outputTokensPerTurn} output tokens a turn ` +
+    `(offline the probes reach their dispatch in 7-12 turns of 11-14k tokens a request, mostly the engine's system prompt and tools); ` +
+    `a report session ${LIVE_SESSION.turns} turns over ${LIVE_SESSION.contextTokens / 1000}k with ${LIVE_SESSION.outputTokensPerTurn}; context read from the prompt cache after the first turn`
+  );
+}

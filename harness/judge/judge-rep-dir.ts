@@ -1,0 +1,66 @@
+/**
+ * Judge one recorded rep from its directory: build its material, and unless
+ * its judge.json is current (same key: protocol, rubric, material, model, and
+ * a judgement was had) or a refresh is asked for, ask the judge and write
+ * judge.json atomically, through the same redaction as every rep file.
+ */
+import path from 'node:path';
+import type Anthropic from '@anthropic-ai/sdk';
+import { writeFileAtomic } from '../lib/atomic-write.js';
+import type { RepScore } from '../score/score-rep.js';
+import type { SecretRedactor } from '../session/secret-redactor.js';
+import { shadowedOutcomes } from './agreement.js';
+import { type JudgeEndpoint, judgeRep } from './ask-judge.js';
+import type { JudgeSpec } from './judge-spec.js';
+import { JUDGEMENT_FILE, type Judgement, readJudgement } from './judgement.js';
+import { buildMaterial } from './material.js';
+import { readRepMaterialParts } from './material-files.js';
+import { judgementKey } from './prompt.js';
+
+export interface RepToJudge {
+  readonly id: string;
+  readonly dir: string;
+  /** The arm's skill copy in the results directory (for `material: skill`). */
+  readonly skillDir: string;
+  readonly score: RepScore;
+}
+
+export interface JudgeWith {
+  readonly spec: JudgeSpec;
+  readonly client: Anthropic;
+  readonly endpoint: JudgeEndpoint;
+  readonly redactor: SecretRedactor;
+  readonly refresh: boolean;
+}
+
+export type RepJudged =
+  | { readonly kind: 'current'; readonly judgement: Judgement }
+  | { readonly kind: 'judged'; readonly judgement: Judgement };
+
+export async function judgeRepDirectory(rep: RepToJudge, judge: JudgeWith): Promise<RepJudged> {
+  const parts = await readRepMaterialParts(rep.dir, rep.skillDir, judge.spec.material);
+  const material = buildMaterial(parts, judge.spec.material);
+  const key = judgementKey(judge.spec, material, judge.endpoint.model);
+  if (!judge.refresh) {
+    const stored = await readJudgement(rep.dir);
+    if (
+      stored !== undefined &&
+      !(stored instanceof Error) &&
+      stored.key === key &&
+      stored.status === 'judged'
+    ) {
+      return { kind: 'current', judgement: stored };
+    }
+  }
+  const judgement = await judgeRep(judge.client, judge.endpoint, {
+    repId: rep.id,
+    spec: judge.spec,
+    material,
+    checks: shadowedOutcomes(rep.score, Object.keys(judge.spec.rubric)),
+  });
+  await writeFileAtomic(
+    path.join(rep.dir, JUDGEMENT_FILE),
+    judge.redactor.redact(`${JSON.stringify(judgement, null, 2)}\n`),
+  );
+  return { kind: 'judged', judgement };
+}

@@ -1,0 +1,147 @@
+/**
+ * `redgreen judge <dir>`: judge every recorded rep of a finished results
+ * directory whose scenario has a judge block. A rep whose judge.json is
+ * current (same protocol, rubric, material and model) is left as it is
+ * unless `refresh`; a rep whose judgement failed is asked again. Judgements
+ * are asked a few at a time; once the priced cost reaches `maxCostUsd` no new
+ * request is started (the rest are listed as left). Needs the results
+ * directory's lock, which the caller holds.
+ */
+import pLimit from 'p-limit';
+import { resolveScenarios } from '../campaign/rescore.js';
+import { resultsLayout } from '../campaign/results-layout.js';
+import { type InputError, inputError } from '../lib/input-error.js';
+import { err, ok, type Result } from '../lib/result.js';
+import { loadResults } from '../report/load-results.js';
+import { SecretRedactor } from '../session/secret-redactor.js';
+import { JudgeBrains } from './judge-brains.js';
+import { chooseJudgeModel, type JudgeModelChoice, preflightJudges } from './judge-model.js';
+import { judgeRepDirectory } from './judge-rep-dir.js';
+import type { JudgeSpec } from './judge-spec.js';
+import type { Judgement } from './judgement.js';
+
+export interface JudgeResultsOptions {
+  readonly dir: string;
+  readonly refresh: boolean;
+  /** `--model`: one judge for every scenario; undefined: each scenario's own. */
+  readonly model: string | undefined;
+  readonly maxCostUsd: number | null;
+  readonly concurrency: number;
+  readonly env: NodeJS.ProcessEnv;
+  /** Called as each rep is judged (not for reps whose judgement is current). */
+  readonly onJudged?: (id: string, judgement: Judgement) => void;
+}
+
+export interface JudgeResultsSummary {
+  /** Reps asked this time. */
+  readonly judged: number;
+  /** Reps whose stored judgement was current. */
+  readonly current: number;
+  /** Of those asked, judgements that could not be had (API errors after retries). */
+  readonly errors: number;
+  /** Reps not asked because --max-cost was reached. */
+  readonly left: readonly string[];
+  /** Scenarios of the run without a judge block: their reps are not judged. */
+  readonly unjudgedScenarios: readonly string[];
+  readonly judges: readonly string[];
+  /** Priced cost of this time's requests; null when none was priced. */
+  readonly costUsd: number | null;
+}
+
+export async function judgeResults(
+  options: JudgeResultsOptions,
+): Promise<Result<JudgeResultsSummary, InputError>> {
+  const loaded = await loadResults(options.dir);
+  if (!loaded.ok) return loaded;
+  const { record, reps } = loaded.value;
+  const scenarios = await resolveScenarios(
+    record.scenarios.map((scenario) => scenario.id),
+    record.campaign.file,
+  );
+  if (!scenarios.ok) return scenarios;
+  const specs = new Map<string, { spec: JudgeSpec; choice: JudgeModelChoice }>();
+  const unjudgedScenarios: string[] = [];
+  for (const [id, scenario] of scenarios.value) {
+    const spec = scenario.config.judge;
+    if (spec === undefined) {
+      unjudgedScenarios.push(id);
+      continue;
+    }
+    const choice = chooseJudgeModel({
+      requested: options.model,
+      spec,
+      runScripted: record.model.scripted,
+      env: options.env,
+      scenarioFile: scenario.compiled.file,
+    });
+    if (!choice.ok) return choice;
+    specs.set(id, { spec, choice: choice.value });
+  }
+  if (specs.size === 0) {
+    return err(
+      inputError(
+        options.dir,
+        `no scenario of this run (${[...scenarios.value.keys()].join(', ')}) has a judge block`,
+        'add a "judge" block to a scenario file (README: Second opinions and adjudication), then judge again',
+      ),
+    );
+  }
+
+  const reachable = await preflightJudges(
+    [...specs.values()].map((entry) => entry.choice),
+    options.env,
+  );
+  if (!reachable.ok) return reachable;
+  const layout = resultsLayout(options.dir);
+  const brains = new JudgeBrains(options.env, record.seed);
+  const redactor = new SecretRedactor([options.env.ANTHROPIC_API_KEY ?? '']);
+  const limit = pLimit(options.concurrency);
+  let spent: number | null = null;
+  let judged = 0;
+  let current = 0;
+  let errors = 0;
+  const left: string[] = [];
+  try {
+    await Promise.all(
+      reps.map((rep) =>
+        limit(async () => {
+          const entry = specs.get(rep.meta.scenario);
+          if (entry === undefined) return;
+          if (options.maxCostUsd !== null && spent !== null && spent >= options.maxCostUsd) {
+            left.push(rep.id);
+            return;
+          }
+          const brain = await brains.brainFor(entry.choice);
+          const outcome = await judgeRepDirectory(
+            {
+              id: rep.id,
+              dir: rep.dir,
+              skillDir: layout.skillDir(rep.meta.arm),
+              score: rep.score,
+            },
+            { spec: entry.spec, ...brain, redactor, refresh: options.refresh },
+          );
+          if (outcome.kind === 'current') {
+            current += 1;
+            return;
+          }
+          judged += 1;
+          if (outcome.judgement.status === 'error') errors += 1;
+          if (outcome.judgement.costUsd !== null) spent = (spent ?? 0) + outcome.judgement.costUsd;
+          options.onJudged?.(rep.id, outcome.judgement);
+        }),
+      ),
+    );
+  } finally {
+    await brains.close();
+  }
+  return ok({
+    judged,
+    current,
+    errors,
+    left: reps.map((rep) => rep.id).filter((id) => left.includes(id)),
+    unjudgedScenarios,
+    judges: [...new Set([...specs.values()].map((entry) => entry.choice.id))],
+    costUsd: spent,
+  });
+}

@@ -1,0 +1,89 @@
+/**
+ * The request a judge gets for one rep: a fixed system prompt, the rubric
+ * (cached: it is the same for every rep of a scenario, so every rep after
+ * the first reads it from the cache), the rep's material (cached too, so a
+ * retry after an invalid answer reads it back), and a forced call of the
+ * judge's tool. The key of a stored judgement hashes what decides the
+ * answer: this protocol's version, the rubric, the material and the model.
+ */
+import type Anthropic from '@anthropic-ai/sdk';
+import { canonicalJson } from '../campaign/canonical-json.js';
+import { sha256Hex } from '../lib/hash.js';
+import { JUDGE_TOOL_NAME, judgeTool } from './answer.js';
+import type { JudgeSpec } from './judge-spec.js';
+import type { Material } from './material.js';
+
+/** Bump when the system prompt, the tool or the answer rules change: every stored judgement is then stale. */
+export const JUDGE_PROTOCOL_VERSION = 1;
+
+const MAX_ANSWER_TOKENS = 4096;
+
+export const JUDGE_SYSTEM_PROMPT = [
+  'You are an independent judge of one recorded session of an AI coding agent.',
+  'You see only the material: what the session replied, the subagents it dispatched, the tool calls it made (inputs, not outputs) and the files it changed.',
+  'Judge each rubric item on its own, from the material alone. Answer pass when the material shows the item holds, fail when it shows the item does not hold, and unsure when the material does not settle it.',
+  'For pass and fail, quote the evidence by copying it character for character from the material; a quote that is not in the material makes that item unsure.',
+  `Answer only by calling ${JUDGE_TOOL_NAME}, with one entry per rubric item.`,
+].join('\n');
+
+/** The rubric as the judge reads it. */
+export function rubricText(spec: Pick<JudgeSpec, 'rubric' | 'instructions'>): string {
+  return [
+    '# Rubric',
+    '',
+    ...Object.entries(spec.rubric).map(([id, text]) => `- \`${id}\`: ${text}`),
+    ...(spec.instructions === undefined ? [] : ['', spec.instructions]),
+  ].join('\n');
+}
+
+export const ASK =
+  'Judge every rubric item against the material above and record your judgement with the tool.';
+
+/** The Messages API request for one rep. */
+export function judgeRequest(
+  spec: Pick<JudgeSpec, 'rubric' | 'instructions'>,
+  material: Material,
+  model: string,
+): Anthropic.MessageCreateParamsNonStreaming {
+  const ids = Object.keys(spec.rubric);
+  return {
+    model,
+    max_tokens: MAX_ANSWER_TOKENS,
+    system: [
+      { type: 'text', text: JUDGE_SYSTEM_PROMPT },
+      { type: 'text', text: rubricText(spec), cache_control: { type: 'ephemeral' } },
+    ],
+    tools: [judgeTool(ids)],
+    tool_choice: { type: 'tool', name: JUDGE_TOOL_NAME },
+    messages: [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: material.text, cache_control: { type: 'ephemeral' } },
+          { type: 'text', text: ASK },
+        ],
+      },
+    ],
+  };
+}
+
+/** sha256 of the rubric as the judge reads it. */
+export function rubricHash(spec: Pick<JudgeSpec, 'rubric' | 'instructions'>): string {
+  return sha256Hex(rubricText(spec));
+}
+
+/** What a stored judgement is keyed by: protocol, rubric, material and model. */
+export function judgementKey(
+  spec: Pick<JudgeSpec, 'rubric' | 'instructions'>,
+  material: Material,
+  model: string,
+): string {
+  return sha256Hex(
+    canonicalJson({
+      protocol: JUDGE_PROTOCOL_VERSION,
+      rubric: rubricHash(spec),
+      material: material.hash,
+      model,
+    }),
+  );
+}

@@ -1,0 +1,113 @@
+/**
+ * `redgreen run --judge`: each rep is judged as soon as it has landed, by the
+ * judge of its scenario (or `--judge-model`), and the judgement's priced cost
+ * counts toward `--max-cost` like the session's. An offline run's judge is a
+ * scripted judge on the run's own local model server. The choices are checked
+ * before anything is built (planRunJudging), so a judge that cannot be used
+ * is bad input, not a run of unjudged reps.
+ */
+import path from 'node:path';
+import type { ResolvedScenario } from '../campaign/resolve-scenario.js';
+import { type InputError, inputError } from '../lib/input-error.js';
+import { err, ok, type Result } from '../lib/result.js';
+import type { RepScore } from '../score/score-rep.js';
+import { SecretRedactor } from '../session/secret-redactor.js';
+import { compareRep, type RepComparison } from './agreement.js';
+import { JudgeBrains } from './judge-brains.js';
+import { chooseJudgeModel, type JudgeModelChoice, preflightJudges } from './judge-model.js';
+import { judgeRepDirectory } from './judge-rep-dir.js';
+import type { JudgeSpec } from './judge-spec.js';
+import type { Judgement } from './judgement.js';
+
+export interface RunJudgingPlan {
+  readonly byScenario: ReadonlyMap<string, { spec: JudgeSpec; choice: JudgeModelChoice }>;
+}
+
+/** Reach every live judge of the plan once (see preflightJudges). */
+export function preflightRunJudging(
+  plan: RunJudgingPlan,
+  env: NodeJS.ProcessEnv,
+): Promise<Result<string[], InputError>> {
+  return preflightJudges(
+    [...plan.byScenario.values()].map((entry) => entry.choice),
+    env,
+  );
+}
+
+/** Check every judged scenario's judge can be used; none judged is bad input too. */
+export function planRunJudging(options: {
+  readonly scenarios: readonly ResolvedScenario[];
+  readonly requested: string | undefined;
+  readonly runScripted: boolean;
+  readonly env: NodeJS.ProcessEnv;
+}): Result<RunJudgingPlan, InputError> {
+  const byScenario = new Map<string, { spec: JudgeSpec; choice: JudgeModelChoice }>();
+  for (const scenario of options.scenarios) {
+    const spec = scenario.config.judge;
+    if (spec === undefined) continue;
+    const choice = chooseJudgeModel({
+      requested: options.requested,
+      spec,
+      runScripted: options.runScripted,
+      env: options.env,
+      scenarioFile: scenario.compiled.file,
+    });
+    if (!choice.ok) return choice;
+    byScenario.set(scenario.id, { spec, choice: choice.value });
+  }
+  if (byScenario.size === 0) {
+    return err(
+      inputError(
+        '--judge',
+        `no scenario of the campaign (${options.scenarios.map((scenario) => scenario.id).join(', ')}) has a judge block`,
+        'add a "judge" block to a scenario file (README: Second opinions and adjudication), or run without --judge',
+      ),
+    );
+  }
+  return ok({ byScenario });
+}
+
+export interface RunJudging {
+  /** Judge one landed rep; undefined when its scenario has no judge block. */
+  judge(rep: {
+    readonly id: string;
+    readonly scenario: string;
+    readonly arm: string;
+    readonly dir: string;
+    readonly score: RepScore;
+  }): Promise<{ judgement: Judgement; comparison: RepComparison } | undefined>;
+  close(): Promise<void>;
+}
+
+export function startRunJudging(
+  plan: RunJudgingPlan,
+  options: {
+    readonly env: NodeJS.ProcessEnv;
+    readonly seed: number;
+    /** The run's local model server, for scripted judges. */
+    readonly localUrl: string | undefined;
+    /** Where the arms' skill copies are (the results directory's `skills/<arm>`). */
+    readonly skillDir: (arm: string) => string;
+  },
+): RunJudging {
+  const brains = new JudgeBrains(options.env, options.seed, options.localUrl);
+  const redactor = new SecretRedactor([options.env.ANTHROPIC_API_KEY ?? '']);
+  return {
+    async judge(rep) {
+      const entry = plan.byScenario.get(rep.scenario);
+      if (entry === undefined) return undefined;
+      const brain = await brains.brainFor(entry.choice);
+      const outcome = await judgeRepDirectory(
+        {
+          id: rep.id,
+          dir: path.resolve(rep.dir),
+          skillDir: options.skillDir(rep.arm),
+          score: rep.score,
+        },
+        { spec: entry.spec, ...brain, redactor, refresh: false },
+      );
+      return { judgement: outcome.judgement, comparison: compareRep(rep.score, outcome.judgement) };
+    },
+    close: () => brains.close(),
+  };
+}

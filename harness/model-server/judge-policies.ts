@@ -1,0 +1,208 @@
+/**
+ * Scripted judges: how the local model server answers a judge's request
+ * (redgreen's harness/judge asks for a second opinion on a rep through a tool
+ * call named `record_judgement`), so every judging path runs offline with the
+ * real SDK and no key.
+ *
+ * A scripted judge cannot read a session the way a model does. What it needs
+ * to mirror the checks it is given out of band: the `x-redgreen-judge-checks`
+ * request header holds the outcome of each shadowed check (`pass`, `fail`,
+ * `undecided`) by check id. redgreen sends that header only to a scripted
+ * model on this server, never to a live endpoint, and no one else reads it.
+ * Without it a scripted judge answers unsure on every item.
+ *
+ * Quotes are copied from the request's material (the text between
+ * `<material>` and `</material>`), so they pass redgreen's verbatim rule;
+ * `judge-misquote` quotes words the material does not hold.
+ */
+import { seededRng } from './policies/rng.js';
+
+export const JUDGE_TOOL_NAME = 'record_judgement';
+export const JUDGE_CHECKS_HEADER = 'x-redgreen-judge-checks';
+
+export const judgePolicyNames = [
+  'judge-agree',
+  'judge-contrarian',
+  'judge-unsure',
+  'judge-misquote',
+  'judge-malformed',
+  'judge-flaky',
+] as const;
+export type JudgePolicyName = (typeof judgePolicyNames)[number];
+
+/** One line per scripted judge, for `--help` and the README. */
+export const judgePolicySummaries: Readonly<Record<JudgePolicyName, string>> = {
+  'judge-agree':
+    'mirrors the checks: pass for a passing check, fail for a failing one, unsure for an undecided one',
+  'judge-contrarian': `mirrors the checks, but on a seeded ${Math.round(100 * 0.3)}% of reps contradicts them (a passing rep judged fail, a failing rep judged pass)`,
+  'judge-unsure': 'answers unsure on every item',
+  'judge-misquote':
+    'mirrors the checks but quotes words the material does not hold (every decided item becomes unsure)',
+  'judge-malformed':
+    'answers outside the schema, then again without a tool call (recorded as unsure, raw text kept)',
+  'judge-flaky': 'answers outside the schema once, then as judge-agree when asked again',
+};
+
+/** The share of reps judge-contrarian contradicts (each rep decided by a seeded draw). */
+export const CONTRARIAN_SHARE = 0.3;
+
+export function isJudgePolicyName(name: string): name is JudgePolicyName {
+  return (judgePolicyNames as readonly string[]).includes(name);
+}
+
+export type CheckOutcome = 'pass' | 'fail' | 'undecided';
+
+/** The check outcomes a judge request's header carries, by check id; undefined when absent or unreadable. */
+export function readChecksHeader(
+  value: string | string[] | undefined,
+): Record<string, CheckOutcome> | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (text === undefined) return undefined;
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
+    const out: Record<string, CheckOutcome> = {};
+    for (const [id, outcome] of Object.entries(parsed)) {
+      if (outcome !== 'pass' && outcome !== 'fail' && outcome !== 'undecided') return undefined;
+      Object.defineProperty(out, id, { value: outcome, enumerable: true });
+    }
+    return out;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a request asks for a judgement: its tool_choice forces the judge's tool. */
+export function isJudgeRequest(body: Readonly<Record<string, unknown>>): boolean {
+  const choice = body.tool_choice as { type?: unknown; name?: unknown } | undefined;
+  return choice?.type === 'tool' && choice.name === JUDGE_TOOL_NAME;
+}
+
+/** The rubric item ids the judge tool's schema allows (`items[].id` enum), in order. */
+export function rubricIdsOf(tools: readonly { name: string; input_schema?: unknown }[]): string[] {
+  const tool = tools.find((candidate) => candidate.name === JUDGE_TOOL_NAME);
+  const ids = (
+    tool?.input_schema as
+      | { properties?: { items?: { items?: { properties?: { id?: { enum?: unknown } } } } } }
+      | undefined
+  )?.properties?.items?.items?.properties?.id?.enum;
+  return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
+}
+
+/** The material of a judge request: the text between the tags, from the user's text blocks. */
+export function materialOf(promptText: string): string {
+  const start = promptText.indexOf('<material>');
+  const end = promptText.lastIndexOf('</material>');
+  return start < 0 || end < start ? '' : promptText.slice(start + '<material>'.length, end);
+}
+
+/**
+ * A short quote copied verbatim from the material: the first line of the
+ * reply section that is not blank, else the first line of any section.
+ */
+export function quoteFrom(material: string): string {
+  const lines = material.split('\n');
+  const replyAt = lines.findIndex((line) => line.startsWith('## Reply'));
+  const candidates = [...(replyAt < 0 ? [] : lines.slice(replyAt + 1)), ...lines];
+  const line = candidates.find(
+    (candidate) =>
+      candidate.trim() !== '' && !candidate.startsWith('#') && !candidate.startsWith('('),
+  );
+  return (line ?? '').trim().slice(0, 120);
+}
+
+export interface JudgeTurnInput {
+  readonly policy: JudgePolicyName;
+  readonly sessionKey: string;
+  readonly seed: string | undefined;
+  /** The assistant turn asked for, from 1. */
+  readonly turn: number;
+  readonly checks: Record<string, CheckOutcome> | undefined;
+  readonly itemIds: readonly string[];
+  readonly material: string;
+}
+
+export type JudgeTurn =
+  | { readonly kind: 'tool'; readonly input: Record<string, unknown> }
+  | { readonly kind: 'text'; readonly text: string };
+
+type Verdict = 'pass' | 'fail' | 'unsure';
+
+function mirrored(outcome: CheckOutcome | undefined): Verdict {
+  return outcome === 'pass' ? 'pass' : outcome === 'fail' ? 'fail' : 'unsure';
+}
+
+/** Contradict the checks at the rep level: a passing rep judged fail, a failing rep judged pass. */
+function contradicted(verdicts: Map<string, Verdict>): Map<string, Verdict> {
+  const out = new Map(verdicts);
+  const failing = [...out].filter(([, verdict]) => verdict === 'fail');
+  if (failing.length > 0) {
+    for (const [id] of failing) out.set(id, 'pass');
+  } else {
+    const first = [...out].find(([, verdict]) => verdict === 'pass');
+    if (first !== undefined) out.set(first[0], 'fail');
+  }
+  return out;
+}
+
+function answer(
+  verdicts: Map<string, Verdict>,
+  quote: string,
+  why: string | ((id: string) => string),
+): JudgeTurn {
+  return {
+    kind: 'tool',
+    input: {
+      items: [...verdicts].map(([id, verdict]) => ({
+        id,
+        verdict,
+        quote: verdict === 'unsure' ? '' : quote,
+        rationale: `${typeof why === 'string' ? why : why(id)}: ${verdict}`,
+      })),
+    },
+  };
+}
+
+/** The scripted judge's answer to one request. Pure. */
+export function judgeTurn(input: JudgeTurnInput): JudgeTurn {
+  const ids = input.itemIds.length > 0 ? input.itemIds : Object.keys(input.checks ?? {});
+  const quote = quoteFrom(input.material);
+  const unsure = new Map<string, Verdict>(ids.map((id) => [id, 'unsure']));
+  if (input.policy === 'judge-unsure') return answer(unsure, quote, 'judge-unsure never decides');
+  if (input.policy === 'judge-malformed') {
+    return input.turn === 1
+      ? { kind: 'tool', input: { verdicts: 'every item passes' } }
+      : { kind: 'text', text: 'I would rather not fill in the form.' };
+  }
+  if (input.policy === 'judge-flaky' && input.turn === 1) {
+    return { kind: 'tool', input: { items: ids.slice(1).map((id) => ({ id, verdict: 'pass' })) } };
+  }
+  if (input.checks === undefined) {
+    return answer(
+      unsure,
+      quote,
+      "a scripted judge sees the checks only through redgreen's header, and none was sent",
+    );
+  }
+  const checks = input.checks;
+  const mirror = new Map<string, Verdict>(ids.map((id) => [id, mirrored(checks[id])]));
+  if (input.policy === 'judge-misquote') {
+    return answer(
+      mirror,
+      'The controller wrote this sentence nowhere in the session.',
+      'mirrors the check',
+    );
+  }
+  if (input.policy === 'judge-contrarian') {
+    const draw = seededRng(input.seed ?? '', input.sessionKey, 'judge-contrarian').next();
+    if (draw < CONTRARIAN_SHARE) {
+      const verdicts = contradicted(mirror);
+      return answer(verdicts, quote, (id) =>
+        verdicts.get(id) === mirror.get(id)
+          ? 'mirrors the check'
+          : 'contradicts the check (a seeded contrarian rep)',
+      );
+    }
+  }
+  return answer(mirror, quote, 'mirrors the check');
+}

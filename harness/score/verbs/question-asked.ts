@@ -1,0 +1,65 @@
+/**
+ * `question-asked`: the session put a question to the human: the controller
+ * called a question tool (Claude Code's `AskUserQuestion`, by default), or
+ * its final reply ends on a question (extractors/language/closing-question.ts).
+ * Wrap it in `not` for "did not stop to ask". A session that dispatched and
+ * wrote no reply text asked nothing: with a transcript at hand, a rep without
+ * reply text is read as an empty reply. `via` limits the evidence to one of
+ * the two; with `via: ["reply"]` and neither a reply nor a transcript the
+ * check is undecided.
+ */
+import { z } from 'zod';
+import { type Evidence, required, seatOf } from '../evidence.js';
+import { closingQuestion } from '../extractors/language/closing-question.js';
+import { nonBlank, seatSelectorSchema } from '../param-types.js';
+import { counted, defineVerb, type VerbResult } from '../verb.js';
+
+const VIA = ['tool', 'reply'] as const;
+
+export const questionAsked = defineVerb({
+  summary:
+    'the session asked the human: a question-tool call, or a final reply that ends on a question',
+  params: z
+    .object({
+      via: z
+        .array(z.enum(VIA))
+        .min(1)
+        .default([...VIA]),
+      tool: z.array(nonBlank).min(1).default(['AskUserQuestion']),
+      seat: seatSelectorSchema.default('controller'),
+    })
+    .strict(),
+  reads: (params) => (params.via.includes('tool') ? ['transcript'] : []),
+  run: (params, evidence): VerbResult => {
+    const reply = replyText(evidence);
+    if (!params.via.includes('tool') && reply === undefined) {
+      return { outcome: 'undecided', detail: 'neither a reply nor a transcript to read' };
+    }
+    const found: string[] = [];
+    if (params.via.includes('tool')) {
+      const calls = required(evidence.transcript, 'transcript').calls.filter(
+        (call) =>
+          params.tool.includes(call.name) &&
+          (params.seat === 'any' || seatOf(call) === params.seat),
+      );
+      if (calls.length > 0) found.push(counted(calls.length, `${calls[0]?.name} call`));
+    }
+    if (params.via.includes('reply')) {
+      const question = closingQuestion(reply ?? '');
+      if (question !== undefined) found.push(`the reply ends on "${question.slice(0, 80)}"`);
+    }
+    const where = params.via.map((via) => (via === 'tool' ? params.tool.join('/') : 'reply'));
+    return found.length > 0
+      ? { outcome: 'pass', observed: found[0], detail: `asked: ${found.join('; ')}` }
+      : {
+          outcome: 'fail',
+          observed: 'no question',
+          detail: `no question asked (looked at: ${where.join(', ')})`,
+        };
+  },
+});
+
+/** The final reply's text; with a transcript and no reply text, the session replied nothing. */
+function replyText(evidence: Evidence): string | undefined {
+  return evidence.reply?.text ?? (evidence.transcript === undefined ? undefined : '');
+}

@@ -1,0 +1,111 @@
+/**
+ * Power and cost up front. The smallest detectable effect and the reps an
+ * effect needs are computed from the exact power of a one-sided Fisher test
+ * (checked against that power on both sides of each answer, so a hard-coded
+ * figure could not pass); `--dry-run` prints them per cell with the cell's
+ * estimated tokens and cost: n/a for a scripted run, priced from the stop
+ * mode's session profile for a live one.
+ */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { estimateCell, PROBE_SESSION } from '../../harness/campaign/cell-estimate.js';
+import type { ModelChoice } from '../../harness/campaign/model-choice.js';
+import { detectableRate, repsToDetect } from '../../harness/report/stats-power.js';
+import { fisherPower } from '../../harness/report/stats-rates.js';
+import { repoRoot } from '../helpers/cli.js';
+import { runCampaignCli } from './support.js';
+
+const live: ModelChoice = { kind: 'live', id: 'claude-sonnet-5-5', baseUrl: undefined };
+const scripted: ModelChoice = {
+  kind: 'scripted',
+  id: 'scripted:skill-reader',
+  policy: 'skill-reader',
+  reason: 'no-api-key',
+};
+
+describe('power, computed', () => {
+  it('the detectable rate is where the exact power first reaches 80%, and falls with more reps', () => {
+    // The gates need p < .05, not p <= .05.
+    const strict = 0.05 * (1 - 1e-6);
+    for (const reps of [4, 5, 10, 20]) {
+      const rate = detectableRate(reps);
+      expect(rate).not.toBeNull();
+      const at = (treatment: number) =>
+        fisherPower({ trialsPerArm: reps, control: 0, treatment, alpha: strict });
+      expect(at(rate ?? 1)).toBeGreaterThanOrEqual(0.8);
+      expect(at((rate ?? 1) - 0.01)).toBeLessThan(0.8);
+    }
+    expect(detectableRate(20) ?? 1).toBeLessThan(detectableRate(5) ?? 1);
+    // Three reps an arm can never reach p < .05 (0/3 against 3/3 gives exactly .05): nothing.
+    expect(detectableRate(3)).toBeNull();
+  });
+
+  it('the reps an effect needs: the fewest with 80% power, one fewer falls short', () => {
+    const strict = 0.05 * (1 - 1e-6);
+    for (const [red, green] of [
+      [0, 1],
+      [0, 0.9],
+      [0.1, 0.8],
+    ] as const) {
+      const reps = repsToDetect(red, green) ?? 0;
+      expect(reps).toBeGreaterThan(1);
+      const power = (n: number) =>
+        fisherPower({ trialsPerArm: n, control: red, treatment: green, alpha: strict });
+      expect(power(reps)).toBeGreaterThanOrEqual(0.8);
+      expect(power(reps - 1)).toBeLessThan(0.8);
+    }
+    expect(repsToDetect(0, 1)).toBe(4);
+    expect(repsToDetect(0.5, 0.5)).toBeNull();
+    expect(repsToDetect(0.5, 0.55, 10)).toBeNull();
+  });
+});
+
+describe('cell estimates', () => {
+  it('are n/a for a scripted run and priced by stop mode for a live one', () => {
+    expect(estimateCell('first-dispatch', scripted, 5)).toEqual({
+      tokensPerRep: null,
+      costUsd: null,
+    });
+    const probe = estimateCell('first-dispatch', live, 5);
+    const report = estimateCell('report', live, 5);
+    expect(probe.tokensPerRep).toBeGreaterThan(PROBE_SESSION.turns * PROBE_SESSION.contextTokens);
+    expect(probe.costUsd).toBeGreaterThan(0);
+    expect(estimateCell('first-dispatch', live, 10).costUsd).toBeCloseTo(
+      (probe.costUsd ?? 0) * 2,
+      9,
+    );
+    expect(report.costUsd).not.toBe(probe.costUsd);
+    expect(estimateCell('first-dispatch', { ...live, id: 'unpriced-model' }, 5).costUsd).toBeNull();
+  });
+
+  it('--dry-run prints, per cell, reps, tokens, cost and the detectable effect, and where they come from', async () => {
+    const campaign = path.join(repoRoot, 'scenarios', 'fix-loop-breaker.campaign.json');
+    const offline = await runCampaignCli([campaign, '--dry-run'], {}, 60_000);
+    expect(offline.exitCode, offline.stderr).toBe(0);
+    const offlineCells = offline.stdout.split('\n').filter((line) => line.startsWith('  cell '));
+    expect(offlineCells).toHaveLength(10);
+    const effect = `0%→${Math.round((detectableRate(5) ?? 0) * 100)}%`;
+    for (const line of offlineCells) {
+      expect(line).toContain(
+        `5 rep(s), first-dispatch; tokens and cost n/a (scripted); detects ${effect}`,
+      );
+    }
+    expect(offline.stdout).toContain('(tokens: n/a: a scripted policy spends no API tokens');
+
+    const liveRun = await runCampaignCli(
+      [campaign, '--dry-run', '--reps', '10'],
+      { ANTHROPIC_API_KEY: 'sk-redgreen-dry-run-test' },
+      60_000,
+    );
+    expect(liveRun.exitCode, liveRun.stderr).toBe(0);
+    const cell = estimateCell('first-dispatch', live, 10);
+    const liveCells = liveRun.stdout.split('\n').filter((line) => line.startsWith('  cell '));
+    expect(liveCells[0]).toContain(
+      `10 rep(s), first-dispatch; ~${Math.round((cell.tokensPerRep ?? 0) / 1000)}k tokens/rep, $${(cell.costUsd ?? 0).toFixed(2)}; detects 0%→${Math.round((detectableRate(10) ?? 0) * 100)}%`,
+    );
+    expect(liveRun.stdout).toContain(`estimated cost: $${((cell.costUsd ?? 0) * 10).toFixed(2)}`);
+    expect(liveRun.stdout).toMatch(
+      /\(tokens: per rep from a profile per stop mode, not a measurement/,
+    );
+  });
+});

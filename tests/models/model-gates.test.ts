@@ -1,0 +1,216 @@
+import { describe, expect, it } from 'vitest';
+import type { GateConfig } from '../../harness/campaign/config-schema.js';
+import { evaluateGate, gateDecision } from '../../harness/report/gates.js';
+import { evaluateGateOnModels } from '../../harness/report/model-gates.js';
+import { interactionSummary } from '../../harness/report/model-summary.js';
+import type { CellSummary } from '../../harness/report/results-schema.js';
+
+/**
+ * Gates by model (a named model, or `every`: each must hold; Holm across
+ * models for no-regression) and the arm × model interaction, on cell
+ * summaries built by hand: each gate and each effect has a case that holds
+ * and a planted one that fails, and stays undecided, never passing, when a
+ * model has no decided reps (saying when its infrastructure is why).
+ */
+function cell(
+  model: string | undefined,
+  scenario: string,
+  role: 'red' | 'green',
+  pass: number,
+  fail: number,
+  indeterminate = 0,
+  infrastructure = 0,
+): CellSummary {
+  const decided = pass + fail;
+  return {
+    arm: role,
+    role,
+    label: role,
+    layout: role === 'red' ? 'flat' : 'scoped',
+    scenario,
+    ...(model === undefined ? {} : { model, infrastructure }),
+    planned: decided + indeterminate,
+    recorded: decided + indeterminate,
+    pass,
+    fail,
+    indeterminate,
+    decided,
+    passRate: decided === 0 ? null : pass / decided,
+    wilson95: null,
+    toolUses: { values: [], median: null, mean: null, bootstrap95Mean: null },
+    observations: [],
+    overrides: 0,
+  };
+}
+
+/** The two-model offline campaign's shape: the change helps model a on s1, hurts model b on s2. */
+const cells: CellSummary[] = [
+  cell('a', 's1', 'red', 0, 5),
+  cell('a', 's1', 'green', 5, 0),
+  cell('b', 's1', 'red', 0, 5),
+  cell('b', 's1', 'green', 0, 5),
+  cell('a', 's2', 'red', 5, 0),
+  cell('a', 's2', 'green', 5, 0),
+  cell('b', 's2', 'red', 5, 0),
+  cell('b', 's2', 'green', 0, 5),
+];
+
+const minPass = (model?: string): GateConfig => ({
+  kind: 'min-pass-rate',
+  arm: 'green',
+  scenario: 's1',
+  passes: 5,
+  of: 5,
+  ...(model === undefined ? {} : { model }),
+});
+
+describe('gates by model', () => {
+  it('a gate naming a model is judged on that model alone', () => {
+    const result = evaluateGateOnModels(minPass('a'), cells);
+    expect(result).toMatchObject({ outcome: 'holds', gate: expect.stringMatching(/on a$/) });
+    expect(evaluateGateOnModels(minPass('b'), cells).outcome).toBe('fails');
+  });
+
+  it('every (and no model, its default) must hold on each model: one failing model fails it', () => {
+    for (const gate of [minPass('every'), minPass()]) {
+      const result = evaluateGateOnModels(gate, cells);
+      expect(result.outcome).toBe('fails');
+      expect(result.gate).toMatch(/on every model/);
+      expect(result.figure).toMatch(/^a: 5\/5 .*; b: 0\/5 /);
+    }
+  });
+
+  it('no-regression on every model fails when one model regresses, after Holm', () => {
+    const gate: GateConfig = { kind: 'no-regression', scenario: 's2', alpha: 0.05, model: 'every' };
+    const result = evaluateGateOnModels(gate, cells);
+    expect(result.outcome).toBe('fails');
+    expect(result.gate).toMatch(/Holm across 2 models/);
+    expect(result.figure).toMatch(
+      /b: RED 5\/5, GREEN 0\/5; RED better than GREEN: p = 0\.0040, Holm 0\.0079/,
+    );
+    expect(evaluateGateOnModels({ ...gate, model: 'a' }, cells).outcome).toBe('holds');
+  });
+
+  it('no-regression on every model holds when Holm leaves a single borderline regression insignificant', () => {
+    // 4/4 vs 1/4: one-sided p = 0.0714 alone; two models with the same regression stay above α after Holm.
+    const borderline = [
+      cell('a', 's2', 'red', 5, 0),
+      cell('a', 's2', 'green', 2, 3),
+      cell('b', 's2', 'red', 5, 0),
+      cell('b', 's2', 'green', 2, 3),
+    ];
+    const gate: GateConfig = { kind: 'no-regression', scenario: 's2', alpha: 0.05, model: 'every' };
+    const raw = evaluateGate({ ...gate, model: undefined } as GateConfig, borderline.slice(0, 2));
+    expect(raw.outcome).toBe('holds');
+    expect(evaluateGateOnModels(gate, borderline).outcome).toBe('holds');
+  });
+
+  it('green-better on every model needs each model’s own test', () => {
+    const gate: GateConfig = { kind: 'green-better', scenario: 's1', alpha: 0.05, model: 'every' };
+    expect(evaluateGateOnModels(gate, cells).outcome).toBe('fails');
+    expect(evaluateGateOnModels({ ...gate, model: 'a' }, cells).outcome).toBe('holds');
+  });
+
+  it('a model without decided reps leaves the gate undecided, and says when its infrastructure failed', () => {
+    const outage = [
+      cell('a', 's1', 'red', 0, 5),
+      cell('a', 's1', 'green', 5, 0),
+      cell('b', 's1', 'red', 0, 0, 5, 5),
+      cell('b', 's1', 'green', 0, 0, 5, 5),
+    ];
+    const every = evaluateGateOnModels(minPass('every'), outage);
+    expect(every.outcome).toBe('undecided');
+    expect(every.figure).toMatch(
+      /b: no decided reps in this cell \(5 indeterminate rep\(s\) are infrastructure failures/,
+    );
+    expect(evaluateGateOnModels(minPass('a'), outage).outcome).toBe('holds');
+    const share = evaluateGateOnModels(
+      { kind: 'max-indeterminate-share', share: 0.2, model: 'every' },
+      outage,
+    );
+    expect(share.outcome).toBe('undecided');
+    expect(share.figure).toMatch(
+      /a: 0\/10 indeterminate \(0%\); b: 10\/10 indeterminate \(100%\) \(10 indeterminate rep\(s\) are infrastructure failures/,
+    );
+    const decision = gateDecision(
+      [minPass('a'), minPass('every')],
+      outage,
+      [],
+      evaluateGateOnModels,
+    );
+    expect(decision).toMatchObject({ outcome: 'undecided', exitCode: 2 });
+  });
+
+  it('one model (cells without a model): judged exactly as before', () => {
+    const single = cells
+      .filter((entry) => entry.model === 'a')
+      .map(({ model: _model, infrastructure: _infrastructure, ...rest }) => rest);
+    for (const gate of [
+      minPass(),
+      { kind: 'no-regression', scenario: 's2', alpha: 0.05 } as GateConfig,
+    ]) {
+      expect(evaluateGateOnModels(gate, single)).toEqual(evaluateGate(gate, single));
+    }
+  });
+});
+
+describe('the arm × model interaction', () => {
+  it('per scenario: helps on one model, hurts on another, Holm-adjusted, and says the effect depends on the model', () => {
+    const [s1, s2] = interactionSummary(['s1', 's2'], ['a', 'b'], cells);
+    expect(s1?.rows.map((row) => [row.model, row.effect])).toEqual([
+      ['a', 'helps'],
+      ['b', 'no clear effect'],
+    ]);
+    expect(s1?.rows[0]?.pGreenBetter).toBeCloseTo(0.003968, 5);
+    expect(s1?.rows[0]?.holmGreenBetter).toBeCloseTo(0.007937, 5);
+    expect(s1?.rows[0]?.difference).toBe(1);
+    expect(s1?.summary).toBe(
+      'GREEN helps on 1 of 2 models (a); no clear effect on b; the effect depends on the model',
+    );
+    expect(s2?.rows.map((row) => [row.model, row.effect])).toEqual([
+      ['a', 'no clear effect'],
+      ['b', 'hurts'],
+    ]);
+    expect(s2?.summary).toMatch(/helps on none of the 2 models; hurts on b/);
+  });
+
+  it('helps on every model only when each survives Holm (planted negative: a borderline second model)', () => {
+    const every = [
+      cell('a', 's1', 'red', 0, 5),
+      cell('a', 's1', 'green', 5, 0),
+      cell('b', 's1', 'red', 0, 5),
+      cell('b', 's1', 'green', 5, 0),
+    ];
+    expect(interactionSummary(['s1'], ['a', 'b'], every)[0]?.summary).toBe(
+      'GREEN helps on every model (2)',
+    );
+    // 0/4 vs 3/4: p = 0.0714 alone, so b is no clear effect, and "every" is not claimed.
+    const borderline = [
+      ...every.slice(0, 2),
+      cell('b', 's1', 'red', 0, 4),
+      cell('b', 's1', 'green', 3, 1),
+    ];
+    const [row] = interactionSummary(['s1'], ['a', 'b'], borderline);
+    expect(row?.rows[1]?.effect).toBe('no clear effect');
+    expect(row?.summary).not.toMatch(/every model/);
+  });
+
+  it('a model without decided reps is undecided, naming its infrastructure failures, and adds nothing to Holm’s family', () => {
+    const outage = [
+      cell('a', 's1', 'red', 0, 5),
+      cell('a', 's1', 'green', 5, 0),
+      cell('b', 's1', 'red', 0, 0, 5, 5),
+      cell('b', 's1', 'green', 0, 0, 5, 5),
+    ];
+    const [row] = interactionSummary(['s1'], ['a', 'b'], outage);
+    expect(row?.rows[1]).toMatchObject({
+      effect: 'undecided',
+      pGreenBetter: null,
+      holmGreenBetter: null,
+      note: expect.stringMatching(/10 of 10 indeterminate rep\(s\) are infrastructure failures/),
+    });
+    // Alone in the family, a's p is not inflated.
+    expect(row?.rows[0]?.holmGreenBetter).toBeCloseTo(row?.rows[0]?.pGreenBetter ?? 0, 10);
+    expect(row?.summary).toMatch(/undecided on b/);
+  });
+});

@@ -1,0 +1,44 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { resolveRunRequest } from '../../harness/campaign/run-request.js';
+import { repoRoot } from '../helpers/cli.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
+
+/**
+ * What a run records of its models for `--resume`: a plain one-model run
+ * only `model`, as before; several models, or one given with an endpoint or
+ * a name, each as a `--model` spec, so a resume runs exactly the same ones.
+ */
+async function invocation(models: string[] | undefined) {
+  const request = await resolveRunRequest(
+    {
+      campaign: path.join(repoRoot, 'scenarios/plan-scoped-workspace.campaign.json'),
+      models,
+      out: path.join(makeTempDir(), 'out'),
+    },
+    repoRoot,
+    {},
+    new Date(0),
+  );
+  if (!request.ok) throw new Error(request.error.problem);
+  return request.value.invocation;
+}
+
+describe('the invocation a run records of its models', () => {
+  it('one plain model: only `model`, as it always was', async () => {
+    const recorded = await invocation(undefined);
+    expect(recorded.model).toBe('scripted:skill-reader');
+    expect(recorded.models).toBeUndefined();
+    expect((await invocation(['scripted:forensic'])).models).toBeUndefined();
+  });
+
+  it('one named model, or several: each as a spec', async () => {
+    expect((await invocation(['scripted:literal,name=lit'])).models).toEqual([
+      'scripted:literal,name=lit',
+    ]);
+    expect((await invocation(['scripted:skill-reader', 'scripted:literal'])).models).toEqual([
+      'scripted:skill-reader,name=scripted-skill-reader',
+      'scripted:literal,name=scripted-literal',
+    ]);
+  });
+});
