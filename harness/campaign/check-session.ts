@@ -19,6 +19,7 @@ import { type InputError, inputError } from '../lib/input-error.js';
 import { packageRoot } from '../lib/package-root.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { readTextInput } from '../lib/text-input.js';
+import { COMMAND_JSON_VERSION } from '../report/command-json.js';
 import { filesNeeded } from '../score/evidence-needs.js';
 import { resolveScenarioDir } from '../score/load-scenario.js';
 import { parseReplyFile } from '../score/reply-file.js';
@@ -41,12 +42,20 @@ export interface CheckRequest {
   readonly plan?: string | undefined;
   /** The skill directory the session was given, as its tool calls name it (default: read from its prompt). */
   readonly skillDir?: string | undefined;
-  /** Judge only the checks the evidence given can assess (score-reply). */
-  readonly judgeAssessedOnly?: boolean | undefined;
+  /**
+   * The command asking (default `check`): `score-reply` judges only the
+   * checks the reply can assess, and its errors and hints name its own inputs.
+   */
+  readonly command?: CheckCommand | undefined;
   readonly scenariosDir?: string | undefined;
 }
 
+export type CheckCommand = 'check' | 'score-reply';
+
 export interface CheckReport {
+  /** The `--json` envelope, as `gate --json` and `report --json` carry it. */
+  readonly schemaVersion: typeof COMMAND_JSON_VERSION;
+  readonly command: CheckCommand;
   readonly scenario: string;
   readonly ownPlan: string;
   readonly sources: {
@@ -105,10 +114,11 @@ export async function checkSession(
       ),
     );
   }
+  const command = request.command ?? 'check';
   const dir = resolveScenarioDir(
     request.scenario,
     request.scenariosDir ?? path.join(packageRoot(), 'scenarios'),
-    '--scenario',
+    command === 'check' ? '<scenario>' : '--scenario',
   );
   if (!dir.ok) return dir;
   const scenario = await resolveScenarioIn(dir.value);
@@ -253,9 +263,11 @@ export async function checkSession(
     inputs: { ...inputs, skillDir: skillDir?.path ?? null },
     runner,
     assessPre: false,
-    judgeAssessedOnly: request.judgeAssessedOnly === true,
+    judgeAssessedOnly: command === 'score-reply',
   });
   return ok({
+    schemaVersion: COMMAND_JSON_VERSION,
+    command,
     scenario: scenario.value.id,
     ownPlan,
     sources: {
@@ -270,6 +282,57 @@ export async function checkSession(
 }
 
 const MARK = { pass: 'pass', fail: 'FAIL', undecided: '  ? ' } as const;
+/** Observations never gate: they say what was seen, not pass or FAIL. */
+const OBSERVED = { pass: 'yes ', fail: 'no  ', undecided: '  ? ' } as const;
+
+/** What an observation saw: a classification's label, a yes/no for a predicate. */
+function observationLine(observation: RepScore['observations'][number]): string {
+  if (observation.notAssessed === true) return `  n/a   ${observation.detail}`;
+  if (observation.verb === 'classify') return `  seen  ${observation.detail}`;
+  return `  ${OBSERVED[observation.outcome]}  ${observation.detail}`;
+}
+
+/**
+ * The inputs that would let the not-assessed checks be judged, by the
+ * evidence they lacked; `commands` no input can give (a command's result is
+ * captured only in a redgreen run).
+ */
+function inputsFor(missing: ReadonlySet<string>, report: CheckReport): string[] {
+  const hasRepo = report.sources.repo !== null;
+  const inputs: string[] = [];
+  if (missing.has('transcript')) inputs.push('--transcript <file>');
+  if (missing.has('reply')) inputs.push('--reply <file>');
+  if (missing.has('before'))
+    inputs.push(hasRepo ? '--layout <name>' : '--repo <dir> --layout <name>');
+  else if (missing.has('after') || missing.has('contents')) inputs.push('--repo <dir>');
+  return inputs;
+}
+
+/** The line saying which checks were not assessed and what would assess them. */
+function notAssessedLine(report: CheckReport): string {
+  const { score } = report;
+  const missing = new Set(
+    [...score.pre, ...score.checks]
+      .filter((check) => check.notAssessed === true)
+      .flatMap((check) => check.missingEvidence ?? []),
+  );
+  const inputs = inputsFor(missing, report);
+  const commandOnly = missing.has('commands')
+    ? ['command checks are assessed only in a redgreen run']
+    : [];
+  const hint =
+    report.command === 'score-reply'
+      ? [
+          ...(inputs.length === 0
+            ? []
+            : [
+                `score-reply judges the reply alone; redgreen check ${report.scenario} --reply <file> ${inputs.join(' ')} assesses them`,
+              ]),
+          ...commandOnly,
+        ]
+      : [...(inputs.length === 0 ? [] : [`give ${inputs.join(' ')} for them`]), ...commandOnly];
+  return `not assessed: ${score.notAssessed.join(', ')}${hint.length === 0 ? '' : ` (${hint.join('; ')})`}`;
+}
 
 /** The text `redgreen check` and `redgreen score-reply` print. */
 export function formatCheckReport(report: CheckReport): string {
@@ -293,20 +356,10 @@ export function formatCheckReport(report: CheckReport): string {
     ),
     ...(score.observations.length === 0
       ? []
-      : [
-          'observations (never gate):',
-          ...score.observations.map(
-            (observation) =>
-              `  ${observation.notAssessed === true ? 'n/a ' : MARK[observation.outcome]}  ${observation.detail}`,
-          ),
-        ]),
+      : ['observations (never gate):', ...score.observations.map(observationLine)]),
     'reasons:',
     ...score.reasons.map((reason) => `  - ${reason}`),
-    ...(score.notAssessed.length === 0
-      ? []
-      : [
-          `not assessed: ${score.notAssessed.join(', ')} (give --transcript, --reply, or --repo with --layout, for them)`,
-        ]),
+    ...(score.notAssessed.length === 0 ? [] : [notAssessedLine(report)]),
   ];
   return `${lines.join('\n')}\n`;
 }
