@@ -16,7 +16,6 @@ import path from 'node:path';
 import { takeSnapshot } from '../fixture/index.js';
 import { fixtureFacts, recipeFixtureFacts } from '../fixture/scenario-facts.js';
 import { type InputError, inputError } from '../lib/input-error.js';
-import { packageRoot } from '../lib/package-root.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { readTextInput } from '../lib/text-input.js';
 import { COMMAND_JSON_VERSION } from '../report/command-json.js';
@@ -28,10 +27,10 @@ import { readSessionTranscript, type TranscriptFormat } from '../score/transcrip
 import { beforeSnapshotFor } from './check-before.js';
 import { skillDirOfPrompt } from './prompt-skill-dir.js';
 import { captureFiles } from './rep-evidence.js';
-import { resolveScenarioIn } from './resolve-scenario.js';
+import { resolveScenarioIn, scenarioSearchDirs } from './resolve-scenario.js';
 
 export interface CheckRequest {
-  /** A scenario id (under `scenariosDir`) or a scenario folder. */
+  /** A scenario id (under one of `scenariosDirs`) or a scenario folder. */
   readonly scenario: string;
   readonly transcript?: string | undefined;
   readonly reply?: string | undefined;
@@ -47,7 +46,8 @@ export interface CheckRequest {
    * checks the reply can assess, and its errors and hints name its own inputs.
    */
   readonly command?: CheckCommand | undefined;
-  readonly scenariosDir?: string | undefined;
+  /** Where an id is looked for, in order (default: scenarioSearchDirs()). */
+  readonly scenariosDirs?: readonly string[] | undefined;
 }
 
 export type CheckCommand = 'check' | 'score-reply';
@@ -117,7 +117,7 @@ export async function checkSession(
   const command = request.command ?? 'check';
   const dir = resolveScenarioDir(
     request.scenario,
-    request.scenariosDir ?? path.join(packageRoot(), 'scenarios'),
+    request.scenariosDirs ?? scenarioSearchDirs(),
     command === 'check' ? '<scenario>' : '--scenario',
   );
   if (!dir.ok) return dir;

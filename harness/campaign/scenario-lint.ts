@@ -213,12 +213,12 @@ async function calibrationRow(
   return ok({ kind: 'calibration', subject, expected, got, ok: good });
 }
 
-/** Lint one scenario (an id under `scenariosDir`, or a folder). */
+/** Lint one scenario (an id under one of `scenariosDirs`, or a folder). */
 export async function lintScenario(
   idOrDir: string,
-  options: { readonly backend: BackendName; readonly scenariosDir: string },
+  options: { readonly backend: BackendName; readonly scenariosDirs: readonly string[] },
 ): Promise<Result<LintReport, InputError>> {
-  const dir = resolveScenarioDir(idOrDir, options.scenariosDir, 'scenario');
+  const dir = resolveScenarioDir(idOrDir, options.scenariosDirs, 'scenario');
   if (!dir.ok) return dir;
   const scenario = await resolveScenarioIn(dir.value);
   if (!scenario.ok) return scenario;

@@ -371,4 +371,40 @@ describe('redgreen scenario migrate', () => {
     expect(again.exitCode).toBe(2);
     expect(again.stderr).toMatch(/has no scoring\.json, so it is not an old-format scenario/);
   });
+
+  it('keeps the old files as *.pre-migration, and never overwrites such a backup', async () => {
+    const dir = path.join(makeTempDir(), 's2');
+    mkdirSync(dir);
+    const oldScenario = path.join(repoRoot, 'tests/score/fixtures/old-format/s2-scenario.json');
+    const oldScoring = path.join(repoRoot, 'tests/score/fixtures/old-format/s2-scoring.json');
+    cpSync(oldScenario, path.join(dir, 'scenario.json'));
+    cpSync(oldScoring, path.join(dir, 'scoring.json'));
+    cpSync(path.join(repoRoot, 'scenarios/prompts'), path.join(path.dirname(dir), 'prompts'), {
+      recursive: true,
+    });
+    const migrated = await runCli(['scenario', 'migrate', dir]);
+    expect(migrated.exitCode, migrated.stderr).toBe(0);
+    expect(migrated.stdout).toContain('scenario.json.pre-migration and scoring.json.pre-migration');
+    expect(readFileSync(path.join(dir, 'scenario.json.pre-migration'), 'utf8')).toBe(
+      readFileSync(oldScenario, 'utf8'),
+    );
+    expect(readFileSync(path.join(dir, 'scoring.json.pre-migration'), 'utf8')).toBe(
+      readFileSync(oldScoring, 'utf8'),
+    );
+    // An old-format folder again (scoring.json back) with the backups still there: refused,
+    // nothing touched.
+    cpSync(oldScoring, path.join(dir, 'scoring.json'));
+    cpSync(oldScenario, path.join(dir, 'scenario.json'));
+    writeFileSync(path.join(dir, 'scoring.json.pre-migration'), 'an earlier backup\n');
+    const refused = await runCli(['scenario', 'migrate', dir]);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    expect(refused.stderr).toMatch(/pre-migration: already exists/);
+    expect(readFileSync(path.join(dir, 'scoring.json.pre-migration'), 'utf8')).toBe(
+      'an earlier backup\n',
+    );
+    expect(readFileSync(path.join(dir, 'scenario.json'), 'utf8')).toBe(
+      readFileSync(oldScenario, 'utf8'),
+    );
+  });
 });
