@@ -28,7 +28,7 @@ import type { CompiledScenario, ObservationNode } from './load-scenario.js';
 import type { Facts } from './placeholders.js';
 import { readReport } from './read-report.js';
 import { summarySchema } from './scenario-schema.js';
-import type { ToolCall } from './tool-call.js';
+import { callRan, type ToolCall } from './tool-call.js';
 
 export const runnerStatusSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('completed') }).strict(),
@@ -127,12 +127,14 @@ export function buildEvidence(request: ScoreRequest): { post: Evidence; pre: Evi
       ? undefined
       : readReport(inputs.reply, scenario.sections, facts, catalogue);
   const plans = [...new Set([...Object.keys(catalogue), ...list(facts.ownPlan)])];
+  // A call the capture refused as "Not run." never ran: no call of the session's.
+  const calls = inputs.toolCalls?.filter(callRan);
   const transcript =
-    inputs.toolCalls === undefined
+    calls === undefined
       ? undefined
       : {
-          calls: inputs.toolCalls,
-          dispatches: dispatchesOf(inputs.toolCalls, catalogue, plans, list(facts.foreignPlans)),
+          calls,
+          dispatches: dispatchesOf(calls, catalogue, plans, list(facts.foreignPlans)),
           model: inputs.sessionModel ?? null,
           skillDir: inputs.skillDir ?? null,
           partial: inputs.transcriptPartial === true,

@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
-import { isInsideSubagent, isSubagentDispatch, type ToolCall } from './tool-call.js';
+import { callRan, isInsideSubagent, isSubagentDispatch, type ToolCall } from './tool-call.js';
 
 const blockSchema = z.looseObject({ type: z.string() });
 const toolUseBlockSchema = z.looseObject({
@@ -65,11 +65,11 @@ export interface TranscriptRead {
   /** The final reply: the successful `result` message's text, else the last assistant text; undefined if neither. */
   readonly reply: string | undefined;
   readonly counts: {
-    /** Distinct tool_use blocks of the main session. */
+    /** Distinct tool_use blocks of the main session that ran (a capture's "Not run." did not). */
     readonly toolUses: number;
     /** Distinct tool_use blocks made inside subagents. */
     readonly subagentToolUses: number;
-    /** Main-session Task/Agent tool uses (subagents started). */
+    /** Main-session Task/Agent tool uses that ran or were captured (subagents started). */
     readonly subagentDispatches: number;
     /** Lines whose message type this reader does not use. */
     readonly ignoredLines: number;
@@ -256,10 +256,10 @@ export function readTranscript(jsonl: string): TranscriptRead {
     toolCalls,
     reply,
     counts: {
-      toolUses: toolCalls.filter((call) => !isInsideSubagent(call)).length,
+      toolUses: toolCalls.filter((call) => !isInsideSubagent(call) && callRan(call)).length,
       subagentToolUses: toolCalls.filter((call) => isInsideSubagent(call)).length,
       subagentDispatches: toolCalls.filter(
-        (call) => !isInsideSubagent(call) && isSubagentDispatch(call),
+        (call) => !isInsideSubagent(call) && isSubagentDispatch(call) && callRan(call),
       ).length,
       ignoredLines,
     },
