@@ -37,7 +37,11 @@ describe('a results directory a run holds locked', () => {
       { cwd: repoRoot, env: cleanEnv(), extendEnv: false, reject: false },
     );
     const lock = path.join(out, '.redgreen.lock');
-    await waitFor(() => existsSync(lock) && repLines(out).length >= 1, 120_000);
+    const ledger = path.join(out, 'ledger.jsonl');
+    await waitFor(
+      () => existsSync(lock) && existsSync(ledger) && repLines(out).length >= 1,
+      120_000,
+    );
     const before = contents(out);
     for (const command of ['report', 'score']) {
       const refused = await runCli([command, out]);
@@ -47,9 +51,13 @@ describe('a results directory a run holds locked', () => {
       expect(lines[0]).toContain('.redgreen.lock');
       expect(lines[0]).toMatch(/pid \d+/);
     }
-    // Nothing the run had written was rewritten by them.
+    // Nothing the run had written was rewritten by them. The run itself goes on meanwhile:
+    // its ledger only grows (appended lines), every other file stays as it was.
     const during = contents(out);
-    for (const [file, text] of Object.entries(before)) expect(during[file], file).toBe(text);
+    for (const [file, text] of Object.entries(before)) {
+      if (file === 'ledger.jsonl') expect(during[file]?.startsWith(text), file).toBe(true);
+      else expect(during[file], file).toBe(text);
+    }
     expect(existsSync(path.join(out, 'results.md'))).toBe(false);
     const finished = await run;
     expect(finished.exitCode, String(finished.stderr)).toBe(0);
