@@ -27,8 +27,6 @@ export interface RunOptions extends RunRequest {
   readonly control: RunControl;
   readonly events: RunEventSink;
   readonly env: NodeJS.ProcessEnv;
-  /** `--judge`: judge each rep as it lands (`model`: `--judge-model`, else each scenario's judge). */
-  readonly judge?: { readonly model: string | undefined } | undefined;
 }
 
 export interface RunSummary {

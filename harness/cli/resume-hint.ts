@@ -13,12 +13,17 @@ function typedPath(target: string, cwd: string): string {
 
 /**
  * How this redgreen was started, so a printed command can be pasted as is:
- * `redgreen` when it ran under that name (npm's bin link), else
- * `node <script>`.
+ * `npx redgreen` when it ran from a project's `node_modules/.bin` (installed
+ * as a dependency, or run with npx: not on PATH), `redgreen` when it ran
+ * under that name from anywhere else (a global install), else
+ * `node <script>` (`npm start`, or the script run directly).
  */
 export function redgreenCommand(cwd: string, argv: readonly string[] = process.argv): string {
   const script = argv[1];
-  if (script === undefined || path.basename(script) === 'redgreen') return 'redgreen';
+  if (script === undefined) return 'redgreen';
+  if (path.basename(script) === 'redgreen') {
+    return /[\\/]node_modules[\\/]\.bin[\\/]redgreen$/.test(script) ? 'npx redgreen' : 'redgreen';
+  }
   return `node ${shellWord(typedPath(script, cwd))}`;
 }
 

@@ -194,8 +194,12 @@ function cellSummary(
       mean: mean(values),
       bootstrap95Mean: boot === null ? null : { lower: boot.lower, upper: boot.upper },
     },
+    // Like tool_uses, what an indeterminate rep observed measures nothing: the summaries count decided reps.
     observations: observationSummaries(
-      mine.map((row) => scores.get(row.rep_id)).filter((score) => score !== undefined),
+      mine
+        .filter((row) => row.verdict !== 'indeterminate')
+        .map((row) => scores.get(row.rep_id))
+        .filter((score) => score !== undefined),
     ),
     overrides: mine.filter((row) => row.verdict_source === 'override').length,
     ...(agreement === undefined ? {} : { agreement }),
@@ -211,6 +215,13 @@ const CLASSIFY_EXTRAS = ['both', 'neither', 'none'];
  * `neither`), so a value keeps its colour whichever were seen, then any
  * other value seen, in order.
  */
+/** An arm's skill text as the results name it: the directory read, or the git ref with its commit. */
+function skillSourceText(source: CampaignRecord['arms'][number]['source']): string {
+  return source.kind === 'dir'
+    ? source.dir
+    : `git:${source.repo}@${source.ref}:${source.subdir} (commit ${source.commit.slice(0, 12)})`;
+}
+
 function legendOf(loaded: LoadedResults, rows: readonly RepRow[]): ResultsModel['legend'] {
   for (const rep of loaded.reps) {
     const tally = rep.score.observations.find(
@@ -377,7 +388,7 @@ export function summariseResults(loaded: LoadedResults): ResultsModel {
       role: arm.role,
       label: arm.label,
       layout: arm.layout,
-      source: String(arm.source.spec ?? ''),
+      source: skillSourceText(arm.source),
       tree: arm.tree,
     })),
     scenarios: record.scenarios.map((scenario) => ({ id: scenario.id, title: scenario.title })),

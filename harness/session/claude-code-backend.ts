@@ -9,7 +9,7 @@ import {
 import type { StopMode } from '../campaign/config-schema.js';
 import { ClaudeCodeCapture } from './claude-code-capture.js';
 import { claudeCodeEnvironment, privateDirsOf } from './engine-env.js';
-import { spawnEngineInOwnGroup } from './engine-process.js';
+import { type EngineProcess, spawnEngineInOwnGroup } from './engine-process.js';
 import type { Sandbox } from './sandbox.js';
 import type {
   SessionBackend,
@@ -216,6 +216,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
       let lastAssistantText: string | null = null;
       let failure: string | undefined;
       const capture = request.stop === 'first-dispatch' ? new ClaudeCodeCapture() : undefined;
+      let engineProcess: EngineProcess | undefined;
       try {
         const session = query({
           prompt: request.prompt,
@@ -244,8 +245,10 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
             ...capture?.queryOptions(),
             ...(capture === undefined ? {} : firstDispatchOptions()),
             // Its own process group: a Ctrl-C at the terminal reaches the harness, not the engine.
-            spawnClaudeCodeProcess: (spawnOptions) =>
-              spawnEngineInOwnGroup(spawnOptions, request.engineLog),
+            spawnClaudeCodeProcess: (spawnOptions) => {
+              engineProcess = spawnEngineInOwnGroup(spawnOptions, request.engineLog);
+              return engineProcess;
+            },
           },
         });
         for await (const message of session as AsyncIterable<SDKMessage>) {
@@ -286,10 +289,20 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
         usage: result === undefined ? null : usageOf(result),
         turns: result === undefined ? turns : resultTurns,
       };
-      if (request.signal.aborted) {
+      // An engine killed by a signal redgreen did not send (a user's kill) did not run as asked.
+      await engineProcess?.settled(2000);
+      const outsideSignal = engineProcess?.stoppedFromOutside() ?? null;
+      if (request.signal.aborted || outsideSignal !== null) {
         return {
           ...base,
-          status: { kind: 'indeterminate', stage: 'aborted', reason: 'aborted by the user' },
+          status: {
+            kind: 'indeterminate',
+            stage: 'aborted',
+            reason:
+              outsideSignal === null
+                ? 'aborted by the user'
+                : `the engine was stopped by ${outsideSignal} from outside redgreen`,
+          },
           finalReply: lastAssistantText,
           stopReason: 'aborted',
           capturedDispatch: null,
