@@ -124,6 +124,7 @@ export async function judgeRep(
       answered: 'unsure' as const,
       quote: '',
       quoteFound: false,
+      quotePart: null,
       rationale,
     }));
 
@@ -156,7 +157,7 @@ export async function judgeRep(
         ? { ok: false as const, problem: `no call of ${JUDGE_TOOL_NAME}` }
         : parseJudgeAnswer(call.input, ids);
     if (parsed.ok) {
-      const items = applyQuoteRule(parsed.items, request.material.text);
+      const items = applyQuoteRule(parsed.items, request.material);
       return record({ status: 'judged', error: null, verdict: judgeVerdictOf(items), items });
     }
     invalidAnswers.push(JSON.stringify(response.content));

@@ -27,6 +27,8 @@ export const judgedItemSchema = z
     answered: z.enum(JUDGE_VERDICTS),
     quote: z.string(),
     quoteFound: z.boolean(),
+    /** The evidence part the quote was found in; null when not found (absent in judgements before protocol 2). */
+    quotePart: z.string().nullable().default(null),
     rationale: z.string(),
   })
   .strict();
