@@ -79,7 +79,7 @@ export function rubricHash(spec: Pick<JudgeSpec, 'rubric' | 'instructions'>): st
 /** What a stored judgement is keyed by: protocol, rubric, material and model. */
 export function judgementKey(
   spec: Pick<JudgeSpec, 'rubric' | 'instructions'>,
-  material: Material,
+  material: Pick<Material, 'hash'>,
   model: string,
 ): string {
   return sha256Hex(

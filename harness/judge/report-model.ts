@@ -22,6 +22,8 @@ import type { Judgement } from './judgement.js';
 export const judgeRowShape = {
   /** The judge's verdict on the rep: pass, fail, unsure, or error (no judgement could be had). */
   judge_verdict: z.enum(['pass', 'fail', 'unsure', 'error']).optional(),
+  /** What the judge answered before the quote rule: differs from judge_verdict when a quote was not found. */
+  judge_answered: z.enum(['pass', 'fail', 'unsure', 'error']).optional(),
   /** The checks' verdict on the items the rubric shadows. */
   judge_checks_verdict: z.enum(['pass', 'fail', 'undecided']).optional(),
   judge_agreement: z.enum(['agree', 'disagree', 'not-compared']).optional(),
@@ -41,6 +43,7 @@ export function judgeRowFields(score: RepScore, judgement: Judgement | undefined
   const comparison = compareRep(score, judgement);
   return {
     judge_verdict: comparison.judge,
+    judge_answered: comparison.answered ?? comparison.judge,
     judge_checks_verdict: comparison.checks,
     judge_agreement: comparison.agreement,
     judge_items: judgement.items
@@ -57,19 +60,27 @@ export function judgeRowFields(score: RepScore, judgement: Judgement | undefined
 /** The rows' fields agreement is summed from. */
 type AgreementRow = JudgeRowFields & { readonly verdict_source: 'scored' | 'override' };
 
-/** The agreement of a cell's rows; undefined when none of them was judged. */
-export function rowsAgreement(rows: readonly AgreementRow[]): AgreementSummary | undefined {
+/**
+ * The agreement of a cell's rows; undefined when none of them was judged,
+ * unless the scenario is judged (`expected`): then an empty summary, so the
+ * tables and the gate see a judged scenario's cell nobody judged yet.
+ */
+export function rowsAgreement(
+  rows: readonly AgreementRow[],
+  expected = false,
+): AgreementSummary | undefined {
   const judged = rows.filter(
     (row) =>
       row.judge_verdict !== undefined &&
       row.judge_checks_verdict !== undefined &&
       row.judge_agreement !== undefined,
   );
-  if (judged.length === 0) return undefined;
+  if (judged.length === 0 && !expected) return undefined;
   return summariseAgreement(
     judged.map((row) => ({
       comparison: {
         judge: row.judge_verdict ?? 'unsure',
+        answered: row.judge_answered ?? row.judge_verdict ?? 'unsure',
         checks: row.judge_checks_verdict ?? 'undecided',
         agreement: row.judge_agreement ?? 'not-compared',
       },

@@ -6,7 +6,7 @@
  * max-disagreement-share gate holds, fails closed as an instrument
  * disagreement, or cannot decide.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,7 +74,7 @@ describe('a run judged as its reps land, then judged again', () => {
     expect(markdown).toContain('None: wherever both decided, the judge agreed with the checks.');
     const csv = readFileSync(path.join(out, 'results.csv'), 'utf8');
     expect(csv.split('\n')[0]).toContain(
-      'fixture_head,judge_verdict,judge_checks_verdict,judge_agreement,judge_items,judge_model,judge_cost_usd',
+      'fixture_head,judge_verdict,judge_answered,judge_checks_verdict,judge_agreement,judge_items,judge_model,judge_cost_usd',
     );
     expect(csv).toMatch(/,fail,fail,agree,first-dispatch=fail; /);
   });
@@ -93,6 +93,21 @@ describe('a run judged as its reps land, then judged again', () => {
     expect(again.exitCode, again.stderr).toBe(0);
     expect(again.stdout).toContain('judged 0 rep(s) with scripted:judge-agree; 12 already current');
     expect(readFileSync(path.join(out, 'reps/red/s1-rep1/judge.json'), 'utf8')).toBe(before);
+  });
+
+  it('a judged scenario whose reps lost their judgements leaves the gate undecided, not holding', async () => {
+    const s2 = repLines(out).filter((line) => (line.id ?? '').includes('/s2-'));
+    expect(s2.length).toBe(6);
+    const moved = s2.map((line) => path.join(out, line.dir ?? '', 'judge.json'));
+    for (const file of moved) renameSync(file, `${file}.aside`);
+    try {
+      const gate = await runCli(['gate', out]);
+      expect(gate.exitCode, gate.stdout).toBe(2);
+      expect(gate.stdout).toContain('6 recorded rep(s) not judged yet');
+    } finally {
+      for (const file of moved) renameSync(`${file}.aside`, file);
+    }
+    expect((await runCli(['gate', out])).exitCode).toBe(0);
   });
 
   it('a contrarian judge: disagreements listed first with items and quotes, and the gate fails closed as an instrument disagreement', async () => {
