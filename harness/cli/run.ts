@@ -245,9 +245,9 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
     }
     log.write(`results: ${path.relative(cwd, summary.value.outDir) || '.'}\n`);
     if (summary.value.missing > 0 || summary.value.stoppedEarly) {
-      const { resumeCommand } = await import('./resume-hint.js');
+      const { judgeFlags, resumeCommand } = await import('./resume-hint.js');
       process.stderr.write(
-        `redgreen: ${summary.value.missing} planned rep(s) not recorded; to finish the run: ${resumeCommand(summary.value.outDir, cwd)}\n`,
+        `redgreen: ${summary.value.missing} planned rep(s) not recorded; to finish the run: ${resumeCommand(summary.value.outDir, cwd, undefined, judgeFlags(flags))}\n`,
       );
       return ExitCode.failed;
     }
