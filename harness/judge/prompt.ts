@@ -1,9 +1,11 @@
 /**
- * The request a judge gets for one rep: a fixed system prompt, the rubric
- * (cached: it is the same for every rep of a scenario, so every rep after
- * the first reads it from the cache), the rep's material (cached too, so a
- * retry after an invalid answer reads it back), and a forced call of the
- * judge's tool. The key of a stored judgement hashes what decides the
+ * The request a judge gets for one rep: a fixed system prompt, the rubric,
+ * the rep's material, and a forced call of the judge's tool. The rubric and
+ * the material are marked for caching, but the prefix up to the rubric (tool
+ * schema, system prompt, rubric: about 3,000 characters for the shipped
+ * scenarios, some 800 tokens) is under the API's minimum cacheable length,
+ * so in practice only the prefix ending with the material is cached, which a
+ * retry after an invalid answer reads back. The key of a stored judgement hashes what decides the
  * answer: this protocol's version, the rubric, the material and the model.
  */
 import type Anthropic from '@anthropic-ai/sdk';

@@ -14,7 +14,12 @@ import type { RepScore } from '../score/score-rep.js';
 import { SecretRedactor } from '../session/secret-redactor.js';
 import { compareRep, type RepComparison } from './agreement.js';
 import { JudgeBrains } from './judge-brains.js';
-import { chooseJudgeModel, type JudgeModelChoice, preflightJudges } from './judge-model.js';
+import {
+  chooseJudgeModel,
+  type JudgeModelChoice,
+  preflightJudges,
+  refuseUnpricedJudges,
+} from './judge-model.js';
 import { judgeRepDirectory } from './judge-rep-dir.js';
 import type { JudgeSpec } from './judge-spec.js';
 import type { Judgement } from './judgement.js';
@@ -40,6 +45,8 @@ export function planRunJudging(options: {
   readonly requested: string | undefined;
   readonly runScripted: boolean;
   readonly env: NodeJS.ProcessEnv;
+  /** The run's --max-cost: a live judge without a price is then refused. */
+  readonly maxCostUsd?: number | null;
 }): Result<RunJudgingPlan, InputError> {
   const byScenario = new Map<string, { spec: JudgeSpec; choice: JudgeModelChoice }>();
   for (const scenario of options.scenarios) {
@@ -64,6 +71,11 @@ export function planRunJudging(options: {
       ),
     );
   }
+  const priced = refuseUnpricedJudges(
+    [...byScenario.values()].map((entry) => entry.choice),
+    options.maxCostUsd ?? null,
+  );
+  if (!priced.ok) return priced;
   return ok({ byScenario });
 }
 

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJson, repLines, runCampaignCli, writeCampaign } from '../campaign/support.js';
-import { runCli } from '../helpers/cli.js';
+import { cleanEnv, runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
 interface JudgeFile {
@@ -254,6 +254,33 @@ describe('every scripted judge through `redgreen judge`', () => {
     expect(live.exitCode).toBe(2);
     expect(live.stderr).toContain('is a live model but ANTHROPIC_API_KEY is not set');
 
+    // --max-cost with a live judge the price table does not know: refused, before any request.
+    const keyed = { ANTHROPIC_API_KEY: 'sk-test-unused', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' };
+    const unpriced = await runCli(
+      ['judge', out, '--model', 'claude-unpriced-judge', '--max-cost', '1'],
+      { env: cleanEnv(keyed) },
+    );
+    expect(unpriced.exitCode, unpriced.stderr).toBe(2);
+    expect(unpriced.stderr).toContain(
+      '--max-cost 1: the judge "claude-unpriced-judge" has no price in harness/campaign/pricing.json',
+    );
+    const unpricedRunOut = path.join(makeTempDir(), 'out');
+    const unpricedRun = await runCampaignCli(
+      [
+        writeCampaign({ reps: 1, backend: 'messages', gates: [] }),
+        '--judge-model',
+        'claude-unpriced-judge',
+        '--max-cost',
+        '1',
+        '--out',
+        unpricedRunOut,
+      ],
+      keyed,
+    );
+    expect(unpricedRun.exitCode, unpricedRun.stderr).toBe(2);
+    expect(unpricedRun.stderr).toContain('the judge "claude-unpriced-judge" has no price');
+    expect(existsSync(unpricedRunOut)).toBe(false);
+
     const campaign = writeCampaign({ reps: 1, backend: 'messages', gates: [] });
     for (const id of ['s1', 's2']) {
       const file = path.join(path.dirname(campaign), id, 'scenario.json');
@@ -286,7 +313,7 @@ describe('every scripted judge through `redgreen judge`', () => {
     const refused = await runCampaignCli([campaign, '--dry-run']);
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toContain(
-      'max-disagreement-share needs a judged scenario, and scenario "s2" has a judge block',
+      'max-disagreement-share needs a judged scenario, and scenario "s2" has no judge block',
     );
   });
 });
