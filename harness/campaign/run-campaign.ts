@@ -189,6 +189,7 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
         arm: rep.arm,
         dir: path.join(run.layout.root, outcome.line.dir),
         score: outcome.score,
+        signal: control.signal,
       });
       if (judged !== undefined) {
         if (judged.judgement.costUsd !== null) spent = (spent ?? 0) + judged.judgement.costUsd;

@@ -41,6 +41,8 @@ export interface JudgeRepRequest {
   readonly material: Material;
   /** The outcomes of the checks the rubric shadows, by id (sent only to a scripted judge). */
   readonly checks: Readonly<Record<string, CheckOutcome>>;
+  /** Aborts the request in flight: the judgement is then an error ("aborted"), asked again later. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 const JUDGE_MAX_RETRIES = 4;
@@ -66,7 +68,9 @@ function addUsage(total: TokenUsage, usage: Anthropic.Usage): TokenUsage {
 
 function errorText(error: unknown, apiKey: string): string {
   let text: string;
-  if (error instanceof Anthropic.APIError && error.status !== undefined) {
+  if (error instanceof Anthropic.APIUserAbortError) {
+    text = 'aborted by the user before the judge answered';
+  } else if (error instanceof Anthropic.APIError && error.status !== undefined) {
     const body = error.error as { error?: { type?: string; message?: string } } | undefined;
     text = `API error ${error.status}${body?.error?.type ? ` ${body.error.type}` : ''}${body?.error?.message ? `: ${body.error.message}` : ''} after the SDK's retries`;
   } else {
@@ -132,7 +136,10 @@ export async function judgeRep(
     let response: Anthropic.Message;
     try {
       attempts += 1;
-      response = await client.messages.create({ ...base, messages }, { headers });
+      response = await client.messages.create(
+        { ...base, messages },
+        { headers, ...(request.signal === undefined ? {} : { signal: request.signal }) },
+      );
     } catch (error) {
       attempts -= 1;
       const why = errorText(error, endpoint.apiKey);

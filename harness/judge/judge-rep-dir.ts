@@ -31,6 +31,8 @@ export interface JudgeWith {
   readonly endpoint: JudgeEndpoint;
   readonly redactor: SecretRedactor;
   readonly refresh: boolean;
+  /** Aborts a request in flight (a run's second Ctrl-C); the rep is then recorded as not judged. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 export type RepJudged =
@@ -57,6 +59,7 @@ export async function judgeRepDirectory(rep: RepToJudge, judge: JudgeWith): Prom
     spec: judge.spec,
     material,
     checks: shadowedOutcomes(rep.score, Object.keys(judge.spec.rubric)),
+    signal: judge.signal,
   });
   await writeFileAtomic(
     path.join(rep.dir, JUDGEMENT_FILE),

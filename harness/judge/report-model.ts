@@ -31,14 +31,38 @@ export const judgeRowShape = {
   judge_items: z.string().optional(),
   judge_model: z.string().optional(),
   judge_cost_usd: z.number().nullable().optional(),
+  /** Whether a person settled the rep after it was judged (see settlesJudgement). */
+  judge_adjudicated: z.boolean().optional(),
 };
 
 type JudgeRowFields = {
   -readonly [K in keyof typeof judgeRowShape]?: z.infer<(typeof judgeRowShape)[K]>;
 };
 
+/**
+ * Whether an override settles a judged rep: a pass or fail (an override to
+ * indeterminate settles nothing) given at or after the judgement it answers
+ * (one given before the rep was judged, or without a time, did not see the
+ * judge's opinion).
+ */
+export function settlesJudgement(
+  override: { readonly verdict: string; readonly at?: string | undefined } | undefined,
+  judgement: Pick<Judgement, 'judgedAt'>,
+): boolean {
+  return (
+    override !== undefined &&
+    override.verdict !== 'indeterminate' &&
+    override.at !== undefined &&
+    Date.parse(override.at) >= Date.parse(judgement.judgedAt)
+  );
+}
+
 /** The judge columns of one rep; empty when it has no judgement. */
-export function judgeRowFields(score: RepScore, judgement: Judgement | undefined): JudgeRowFields {
+export function judgeRowFields(
+  score: RepScore,
+  judgement: Judgement | undefined,
+  override?: { readonly verdict: string; readonly at?: string | undefined },
+): JudgeRowFields {
   if (judgement === undefined) return {};
   const comparison = compareRep(score, judgement);
   return {
@@ -54,11 +78,12 @@ export function judgeRowFields(score: RepScore, judgement: Judgement | undefined
       .join('; '),
     judge_model: judgement.model.requested,
     judge_cost_usd: judgement.costUsd,
+    judge_adjudicated: settlesJudgement(override, judgement),
   };
 }
 
 /** The rows' fields agreement is summed from. */
-type AgreementRow = JudgeRowFields & { readonly verdict_source: 'scored' | 'override' };
+type AgreementRow = JudgeRowFields;
 
 /**
  * The agreement of a cell's rows; undefined when none of them was judged,
@@ -84,7 +109,7 @@ export function rowsAgreement(
         checks: row.judge_checks_verdict ?? 'undecided',
         agreement: row.judge_agreement ?? 'not-compared',
       },
-      overridden: row.verdict_source === 'override',
+      overridden: row.judge_adjudicated === true,
     })),
   );
 }
@@ -148,7 +173,9 @@ interface SectionRep {
   readonly scenario: string;
   readonly score: RepScore;
   readonly verdict: 'pass' | 'fail' | 'indeterminate';
-  readonly override: { readonly reason: string } | undefined;
+  readonly override:
+    | { readonly reason: string; readonly verdict: string; readonly at?: string | undefined }
+    | undefined;
 }
 
 interface SectionCell {
@@ -212,7 +239,7 @@ export function judgeSection(
       checks_verdict: comparison.checks as 'pass' | 'fail',
       judge_verdict: comparison.judge as 'pass' | 'fail',
       verdict: rep.verdict,
-      adjudicated: rep.override !== undefined,
+      adjudicated: settlesJudgement(rep.override, judgement),
       override_reason: rep.override?.reason ?? '',
       items: judgement.items.map((item) => ({
         id: item.id,

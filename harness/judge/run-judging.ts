@@ -87,6 +87,8 @@ export interface RunJudging {
     readonly arm: string;
     readonly dir: string;
     readonly score: RepScore;
+    /** The run's abort signal: a second Ctrl-C stops a judgement in flight too. */
+    readonly signal?: AbortSignal | undefined;
   }): Promise<{ judgement: Judgement; comparison: RepComparison } | undefined>;
   close(): Promise<void>;
 }
@@ -116,7 +118,7 @@ export function startRunJudging(
           skillDir: options.skillDir(rep.arm),
           score: rep.score,
         },
-        { spec: entry.spec, ...brain, redactor, refresh: false },
+        { spec: entry.spec, ...brain, redactor, refresh: false, signal: rep.signal },
       );
       return { judgement: outcome.judgement, comparison: compareRep(rep.score, outcome.judgement) };
     },

@@ -100,7 +100,7 @@ function repRow(loaded: LoadedResults, rep: RecordedRep): RepRow {
     findings: findings.join('; '),
     skill_tree: meta.skill.tree,
     fixture_head: meta.fixture.head,
-    ...judgeRowFields(score, loaded.judgements.get(rep.id)),
+    ...judgeRowFields(score, loaded.judgements.get(rep.id), loaded.overrides[rep.id]),
     observations: Object.fromEntries(
       score.observations.map((observation) => [
         observation.id,
@@ -421,7 +421,8 @@ function withAdjudication(
   if (adjudicated === 0) return decision;
   return {
     ...decision,
-    why: `${decision.why} (${adjudicated} verdict(s) adjudicated by hand, in overrides.json, are used)`,
+    // A sentence of its own: after a failed gate's name it would read as part of that name.
+    why: `${decision.why}. Used: ${adjudicated} verdict(s) adjudicated by hand (overrides.json)`,
   };
 }
 

@@ -74,7 +74,7 @@ describe('a run judged as its reps land, then judged again', () => {
     expect(markdown).toContain('None: wherever both decided, the judge agreed with the checks.');
     const csv = readFileSync(path.join(out, 'results.csv'), 'utf8');
     expect(csv.split('\n')[0]).toContain(
-      'fixture_head,judge_verdict,judge_answered,judge_checks_verdict,judge_agreement,judge_items,judge_model,judge_cost_usd',
+      'fixture_head,judge_verdict,judge_answered,judge_checks_verdict,judge_agreement,judge_items,judge_model,judge_cost_usd,judge_adjudicated',
     );
     expect(csv).toMatch(/,fail,fail,agree,first-dispatch=fail; /);
   });

@@ -245,4 +245,20 @@ describe('scripted judges through the real SDK', () => {
     });
     expect(blocks[1]?.cache_control).toBeUndefined();
   });
+
+  it('an aborted run aborts the judgement too: recorded as an error, unsure, asked again later', async () => {
+    const abort = new AbortController();
+    abort.abort();
+    const point = endpoint('judge-agree');
+    const judgement = await judgeRep(judgeClient(point), point, {
+      repId: 'green/s1-rep1',
+      spec,
+      material,
+      checks: { 'first-dispatch': 'pass', 'claimed-complete': 'pass' },
+      signal: abort.signal,
+    });
+    expect(judgement.status).toBe('error');
+    expect(judgement.error).toContain('aborted by the user');
+    expect(judgement.verdict).toBe('unsure');
+  });
 });
