@@ -25,12 +25,20 @@ function replyExcerpt(reply: string): string[] {
 
 /** Control characters shown, not obeyed: C0 as their Unicode pictures (ESC is ␛), DEL as ␡, C1 as <U+0080>..<U+009F>. */
 export function visibleControls(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g, (char) => {
+  let out = '';
+  for (const char of text) {
     const code = char.charCodeAt(0);
-    if (code < 0x20) return String.fromCharCode(0x2400 + code);
-    if (code === 0x7f) return '\u2421';
-    return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
-  });
+    if (char === '\n' || char === '\t' || (code >= 0x20 && code < 0x7f) || code > 0x9f) {
+      out += char;
+    } else if (code < 0x20) {
+      out += String.fromCharCode(0x2400 + code);
+    } else if (code === 0x7f) {
+      out += '\u2421';
+    } else {
+      out += `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
+    }
+  }
+  return out;
 }
 
 export const ADJUDICATION_KEYS = '[p] pass  [f] fail  [s] skip (ask again next time)  [q] quit';
