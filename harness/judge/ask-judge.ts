@@ -21,7 +21,7 @@ import { applyQuoteRule, JUDGE_TOOL_NAME, judgeVerdictOf, parseJudgeAnswer } fro
 import type { JudgeSpec } from './judge-spec.js';
 import type { Judgement } from './judgement.js';
 import type { Material } from './material.js';
-import { judgementKey, judgeRequest, rubricHash } from './prompt.js';
+import { judgeEndpointId, judgementKey, judgeRequest, rubricHash } from './prompt.js';
 
 /** Where judgements are asked for. */
 export interface JudgeEndpoint {
@@ -108,10 +108,15 @@ export async function judgeRep(
   ): Judgement => ({
     schemaVersion: 1,
     rep: request.repId,
-    key: judgementKey(request.spec, request.material, endpoint.model),
+    key: judgementKey(request.spec, request.material, endpoint.model, judgeEndpointId(endpoint)),
     rubricHash: rubricHash(request.spec),
     materialHash: request.material.hash,
-    model: { requested: endpoint.model, reported, scripted: endpoint.scripted },
+    model: {
+      requested: endpoint.model,
+      reported,
+      scripted: endpoint.scripted,
+      endpoint: judgeEndpointId(endpoint),
+    },
     ...fields,
     attempts,
     invalidAnswers,

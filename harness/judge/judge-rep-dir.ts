@@ -15,7 +15,7 @@ import type { JudgeSpec } from './judge-spec.js';
 import { JUDGEMENT_FILE, type Judgement, readJudgement } from './judgement.js';
 import { buildMaterial } from './material.js';
 import { readRepMaterialParts } from './material-files.js';
-import { judgementKey } from './prompt.js';
+import { judgeEndpointId, judgementKey } from './prompt.js';
 
 export interface RepToJudge {
   readonly id: string;
@@ -42,7 +42,12 @@ export type RepJudged =
 export async function judgeRepDirectory(rep: RepToJudge, judge: JudgeWith): Promise<RepJudged> {
   const parts = await readRepMaterialParts(rep.dir, rep.skillDir, judge.spec.material);
   const material = buildMaterial(parts, judge.spec.material);
-  const key = judgementKey(judge.spec, material, judge.endpoint.model);
+  const key = judgementKey(
+    judge.spec,
+    material,
+    judge.endpoint.model,
+    judgeEndpointId(judge.endpoint),
+  );
   if (!judge.refresh) {
     const stored = await readJudgement(rep.dir);
     if (

@@ -42,7 +42,12 @@ export async function judgementCurrency(
       continue;
     }
     const parts = await readRepMaterialParts(rep.dir, layout.skillDir(rep.meta.arm), spec.material);
-    const key = judgementKey(spec, buildMaterial(parts, spec.material), judgement.model.requested);
+    const key = judgementKey(
+      spec,
+      buildMaterial(parts, spec.material),
+      judgement.model.requested,
+      judgement.model.endpoint,
+    );
     if (key !== judgement.key) stale.push(rep.id);
   }
   return ok({ stale: [...new Set(stale)] });

@@ -40,8 +40,14 @@ interface ScopeRep {
   readonly scenario: string;
 }
 
-/** The judge model of a scenario's most recent judgement. */
-function currentModel(judgements: readonly Judgement[]): string | undefined {
+/** A judge as the tables tell judges apart: its model, and its endpoint when not the Anthropic API. */
+function judgeOf(judgement: Judgement): string {
+  const { requested, endpoint } = judgement.model;
+  return endpoint === null ? requested : `${requested} at ${endpoint}`;
+}
+
+/** The judge of a scenario's most recent judgement. */
+function currentJudge(judgements: readonly Judgement[]): string | undefined {
   let newest: Judgement | undefined;
   for (const judgement of judgements) {
     if (
@@ -52,7 +58,7 @@ function currentModel(judgements: readonly Judgement[]): string | undefined {
       newest = judgement;
     }
   }
-  return newest?.model.requested;
+  return newest === undefined ? undefined : judgeOf(newest);
 }
 
 /** Pure: the scope, given each scenario's judge spec as it is now (undefined: none; null: unknown). */
@@ -86,17 +92,21 @@ export function judgingScopeOf(
       }
       continue;
     }
-    const model = currentModel(entries.map((entry) => entry.judgement));
+    const judge = currentJudge(entries.map((entry) => entry.judgement));
     for (const { rep, judgement } of entries) {
-      if (judgement.model.requested !== model) {
+      if (judgeOf(judgement) !== judge) {
         setAside.push({
           id: rep.id,
-          why: `judged by ${judgement.model.requested}, not by the scenario's current judge ${model ?? ''}`,
+          why: `judged by ${judgeOf(judgement)}, not by the scenario's current judge ${judge ?? ''}`,
         });
       } else if (
         spec !== undefined &&
-        judgementKey(spec, { hash: judgement.materialHash }, judgement.model.requested) !==
-          judgement.key
+        judgementKey(
+          spec,
+          { hash: judgement.materialHash },
+          judgement.model.requested,
+          judgement.model.endpoint,
+        ) !== judgement.key
       ) {
         setAside.push({
           id: rep.id,

@@ -78,11 +78,33 @@ export function rubricHash(spec: Pick<JudgeSpec, 'rubric' | 'instructions'>): st
   return sha256Hex(rubricText(spec));
 }
 
-/** What a stored judgement is keyed by: protocol, rubric, material and model. */
+/**
+ * A live judge's endpoint as a key part: origin and path only (no user, password or
+ * query, which may carry a credential); null for a scripted judge or the Anthropic API.
+ */
+export function judgeEndpointId(endpoint: {
+  readonly scripted: boolean;
+  readonly baseUrl: string | undefined;
+}): string | null {
+  if (endpoint.scripted || endpoint.baseUrl === undefined) return null;
+  try {
+    const url = new URL(endpoint.baseUrl);
+    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return 'an endpoint that is not a URL';
+  }
+}
+
+/**
+ * What a stored judgement is keyed by: protocol, rubric, material, model,
+ * and a live judge's endpoint when it is not the Anthropic API (the same
+ * model id behind another gateway is another judge).
+ */
 export function judgementKey(
   spec: Pick<JudgeSpec, 'rubric' | 'instructions'>,
   material: Pick<Material, 'hash'>,
   model: string,
+  endpoint: string | null = null,
 ): string {
   return sha256Hex(
     canonicalJson({
@@ -90,6 +112,7 @@ export function judgementKey(
       rubric: rubricHash(spec),
       material: material.hash,
       model,
+      ...(endpoint === null ? {} : { endpoint }),
     }),
   );
 }

@@ -17,15 +17,16 @@ function judgement(
   model: string,
   judgedAt: string,
   rubric: { rubric: Record<string, string> } = spec,
+  endpoint: string | null = null,
 ): Judgement {
   const materialHash = `m-${rep}`;
   return {
     schemaVersion: 1,
     rep,
-    key: judgementKey(rubric, { hash: materialHash }, model),
+    key: judgementKey(rubric, { hash: materialHash }, model, endpoint),
     rubricHash: rubricHash(rubric),
     materialHash,
-    model: { requested: model, reported: model, scripted: true },
+    model: { requested: model, reported: model, scripted: true, endpoint },
     status: 'judged',
     error: null,
     verdict: 'pass',
@@ -105,5 +106,24 @@ describe('the judgements that count', () => {
     ]);
     // Scenario files unreadable: the scenarios with judgements count as judged.
     expect([...judgingScopeOf(reps, stored, null).judgedScenarios]).toEqual(['s2']);
+  });
+
+  it('the same model behind another endpoint is another judge', () => {
+    const stored = new Map([
+      ['red/s1-rep1', judgement('red/s1-rep1', 'claude-x', '2026-01-01T00:00:00Z')],
+      [
+        'red/s1-rep2',
+        judgement('red/s1-rep2', 'claude-x', '2026-01-02T00:00:00Z', spec, 'https://gw.example'),
+      ],
+    ]);
+    const scope = judgingScopeOf(reps, stored, new Map([['s1', spec]]));
+    expect([...scope.judgements.keys()]).toEqual(['red/s1-rep2']);
+    expect(scope.setAside[0]?.why).toBe(
+      "judged by claude-x, not by the scenario's current judge claude-x at https://gw.example",
+    );
+    // And its key differs: a judgement moved to another endpoint's record is stale.
+    expect(judgementKey(spec, { hash: 'm' }, 'claude-x', 'https://gw.example')).not.toBe(
+      judgementKey(spec, { hash: 'm' }, 'claude-x'),
+    );
   });
 });

@@ -77,6 +77,7 @@ describe('scripted judges through the real SDK', () => {
       requested: 'scripted:judge-agree',
       reported: 'scripted:judge-agree',
       scripted: true,
+      endpoint: null,
     });
     expect(judgement.costUsd).toBeNull();
     expect(judgement.tokensEstimated).toBe(true);
