@@ -120,6 +120,35 @@ function flagEntries(
   return ok(given);
 }
 
+/**
+ * The first model given twice, as the file or the flags give it, before
+ * anything decides live or offline (so an offline check refuses what a live
+ * run would): the same scripted policy (its brain is the same wherever its
+ * entry points), or the same live id at the same endpoint profile (or both
+ * at the default endpoint). One id at two endpoints is two models.
+ */
+function listedTwice(given: readonly GivenModel[]): InputError | null {
+  const seen = new Map<string, GivenModel>();
+  for (const model of given) {
+    const { id, endpoint } = model.entry;
+    const scripted = id.startsWith(SCRIPTED_PREFIX);
+    const key = scripted ? id : `${id}\u0000${endpoint ?? ''}`;
+    const first = seen.get(key);
+    if (first !== undefined) {
+      const where = scripted
+        ? ''
+        : ` at ${endpoint === undefined ? 'the default endpoint' : `endpoint ${endpoint}`}`;
+      return inputError(
+        model.source,
+        `"${id}"${where} is listed twice (also ${first.source})`,
+        'list each model once; raise "reps" for more sessions',
+      );
+    }
+    seen.set(key, model);
+  }
+  return null;
+}
+
 function scriptedChoice(
   id: string,
   source: string,
@@ -199,6 +228,8 @@ export function resolveModels(options: ResolveModelsOptions): Result<ModelAxis, 
     if (!endpoint.ok) return endpoint;
     profiles.push(endpoint.value);
   }
+  const twice = listedTwice(given);
+  if (twice !== null) return err(twice);
 
   // Offline when none of the campaign's live models has a key: each runs as its stand-in.
   const anyKey = given.some(
@@ -284,24 +315,8 @@ export function resolveModels(options: ResolveModelsOptions): Result<ModelAxis, 
       return err(
         inputError(
           source,
-          `the model ${twin.choice.id === choice.id ? `"${entry.id}" is listed twice` : `name "${name}" is taken`} (also ${twin.source})`,
+          `the model name "${name}" is taken (also ${twin.source})`,
           'list each model once (raise "reps" for more sessions), or give one a "name" of its own',
-        ),
-      );
-    }
-    const sameModel = models.find(
-      (other) =>
-        other.choice.kind === 'live' &&
-        choice.kind === 'live' &&
-        other.choice.id === choice.id &&
-        other.endpoint?.name === endpoint?.name,
-    );
-    if (sameModel !== undefined) {
-      return err(
-        inputError(
-          source,
-          `"${entry.id}" at ${endpoint === null ? 'the default endpoint' : `endpoint ${endpoint.name}`} is listed twice (also ${sameModel.source})`,
-          'list each model once; raise "reps" for more sessions',
         ),
       );
     }

@@ -89,6 +89,27 @@ describe('redgreen run: bad model input is refused before anything is built or r
     );
   });
 
+  it('the same model listed twice offline (no key set): refused as it is live', async () => {
+    const file = writeCampaign({
+      ...profiles,
+      models: [profiles.models[0], { ...profiles.models[0], name: 'again' }],
+    });
+    await expectInputError(
+      [file, '--dry-run'],
+      /models\[1\]: "claude-sonnet-5-5" at the default endpoint is listed twice \(also .*models\[0\]\); list each model once/,
+    );
+    await expectInputError(
+      [
+        writeCampaign(profiles),
+        '--model',
+        'scripted:literal',
+        '--model',
+        'scripted:literal,name=x',
+      ],
+      /--model scripted:literal,name=x: "scripted:literal" is listed twice/,
+    );
+  });
+
   it('a gate naming a model the campaign does not run, and an --only model it lacks', async () => {
     const file = writeCampaign({
       ...profiles,
