@@ -7,6 +7,7 @@ import {
   type ResolvedEndpoint,
   resolveEndpoint,
 } from './endpoint-profile.js';
+import { firstBadKeyValue } from './key-value.js';
 import { type ModelChoice, SCRIPTED_PREFIX } from './model-choice.js';
 import type { ModelEntryConfig, PricingConfig } from './model-config.js';
 import { defaultModelName, formatModelSpec, parseModelSpec } from './model-spec.js';
@@ -183,7 +184,7 @@ export interface ResolveModelsOptions {
 /**
  * Resolve a run's models. The first problem — an unknown endpoint profile,
  * a profile field its provider does not take, a key variable unset for a
- * live model, a model listed twice, an unknown scripted policy, a Bedrock or
+ * live model or holding a control character, a model listed twice, an unknown scripted policy, a Bedrock or
  * Vertex model on the messages backend — is one InputError naming the field.
  */
 export function resolveModels(options: ResolveModelsOptions): Result<ModelAxis, InputError> {
@@ -285,6 +286,8 @@ export function resolveModels(options: ResolveModelsOptions): Result<ModelAxis, 
           ),
         );
       }
+      const badValue = firstBadKeyValue(env, credentialVariables(endpoint));
+      if (badValue !== null) return err(badValue);
       if (
         options.backend === 'messages' &&
         endpoint !== null &&
