@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type ResultsModel, resultsSchema } from './results-schema.js';
+import { gateOutcomeSchema, type ResultsModel, resultsSchema } from './results-schema.js';
 
 /**
  * What `redgreen gate --json` and `redgreen report --json` print on stdout
@@ -29,16 +29,8 @@ export const gateJsonSchema = z
     outcome: z.enum(['pass', 'fail', 'undecided']),
     exitCode: z.union([z.literal(0), z.literal(1), z.literal(2)]),
     why: z.string(),
-    gates: z.array(
-      z
-        .object({
-          gate: z.string(),
-          kind: z.string(),
-          outcome: z.enum(['holds', 'fails', 'undecided']),
-          figure: z.string(),
-        })
-        .strict(),
-    ),
+    /** Each gate; over several models also its `model` (a name or `every`) and `perModel` outcomes. */
+    gates: z.array(gateOutcomeSchema),
     /** Files written because --junit / --summary asked for them (absolute), else null. */
     files: z.object({ junit: z.string().nullable(), summary: z.string().nullable() }).strict(),
   })
