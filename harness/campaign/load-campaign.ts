@@ -347,7 +347,12 @@ export async function loadCampaign(
   const gates =
     only === null
       ? { kept: config.gates, dropped: [] }
-      : gatesFor(config.gates, only, new Map(config.arms.map((arm) => [arm.name, arm.role])));
+      : gatesFor(
+          config.gates,
+          only,
+          new Map(config.arms.map((arm) => [arm.name, arm.role])),
+          config.scenarios,
+        );
   return ok({
     file: absolute,
     config,
