@@ -84,6 +84,14 @@ export const gateSchema = z.discriminatedUnion('kind', [
         .min(1)
         .optional()
         .describe("one scenario's reps; default: every judged rep of the run"),
+      minBothDecided: z
+        .number()
+        .min(0)
+        .max(1)
+        .optional()
+        .describe(
+          'the share of recorded reps of the judged scenarios that checks and judge must both decide, else the gate cannot decide; default 0.5',
+        ),
       ...gateModelField,
     })
     .strict(),

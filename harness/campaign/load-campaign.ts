@@ -290,7 +290,7 @@ export async function loadCampaign(
         return err(
           inputError(
             where,
-            `max-disagreement-share needs a judged scenario, and ${gate.scenario === undefined ? 'no scenario of the campaign' : `scenario "${gate.scenario}"`} has a judge block`,
+            `max-disagreement-share needs a judged scenario, and ${gate.scenario === undefined ? 'no scenario of the campaign has a judge block' : `scenario "${gate.scenario}" has no judge block`}`,
             'add a "judge" block to the scenario file (README: Second opinions and adjudication), or drop the gate',
           ),
         );
@@ -347,7 +347,12 @@ export async function loadCampaign(
   const gates =
     only === null
       ? { kept: config.gates, dropped: [] }
-      : gatesFor(config.gates, only, new Map(config.arms.map((arm) => [arm.name, arm.role])));
+      : gatesFor(
+          config.gates,
+          only,
+          new Map(config.arms.map((arm) => [arm.name, arm.role])),
+          config.scenarios,
+        );
   return ok({
     file: absolute,
     config,

@@ -133,12 +133,15 @@ export function selected(names: readonly string[], name: string): boolean {
 
 /**
  * The gates a subset can still decide: those whose arm and scenario it runs,
- * and comparisons only when both a red and a green arm remain.
+ * and comparisons only when both a red and a green arm remain. A gate over
+ * every scenario (`no-scenario-regresses` without `scenarios`) reads the
+ * campaign's scenarios, so a subset that names no scenario keeps it.
  */
 export function gatesFor(
   gates: readonly GateConfig[],
   only: OnlySelection,
   roles: ReadonlyMap<string, 'red' | 'green'>,
+  campaignScenarios: readonly string[],
 ): { kept: GateConfig[]; dropped: GateConfig[] } {
   const keptRoles = new Set(
     [...roles].filter(([arm]) => selected(only.arms, arm)).map(([, role]) => role),
@@ -154,7 +157,7 @@ export function gatesFor(
           : gate.kind === 'min-pass-rate'
             ? selected(only.arms, gate.arm) && selected(only.scenarios, gate.scenario)
             : (gate.kind === 'no-scenario-regresses'
-                ? (gate.scenarios ?? only.scenarios).some((id) => selected(only.scenarios, id))
+                ? (gate.scenarios ?? campaignScenarios).some((id) => selected(only.scenarios, id))
                 : selected(only.scenarios, gate.scenario)) &&
               keptRoles.has('red') &&
               keptRoles.has('green');

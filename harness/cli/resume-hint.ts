@@ -27,7 +27,26 @@ export function redgreenCommand(cwd: string, argv: readonly string[] = process.a
   return `node ${shellWord(typedPath(script, cwd))}`;
 }
 
-/** The exact command that finishes an interrupted or incomplete run. */
-export function resumeCommand(outDir: string, cwd: string, argv?: readonly string[]): string {
-  return `${redgreenCommand(cwd, argv)} run --resume ${shellWord(typedPath(outDir, cwd))}`;
+/**
+ * The exact command that finishes an interrupted or incomplete run. `--resume`
+ * repeats what the results directory recorded, but not the flags that are
+ * not the run's (judging as reps land): those given now are passed in
+ * `extra`, so the reps still to come are judged as the first ones were.
+ */
+export function resumeCommand(
+  outDir: string,
+  cwd: string,
+  argv?: readonly string[],
+  extra: readonly string[] = [],
+): string {
+  return [
+    `${redgreenCommand(cwd, argv)} run --resume ${shellWord(typedPath(outDir, cwd))}`,
+    ...extra.map(shellWord),
+  ].join(' ');
+}
+
+/** The judging flags of a run, as a resumed run must be given them again. */
+export function judgeFlags(flags: { judge?: boolean; judgeModel?: string | undefined }): string[] {
+  if (flags.judgeModel !== undefined) return ['--judge-model', flags.judgeModel];
+  return flags.judge === true ? ['--judge'] : [];
 }

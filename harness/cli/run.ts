@@ -269,10 +269,10 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
     }
     log.write(`results: ${path.relative(cwd, summary.value.outDir) || '.'}\n`);
     if (summary.value.missing > 0 || summary.value.stoppedEarly) {
-      const { resumeCommand } = await import('./resume-hint.js');
+      const { judgeFlags, resumeCommand } = await import('./resume-hint.js');
       const { plural } = await import('../lib/plural.js');
       process.stderr.write(
-        `redgreen: ${plural(summary.value.missing, 'planned rep')} not recorded; to finish the run: ${resumeCommand(summary.value.outDir, cwd)}\n`,
+        `redgreen: ${plural(summary.value.missing, 'planned rep')} not recorded; to finish the run: ${resumeCommand(summary.value.outDir, cwd, undefined, judgeFlags(flags))}\n`,
       );
       return gateCode ?? ExitCode.failed;
     }

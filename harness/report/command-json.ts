@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import type { GateConfig } from '../campaign/config-schema.js';
-import { type CellSummary, type ResultsModel, resultsSchema } from './results-schema.js';
+import {
+  type CellSummary,
+  gateOutcomeSchema,
+  type ResultsModel,
+  resultsSchema,
+} from './results-schema.js';
 
 /**
  * What `redgreen gate --json` and `redgreen report --json` print on stdout
@@ -114,13 +119,14 @@ export const gateJsonSchema = z
     outcome: z.enum(['pass', 'fail', 'undecided']),
     exitCode: z.union([z.literal(0), z.literal(1), z.literal(2)]),
     why: z.string(),
+    /**
+     * Each gate: its outcome and figure, over several models also its `model` (a name or
+     * `every`) and `perModel` outcomes, and what it names, its parameters and the counts of the
+     * cells it reads.
+     */
     gates: z.array(
-      z
-        .object({
-          gate: z.string(),
-          kind: z.string(),
-          outcome: z.enum(['holds', 'fails', 'undecided']),
-          figure: z.string(),
+      gateOutcomeSchema
+        .extend({
           /** The arm a min-pass-rate gate names, else null. */
           arm: z.string().nullable(),
           /** The scenario the gate is about, else null (max-indeterminate-share, no-scenario-regresses). */

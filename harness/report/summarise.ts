@@ -100,7 +100,7 @@ function repRow(loaded: LoadedResults, rep: RecordedRep): RepRow {
     findings: findings.join('; '),
     skill_tree: meta.skill.tree,
     fixture_head: meta.fixture.head,
-    ...judgeRowFields(score, loaded.judgements.get(rep.id)),
+    ...judgeRowFields(score, loaded.judgements.get(rep.id), loaded.overrides[rep.id]),
     observations: Object.fromEntries(
       score.observations.map((observation) => [
         observation.id,
@@ -154,6 +154,8 @@ function cellSummary(
   scores: ReadonlyMap<string, RepScore>,
   planned: number,
   model: string | null = null,
+  /** Whether the scenario has a judge block: then a cell with no judgement still has an (empty) agreement. */
+  judged = false,
 ): CellSummary {
   const mine = rows
     .filter(
@@ -170,7 +172,7 @@ function cellSummary(
   const values = mine.filter((row) => row.verdict !== 'indeterminate').map((row) => row.tool_uses);
   const boot = bootstrapInterval(values, { statistic: 'mean', seed: REPORT_SEED });
   const interval = decided === 0 ? null : wilsonInterval(pass, decided);
-  const agreement = rowsAgreement(mine);
+  const agreement = rowsAgreement(mine, judged);
   return {
     arm: arm.name,
     role: arm.role,
@@ -297,10 +299,14 @@ export function summariseCells(
   scores: ReadonlyMap<string, RepScore> = new Map(),
   /** A campaign of several models: its model names (cells are then arm × scenario × model), else null. */
   models: readonly string[] | null = null,
+  /** Scenarios with a judge block (their cells carry agreement even before any rep is judged). */
+  judgedScenarios: ReadonlySet<string> = new Set(),
 ): { cells: CellSummary[]; comparisons: Comparison[] } {
   const cells = scenarios.flatMap((scenario) =>
     (models ?? [null]).flatMap((model) =>
-      arms.map((arm) => cellSummary(arm, scenario, rows, scores, planned, model)),
+      arms.map((arm) =>
+        cellSummary(arm, scenario, rows, scores, planned, model, judgedScenarios.has(scenario)),
+      ),
     ),
   );
   const comparisons = scenarios
@@ -331,6 +337,7 @@ export function summariseResults(loaded: LoadedResults): ResultsModel {
     record.reps,
     new Map(loaded.reps.map((rep) => [rep.id, rep.score])),
     modelNames,
+    loaded.judgedScenarios,
   );
   const axis =
     modelNames === null ? null : modelAxisSummary(record, modelNames, rows, cells, loaded.missing);
@@ -425,7 +432,8 @@ function withAdjudication(
   if (adjudicated === 0) return decision;
   return {
     ...decision,
-    why: `${decision.why} (${adjudicated} verdict(s) adjudicated by hand, in overrides.json, are used)`,
+    // A sentence of its own: after a failed gate's name it would read as part of that name.
+    why: `${decision.why}. Used: ${adjudicated} verdict(s) adjudicated by hand (overrides.json)`,
   };
 }
 

@@ -10,6 +10,7 @@ import type { StopMode } from '../campaign/config-schema.js';
 import { ClaudeCodeCapture } from './claude-code-capture.js';
 import { claudeCodeEnvironment, privateDirsOf } from './engine-env.js';
 import { type EngineProcess, spawnEngineInOwnGroup } from './engine-process.js';
+import { apiReportedModel } from './reported-model.js';
 import type { Sandbox } from './sandbox.js';
 import type {
   SessionBackend,
@@ -255,7 +256,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
           if (capture !== undefined && !capture.observe(message)) continue;
           request.transcript.write(message);
           if (message.type === 'system' && message.subtype === 'init') {
-            modelReported = message.model;
+            // The init message names the model the engine was asked for, not one an API reported.
             engine = `claude-code ${message.claude_code_version}`;
           } else if (message.type === 'assistant') {
             if (message.parent_tool_use_id === null) {
@@ -268,7 +269,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
                 .map((block) => (block as { text: string }).text)
                 .join('');
               if (text.trim().length > 0) lastAssistantText = text;
-              if (typeof message.message.model === 'string') modelReported = message.message.model;
+              modelReported = apiReportedModel(message.message.model) ?? modelReported;
             }
           } else if (message.type === 'result') {
             result = message;

@@ -10,18 +10,24 @@ interface Step {
   name?: string;
   id?: string;
   uses?: string;
+  with?: Record<string, string | number | boolean>;
   run?: string;
   if?: string;
   env?: Record<string, string>;
 }
 interface Job {
   needs?: string;
+  permissions?: Record<string, string>;
   env?: Record<string, string>;
   strategy?: { matrix: { shard: number[] } };
   steps: Step[];
 }
 interface Workflow {
-  on: { pull_request: { paths: string[] } };
+  on: {
+    pull_request: { paths: string[] };
+    workflow_dispatch: { inputs: { base: { default: string } } };
+  };
+  permissions: Record<string, string>;
   env: Record<string, string>;
   jobs: Record<string, Job>;
 }
@@ -102,11 +108,15 @@ describe('docs/ci/github-actions.yml', () => {
     expect(workflow.on.pull_request.paths).toContain('skills/**');
     expect(workflow.env.CAMPAIGN).toBe('scenarios/sdd-panel.campaign.json');
     expect(Number(workflow.env.REPS)).toBeGreaterThanOrEqual(5);
-    expect(workflow.jobs.shard?.strategy?.matrix.shard.length).toBe(Number(workflow.env.SHARDS));
+    expect(workflow.jobs.shard?.strategy?.matrix.shard.length).toBeGreaterThan(1);
     expect(workflow.jobs.gate?.needs).toBe('shard');
     const shardRuns = workflow.jobs.shard?.steps.map((step) => step.run ?? '').join('\n') ?? '';
     expect(shardRuns).toMatch(/--arm "red=git:skills-repo@\$\{\{ steps\.refs\.outputs\.red \}\}/);
-    expect(shardRuns).toMatch(/--shard "\$\{\{ matrix\.shard \}\}\/\$SHARDS"/);
+    // The shard count is derived from the matrix: one list to edit, never two settings.
+    expect(shardRuns).toMatch(
+      /--shard "\$\{\{ matrix\.shard \}\}\/\$\{\{ strategy\.job-total \}\}"/,
+    );
+    expect(JSON.stringify(workflow)).not.toContain('SHARDS');
     expect(shardRuns).toContain('--backend "$BACKEND"');
     expect(workflow.env.BACKEND).toBe('claude-code');
     const gateRuns = workflow.jobs.gate?.steps.map((step) => step.run ?? '').join('\n') ?? '';
@@ -117,6 +127,56 @@ describe('docs/ci/github-actions.yml', () => {
     expect(JSON.stringify(workflow.jobs.shard)).toContain('github.event.pull_request.head.sha');
   });
 
+  it('gives write access only to the job that comments, and keeps no credentials in checkouts', () => {
+    expect(workflow.permissions).toEqual({ contents: 'read' });
+    expect(workflow.jobs.shard?.permissions).toBeUndefined();
+    expect(workflow.jobs.gate?.permissions).toEqual({
+      contents: 'read',
+      'pull-requests': 'write',
+    });
+    const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
+    const checkouts = steps.filter((step) => step.uses?.startsWith('actions/checkout@'));
+    expect(checkouts.length).toBe(3);
+    for (const checkout of checkouts) expect(checkout.with?.['persist-credentials']).toBe(false);
+    const nodeSetups = steps.filter((step) => step.uses?.startsWith('actions/setup-node@'));
+    for (const setup of nodeSetups) {
+      expect(setup.with?.cache).toBe('npm');
+      expect(setup.with?.['cache-dependency-path']).toBe('redgreen/package-lock.json');
+    }
+  });
+
+  it('refuses fewer than 5 reps, and a manual run whose RED would be its GREEN', async () => {
+    const workspace = makeTempDir();
+    await skillsRepository(workspace);
+    const steps = workflow.jobs.shard?.steps ?? [];
+    const settings = steps.find((step) => step.name === 'Check the settings') as Step;
+    const refs = steps.find((step) => step.id === 'refs') as Step;
+    for (const reps of ['3', '', 'five']) {
+      const refused = await runStep(settings, workspace, { REPS: reps }, {});
+      expect(refused.exitCode).toBe(1);
+      expect(String(refused.stdout)).toContain('at least 5 reps');
+    }
+    expect((await runStep(settings, workspace, { REPS: '5' }, {})).exitCode).toBe(0);
+
+    // A manual dispatch on main with base main: the merge base is the head itself.
+    const head = await git(path.join(workspace, 'skills-repo'), 'rev-parse', 'origin/main');
+    await git(path.join(workspace, 'skills-repo'), 'checkout', '-q', head);
+    const dispatchValues = {
+      "github.event.pull_request.base.sha || format('origin/{0}', inputs.base)": `origin/${workflow.on.workflow_dispatch.inputs.base.default}`,
+    };
+    const output = path.join(workspace, 'github-output');
+    writeFileSync(output, '');
+    const same = await runStep(refs, workspace, { GITHUB_OUTPUT: output }, dispatchValues);
+    expect(same.exitCode).toBe(1);
+    expect(String(same.stdout)).toContain('RED and GREEN are the same commit');
+    expect(readFileSync(output, 'utf8')).toBe('');
+    // The same dispatch on the branch that changes the skill resolves two commits.
+    await git(path.join(workspace, 'skills-repo'), 'checkout', '-q', 'pr');
+    const apart = await runStep(refs, workspace, { GITHUB_OUTPUT: output }, dispatchValues);
+    expect(apart.exitCode).toBe(0);
+    expect(readFileSync(output, 'utf8')).toMatch(/^red=[0-9a-f]{40}\ngreen=[0-9a-f]{40}\n$/);
+  });
+
   it('its commands fit together: run locally and offline, the shards merge and the gate passes', async () => {
     const workspace = makeTempDir();
     await skillsRepository(workspace);
@@ -124,7 +184,7 @@ describe('docs/ci/github-actions.yml', () => {
     const shardJob = workflow.jobs.shard as Job;
     const gateJob = workflow.jobs.gate as Job;
     const common: Record<string, string> = {
-      "github.event.pull_request.base.sha || 'origin/main'": 'origin/main',
+      "github.event.pull_request.base.sha || format('origin/{0}', inputs.base)": 'origin/main',
       "(github.event_name == 'workflow_dispatch' || github.event.pull_request.head.repo.full_name == github.repository) && secrets.ANTHROPIC_API_KEY || ''":
         '',
       'env.REDGREEN_REPO': 'local/redgreen',
@@ -144,7 +204,11 @@ describe('docs/ci/github-actions.yml', () => {
     const shards = shardJob.strategy?.matrix.shard ?? [];
     for (const shard of shards) {
       const outputs: Record<string, string> = {};
-      const values = { ...common, 'matrix.shard': String(shard) };
+      const values = {
+        ...common,
+        'matrix.shard': String(shard),
+        'strategy.job-total': String(shards.length),
+      };
       for (const step of shardJob.steps.filter(isLocal)) {
         const outputFile = path.join(workspace, `github-output-${shard}-${step.id ?? 'x'}`);
         writeFileSync(outputFile, '');

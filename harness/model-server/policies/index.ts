@@ -11,6 +11,7 @@ import {
   sixthRoundPolicy,
 } from './calibration-moves.js';
 import type { Policy } from './context.js';
+import { finalReviewerPolicy } from './final-reviewer.js';
 import { forensicPolicy } from './forensic.js';
 import { literalPolicy } from './literal.js';
 import { skillReaderPolicy } from './skill-reader.js';
@@ -22,6 +23,7 @@ export const policyNames = [
   'structural',
   'always-redo',
   'skill-reader',
+  'final-reviewer',
   'asks-human',
   'sixth-round',
   'resume-cheap-model',
@@ -37,6 +39,7 @@ const policies: Readonly<Record<PolicyName, Policy>> = {
   structural: structuralPolicy,
   'always-redo': alwaysRedoPolicy,
   'skill-reader': skillReaderPolicy,
+  'final-reviewer': finalReviewerPolicy,
   'asks-human': asksHumanPolicy,
   'sixth-round': sixthRoundPolicy,
   'resume-cheap-model': resumeCheapModelPolicy,
