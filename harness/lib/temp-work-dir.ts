@@ -5,6 +5,11 @@
  * the signal take its usual effect. Without it a Ctrl-C during
  * `scenario lint` or `check --layout` left its directory in the temp dir.
  *
+ * Before removing, the handler ends the detached children still running
+ * (git building a fixture would otherwise write into a removed directory and
+ * recreate it), removes the directories, and removes them once more a moment
+ * later, for a child that finished one last write as it died.
+ *
  * The directory is made synchronously, so no signal can arrive between its
  * creation and its registration. A command that handles the signals itself
  * (`run`) keeps its own handling: the signal is re-raised only when no other
@@ -14,23 +19,36 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { killDetachedChildren } from './live-children.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 const live = new Set<string>();
 
-function removeAll(): void {
-  for (const dir of live) {
+function removeDirs(dirs: readonly string[]): void {
+  for (const dir of dirs) {
     try {
       rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
     } catch {
       // Best effort: the process is stopping.
     }
   }
-  live.clear();
+}
+
+/** How long after the first removal the second one runs. */
+const SECOND_PASS_MS = 50;
+
+/** Block this thread for `ms` (no callback of the stopping command may run meanwhile). */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 function onSignal(signal: NodeJS.Signals): void {
-  removeAll();
+  const dirs = [...live];
+  live.clear();
+  killDetachedChildren();
+  removeDirs(dirs);
+  sleepSync(SECOND_PASS_MS);
+  removeDirs(dirs);
   uninstall();
   if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
 }
