@@ -88,7 +88,8 @@ function notes(cell: CellSummary, rows: readonly RepRow[]): string {
   if (cell.toolUses.values.length > 0) parts.push(`tool_uses ${cell.toolUses.values.join('/')}`);
   if (cell.indeterminate > 0) parts.push(`${cell.indeterminate} indeterminate (excluded)`);
   if (cell.overrides > 0) parts.push(`${cell.overrides} verdict(s) overridden by hand`);
-  if (cell.agreement !== undefined) parts.push(agreementNote(cell.agreement));
+  if (cell.agreement !== undefined && cell.agreement.judged > 0)
+    parts.push(agreementNote(cell.agreement));
   const firstFail = rows.find(
     (row) =>
       row.arm === cell.arm &&
