@@ -26,6 +26,7 @@ import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import type { ToolCall } from './tool-call.js';
 import { type MalformedLine, readTranscript } from './transcript-reader.js';
+import { readSeats, type TranscriptSeat } from './transcript-seats.js';
 
 export type TranscriptFormat = 'claude-code-stream-json' | 'redgreen' | 'atif-1.4';
 
@@ -39,6 +40,8 @@ export interface SessionTranscript {
   readonly model: string | undefined;
   /** Lines of a JSON-lines transcript that could not be read (never fatal once the format is known). */
   readonly malformed: readonly MalformedLine[];
+  /** The subagent seats the controller started (transcript-seats.ts); none read from ATIF yet. */
+  readonly seats: readonly TranscriptSeat[];
 }
 
 const EXPECTED =
@@ -111,12 +114,14 @@ function readJsonLines(text: string, source: string): Result<SessionTranscript, 
         : `has no readable message (line ${first.line}: ${first.problem})`;
     return err(inputError(source, why, `give a ${EXPECTED}`));
   }
+  const seats = readSeats(text, read.toolCalls, origin === 'claude-code-stream-json');
   return ok({
     format: origin,
     toolCalls: read.toolCalls,
     reply: read.reply,
     model: read.model,
-    malformed: read.malformed,
+    malformed: [...read.malformed, ...seats.malformed].sort((a, b) => a.line - b.line),
+    seats: seats.seats,
   });
 }
 
@@ -218,6 +223,7 @@ function readAtif(document: object, source: string): Result<SessionTranscript, I
     reply: lastWords,
     model: parsed.data.agent.model_name ?? undefined,
     malformed: [],
+    seats: [],
   });
 }
 
