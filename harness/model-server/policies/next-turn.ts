@@ -17,11 +17,17 @@ import type { ToolExchange } from '../conversation.js';
 import { scriptedModelId } from '../model-id.js';
 import type { ExtraCallOptions, PolicyContext } from './context.js';
 import { briefPathIn } from './finish.js';
+import { fullSessionProgram, isFullSessionPolicy } from './full-session.js';
 import { implementerProgram } from './implementer.js';
 import { type PolicyName, policyByName } from './index.js';
 import type { PolicyProgram, ToolCall, ToolOutcome } from './program.js';
 import { promptForbidsDispatch, readPromptFacts } from './prompt-facts.js';
 import { seededRng } from './rng.js';
+import {
+  reviewerProgram,
+  implementerProgram as seatImplementerProgram,
+  seatPromptOf,
+} from './seat-programs.js';
 
 export interface TurnRequest {
   readonly policy: PolicyName;
@@ -88,6 +94,16 @@ export function nextPolicyTurn(request: TurnRequest): Result<PolicyTurn, ReplayD
 function programFor(request: TurnRequest): PolicyProgram {
   const policy = policyByName(request.policy);
   const label = scriptedModelId(request.policy);
+  // A full session's subagent: its conversation starts from a seat's dispatch prompt.
+  const seat = seatPromptOf(request.promptText);
+  if (seat !== undefined) {
+    return seat.role === 'reviewer'
+      ? reviewerProgram(seat)
+      : seatImplementerProgram(seat, request.promptText);
+  }
+  if (isFullSessionPolicy(request.policy)) {
+    return fullSessionProgram(request.policy, label, request.promptText, request.offeredTools);
+  }
   const facts = readPromptFacts(request.promptText);
   const brief = facts.ok ? undefined : briefPathIn(request.promptText);
   if (brief !== undefined && request.offeredTools.has('Read')) {
