@@ -135,7 +135,7 @@ describe('a full session with subagents, end to end on the messages backend', ()
     expect(outcomes(score)['planted-finding-fixed']).toBe('pass');
   });
 
-  it('a session stopped by the seat limit scores indeterminate, with the runner's reason', async () => {
+  it('a session stopped by the seat limit scores indeterminate, with the runner’s reason', async () => {
     const scenario = loadScenario();
     const server = await startModelServer({ policy: 'structural' });
     closers.push(() => server.close());
