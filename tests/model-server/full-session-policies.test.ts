@@ -15,6 +15,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isolatedGitEnv } from '../../harness/lib/git-env.js';
 import { scriptedModelId, startModelServer } from '../../harness/model-server/index.js';
+import { subagentReport } from '../../harness/model-server/policies/full-session.js';
 import { seatPromptOf } from '../../harness/model-server/policies/seat-programs.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import {
@@ -146,6 +147,19 @@ describe('scripted seats of a full session', () => {
     ]);
   });
 
+  it('subagentReport reads a report from either backend’s Agent result', () => {
+    expect(
+      subagentReport(
+        "Approved. Fine.\n\nagentId: agent-2 (use SendMessage with to: 'agent-2' to continue this agent)",
+      ),
+    ).toBe('Approved. Fine.');
+    expect(
+      subagentReport(
+        "[Subagent hand-back] The text below is the final report. The report follows:\n  Issues:\n  - `a` must contain: b\nagentId: a1 (use SendMessage with to: 'a1', summary: '<recap>' to continue this agent)\n<usage>tool_uses: 3</usage>",
+      ),
+    ).toBe('Issues:\n- `a` must contain: b');
+  });
+
   it('tells a seat prompt from any other prompt', () => {
     expect(
       seatPromptOf(
@@ -157,7 +171,7 @@ describe('scripted seats of a full session', () => {
     ).toBeUndefined();
     expect(
       seatPromptOf(
-        'You are the reviewer of Task 2 (Farewell).\nBrief: /r/b.md\nRepository: /r\nReview range: abc1234..HEAD',
+        'You are the reviewer of Task 2 (Farewell).\nBrief: /r/b.md\nRepository: /r\nReview range: abc1234..HEAD\nReview round: 2',
       ),
     ).toEqual({
       role: 'reviewer',
@@ -166,6 +180,13 @@ describe('scripted seats of a full session', () => {
       brief: '/r/b.md',
       repo: '/r',
       base: 'abc1234',
+      round: 2,
     });
+    // Claude Code may put other text before the prompt in a subagent's first message.
+    expect(
+      seatPromptOf(
+        '<context>…</context>\nYou are the implementer of Task 1 (X).\nBrief: /b.md\nRepository: /r',
+      )?.role,
+    ).toBe('implementer');
   });
 });

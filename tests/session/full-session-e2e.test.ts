@@ -24,7 +24,12 @@ import { loadScenarioDir } from '../../harness/score/load-scenario.js';
 import { scoreRep } from '../../harness/score/score-rep.js';
 import { readSessionTranscript } from '../../harness/score/transcript-formats.js';
 import { greetingsFixture } from './support/greetings-fixture.js';
-import { planScopedSkill, runBackendSession } from './support/run-session.js';
+import {
+  type BackendName,
+  engineUnavailable,
+  planScopedSkill,
+  runBackendSession,
+} from './support/run-session.js';
 
 const scenarioDir = path.join(import.meta.dirname, 'fixtures', 'full-greetings');
 
@@ -39,8 +44,8 @@ function loadScenario() {
   return loaded.value;
 }
 
-/** Run one rep of the scenario with a policy and score it. */
-async function rep(policy: string) {
+/** Run one rep of the scenario with a policy on a backend, and score it. */
+async function rep(policy: string, backend: BackendName = 'messages') {
   const scenario = loadScenario();
   const server = await startModelServer({ policy: 'structural' });
   closers.push(() => server.close());
@@ -48,7 +53,7 @@ async function rep(policy: string) {
   const template = await loadPromptTemplate(path.join(scenarioDir, 'prompt.hbs'), 'full-greetings');
   if (!template.ok) throw new Error(template.error.problem);
   const run = await runBackendSession({
-    backend: 'messages',
+    backend,
     stop: scenario.config.stop,
     baseUrl: server.baseUrl,
     model: scriptedModelId(policy),
@@ -58,7 +63,7 @@ async function rep(policy: string) {
       skillDir: planScopedSkill,
     }),
     fixtureRepo: repo,
-    repId: `e2e/${policy}`,
+    repId: `e2e/${backend}/${policy}`,
   });
   const text = `${run.transcript.map((line) => JSON.stringify(line)).join('\n')}\n`;
   const transcript = readSessionTranscript(text, 'transcript.jsonl');
@@ -169,3 +174,39 @@ describe('a full session with subagents, end to end on the messages backend', ()
     expect(score.reasons[0]).toBe('runner: indeterminate at limit: seat limit');
   });
 });
+
+describe.skipIf(engineUnavailable() !== undefined)(
+  'a full session with subagents, end to end on the claude-code backend',
+  () => {
+    it('the engine’s own Agent and SendMessage run the seats; every check by seat passes', async () => {
+      const { run, transcript, score } = await rep('full-controller', 'claude-code');
+      expect(run.outcome.status).toEqual({ kind: 'completed' });
+      expect(run.outcome.finalReply).toBe(
+        [
+          'Plan executed with subagents.',
+          'Task 1 (Greeting function): approved after 1 review round(s).',
+          'Task 2 (Farewell function): approved after 2 review round(s).',
+        ].join('\n'),
+      );
+      expect(transcript.format).toBe('claude-code-stream-json');
+      // Seats derived from the engine's parent_tool_use_id; the resumed implementer keeps its seat.
+      expect(transcript.seats.map((seat) => [seat.description, seat.resumes.length])).toEqual([
+        ['Implement Task 1: Greeting function', 0],
+        ['Review Task 1: Greeting function', 0],
+        ['Implement Task 2: Farewell function', 1],
+        ['Review Task 2: Farewell function', 0],
+        ['Review Task 2: Farewell function', 0],
+      ]);
+      expect(score.verdict).toBe('pass');
+      expect(Object.values(outcomes(score)).every((outcome) => outcome === 'pass')).toBe(true);
+    });
+
+    it('full-fresh-fixer on the engine fails for the same reasons', async () => {
+      const { score } = await rep('full-fresh-fixer', 'claude-code');
+      expect(score.verdict).toBe('fail');
+      expect(score.checks.filter((check) => check.outcome === 'fail').map((c) => c.id)).toEqual(
+        loadScenario().calibration[1]?.failing,
+      );
+    });
+  },
+);

@@ -55,7 +55,27 @@ const planLine = /^Plan: (\/\S+\.md)$/m;
 const repoLine = /^Repository: (\/\S+)$/m;
 const taskHeading = /^### Task (\d+): (.+)$/gm;
 const briefLine = /^Brief: (\S+)$/m;
-const agentIdOf = /agentId: (\S+?)[\s(]/;
+const agentIdOf = /agentId: ([\w-]+)/;
+const reportFrame = /The report follows:\n/;
+
+/**
+ * A subagent's report as the Agent (or SendMessage) result carries it: the
+ * messages backend gives the text, then the agent id; Claude Code frames it
+ * ("[Subagent hand-back] … The report follows:"), indents every line by two
+ * spaces, and appends the agent id and usage.
+ */
+export function subagentReport(result: string): string {
+  const framed = reportFrame.exec(result);
+  const body = framed === null ? result : result.slice(framed.index + framed[0].length);
+  const report = body.split(/\n+agentId: /)[0] ?? '';
+  const lines = report.split('\n');
+  return framed !== null && lines.every((line) => line === '' || line.startsWith('  '))
+    ? lines
+        .map((line) => line.slice(2))
+        .join('\n')
+        .trim()
+    : report.trim();
+}
 
 /** The plan's tasks with their briefs, in plan order. */
 function tasksOf(plan: string, repo: string): TaskRef[] {
@@ -74,6 +94,11 @@ function tasksOf(plan: string, repo: string): TaskRef[] {
       },
     ];
   });
+}
+
+/** How an implementer reports a fix round of a task (seat-programs.ts). */
+function fixReport(task: number): RegExp {
+  return new RegExp(`Fixed \\d+ finding\\(s\\) of Task ${task}\\b`);
 }
 
 /** The current HEAD, short. */
@@ -118,10 +143,12 @@ export function* fullSessionProgram(
         description: `Implement Task ${task.number}: ${task.title}`,
         prompt: implementerPrompt(task),
         subagent_type: 'general-purpose',
+        run_in_background: false,
       },
     });
     let implementer = agentIdOf.exec(implemented.text)?.[1];
     let rounds = 0;
+    let fixesAsked = 0;
     let verdict = 'not reviewed';
     while (rounds < MAX_REVIEW_ROUNDS) {
       rounds += 1;
@@ -129,11 +156,12 @@ export function* fullSessionProgram(
         name: 'Agent',
         input: {
           description: `Review Task ${task.number}: ${task.title}`,
-          prompt: reviewerPrompt(task, base),
+          prompt: reviewerPrompt(task, base, rounds),
           subagent_type: 'general-purpose',
+          run_in_background: false,
         },
       });
-      const text = review.text.trim();
+      const text = subagentReport(review.text);
       if (text.startsWith('Approved')) {
         verdict = `approved after ${rounds} review round(s)`;
         break;
@@ -142,7 +170,7 @@ export function* fullSessionProgram(
       verdict = `issues left after ${rounds} review round(s): ${findings.length}`;
       if (findings.length === 0 || rounds === MAX_REVIEW_ROUNDS) break;
       if (resumes && implementer !== undefined) {
-        yield* call({
+        const sent = yield* call({
           name: 'SendMessage',
           input: {
             to: implementer,
@@ -150,13 +178,23 @@ export function* fullSessionProgram(
             message: fixMessage(task.number, findings),
           },
         });
+        fixesAsked += 1;
+        // The messages backend answers with the resumed agent's report; Claude Code
+        // resumes it in the background and brings its report as a later user message.
+        if (!fixReport(task.number).test(sent.text)) {
+          const reported = promptText.match(new RegExp(fixReport(task.number).source, 'g'));
+          if ((reported?.length ?? 0) < fixesAsked) {
+            return `Waiting for ${implementer} to report its fix of Task ${task.number}.`;
+          }
+        }
       } else {
         const fresh = yield* call({
           name: 'Agent',
           input: {
             description: `Fix Task ${task.number}: ${task.title}`,
-            prompt: `${implementerPrompt(task)}\n\n${fixMessage(task.number, findings)}`,
+            prompt: `${implementerPrompt(task)}\nFix round: ${rounds}\n\n${fixMessage(task.number, findings)}`,
             subagent_type: 'general-purpose',
+            run_in_background: false,
           },
         });
         implementer = agentIdOf.exec(fresh.text)?.[1] ?? implementer;

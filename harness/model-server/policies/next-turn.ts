@@ -138,10 +138,24 @@ function* say(text: string): PolicyProgram {
   return text;
 }
 
+/**
+ * The conversation a request continues, for tool_use ids: the session key;
+ * for a full session's subagent also the seat its dispatch prompt names
+ * (role, task, brief, range, round), since the Claude Code engine sends
+ * every subagent's requests under the controller's session key and two
+ * subagents must never share ids, while a resumed one must keep its own.
+ */
+function conversationKey(request: TurnRequest): string {
+  const seat = seatPromptOf(request.promptText);
+  return seat === undefined
+    ? request.sessionKey
+    : `${request.sessionKey}\u0000${JSON.stringify(seat)}`;
+}
+
 function toolUseId(request: TurnRequest, step: number, index: number, toolCall: ToolCall): string {
   const digest = sha256Hex(
     [
-      request.sessionKey,
+      conversationKey(request),
       request.policy,
       String(step),
       String(index),

@@ -35,12 +35,17 @@ export interface SeatPrompt {
   readonly repo: string;
   /** The reviewer's range start (a commit). */
   readonly base: string | undefined;
+  /** The review round (a reviewer) or fix round (a fresh fixer) the prompt names, else 0. */
+  readonly round: number;
 }
 
-const opening = /^You are the (implementer|reviewer) of Task (\d+) \((.*)\)\./;
+const opening = /^You are the (implementer|reviewer) of Task (\d+) \((.*)\)\./m;
 const briefLine = /^Brief: (\/\S+)$/m;
 const repoLine = /^Repository: (\/\S+)$/m;
 const baseLine = /^Review range: ([0-9a-f]{7,40})\.\.HEAD$/m;
+const roundLine = /^(?:Review|Fix) round: (\d+)$/m;
+/** Where a findings message starts (a resume, or a fresh fixer's prompt). */
+export const FINDINGS_MARKER = /Review findings for Task \d+ to fix/;
 
 /** The seat a dispatch prompt starts, or undefined when the prompt is no seat prompt. */
 export function seatPromptOf(promptText: string): SeatPrompt | undefined {
@@ -51,7 +56,8 @@ export function seatPromptOf(promptText: string): SeatPrompt | undefined {
   const role = head[1] === 'reviewer' ? 'reviewer' : 'implementer';
   const base = baseLine.exec(promptText)?.[1];
   if (role === 'reviewer' && base === undefined) return undefined;
-  return { role, task: Number(head[2]), title: head[3] ?? '', brief, repo, base };
+  const round = Number(roundLine.exec(promptText)?.[1] ?? '0');
+  return { role, task: Number(head[2]), title: head[3] ?? '', brief, repo, base, round };
 }
 
 /** The implementer's dispatch prompt for one task (what the scripted controller sends). */
@@ -65,13 +71,17 @@ export function implementerPrompt(task: TaskRef): string {
   ].join('\n');
 }
 
-/** The reviewer's dispatch prompt for one task and the range to review. */
-export function reviewerPrompt(task: TaskRef, base: string): string {
+/**
+ * The reviewer's dispatch prompt for one task, the range to review and the
+ * review round (so two rounds' reviewers never share a conversation's start).
+ */
+export function reviewerPrompt(task: TaskRef, base: string, round: number): string {
   return [
     `You are the reviewer of Task ${task.number} (${task.title}).`,
     `Brief: ${task.brief}`,
     `Repository: ${task.repo}`,
     `Review range: ${base}..HEAD`,
+    `Review round: ${round}`,
     '',
     'Read the diff against the brief. Answer "Approved." or "Issues:" with one finding a line.',
   ].join('\n');
@@ -159,7 +169,7 @@ export function* implementerProgram(seat: SeatPrompt, promptText: string): Polic
     tested = ran.isError ? ` The test \`${test}\` failed.` : ` The test \`${test}\` passed.`;
   }
   let report = `Implemented Task ${seat.task} (${seat.title}): wrote ${files.map((file) => file.path).join(', ')}.${tested} ${yield* commit(seat.repo, `Task ${seat.task}: ${seat.title}`)}.`;
-  const rounds = promptText.split(/^Review findings for Task \d+ to fix/m).slice(1);
+  const rounds = promptText.split(new RegExp(FINDINGS_MARKER.source, 'g')).slice(1);
   for (const [index, round] of rounds.entries()) {
     const findings = requirementsOf(round);
     if (findings.length === 0) {
