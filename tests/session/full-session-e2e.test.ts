@@ -9,6 +9,7 @@
  * passes every check; full-fresh-fixer fails for the right reasons (no
  * resume; the fix commit made by another seat than task 2's implementer).
  */
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadPromptTemplate } from '../../harness/campaign/prompt-template.js';
@@ -90,7 +91,7 @@ async function rep(policy: string, backend: BackendName = 'messages') {
           },
     assessPre: false,
   });
-  return { run, transcript: transcript.value, score };
+  return { repo, run, transcript: transcript.value, score };
 }
 
 function outcomes(score: { checks: readonly { id: string; outcome: string }[] }) {
@@ -179,7 +180,11 @@ describe.skipIf(engineUnavailable() !== undefined)(
   'a full session with subagents, end to end on the claude-code backend',
   () => {
     it('the engine’s own Agent and SendMessage run the seats; every check by seat passes', async () => {
-      const { run, transcript, score } = await rep('full-controller', 'claude-code');
+      const { repo, run, transcript, score } = await rep('full-controller', 'claude-code');
+      // The engine keeps its session transcripts in the private HOME, never in the work tree.
+      expect(execFileSync('git', ['status', '--porcelain'], { cwd: repo, encoding: 'utf8' })).toBe(
+        '',
+      );
       expect(run.outcome.status).toEqual({ kind: 'completed' });
       expect(run.outcome.finalReply).toBe(
         [
