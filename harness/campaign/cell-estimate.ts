@@ -13,7 +13,11 @@
  *   11-14k a request, most of it the engine's own system prompt and tool
  *   definitions; a model reads more and thinks between calls, so the profile
  *   assumes a few more turns and a context grown by the skill text, the plan
- *   and the ledger it reads.
+ *   and the ledger it reads;
+ * - `complete` (a full session with subagents): an assumption, not yet a
+ *   measurement: 60 turns summed over every seat (a controller and a few
+ *   implementers and reviewers) over a mean 25k-token context, 400 output
+ *   tokens a turn.
  *
  * Context is read from the prompt cache after the first turn (written once,
  * then read each turn), as both backends arrange it. A scripted run has no
@@ -38,9 +42,17 @@ export const PROBE_SESSION: SessionProfile = {
   outputTokensPerTurn: 300,
 };
 
+/** A full session's turns summed over its seats (see the module comment: assumed, not measured). */
+export const FULL_SESSION: SessionProfile = {
+  turns: 60,
+  contextTokens: 25_000,
+  outputTokensPerTurn: 400,
+};
+
 const PROFILES: Readonly<Record<StopMode, SessionProfile>> = {
   report: LIVE_SESSION,
   'first-dispatch': PROBE_SESSION,
+  complete: FULL_SESSION,
 };
 
 export interface CellEstimate {

@@ -104,6 +104,14 @@ export const limitsSchema = z
     toolTimeoutSeconds: z.number().positive().max(600).default(120),
     toolOutputMaxBytes: z.number().int().min(1024).max(10_000_000).default(30_000),
     maxCostUsd: z.number().positive().nullable().default(null),
+    /**
+     * `stop: complete` only: the turn limit of each subagent seat (each
+     * dispatch's own tool loop; a resume continues its count). Default: maxTurns.
+     * Optional without a default, so identities of campaigns that omit it stay.
+     */
+    seatMaxTurns: z.number().int().min(1).max(500).optional(),
+    /** `stop: complete` only: how many subagents one rep may start. Default: 12. */
+    maxSeats: z.number().int().min(1).max(100).optional(),
   })
   .strict();
 

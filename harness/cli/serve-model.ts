@@ -14,6 +14,10 @@ Policies (each answers as model "scripted:<policy>", so its numbers are never mi
   resume-cheap-model  resumes the task's latest implementer (SendMessage), whatever its model and round
   moves-on-silently   treats a task mid-loop as done and dispatches the next, writing nothing
   reopens-parked      with every task done, reopens the parked task instead of the final review
+  full-controller     full sessions (stop: complete): per task an implementer then a reviewer; a
+                      finding goes back to the implementer (SendMessage); subagents whose prompt is
+                      a seat's (implementer, reviewer) are answered by that seat, under any policy
+  full-fresh-fixer    calibration: as full-controller, but a fix goes to a fresh implementer
 A request whose model id is "scripted:<policy>" is answered by that policy; any other model id is
 answered by --policy. Usage numbers in responses are estimates (about 4 characters a token).
 

@@ -129,7 +129,7 @@ export const scenarioShellSchema = z
     stop: stopModeSchema
       .default('report')
       .describe(
-        'report: the model works, then replies; first-dispatch: capture the first dispatch',
+        'report: the model works, then replies; first-dispatch: capture the first dispatch; complete: dispatches run as subagents',
       ),
     plans: planCatalogueSchema.default({}),
     report: z.record(nameSchema, sectionSchema).optional(),

@@ -27,6 +27,7 @@ import { err, ok, type Result } from '../lib/result.js';
 import type { RunnerStatus } from './score-rep.js';
 import { isInsideSubagent, type ToolCall } from './tool-call.js';
 import { type MalformedLine, readTranscript, type TranscriptRead } from './transcript-reader.js';
+import { readSeats, type TranscriptSeat } from './transcript-seats.js';
 
 export type TranscriptFormat = 'claude-code-stream-json' | 'redgreen' | 'atif-1.4';
 
@@ -48,6 +49,8 @@ export interface SessionTranscript {
    * transcript has no final result), as the runner decides for its own reps.
    */
   readonly ending: RunnerStatus;
+  /** The subagent seats the controller started (transcript-seats.ts); none read from ATIF yet. */
+  readonly seats: readonly TranscriptSeat[];
 }
 
 const EXPECTED =
@@ -120,14 +123,16 @@ function readJsonLines(text: string, source: string): Result<SessionTranscript, 
         : `has no readable message (line ${first.line}: ${first.problem})`;
     return err(inputError(source, why, `give a ${EXPECTED}`));
   }
+  const seats = readSeats(text, read.toolCalls, origin === 'claude-code-stream-json');
   return ok({
     format: origin,
     toolCalls: read.toolCalls,
     reply: read.reply,
     model: read.model,
     prompt: read.prompt,
-    malformed: read.malformed,
+    malformed: [...read.malformed, ...seats.malformed].sort((a, b) => a.line - b.line),
     ending: jsonLinesEnding(read),
+    seats: seats.seats,
   });
 }
 
@@ -270,6 +275,7 @@ function readAtif(document: object, source: string): Result<SessionTranscript, I
     prompt: firstWords,
     malformed: [],
     ending,
+    seats: [],
   });
 }
 

@@ -67,12 +67,15 @@ export const CLAUDE_CODE_DISALLOWED_TOOLS = ['WebFetch', 'WebSearch'] as const;
  * too (a resume). It names `AskUserQuestion` too: a question to the human is
  * the other decision a controller can take, and is captured the same way
  * (the engine offers it headless only with a permission prompt tool, see
- * firstDispatchOptions).
+ * firstDispatchOptions). A `complete` session names SendMessage too: the
+ * engine's own Agent and SendMessage run and resume its subagents.
  */
 export function claudeCodeTools(stop: StopMode): string[] {
   return stop === 'first-dispatch'
     ? [...CLAUDE_CODE_TOOLS, 'SendMessage', 'AskUserQuestion']
-    : [...CLAUDE_CODE_TOOLS];
+    : stop === 'complete'
+      ? [...CLAUDE_CODE_TOOLS, 'SendMessage']
+      : [...CLAUDE_CODE_TOOLS];
 }
 
 /**
@@ -233,7 +236,9 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
               runtimeDir: request.runtimeDir,
             }),
             settingSources: [],
-            persistSession: false,
+            // A complete session keeps its transcripts (in the private HOME): the engine
+            // resumes a subagent (SendMessage) from its transcript on disk.
+            persistSession: request.stop === 'complete',
             systemPrompt: { type: 'preset', preset: 'claude_code' },
             tools: claudeCodeTools(request.stop),
             allowedTools: claudeCodeAllowedTools(request.fixtureRepo, request.skillDir),

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import Anthropic from '@anthropic-ai/sdk';
 import { VERSION as SDK_VERSION } from '@anthropic-ai/sdk/version';
+import { CONTROLLER_SEAT, type SubagentSeat } from '../score/seat-record.js';
 import { DispatchCapture } from './dispatch-capture.js';
 import { privateDirsOf } from './engine-env.js';
 import type { Sandbox } from './sandbox.js';
@@ -10,9 +11,10 @@ import type {
   SessionRequest,
   TokenUsage,
 } from './session-types.js';
+import { DEFAULT_MAX_SEATS, SubagentSeats } from './subagent-seats.js';
+import { runToolLoop } from './tool-loop.js';
+import { executeTool, toolDefinitions } from './tools/index.js';
 import { answerCall, offeredTools } from './tools/session-tools.js';
-
-const MAX_TOKENS_PER_TURN = 8192;
 
 function systemPromptFor(fixtureRepo: string, tools: readonly Anthropic.Tool[]): string {
   return [
@@ -21,32 +23,6 @@ function systemPromptFor(fixtureRepo: string, tools: readonly Anthropic.Tool[]):
     `You act only through the tools provided (${tools.map((tool) => tool.name).join(', ')}). Paths given to Read, Glob and Grep are absolute.`,
     "Follow the user's instructions exactly, including any scope limits and any report they ask for.",
   ].join('\n');
-}
-
-/**
- * Mark the conversation for prompt caching: tools and system prompt are
- * cached once, and a moving breakpoint on the newest user block makes each
- * turn read the whole earlier conversation from the cache (three of the four
- * breakpoints the API allows).
- */
-function withCacheBreakpoint(messages: Anthropic.MessageParam[]): Anthropic.MessageParam[] {
-  return messages.map((message, index) => {
-    if (index !== messages.length - 1 || typeof message.content === 'string') return message;
-    const blocks = message.content.map((block, blockIndex) =>
-      blockIndex === message.content.length - 1
-        ? ({ ...block, cache_control: { type: 'ephemeral' } } as typeof block)
-        : block,
-    );
-    return { ...message, content: blocks } as Anthropic.MessageParam;
-  });
-}
-
-/** The text blocks of an assistant message, joined. */
-function textOf(message: Anthropic.Message): string {
-  return message.content
-    .filter((block): block is Anthropic.TextBlock => block.type === 'text')
-    .map((block) => block.text)
-    .join('');
 }
 
 function addUsage(total: TokenUsage, usage: Anthropic.Usage): TokenUsage {
@@ -64,11 +40,19 @@ export interface MessagesBackendOptions {
   readonly maxRetries: number;
 }
 
+/** The tools a subagent seat is offered: the four that work, no subagent tools (as in Claude Code). */
+const SUBAGENT_TOOLS: Anthropic.Tool[] = toolDefinitions.map((tool, index) =>
+  index === toolDefinitions.length - 1 ? { ...tool, cache_control: { type: 'ephemeral' } } : tool,
+);
+
 /**
- * redgreen's own tool loop on `@anthropic-ai/sdk`: Bash, Read, Glob and Grep
- * under Claude Code's names, model-issued commands confined by the sandbox,
- * prompt caching, the SDK's retries, and a max-turns limit. Writes the same
- * message shapes to the transcript as the Claude Code engine does.
+ * redgreen's own tool loop on `@anthropic-ai/sdk` (tool-loop.ts): Bash, Read,
+ * Glob and Grep under Claude Code's names, model-issued commands confined by
+ * the sandbox, prompt caching, the SDK's retries, and a max-turns limit.
+ * Under `stop: complete` the controller's Agent/Task calls run subagents and
+ * SendMessage resumes them (subagent-seats.ts), each seat's messages marked
+ * with its seat. Writes the same message shapes to the transcript as the
+ * Claude Code engine does.
  */
 export function messagesBackend(options: MessagesBackendOptions): SessionBackend {
   return {
@@ -78,18 +62,26 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
       await mkdir(dirs.home, { recursive: true });
       const sessionId = `redgreen-${request.repId.replace(/[^a-z0-9-]/gi, '-')}`;
       const engine = `redgreen-messages (@anthropic-ai/sdk ${SDK_VERSION})`;
-      const client = new Anthropic({
-        ...(request.model.auth === 'bearer'
-          ? { apiKey: null, authToken: request.model.apiKey }
-          : { apiKey: request.model.apiKey }),
-        ...(request.model.baseUrl === undefined ? {} : { baseURL: request.model.baseUrl }),
-        maxRetries: options.maxRetries,
-        timeout: request.limits.sessionTimeoutSeconds * 1000,
-        defaultHeaders: {
-          ...request.model.headers,
-          ...(request.model.scripted ? { 'x-redgreen-session': request.repId } : {}),
-        },
-      });
+      const clientFor = (seatKey: string | undefined): Anthropic =>
+        new Anthropic({
+          ...(request.model.auth === 'bearer'
+            ? { apiKey: null, authToken: request.model.apiKey }
+            : { apiKey: request.model.apiKey }),
+          ...(request.model.baseUrl === undefined ? {} : { baseURL: request.model.baseUrl }),
+          maxRetries: options.maxRetries,
+          timeout: request.limits.sessionTimeoutSeconds * 1000,
+          defaultHeaders: {
+            ...request.model.headers,
+            // Each seat is its own conversation on the local server.
+            ...(request.model.scripted
+              ? {
+                  'x-redgreen-session':
+                    seatKey === undefined ? request.repId : `${request.repId}/${seatKey}`,
+                }
+              : {}),
+          },
+        });
+      const client = clientFor(undefined);
       const abort = new AbortController();
       let timedOut = false;
       const timer = setTimeout(() => {
@@ -125,86 +117,78 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
       ];
       let usage: TokenUsage = { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 };
       let modelReported: string | null = null;
+      const onReply = (reply: Anthropic.Message): void => {
+        usage = addUsage(usage, reply.usage);
+        modelReported = reply.model;
+      };
+      const system = systemPromptFor(request.fixtureRepo, tools);
+      const seatSystem = systemPromptFor(request.fixtureRepo, SUBAGENT_TOOLS);
+      const seats =
+        request.stop === 'complete'
+          ? new SubagentSeats({
+              maxSeats: request.limits.maxSeats ?? DEFAULT_MAX_SEATS,
+              seatMaxTurns: request.limits.seatMaxTurns ?? request.limits.maxTurns,
+              transcript: request.transcript,
+              sessionId,
+              runSeat: (seat: SubagentSeat, seatMessages, maxTurns) =>
+                runToolLoop({
+                  client: clientFor(seat.agentId),
+                  modelId: request.model.id,
+                  system: seatSystem,
+                  tools: SUBAGENT_TOOLS,
+                  messages: seatMessages,
+                  maxTurns,
+                  seat,
+                  parentToolUseId: seat.dispatch,
+                  transcript: request.transcript,
+                  sessionId,
+                  signal: abort.signal,
+                  onReply,
+                  answer: (call) => executeTool(call.name, call.input, toolContext, abort.signal),
+                  stopAfterToolTurn: () => false,
+                }),
+            })
+          : undefined;
       let turns = 0;
       let finalReply: string | null = null;
       let stopReason: string | null = null;
       let failure: { stage: 'api' | 'timeout' | 'aborted'; reason: string } | undefined;
       let cutShort: string | undefined;
+      let limitStop: string | undefined;
 
       try {
-        while (turns < request.limits.maxTurns) {
-          turns += 1;
-          const stream = client.messages.stream(
-            {
-              model: request.model.id,
-              max_tokens: MAX_TOKENS_PER_TURN,
-              system: [
-                {
-                  type: 'text',
-                  text: systemPromptFor(request.fixtureRepo, tools),
-                  cache_control: { type: 'ephemeral' },
-                },
-              ],
-              tools,
-              messages: withCacheBreakpoint(messages),
-            },
-            { signal: abort.signal },
-          );
-          const reply = await stream.finalMessage();
-          request.transcript.write({
-            type: 'assistant',
-            message: reply,
-            parent_tool_use_id: null,
-            session_id: sessionId,
-          });
-          usage = addUsage(usage, reply.usage);
-          modelReported = reply.model;
-          stopReason = reply.stop_reason;
-          messages.push({ role: 'assistant', content: reply.content });
-          const toolUses = reply.content.filter(
-            (block): block is Anthropic.ToolUseBlock => block.type === 'tool_use',
-          );
-          if (reply.stop_reason === 'tool_use' && toolUses.length > 0) {
-            const results: Anthropic.ToolResultBlockParam[] = [];
-            for (const call of toolUses) {
-              const output = await answerCall(call, {
-                tools,
-                capture,
-                toolContext,
-                signal: abort.signal,
-              });
-              results.push({
-                type: 'tool_result',
-                tool_use_id: call.id,
-                content: output.content,
-                is_error: output.isError,
-              });
-            }
-            request.transcript.write({
-              type: 'user',
-              message: { role: 'user', content: results },
-              parent_tool_use_id: null,
-              session_id: sessionId,
-            });
-            messages.push({ role: 'user', content: results });
-            if ((capture?.captured ?? null) !== null) {
-              // The session ends at the dispatch: no further model request.
-              const text = textOf(reply);
-              finalReply = text.trim() === '' ? null : text;
-              stopReason = 'first-dispatch';
-              break;
-            }
-            continue;
-          }
-          if (reply.stop_reason === 'pause_turn') continue;
-          finalReply = textOf(reply);
-          if (reply.stop_reason === 'max_tokens' || reply.stop_reason === 'refusal') {
-            cutShort =
-              reply.stop_reason === 'max_tokens'
-                ? `the reply was cut off at the ${MAX_TOKENS_PER_TURN}-token output limit`
-                : 'the model refused to answer';
-          }
-          break;
+        const loop = await runToolLoop({
+          client,
+          modelId: request.model.id,
+          system,
+          tools,
+          messages,
+          maxTurns: request.limits.maxTurns,
+          seat: CONTROLLER_SEAT,
+          parentToolUseId: null,
+          transcript: request.transcript,
+          sessionId,
+          signal: abort.signal,
+          onReply: (reply) => {
+            turns += 1;
+            onReply(reply);
+          },
+          answer: (call) =>
+            answerCall(call, { tools, capture, seats, toolContext, signal: abort.signal }),
+          stopAfterToolTurn: () =>
+            (capture?.captured ?? null) !== null || seats?.limitReached !== undefined,
+        });
+        stopReason = loop.stopReason;
+        if (loop.end.kind === 'stopped' && seats?.limitReached !== undefined) {
+          limitStop = seats.limitReached;
+          stopReason = 'seat-limit';
+        } else if (loop.end.kind === 'stopped') {
+          // The session ends at the dispatch: no further model request.
+          finalReply = loop.end.text.trim() === '' ? null : loop.end.text;
+          stopReason = 'first-dispatch';
+        } else if (loop.end.kind === 'reply') {
+          finalReply = loop.end.text;
+          cutShort = loop.end.cutShort;
         }
       } catch (error) {
         if (timedOut) {
@@ -231,11 +215,15 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
       }
 
       const captured = capture?.captured ?? null;
-      const hitMaxTurns = failure === undefined && finalReply === null && captured === null;
+      const hitMaxTurns =
+        failure === undefined &&
+        limitStop === undefined &&
+        finalReply === null &&
+        captured === null;
       const subtype =
         failure !== undefined
           ? 'error_during_execution'
-          : hitMaxTurns
+          : hitMaxTurns || limitStop !== undefined
             ? 'error_max_turns'
             : 'success';
       request.transcript.write({
@@ -253,7 +241,8 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
           cache_read_input_tokens: usage.cacheRead,
         },
         total_cost_usd: null,
-        errors: failure === undefined ? [] : [failure.reason],
+        errors:
+          failure !== undefined ? [failure.reason] : limitStop !== undefined ? [limitStop] : [],
         session_id: sessionId,
       });
       const base = {
@@ -266,6 +255,14 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
       };
       if (failure !== undefined) {
         return { ...base, status: { kind: 'indeterminate', ...failure }, finalReply, stopReason };
+      }
+      if (limitStop !== undefined) {
+        return {
+          ...base,
+          status: { kind: 'indeterminate', stage: 'limit', reason: limitStop },
+          finalReply: null,
+          stopReason: 'seat-limit',
+        };
       }
       if (hitMaxTurns) {
         return {

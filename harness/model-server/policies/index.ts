@@ -13,6 +13,7 @@ import {
 import type { Policy } from './context.js';
 import { finalReviewerPolicy } from './final-reviewer.js';
 import { forensicPolicy } from './forensic.js';
+import { fullControllerPolicy, fullFreshFixerPolicy } from './full-session.js';
 import { literalPolicy } from './literal.js';
 import { skillReaderPolicy } from './skill-reader.js';
 import { structuralPolicy } from './structural.js';
@@ -29,6 +30,8 @@ export const policyNames = [
   'resume-cheap-model',
   'moves-on-silently',
   'reopens-parked',
+  'full-controller',
+  'full-fresh-fixer',
 ] as const;
 
 export type PolicyName = (typeof policyNames)[number];
@@ -45,6 +48,8 @@ const policies: Readonly<Record<PolicyName, Policy>> = {
   'resume-cheap-model': resumeCheapModelPolicy,
   'moves-on-silently': movesOnSilentlyPolicy,
   'reopens-parked': reopensParkedPolicy,
+  'full-controller': fullControllerPolicy,
+  'full-fresh-fixer': fullFreshFixerPolicy,
 };
 
 export function isPolicyName(name: string): name is PolicyName {

@@ -17,11 +17,17 @@ import type { ToolExchange } from '../conversation.js';
 import { scriptedModelId } from '../model-id.js';
 import type { ExtraCallOptions, PolicyContext } from './context.js';
 import { briefPathIn } from './finish.js';
+import { fullSessionProgram, isFullSessionPolicy } from './full-session.js';
 import { implementerProgram } from './implementer.js';
 import { type PolicyName, policyByName } from './index.js';
 import type { PolicyProgram, ToolCall, ToolOutcome } from './program.js';
 import { promptForbidsDispatch, readPromptFacts } from './prompt-facts.js';
 import { seededRng } from './rng.js';
+import {
+  reviewerProgram,
+  implementerProgram as seatImplementerProgram,
+  seatPromptOf,
+} from './seat-programs.js';
 
 export interface TurnRequest {
   readonly policy: PolicyName;
@@ -88,6 +94,16 @@ export function nextPolicyTurn(request: TurnRequest): Result<PolicyTurn, ReplayD
 function programFor(request: TurnRequest): PolicyProgram {
   const policy = policyByName(request.policy);
   const label = scriptedModelId(request.policy);
+  // A full session's subagent: its conversation starts from a seat's dispatch prompt.
+  const seat = seatPromptOf(request.promptText);
+  if (seat !== undefined) {
+    return seat.role === 'reviewer'
+      ? reviewerProgram(seat)
+      : seatImplementerProgram(seat, request.promptText);
+  }
+  if (isFullSessionPolicy(request.policy)) {
+    return fullSessionProgram(request.policy, label, request.promptText, request.offeredTools);
+  }
   const facts = readPromptFacts(request.promptText);
   const brief = facts.ok ? undefined : briefPathIn(request.promptText);
   if (brief !== undefined && request.offeredTools.has('Read')) {
@@ -122,10 +138,24 @@ function* say(text: string): PolicyProgram {
   return text;
 }
 
+/**
+ * The conversation a request continues, for tool_use ids: the session key;
+ * for a full session's subagent also the seat its dispatch prompt names
+ * (role, task, brief, range, round), since the Claude Code engine sends
+ * every subagent's requests under the controller's session key and two
+ * subagents must never share ids, while a resumed one must keep its own.
+ */
+function conversationKey(request: TurnRequest): string {
+  const seat = seatPromptOf(request.promptText);
+  return seat === undefined
+    ? request.sessionKey
+    : `${request.sessionKey}\u0000${JSON.stringify(seat)}`;
+}
+
 function toolUseId(request: TurnRequest, step: number, index: number, toolCall: ToolCall): string {
   const digest = sha256Hex(
     [
-      request.sessionKey,
+      conversationKey(request),
       request.policy,
       String(step),
       String(index),

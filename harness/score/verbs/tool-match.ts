@@ -1,12 +1,14 @@
 /**
  * What the transcript verbs share: which tool calls a check is about. A call
  * matches when every matcher given holds: its tool name, its seat (the
- * controller, or inside a subagent), its input fields against patterns, the
+ * controller, inside a subagent, or inside one subagent chosen by the
+ * dispatch that created it: its subagent_type, a pattern its description
+ * matches), its input fields against patterns, the
  * program a Bash command runs, a path it reads, or a commit whose content it
  * prints (see extractors/language/shell-reads.ts).
  */
 import { z } from 'zod';
-import { type Evidence, required, seatOf } from '../evidence.js';
+import { type Dispatch, type Evidence, required, seatOf } from '../evidence.js';
 import {
   citedHashes,
   readsCommitContent,
@@ -17,10 +19,23 @@ import { nonBlank, regexSource, seatSelectorSchema } from '../param-types.js';
 import type { ToolCall } from '../tool-call.js';
 import { counted, listed, type ParamProblem } from '../verb.js';
 
+/**
+ * The seat of the subagent a fresh dispatch created, chosen by that dispatch:
+ * its subagent_type, and a pattern its description matches (both when given).
+ */
+export const dispatchSeatSelectorSchema = z
+  .object({ subagentType: nonBlank.optional(), description: regexSource.optional() })
+  .strict()
+  .refine(
+    (selector) => selector.subagentType !== undefined || selector.description !== undefined,
+    'give subagentType or description (or write "subagent" for any subagent)',
+  );
+export type DispatchSeatSelector = z.infer<typeof dispatchSeatSelectorSchema>;
+
 export const toolMatchShape = {
   /** A tool name, or several (any of them). */
   tool: z.union([nonBlank, z.array(nonBlank).min(1)]).optional(),
-  seat: seatSelectorSchema.default('any'),
+  seat: z.union([seatSelectorSchema, dispatchSeatSelectorSchema]).default('any'),
   /** Input fields and a regular expression each must match (a non-string field as JSON). */
   input: z.record(z.string().min(1), regexSource).optional(),
   /** A program a Bash command runs, by name (`/x/bin/name` counts). */
@@ -69,11 +84,37 @@ function fieldText(input: unknown, field: string): string | undefined {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
+/** Whether a call was made in the seat a selector names; `dispatches` are the controller's. */
+export function inSeat(
+  selector: ToolMatch['seat'],
+  call: ToolCall,
+  dispatches: readonly Dispatch[],
+): boolean {
+  if (selector === 'any') return true;
+  if (typeof selector === 'string') return seatOf(call) === selector;
+  if (seatOf(call) !== 'subagent') return false;
+  const creator = dispatches.find(
+    (dispatch) => dispatch.kind === 'fresh' && dispatch.callId === call.parentToolUseId,
+  );
+  if (creator === undefined) return false;
+  if (selector.subagentType !== undefined && creator.subagentType !== selector.subagentType) {
+    return false;
+  }
+  return (
+    selector.description === undefined ||
+    (creator.description !== null && new RegExp(selector.description).test(creator.description))
+  );
+}
+
 /** Why a call matches every matcher, or undefined. */
-export function callMatch(params: ToolMatch, call: ToolCall): string | undefined {
+export function callMatch(
+  params: ToolMatch,
+  call: ToolCall,
+  dispatches: readonly Dispatch[] = [],
+): string | undefined {
   const named = tools(params);
   if (named !== undefined && !named.includes(call.name)) return undefined;
-  if (params.seat !== 'any' && seatOf(call) !== params.seat) return undefined;
+  if (!inSeat(params.seat, call, dispatches)) return undefined;
   const reasons: string[] = [];
   for (const [field, pattern] of Object.entries(params.input ?? {})) {
     const text = fieldText(call.input, field);
@@ -103,8 +144,9 @@ export function matchingCalls(
   params: ToolMatch,
   evidence: Evidence,
 ): { readonly call: ToolCall; readonly why: string }[] {
-  return required(evidence.transcript, 'transcript').calls.flatMap((call) => {
-    const why = callMatch(params, call);
+  const transcript = required(evidence.transcript, 'transcript');
+  return transcript.calls.flatMap((call) => {
+    const why = callMatch(params, call, transcript.dispatches);
     return why === undefined ? [] : [{ call, why }];
   });
 }

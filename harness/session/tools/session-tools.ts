@@ -2,10 +2,12 @@
  * The tools one `messages`-backend session offers, and how each of its calls
  * is answered: Bash, Read, Glob and Grep run (tools/index.ts); the subagent
  * tools (and, under `stop: first-dispatch`, the question tool) are offered
- * under Claude Code's names and schemas (dispatch-tools.ts) and never run a
- * subagent or reach anyone: a valid call is refused with the fixed neutral
- * result, and under `stop: first-dispatch` the controller's first one is
- * captured first (../dispatch-capture.ts).
+ * under Claude Code's names and schemas (dispatch-tools.ts). Under
+ * `stop: complete` a valid Agent/Task call starts a subagent and SendMessage
+ * resumes one (../subagent-seats.ts); otherwise no subagent ever runs and no
+ * one is reached: a valid call is refused with the fixed neutral result, and
+ * under `stop: first-dispatch` the controller's first one is captured first
+ * (../dispatch-capture.ts).
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { StopMode } from '../../campaign/config-schema.js';
@@ -15,10 +17,13 @@ import {
   NOT_RUN_RESULT,
   refusalFor,
 } from '../dispatch-capture.js';
+import type { SubagentSeats } from '../subagent-seats.js';
 import {
+  agentInputSchema,
   agentToolDefinition,
   askUserQuestionToolDefinition,
   dispatchInputProblem,
+  sendMessageInputSchema,
   sendMessageToolDefinition,
 } from './dispatch-tools.js';
 import { executeTool, type ToolContext, type ToolOutput, toolDefinitions } from './index.js';
@@ -27,7 +32,8 @@ import { executeTool, type ToolContext, type ToolOutput, toolDefinitions } from 
  * The tools a session is offered: Bash, Read, Glob and Grep, and the subagent
  * tool `Agent` (as Claude Code offers it), whose calls are refused; under
  * `stop: first-dispatch` also `SendMessage` and `AskUserQuestion`, as the
- * claude-code backend offers them then. The last tool carries the cache
+ * claude-code backend offers them then; under `stop: complete` `Agent` and
+ * `SendMessage`, whose calls run subagents. The last tool carries the cache
  * breakpoint.
  */
 export function offeredTools(stop: StopMode): Anthropic.Tool[] {
@@ -36,7 +42,9 @@ export function offeredTools(stop: StopMode): Anthropic.Tool[] {
     agentToolDefinition,
     ...(stop === 'first-dispatch'
       ? [sendMessageToolDefinition, askUserQuestionToolDefinition]
-      : []),
+      : stop === 'complete'
+        ? [sendMessageToolDefinition]
+        : []),
   ];
   return tools.map((tool, index) =>
     index === tools.length - 1 ? { ...tool, cache_control: { type: 'ephemeral' } } : tool,
@@ -51,24 +59,33 @@ function offersCapturedTool(tools: readonly Anthropic.Tool[], name: string): boo
 }
 
 /**
- * Answer one call of a turn. A call after a captured dispatch is not run; a
- * subagent or question tool call is validated and then refused (captured
- * first, under `stop: first-dispatch`); anything else runs.
+ * Answer one call of a turn. A call after a captured dispatch (or after a
+ * seat limit was met) is not run; a subagent tool call is validated and then,
+ * when the session has seats (`stop: complete`), run as a subagent, else
+ * refused like a question tool call (captured first, under
+ * `stop: first-dispatch`); anything else runs.
  */
 export async function answerCall(
   call: Anthropic.ToolUseBlock,
   session: {
     readonly tools: readonly Anthropic.Tool[];
     readonly capture: DispatchCapture | undefined;
+    readonly seats?: SubagentSeats | undefined;
     readonly toolContext: ToolContext;
     readonly signal: AbortSignal;
   },
 ): Promise<ToolOutput> {
-  if ((session.capture?.captured ?? null) !== null)
+  if ((session.capture?.captured ?? null) !== null || session.seats?.limitReached !== undefined)
     return { content: NOT_RUN_RESULT, isError: true };
   if (offersCapturedTool(session.tools, call.name)) {
     const problem = dispatchInputProblem(call.name, call.input);
     if (problem !== undefined) return problem;
+    if (session.seats !== undefined && call.name === 'SendMessage') {
+      return session.seats.resume(call, sendMessageInputSchema.parse(call.input));
+    }
+    if (session.seats !== undefined && call.name !== 'AskUserQuestion') {
+      return session.seats.dispatch(call, agentInputSchema.parse(call.input));
+    }
     session.capture?.decide({
       toolUseId: call.id,
       tool: call.name,

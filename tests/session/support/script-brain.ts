@@ -15,6 +15,8 @@ import {
 import { formatSse, messageEvents } from '../../../harness/model-server/sse-events.js';
 
 export interface BrainRequest {
+  /** The `x-redgreen-session` header, when the client sent one. */
+  readonly session: string | undefined;
   /** The assistant turn asked for: assistant messages in the history + 1. */
   readonly turn: number;
   readonly messages: readonly { role: string; content: unknown }[];
@@ -27,9 +29,17 @@ export interface ScriptBrain {
   close(): Promise<void>;
 }
 
-/** Serve `turns` (turn N answers with turns[N-1]; past the end, a plain "done"). */
+export type Script = readonly (readonly AssistantBlock[])[];
+
+/**
+ * Serve `turns` (turn N answers with turns[N-1]; past the end, a plain "done").
+ * `bySession` gives other conversations their own script, chosen by the
+ * `x-redgreen-session` header (a full session's subagent seats send
+ * `<rep id>/<agent id>`).
+ */
 export async function startScriptBrain(
-  turns: readonly (readonly AssistantBlock[])[],
+  turns: Script,
+  bySession: Readonly<Record<string, Script>> = {},
 ): Promise<ScriptBrain> {
   const requests: BrainRequest[] = [];
   const server = http.createServer((request, response) => {
@@ -43,7 +53,11 @@ export async function startScriptBrain(
         tools?: { name: string }[];
       };
       const turn = body.messages.filter((message) => message.role === 'assistant').length + 1;
+      const session = request.headers['x-redgreen-session'];
+      const key = typeof session === 'string' ? session : undefined;
+      const script = key !== undefined && Object.hasOwn(bySession, key) ? bySession[key] : turns;
       requests.push({
+        session: key,
         turn,
         messages: body.messages,
         tools: (body.tools ?? []).map((tool) => tool.name),
@@ -51,7 +65,7 @@ export async function startScriptBrain(
       const reply = assistantMessage({
         id: `msg_script_${turn}`,
         model: body.model,
-        content: turns[turn - 1] ?? [{ type: 'text', text: 'done' }],
+        content: script?.[turn - 1] ?? [{ type: 'text', text: 'done' }],
         inputTokens: 10,
         redgreen: { policy: 'script', usage: 'estimated', session: 'script', turn },
       });

@@ -1,0 +1,206 @@
+/**
+ * The scripted controller of a full session (`stop: complete`). Its prompt
+ * names the plan and the repository (`Plan: /abs/plan.md`, `Repository:
+ * /abs/repo`); the plan lists tasks as `### Task N: Title` headings, each
+ * with a `Brief: relative/path.md` line. For each task it dispatches an
+ * implementer through `Agent`, then a fresh reviewer of the task's commits;
+ * when the reviewer reports issues it resumes the implementer that holds the
+ * task's context with `SendMessage` (the agent id the Agent result names) and
+ * has a fresh reviewer look again, up to three review rounds; then it moves
+ * on and finally reports. The seats it dispatches are answered by
+ * seat-programs.ts, chosen by the prompts written here.
+ *
+ * `full-fresh-fixer` is its calibration twin: the same, except that a fix
+ * round goes to a fresh implementer (a new Agent call with the findings)
+ * instead of resuming the one that did the task, the wrong move a scenario
+ * about resuming must catch.
+ */
+import path from 'node:path';
+import type { Policy } from './context.js';
+import { call, type PolicyProgram, type SubProgram } from './program.js';
+import { fixMessage, implementerPrompt, reviewerPrompt, type TaskRef } from './seat-programs.js';
+import { bash, fileText, read, shellQuote } from './tools.js';
+
+export const FULL_SESSION_POLICIES = ['full-controller', 'full-fresh-fixer'] as const;
+export type FullSessionPolicyName = (typeof FULL_SESSION_POLICIES)[number];
+
+export function isFullSessionPolicy(name: string): name is FullSessionPolicyName {
+  return (FULL_SESSION_POLICIES as readonly string[]).includes(name);
+}
+
+const MAX_REVIEW_ROUNDS = 3;
+
+function fullSessionPolicy(name: FullSessionPolicyName, summary: string): Policy {
+  return {
+    name,
+    summary,
+    needs: ['Read', 'Bash', 'Agent'],
+    program: () => {
+      throw new Error(`${name} is run by fullSessionProgram (it reads its own prompt facts)`);
+    },
+  };
+}
+
+export const fullControllerPolicy = fullSessionPolicy(
+  'full-controller',
+  'full session (stop: complete): per task an implementer, a reviewer, fix rounds resumed with SendMessage, then a report',
+);
+
+export const fullFreshFixerPolicy = fullSessionPolicy(
+  'full-fresh-fixer',
+  'calibration: as full-controller, but each fix round goes to a fresh implementer instead of resuming',
+);
+
+const planLine = /^Plan: (\/\S+\.md)$/m;
+const repoLine = /^Repository: (\/\S+)$/m;
+const taskHeading = /^### Task (\d+): (.+)$/gm;
+const briefLine = /^Brief: (\S+)$/m;
+const agentIdOf = /agentId: ([\w-]+)/;
+const reportFrame = /The report follows:\n/;
+
+/**
+ * A subagent's report as the Agent (or SendMessage) result carries it: the
+ * messages backend gives the text, then the agent id; Claude Code frames it
+ * ("[Subagent hand-back] … The report follows:"), indents every line by two
+ * spaces, and appends the agent id and usage.
+ */
+export function subagentReport(result: string): string {
+  const framed = reportFrame.exec(result);
+  const body = framed === null ? result : result.slice(framed.index + framed[0].length);
+  const report = body.split(/\n+agentId: /)[0] ?? '';
+  const lines = report.split('\n');
+  return framed !== null && lines.every((line) => line === '' || line.startsWith('  '))
+    ? lines
+        .map((line) => line.slice(2))
+        .join('\n')
+        .trim()
+    : report.trim();
+}
+
+/** The plan's tasks with their briefs, in plan order. */
+function tasksOf(plan: string, repo: string): TaskRef[] {
+  const headings = [...plan.matchAll(taskHeading)];
+  return headings.flatMap((heading, index) => {
+    const end = headings[index + 1]?.index ?? plan.length;
+    const section = plan.slice(heading.index, end);
+    const brief = briefLine.exec(section)?.[1];
+    if (brief === undefined) return [];
+    return [
+      {
+        number: Number(heading[1]),
+        title: (heading[2] ?? '').trim(),
+        brief: path.isAbsolute(brief) ? brief : path.join(repo, brief),
+        repo,
+      },
+    ];
+  });
+}
+
+/** How an implementer reports a fix round of a task (seat-programs.ts). */
+function fixReport(task: number): RegExp {
+  return new RegExp(`Fixed \\d+ finding\\(s\\) of Task ${task}\\b`);
+}
+
+/** The current HEAD, short. */
+function* headOf(repo: string): SubProgram<string | undefined> {
+  const outcome = yield* call(
+    bash(`cd ${shellQuote(repo)} && git rev-parse --short HEAD`, 'Note the commit before the task'),
+  );
+  const hash = outcome.text.trim();
+  return outcome.isError || !/^[0-9a-f]{7,40}$/.test(hash) ? undefined : hash;
+}
+
+/** The controller program for a full-session policy, from the prompt's own facts. */
+export function* fullSessionProgram(
+  policy: FullSessionPolicyName,
+  label: string,
+  promptText: string,
+  offeredTools: ReadonlySet<string>,
+): PolicyProgram {
+  const planPath = planLine.exec(promptText)?.[1];
+  const repo = repoLine.exec(promptText)?.[1];
+  if (planPath === undefined || repo === undefined) {
+    return `${label} needs "Plan: /abs/plan.md" and "Repository: /abs/repo" lines in the prompt; no tools were run.`;
+  }
+  if (!offeredTools.has('Agent')) {
+    return `${label} cannot act: the request offers no Agent tool; no tools were run.`;
+  }
+  const resumes = policy === 'full-controller' && offeredTools.has('SendMessage');
+  const planRead = yield* call(read(planPath));
+  if (planRead.isError) return `${label} could not read the plan ${planPath}.`;
+  const tasks = tasksOf(fileText(planRead), repo);
+  if (tasks.length === 0) return `${label} found no task with a brief in ${planPath}.`;
+  const lines: string[] = [];
+  for (const task of tasks) {
+    const base = yield* headOf(repo);
+    if (base === undefined) {
+      lines.push(`Task ${task.number}: stopped, the repository has no readable HEAD.`);
+      break;
+    }
+    const implemented = yield* call({
+      name: 'Agent',
+      input: {
+        description: `Implement Task ${task.number}: ${task.title}`,
+        prompt: implementerPrompt(task),
+        subagent_type: 'general-purpose',
+        run_in_background: false,
+      },
+    });
+    let implementer = agentIdOf.exec(implemented.text)?.[1];
+    let rounds = 0;
+    let fixesAsked = 0;
+    let verdict = 'not reviewed';
+    while (rounds < MAX_REVIEW_ROUNDS) {
+      rounds += 1;
+      const review = yield* call({
+        name: 'Agent',
+        input: {
+          description: `Review Task ${task.number}: ${task.title}`,
+          prompt: reviewerPrompt(task, base, rounds),
+          subagent_type: 'general-purpose',
+          run_in_background: false,
+        },
+      });
+      const text = subagentReport(review.text);
+      if (text.startsWith('Approved')) {
+        verdict = `approved after ${rounds} review round(s)`;
+        break;
+      }
+      const findings = text.split('\n').filter((line) => line.startsWith('- '));
+      verdict = `issues left after ${rounds} review round(s): ${findings.length}`;
+      if (findings.length === 0 || rounds === MAX_REVIEW_ROUNDS) break;
+      if (resumes && implementer !== undefined) {
+        const sent = yield* call({
+          name: 'SendMessage',
+          input: {
+            to: implementer,
+            summary: `Fix Task ${task.number} findings`,
+            message: fixMessage(task.number, findings),
+          },
+        });
+        fixesAsked += 1;
+        // The messages backend answers with the resumed agent's report; Claude Code
+        // resumes it in the background and brings its report as a later user message.
+        if (!fixReport(task.number).test(sent.text)) {
+          const reported = promptText.match(new RegExp(fixReport(task.number).source, 'g'));
+          if ((reported?.length ?? 0) < fixesAsked) {
+            return `Waiting for ${implementer} to report its fix of Task ${task.number}.`;
+          }
+        }
+      } else {
+        const fresh = yield* call({
+          name: 'Agent',
+          input: {
+            description: `Fix Task ${task.number}: ${task.title}`,
+            prompt: `${implementerPrompt(task)}\nFix round: ${rounds}\n\n${fixMessage(task.number, findings)}`,
+            subagent_type: 'general-purpose',
+            run_in_background: false,
+          },
+        });
+        implementer = agentIdOf.exec(fresh.text)?.[1] ?? implementer;
+      }
+    }
+    lines.push(`Task ${task.number} (${task.title}): ${verdict}.`);
+  }
+  return ['Plan executed with subagents.', ...lines].join('\n');
+}
