@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { type GitOutput, type GitRunner, gitEnvironmentFor } from '../fixture/index.js';
+import { trackDetachedChild } from '../lib/live-children.js';
 import { noteChildExit } from '../lib/outside-signals.js';
 import { BWRAP, bubblewrapArgs, type Sandbox } from './sandbox.js';
 
@@ -40,6 +41,7 @@ export function confinedGitRunner(sandbox: Sandbox): GitRunner {
         stdio: ['ignore', 'pipe', 'pipe'],
         detached: true,
       });
+      trackDetachedChild(child);
       const stdout: Buffer[] = [];
       const stderr: Buffer[] = [];
       child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { trackDetachedChild } from '../lib/live-children.js';
 import { noteChildExit } from '../lib/outside-signals.js';
 import { SESSION_PATH } from './engine-env.js';
 
@@ -134,6 +135,7 @@ export function runConfined(sandbox: Sandbox, command: ConfinedCommand): Promise
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
+    trackDetachedChild(child);
     const chunks: Buffer[] = [];
     let kept = 0;
     let dropped = 0;

@@ -100,6 +100,6 @@ describe('stop: complete', () => {
         { kind: 'scripted', id: 'scripted:x', policy: 'literal', reason: 'no-api-key' } as never,
         3,
       ),
-    ).toEqual({ tokensPerRep: null, costUsd: null });
+    ).toEqual({ tokensPerRep: null, costPerRepUsd: null, costUsd: null });
   });
 });
