@@ -7,6 +7,7 @@ import {
   asksHumanPolicy,
   movesOnSilentlyPolicy,
   reopensParkedPolicy,
+  reReviewsPolicy,
   resumeCheapModelPolicy,
   sixthRoundPolicy,
 } from './calibration-moves.js';
@@ -27,6 +28,7 @@ export const policyNames = [
   'resume-cheap-model',
   'moves-on-silently',
   'reopens-parked',
+  're-reviews',
 ] as const;
 
 export type PolicyName = (typeof policyNames)[number];
@@ -42,6 +44,7 @@ const policies: Readonly<Record<PolicyName, Policy>> = {
   'resume-cheap-model': resumeCheapModelPolicy,
   'moves-on-silently': movesOnSilentlyPolicy,
   'reopens-parked': reopensParkedPolicy,
+  're-reviews': reReviewsPolicy,
 };
 
 export function isPolicyName(name: string): name is PolicyName {

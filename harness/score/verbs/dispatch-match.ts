@@ -11,6 +11,7 @@ import { allOf, type Outcome } from '../kleene.js';
 import { isModelTier, MODEL_TIERS, tierOf, tierRank } from '../model-tiers.js';
 import { nonBlank, regexSource, taskOrNone } from '../param-types.js';
 import type { ParamProblem } from '../verb.js';
+import { dispatchRoleParams, matchRole } from './dispatch-role.js';
 import { describeTask } from './reply-value.js';
 
 const KINDS = ['fresh', 'resume'] as const;
@@ -40,6 +41,8 @@ export const dispatchParams = z
       .optional(),
     kind: z.enum(KINDS).optional(),
     task: taskOrNone.optional(),
+    /** The role the dispatch must have, read with the scenario's patterns (dispatch-role.ts). */
+    role: dispatchRoleParams.optional(),
     /** The plan whose task `task` names. */
     plan: z.string().min(1).default('{{ownPlan}}'),
   })
@@ -167,6 +170,11 @@ export function matchDispatch(
       outcomes.push(reading.value === params.task ? 'pass' : 'fail');
       said.push(describeTask(reading.value));
     }
+  }
+  if (params.role !== undefined) {
+    const role = matchRole(params.role, dispatch);
+    outcomes.push(role.outcome);
+    said.push(role.said);
   }
   return { outcome: allOf(outcomes), said };
 }
