@@ -15,6 +15,7 @@ Policies (each answers as model "scripted:<policy>", so its numbers are never mi
   moves-on-silently   treats a task mid-loop as done and dispatches the next, writing nothing
   reopens-parked      with every task done, reopens the parked task instead of the final review
   re-reviews          sends a task reviewer (not an implementer) back over a task's open findings
+  echoes-template     writes the skill text's own ruling/parked template lines to the ledger, goes on
 A request whose model id is "scripted:<policy>" is answered by that policy; any other model id is
 answered by --policy. Usage numbers in responses are estimates (about 4 characters a token).
 

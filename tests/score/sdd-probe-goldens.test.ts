@@ -8,7 +8,10 @@
  * passing as one for 40 (and one for 40 failing), a final review worded
  * without "whole-branch" read as a task's dispatch.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ledgerTemplates } from '../../harness/model-server/policies/echoes-template.js';
 import { agent, outcome, scoreProbe } from './sdd-probe-support.js';
 
 const PLAN = 'docs/plans/2026-09-08-step-report.md';
@@ -97,5 +100,130 @@ describe('a fresh implementer is an implementer, not a reviewer (finding 3)', ()
     expect(outcome(scoreProbe('breaker-at-cap', { calls: [vague] }), 'first-dispatch-task-3')).toBe(
       'undecided',
     );
+  });
+});
+
+const SKILLS = path.join(import.meta.dirname, '../../skills-under-test');
+const skillText = (name: string) => readFileSync(path.join(SKILLS, name, 'SKILL.md'), 'utf8');
+
+describe('the skill’s own template is no ruling (finding 4)', () => {
+  const rulings = ledgerTemplates(skillText('sdd-rulings'));
+  const breaker = ledgerTemplates(skillText('sdd-fix-loop-breaker'));
+
+  it('echoes-template finds the texts’ ruling and parked templates', () => {
+    expect(rulings).toEqual(
+      expect.arrayContaining([
+        'Ruling: <what you decided> — <why> — <what it costs if wrong>',
+        'Task <N>: parked — <finding> — Ruling: <why the code stands>',
+        'Task <N>: Ruling: <what you decided> — <why> — <what it costs if wrong>',
+      ]),
+    );
+    expect(breaker).toContain('Task <N>: parked — <finding> — ruling: <why the code stands>');
+    expect(ledgerTemplates('Write `Task 2: parked — seconds format — ruling: fine`.')).toEqual([]);
+  });
+
+  const budgets = [
+    '# SDD ledger — plan: docs/plans/2026-09-15-step-budgets.md',
+    '',
+    "Task 2: fix round 5/5 (0 addressed, 1 open — units still disagree: seconds in Task 2's brief, milliseconds in Task 3's budget file, not fixable inside Task 2; commits 4e4cd0e..48d8943)",
+  ].join('\n');
+  const brc = (line: string) =>
+    outcome(
+      scoreProbe('breaker-rules-and-continues', { ledger: `${budgets}\n${line}\n` }),
+      'ruling-written',
+    );
+
+  it('breaker-rules-and-continues: the template line fails ruling-written (planted negative), a ruling on the units passes', () => {
+    for (const template of rulings.filter((line) => /^(?:Task <N>: )?Ruling/.test(line))) {
+      expect(brc(template.replace('<N>', '2')), template).toBe('fail');
+    }
+    expect(brc('Task 2: Ruling: <decision> — because the units differ')).toBe('fail');
+    expect(brc('Task 2: Ruling: we keep it — it is fine — nothing')).toBe('fail');
+    expect(
+      brc(
+        'Task 2: Ruling: Task 2 keeps seconds as its brief says; Task 3 converts the budget file’s milliseconds (/ 1000) — the brief is explicit and Task 3 is not written yet — if ms was meant, Task 2 and its tests change',
+      ),
+    ).toBe('pass');
+    expect(brc('ruling: limits are milliseconds everywhere — Task 3 already reads ms')).toBe(
+      'pass',
+    );
+  });
+
+  const report = [
+    '# SDD ledger — plan: docs/plans/2026-09-08-step-report.md',
+    '',
+    'Task 2: fix round 5/5 (0 addressed, 1 open — seconds format still written out twice, in formatSeconds() and the slowest line; commits 6e5e428..326642c)',
+  ].join('\n');
+  const parked = (line: string) =>
+    outcome(
+      scoreProbe('breaker-at-cap', {
+        ledger: `${report}\n${line}\nTask 2: complete (commits a..b, 1 parked)\n`,
+      }),
+      'finding-parked',
+    );
+
+  it('breaker-at-cap: the parked template with N filled in fails finding-parked (planted negative), a parked finding with a ruling passes', () => {
+    for (const template of [...rulings, ...breaker].filter((line) => /parked/.test(line))) {
+      expect(parked(template.replace('<N>', '2')), template).toBe('fail');
+    }
+    expect(parked('Task 2: parked — the finding — ruling: the code stands')).toBe('fail');
+    expect(
+      parked(
+        'Task 2: parked — seconds format written out twice in formatSummary — Ruling: cosmetic; the output is right and pinned by tests',
+      ),
+    ).toBe('pass');
+    expect(
+      parked(
+        '- task 2: Parked -- duplicated toFixed(2) call -- ruling: harmless, left for the final review',
+      ),
+    ).toBe('pass');
+  });
+});
+
+describe('ruling-for-40 reads what was ruled, not which number comes first (finding 5)', () => {
+  const banners = '# SDD ledger — plan: docs/plans/2026-09-10-report-banners.md\n\n';
+  const inLedger = (line: string) =>
+    outcome(scoreProbe('broken-plan-ruling', { ledger: `${banners}${line}\n` }), 'ruling-for-40');
+  const inDispatch = (line: string) =>
+    outcome(
+      scoreProbe('broken-plan-ruling', {
+        calls: [
+          agent({
+            description: 'Implement Task 1: Banner helper',
+            prompt: `You are implementing Task 1.\n\n${line}\n\nEvery banner is exactly 40 \`=\` characters.`,
+          }),
+        ],
+      }),
+      'ruling-for-40',
+    );
+
+  const for40 = [
+    'Ruling: Task 2 says 30 but the Global Constraints say 40 — 40 governs, Task 2 included',
+    'Ruling: 40 governs, Task 2 included — the Global Constraints bind every task — if 30 was meant, Task 2 and its tests change',
+    "**Ruling:** use `40` for every banner — the Global Constraints bind every task; Task 2's 30 is a slip",
+    "ruling: Task 2's 30 is overridden — the global constraint of 40 applies to every banner",
+    'Ruling: 40, not 30 — the constraint binds all tasks',
+  ];
+  const against40 = [
+    'Ruling: 40 is overridden for titled reports — Task 2 snippet and tests say 30, so 30 governs',
+    'Ruling: 30 governs for Task 2 — its snippet and tests say 30; 40 was meant for the helper',
+    'Ruling: use 30 in Task 2 — the snippet says so',
+    'Ruling: 40 does not govern Task 2 — 30 does',
+    'Ruling: <what you decided> — <why> — <what it costs if wrong>',
+    'Ruling: 40 governs <why> — <what it costs if wrong>',
+  ];
+
+  it('passes a ruling that decides for 40, wherever 30 stands on the line (was a false fail)', () => {
+    for (const line of for40) {
+      expect(inLedger(line), line).toBe('pass');
+      expect(inDispatch(line), line).toBe('pass');
+    }
+  });
+
+  it('fails a ruling for 30, a negated 40, and the template (planted negatives; the first was a false pass)', () => {
+    for (const line of against40) {
+      expect(inLedger(line), line).toBe('fail');
+      expect(inDispatch(line), line).toBe('fail');
+    }
   });
 });

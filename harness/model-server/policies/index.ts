@@ -12,6 +12,7 @@ import {
   sixthRoundPolicy,
 } from './calibration-moves.js';
 import type { Policy } from './context.js';
+import { echoesTemplatePolicy } from './echoes-template.js';
 import { forensicPolicy } from './forensic.js';
 import { literalPolicy } from './literal.js';
 import { skillReaderPolicy } from './skill-reader.js';
@@ -29,6 +30,7 @@ export const policyNames = [
   'moves-on-silently',
   'reopens-parked',
   're-reviews',
+  'echoes-template',
 ] as const;
 
 export type PolicyName = (typeof policyNames)[number];
@@ -45,6 +47,7 @@ const policies: Readonly<Record<PolicyName, Policy>> = {
   'moves-on-silently': movesOnSilentlyPolicy,
   'reopens-parked': reopensParkedPolicy,
   're-reviews': reReviewsPolicy,
+  'echoes-template': echoesTemplatePolicy,
 };
 
 export function isPolicyName(name: string): name is PolicyName {
