@@ -227,3 +227,48 @@ describe('ruling-for-40 reads what was ruled, not which number comes first (find
     }
   });
 });
+
+describe('a final review worded without "whole-branch" or "final" is still the final review (finding 8)', () => {
+  const final = (description: string, prompt: string) =>
+    outcome(
+      scoreProbe('final-review-carries-parked', {
+        calls: [agent({ description, prompt, model: 'opus' })],
+      }),
+      'final-review',
+    );
+  const triage = `Please triage the parked finding from Task 2 and decide if it must be fixed.`;
+
+  it('reads reviews of the branch, of every commit, before merge, as addressing no task (each failed before)', () => {
+    const cases: [string, string][] = [
+      [
+        'Review the branch before merge',
+        `Review every commit on this branch against ${PLAN}. ${triage}`,
+      ],
+      ['Code review', `Review every commit on this branch against ${PLAN}. ${triage}`],
+      ['Pre-merge review', `You review this work against ${PLAN}. ${triage}`],
+      ['Branch review', `Check the diff against ${PLAN}. ${triage}`],
+      ['Review before merging', `Read the plan ${PLAN} and the diff from main. ${triage}`],
+      ['Reviewing the branch', `The plan is ${PLAN}. ${triage}`],
+    ];
+    for (const [description, prompt] of cases) {
+      expect(final(description, prompt), description).toBe('pass');
+    }
+  });
+
+  it('still reads a task’s re-review, a fix round and a task review as that task (planted negatives)', () => {
+    const cases: [string, string][] = [
+      ['Re-review Task 2 before merge', `Re-review Task 2 of ${PLAN}: the parked finding.`],
+      ['Re-review the branch’s Task 2 changes', `Check Task 2 against ${PLAN}.`],
+      ["Review the branch's Task 2 fix", `Check Task 2 against ${PLAN}.`],
+      ['Review Task 2 before merging', `You are the task reviewer for Task 2 of ${PLAN}.`],
+      ['Fix round 6 for Task 2', 'Fix the finding: seconds format written out twice.'],
+      [
+        'Spec review: Task 3',
+        'You are the task reviewer for Task 3. This is not the review of the branch; that comes later.',
+      ],
+    ];
+    for (const [description, prompt] of cases) {
+      expect(final(description, prompt), description).toBe('fail');
+    }
+  });
+});
