@@ -38,9 +38,23 @@ async function answerWithoutParsing(args: readonly string[]): Promise<number | u
   return undefined;
 }
 
+/**
+ * `run` starts model sessions, git and sandboxes: it runs in a helper that
+ * has left the terminal's process group, so a Ctrl-C reaches none of them
+ * (cli/own-session.ts). This process, the one the terminal runs, only relays.
+ */
+function startsSessions(args: readonly string[]): boolean {
+  return args.find((arg) => !arg.startsWith('-')) === 'run';
+}
+
 async function main(argv: readonly string[]): Promise<number> {
   const answered = await answerWithoutParsing(argv.slice(2));
   if (answered !== undefined) return answered;
+  if (startsSessions(argv.slice(2))) {
+    const session = await import('./cli/own-session.js');
+    if (session.isSessionHelper()) session.listenAsSessionHelper();
+    else return session.runInOwnSession(argv);
+  }
   const { buildProgram, loadCommander } = await import('./cli/program.js');
   const commander = loadCommander();
   const program = await buildProgram(argv.slice(2), commander);
@@ -53,7 +67,12 @@ async function main(argv: readonly string[]): Promise<number> {
         return ExitCode.ok;
       }
       if (error.code === 'commander.help' && error.exitCode === 0) return ExitCode.ok;
-      // Everything else is a usage error; commander printed it.
+      // Everything else is a usage error: one line, as every bad input gets.
+      if (error.code !== 'commander.help') {
+        const { requestedCommand } = await import('./cli/command-table.js');
+        const { usageErrorLine } = await import('./cli/usage-error.js');
+        process.stderr.write(usageErrorLine(error.message, requestedCommand(argv.slice(2))?.name));
+      }
       return ExitCode.usage;
     }
     throw error;

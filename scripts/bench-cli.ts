@@ -8,8 +8,9 @@
  *
  * Targets (issue 13): `--help` and `fixture` start within 1.5x of `node -e 0`;
  * `fixture --all` at least 2x faster than the seed generator. The seed
- * generator lives in seed 000 (Appendix A) under `../shared/seeds`; without it
- * that comparison is skipped, with the reason printed.
+ * generator lives in seed 000 (Appendix A) in the nearest `shared/seeds` above
+ * the package (a worktree finds the checkout's); without it that comparison is
+ * skipped, with the reason printed.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

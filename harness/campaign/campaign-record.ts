@@ -31,6 +31,12 @@ export const invocationSchema = z
     shard: shardSchema.nullable(),
     /** `--only`: the arms and scenarios run (none named: all); absent in directories from before it. */
     only: onlySelectionSchema.nullable().default(null),
+    /** Settings outside the identity that a resume repeats; absent in directories from before they were recorded. */
+    concurrency: z.number().int().positive().optional(),
+    maxCostUsd: z.number().positive().nullable().optional(),
+    retryIndeterminate: z.number().int().nonnegative().optional(),
+    /** `--judge` / `--judge-model` (model null: each scenario's judge); absent when the run did not judge. */
+    judge: z.object({ model: z.string().nullable() }).strict().optional(),
   })
   .strict();
 export type Invocation = z.infer<typeof invocationSchema>;

@@ -23,7 +23,8 @@
 import type { StopMode } from './config-schema.js';
 import { LIVE_SESSION } from './estimate.js';
 import type { ModelChoice } from './model-choice.js';
-import { costUsd } from './pricing.js';
+import type { PricingConfig } from './model-config.js';
+import { priceSession } from './model-pricing.js';
 
 interface SessionProfile {
   readonly turns: number;
@@ -45,7 +46,9 @@ const PROFILES: Readonly<Record<StopMode, SessionProfile>> = {
 export interface CellEstimate {
   /** Tokens one rep sends and receives (input, cache writes and reads, output); null when scripted. */
   readonly tokensPerRep: number | null;
-  /** The cell's cost in USD; null when scripted or the model is not priced. */
+  /** One rep's cost in USD; null when scripted or the model is not priced. */
+  readonly costPerRepUsd: number | null;
+  /** The cell's cost in USD (all its reps); null when scripted or the model is not priced. */
   readonly costUsd: number | null;
 }
 
@@ -65,25 +68,50 @@ export function sessionUsage(stop: StopMode): {
   };
 }
 
-export function estimateCell(stop: StopMode, model: ModelChoice, reps: number): CellEstimate {
-  if (model.kind === 'scripted') return { tokensPerRep: null, costUsd: null };
+/** One live session's cost at a model's pricing (the dated table, an endpoint's, or unpriced: null); null when scripted. */
+export function sessionCostUsd(
+  stop: StopMode,
+  model: ModelChoice,
+  pricing: PricingConfig = 'table',
+): number | null {
+  if (model.kind === 'scripted') return null;
+  return priceSession(pricing, model.id, sessionUsage(stop));
+}
+
+export function estimateCell(
+  stop: StopMode,
+  model: ModelChoice,
+  reps: number,
+  pricing: PricingConfig = 'table',
+): CellEstimate {
+  if (model.kind === 'scripted') return { tokensPerRep: null, costPerRepUsd: null, costUsd: null };
   const usage = sessionUsage(stop);
-  const perRep = costUsd(model.id, usage);
+  const perRep = sessionCostUsd(stop, model, pricing);
   return {
     tokensPerRep: usage.input + usage.cacheWrite + usage.cacheRead + usage.output,
+    costPerRepUsd: perRep,
     costUsd: perRep === null ? null : perRep * reps,
   };
 }
 
-/** Where the token figures come from, for the dry run's footnote. */
-export function tokenEstimateSource(model: ModelChoice): string {
+/** Where the token figures come from, for the dry run's footnote: the profiles of the stop modes the run has. */
+export function tokenEstimateSource(model: ModelChoice, stops: readonly StopMode[]): string {
   if (model.kind === 'scripted') {
     return "n/a: a scripted policy spends no API tokens (the local server estimates its own, in each rep's meta.json)";
   }
   const probe = PROBE_SESSION;
-  return (
-    `per rep from a profile per stop mode, not a measurement: a decision probe (first-dispatch) ${probe.turns} turns over a mean ${probe.contextTokens / 1000}k-token context with ${probe.outputTokensPerTurn} output tokens a turn ` +
-    `(offline the probes reach their dispatch in 7-12 turns of 11-14k tokens a request, mostly the engine's system prompt and tools); ` +
-    `a report session ${LIVE_SESSION.turns} turns over ${LIVE_SESSION.contextTokens / 1000}k with ${LIVE_SESSION.outputTokensPerTurn}; context read from the prompt cache after the first turn`
-  );
+  const profiles = [
+    ...(stops.includes('first-dispatch')
+      ? [
+          `a decision probe (first-dispatch) ${probe.turns} turns over a mean ${probe.contextTokens / 1000}k-token context with ${probe.outputTokensPerTurn} output tokens a turn ` +
+            `(offline the probes reach their dispatch in 7-12 turns of 11-14k tokens a request, mostly the engine's system prompt and tools)`,
+        ]
+      : []),
+    ...(stops.includes('report')
+      ? [
+          `a report session (report) ${LIVE_SESSION.turns} turns over a mean ${LIVE_SESSION.contextTokens / 1000}k-token context with ${LIVE_SESSION.outputTokensPerTurn} output tokens a turn`,
+        ]
+      : []),
+  ];
+  return `per rep from a profile per stop mode, not a measurement: ${profiles.join('; ')}; context read from the prompt cache after the first turn`;
 }

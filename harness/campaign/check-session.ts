@@ -11,25 +11,26 @@
  * reported as not assessed. With `--layout`, the before-snapshot is the
  * scenario's fixture in that layout, built afresh.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { buildFixture, formatGateFailure, type Snapshot, takeSnapshot } from '../fixture/index.js';
+import { takeSnapshot } from '../fixture/index.js';
 import { fixtureFacts, recipeFixtureFacts } from '../fixture/scenario-facts.js';
 import { type InputError, inputError } from '../lib/input-error.js';
-import { packageRoot } from '../lib/package-root.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { readTextInput } from '../lib/text-input.js';
+import { COMMAND_JSON_VERSION } from '../report/command-json.js';
 import { filesNeeded } from '../score/evidence-needs.js';
 import { resolveScenarioDir } from '../score/load-scenario.js';
 import { parseReplyFile } from '../score/reply-file.js';
-import { type RepInputs, type RepScore, scoreRep } from '../score/score-rep.js';
+import { type RepInputs, type RepScore, type RunnerStatus, scoreRep } from '../score/score-rep.js';
 import { readSessionTranscript, type TranscriptFormat } from '../score/transcript-formats.js';
+import { beforeSnapshotFor } from './check-before.js';
+import { skillDirOfPrompt } from './prompt-skill-dir.js';
 import { captureFiles } from './rep-evidence.js';
-import { type ResolvedScenario, resolveScenarioIn } from './resolve-scenario.js';
+import { resolveScenarioIn, scenarioSearchDirs } from './resolve-scenario.js';
 
 export interface CheckRequest {
-  /** A scenario id (under `scenariosDir`) or a scenario folder. */
+  /** A scenario id (under one of `scenariosDirs`) or a scenario folder. */
   readonly scenario: string;
   readonly transcript?: string | undefined;
   readonly reply?: string | undefined;
@@ -38,12 +39,23 @@ export interface CheckRequest {
   readonly layout?: string | undefined;
   /** The controller's own plan, when it is not the scenario's. */
   readonly plan?: string | undefined;
-  /** Judge only the checks the evidence given can assess (score-reply). */
-  readonly judgeAssessedOnly?: boolean | undefined;
-  readonly scenariosDir?: string | undefined;
+  /** The skill directory the session was given, as its tool calls name it (default: read from its prompt). */
+  readonly skillDir?: string | undefined;
+  /**
+   * The command asking (default `check`): `score-reply` judges only the
+   * checks the reply can assess, and its errors and hints name its own inputs.
+   */
+  readonly command?: CheckCommand | undefined;
+  /** Where an id is looked for, in order (default: scenarioSearchDirs()). */
+  readonly scenariosDirs?: readonly string[] | undefined;
 }
 
+export type CheckCommand = 'check' | 'score-reply';
+
 export interface CheckReport {
+  /** The `--json` envelope, as `gate --json` and `report --json` carry it. */
+  readonly schemaVersion: typeof COMMAND_JSON_VERSION;
+  readonly command: CheckCommand;
   readonly scenario: string;
   readonly ownPlan: string;
   readonly sources: {
@@ -57,6 +69,8 @@ export interface CheckReport {
     readonly reply: 'file' | 'transcript' | null;
     readonly toolUses: number | null;
     readonly repo: string | null;
+    /** The skill under test's directory, and where it was learnt; null when unknown. */
+    readonly skillDir: { readonly path: string; readonly from: '--skill-dir' | 'prompt' } | null;
   };
   readonly score: RepScore;
 }
@@ -76,39 +90,6 @@ function fixturePlans(
   catalogue: readonly string[],
 ): string[] {
   return [...new Set([ownPlan, ...ledgerPlans, ...catalogue])];
-}
-
-/**
- * The before-snapshot of a session that ran on this scenario's fixture in
- * `layout`: the fixture, built afresh (it is deterministic), as it was
- * before any session touched it.
- */
-async function fixtureSnapshot(
-  scenario: ResolvedScenario,
-  layout: string,
-): Promise<Result<Snapshot, InputError>> {
-  const work = await mkdtemp(path.join(os.tmpdir(), 'redgreen-check-'));
-  try {
-    const dest = path.join(work, 'fixture');
-    const built = await buildFixture({
-      recipe: scenario.recipe,
-      scenario: scenario.config.fixture.scenario,
-      layout,
-      dest,
-    });
-    if (!built.ok) {
-      return err(
-        inputError(
-          '--layout',
-          `the fixture could not be built: ${built.error.kind === 'gate' ? formatGateFailure(built.error) : built.error.problem}`,
-          'fix the fixture recipe',
-        ),
-      );
-    }
-    return ok(await takeSnapshot(dest));
-  } finally {
-    await rm(work, { recursive: true, force: true });
-  }
 }
 
 /** Score one session's files against a scenario. */
@@ -133,10 +114,11 @@ export async function checkSession(
       ),
     );
   }
+  const command = request.command ?? 'check';
   const dir = resolveScenarioDir(
     request.scenario,
-    request.scenariosDir ?? path.join(packageRoot(), 'scenarios'),
-    '--scenario',
+    request.scenariosDirs ?? scenarioSearchDirs(),
+    command === 'check' ? '<scenario>' : '--scenario',
   );
   if (!dir.ok) return dir;
   const scenario = await resolveScenarioIn(dir.value);
@@ -178,6 +160,17 @@ export async function checkSession(
   let transcriptSource: CheckReport['sources']['transcript'] = null;
   let replySource: CheckReport['sources']['reply'] = null;
   let toolUses: number | null = null;
+  // Without a transcript nothing says the session did not finish.
+  let runner: RunnerStatus = { kind: 'completed' };
+  let skillDir: CheckReport['sources']['skillDir'] =
+    request.skillDir === undefined
+      ? null
+      : { path: request.skillDir.replace(/(.)\/+$/, '$1'), from: '--skill-dir' };
+  if (request.skillDir !== undefined && request.skillDir.trim() === '') {
+    return err(
+      inputError('--skill-dir', 'is empty', 'give the skill directory as the session saw it'),
+    );
+  }
   if (request.transcript !== undefined) {
     const text = await readTextInput(request.transcript, {
       maxBytes: MAX_TRANSCRIPT_BYTES,
@@ -187,7 +180,18 @@ export async function checkSession(
     if (!text.ok) return text;
     const read = readSessionTranscript(text.value, request.transcript);
     if (!read.ok) return read;
-    inputs = { ...inputs, toolCalls: read.value.toolCalls, sessionModel: read.value.model ?? null };
+    inputs = {
+      ...inputs,
+      toolCalls: read.value.toolCalls,
+      sessionModel: read.value.model ?? null,
+      transcriptPartial: read.value.malformed.length > 0,
+    };
+    runner = read.value.ending;
+    const prompted =
+      read.value.prompt === undefined
+        ? undefined
+        : skillDirOfPrompt(scenario.value.prompt, scenario.value.config.plan, read.value.prompt);
+    if (skillDir === null && prompted !== undefined) skillDir = { path: prompted, from: 'prompt' };
     transcriptSource = {
       file: request.transcript,
       format: read.value.format,
@@ -211,7 +215,25 @@ export async function checkSession(
     replySource = 'file';
     toolUses = file.toolUses ?? null;
   }
+  if (request.layout !== undefined && request.repo === undefined) {
+    return err(
+      inputError(
+        '--layout',
+        'is used only with --repo (it builds the fixture as the before-snapshot of that repository); alone it would be ignored',
+        'add --repo <the work tree the session left>, or leave --layout off',
+      ),
+    );
+  }
   if (request.repo !== undefined) {
+    if (!existsSync(path.join(request.repo, '.git'))) {
+      return err(
+        inputError(
+          `--repo ${request.repo}`,
+          'is not a git repository (it has no .git)',
+          'pass the work tree the session left, with its .git',
+        ),
+      );
+    }
     let after: Awaited<ReturnType<typeof takeSnapshot>>;
     try {
       after = await takeSnapshot(request.repo);
@@ -230,7 +252,7 @@ export async function checkSession(
     );
     inputs = { ...inputs, after, filesAfter: captured.files };
     if (request.layout !== undefined) {
-      const before = await fixtureSnapshot(scenario.value, request.layout);
+      const before = await beforeSnapshotFor(scenario.value, request.layout, request.repo, after);
       if (!before.ok) return before;
       inputs = { ...inputs, before: before.value };
     }
@@ -238,12 +260,14 @@ export async function checkSession(
   const score = scoreRep({
     scenario: scenario.value.compiled,
     facts,
-    inputs,
-    runner: { kind: 'completed' },
+    inputs: { ...inputs, skillDir: skillDir?.path ?? null },
+    runner,
     assessPre: false,
-    judgeAssessedOnly: request.judgeAssessedOnly === true,
+    judgeAssessedOnly: command === 'score-reply',
   });
   return ok({
+    schemaVersion: COMMAND_JSON_VERSION,
+    command,
     scenario: scenario.value.id,
     ownPlan,
     sources: {
@@ -251,12 +275,64 @@ export async function checkSession(
       reply: replySource,
       toolUses,
       repo: request.repo ?? null,
+      skillDir,
     },
     score,
   });
 }
 
 const MARK = { pass: 'pass', fail: 'FAIL', undecided: '  ? ' } as const;
+/** Observations never gate: they say what was seen, not pass or FAIL. */
+const OBSERVED = { pass: 'yes ', fail: 'no  ', undecided: '  ? ' } as const;
+
+/** What an observation saw: a classification's label, a yes/no for a predicate. */
+function observationLine(observation: RepScore['observations'][number]): string {
+  if (observation.notAssessed === true) return `  n/a   ${observation.detail}`;
+  if (observation.verb === 'classify') return `  seen  ${observation.detail}`;
+  return `  ${OBSERVED[observation.outcome]}  ${observation.detail}`;
+}
+
+/**
+ * The inputs that would let the not-assessed checks be judged, by the
+ * evidence they lacked; `commands` no input can give (a command's result is
+ * captured only in a redgreen run).
+ */
+function inputsFor(missing: ReadonlySet<string>, report: CheckReport): string[] {
+  const hasRepo = report.sources.repo !== null;
+  const inputs: string[] = [];
+  if (missing.has('transcript')) inputs.push('--transcript <file>');
+  if (missing.has('reply')) inputs.push('--reply <file>');
+  if (missing.has('before'))
+    inputs.push(hasRepo ? '--layout <name>' : '--repo <dir> --layout <name>');
+  else if (missing.has('after') || missing.has('contents')) inputs.push('--repo <dir>');
+  return inputs;
+}
+
+/** The line saying which checks were not assessed and what would assess them. */
+function notAssessedLine(report: CheckReport): string {
+  const { score } = report;
+  const missing = new Set(
+    [...score.pre, ...score.checks]
+      .filter((check) => check.notAssessed === true)
+      .flatMap((check) => check.missingEvidence ?? []),
+  );
+  const inputs = inputsFor(missing, report);
+  const commandOnly = missing.has('commands')
+    ? ['command checks are assessed only in a redgreen run']
+    : [];
+  const hint =
+    report.command === 'score-reply'
+      ? [
+          ...(inputs.length === 0
+            ? []
+            : [
+                `score-reply judges the reply alone; redgreen check ${report.scenario} --reply <file> ${inputs.join(' ')} assesses them`,
+              ]),
+          ...commandOnly,
+        ]
+      : [...(inputs.length === 0 ? [] : [`give ${inputs.join(' ')} for them`]), ...commandOnly];
+  return `not assessed: ${score.notAssessed.join(', ')}${hint.length === 0 ? '' : ` (${hint.join('; ')})`}`;
+}
 
 /** The text `redgreen check` and `redgreen score-reply` print. */
 export function formatCheckReport(report: CheckReport): string {
@@ -280,20 +356,10 @@ export function formatCheckReport(report: CheckReport): string {
     ),
     ...(score.observations.length === 0
       ? []
-      : [
-          'observations (never gate):',
-          ...score.observations.map(
-            (observation) =>
-              `  ${observation.notAssessed === true ? 'n/a ' : MARK[observation.outcome]}  ${observation.detail}`,
-          ),
-        ]),
+      : ['observations (never gate):', ...score.observations.map(observationLine)]),
     'reasons:',
     ...score.reasons.map((reason) => `  - ${reason}`),
-    ...(score.notAssessed.length === 0
-      ? []
-      : [
-          `not assessed: ${score.notAssessed.join(', ')} (give --transcript, --reply, or --repo with --layout, for them)`,
-        ]),
+    ...(score.notAssessed.length === 0 ? [] : [notAssessedLine(report)]),
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { gateModelField, modelAxisFields } from './model-config.js';
+import { scenarioEntrySchema } from './scenario-entry.js';
 
 /**
  * The campaign file (`scenarios/*.campaign.json`): which skill texts to
@@ -83,6 +84,14 @@ export const gateSchema = z.discriminatedUnion('kind', [
         .min(1)
         .optional()
         .describe("one scenario's reps; default: every judged rep of the run"),
+      minBothDecided: z
+        .number()
+        .min(0)
+        .max(1)
+        .optional()
+        .describe(
+          'the share of recorded reps of the judged scenarios that checks and judge must both decide, else the gate cannot decide; default 0.5',
+        ),
       ...gateModelField,
     })
     .strict(),
@@ -105,7 +114,7 @@ export const campaignSchema = z
     title: z.string().min(1),
     description: z.string().optional(),
     arms: z.array(armSchema).min(1),
-    scenarios: z.array(z.string().regex(/^[a-z0-9][a-z0-9-]*$/)).min(1),
+    scenarios: z.array(scenarioEntrySchema).min(1),
     reps: z.number().int().min(1).max(1000),
     model: z
       .string()

@@ -1,4 +1,5 @@
 import { minimumDetectableRate } from '../report/stats-rates.js';
+import { sessionCostUsd } from './cell-estimate.js';
 import { estimateRun, type RunEstimate } from './estimate.js';
 import type { CampaignModel } from './model-axis.js';
 import type { PlannedRep } from './plan.js';
@@ -6,10 +7,11 @@ import type { RunRequest } from './run-request.js';
 
 /**
  * `run --dry-run` for the model axis: the whole run's estimate (one model:
- * exactly what it always was), and, for a campaign of several models, one
- * line per model with its sessions, its cost at its own pricing, and the
- * smallest RED→GREEN swing its reps per cell can detect (the same test the
- * per-model tables run).
+ * exactly what it always was), its cost (each rep to run priced from its
+ * scenario's stop-mode profile at its model's pricing, as the cells are),
+ * and, for a campaign of several models, one line per model with its
+ * sessions, its cost, and the smallest RED→GREEN swing its reps per cell can
+ * detect (the same test the per-model tables run).
  */
 
 /** The baseline pass rate the detectable effect is stated from (the README's power line uses it too). */
@@ -19,59 +21,74 @@ function sessionsOf(model: CampaignModel, reps: readonly PlannedRep[], multi: bo
   return multi ? reps.filter((rep) => rep.model === model.name).length : reps.length;
 }
 
+/** A model's reps priced one by one; null when it is scripted or unpriced. */
+function costOf(
+  model: CampaignModel,
+  reps: readonly PlannedRep[],
+  multi: boolean,
+  request: RunRequest,
+): number | null {
+  if (model.choice.kind === 'scripted') return null;
+  let total = 0;
+  for (const rep of reps) {
+    if (multi && rep.model !== model.name) continue;
+    const scenario = request.campaign.scenarios.find((candidate) => candidate.id === rep.scenario);
+    if (scenario === undefined) throw new Error(`rep ${rep.id} names no scenario of the run`);
+    const cost = sessionCostUsd(scenario.config.stop, model.choice, model.pricing);
+    if (cost === null) return null;
+    total += cost;
+  }
+  return total;
+}
+
 export function modelsEstimate(
   request: RunRequest,
   reps: readonly PlannedRep[],
   cores: number,
-): { readonly total: RunEstimate; readonly perModel: readonly string[] } {
+): {
+  readonly total: RunEstimate;
+  /** The reps' cost in USD; null when no model is live, or a live one is unpriced. */
+  readonly costUsd: number | null;
+  readonly perModel: readonly string[];
+} {
   const { campaign, models } = request;
   const estimates = models.models.map((model) => ({
     model,
-    estimate: estimateRun(
-      campaign,
-      model.choice,
-      sessionsOf(model, reps, models.multi),
-      cores,
-      model.pricing,
-    ),
+    estimate: estimateRun(campaign, model.choice, sessionsOf(model, reps, models.multi), cores),
+    costUsd: costOf(model, reps, models.multi, request),
   }));
   const first = estimates[0];
   if (first === undefined) throw new Error('a run without a model');
-  if (!models.multi) return { total: first.estimate, perModel: [] };
-  // The run's wall time is paced by its slowest kind of session (a live one, if any).
-  const pace = estimates.find(({ model }) => model.choice.kind === 'live')?.model ?? first.model;
-  const timed = estimateRun(campaign, pace.choice, reps.length, cores, pace.pricing);
-  const costs = estimates.map(({ estimate }) => estimate.costUsd);
   const live = estimates.filter(({ model }) => model.choice.kind === 'live');
-  const total: RunEstimate = {
-    ...timed,
-    costUsd:
-      live.length === 0 ||
-      costs.some((cost, index) => cost === null && estimates[index]?.model.choice.kind === 'live')
-        ? null
-        : costs.reduce<number>((sum, cost) => sum + (cost ?? 0), 0),
-  };
+  const costUsd =
+    live.length === 0 || live.some((entry) => entry.costUsd === null)
+      ? null
+      : live.reduce((sum, entry) => sum + (entry.costUsd ?? 0), 0);
+  if (!models.multi) return { total: first.estimate, costUsd, perModel: [] };
+  // The run's wall time is paced by its slowest kind of session (a live one, if any).
+  const pace = live[0]?.model ?? first.model;
+  const total = estimateRun(campaign, pace.choice, reps.length, cores);
   const effect = minimumDetectableRate(campaign.reps, BASELINE);
   const detectable =
     effect === null
       ? `even RED ${BASELINE * 100}% → GREEN 100% is detected with probability below 0.8 at ${campaign.reps} rep(s) per arm (one-sided Fisher, α = 0.05)`
       : `smallest detectable effect RED ${BASELINE * 100}% → GREEN ${Math.round(effect * 100)}% (${campaign.reps} rep(s) per arm, power 0.8, one-sided Fisher, α = 0.05)`;
-  const perModel = estimates.map(({ model, estimate }) => {
+  const perModel = estimates.map(({ model, estimate, costUsd: cost }) => {
     const what =
       model.choice.kind === 'scripted'
         ? `${model.choice.id}${model.standsInFor === null ? '' : ` standing in for ${model.standsInFor}`}`
         : `${model.choice.id}${model.endpoint === null ? '' : ` on endpoint ${model.endpoint.name}`}`;
-    const cost =
+    const costText =
       model.choice.kind === 'scripted'
         ? 'no API cost'
-        : estimate.costUsd === null
+        : cost === null
           ? 'cost n/a (unpriced)'
-          : `estimated cost $${estimate.costUsd.toFixed(2)}`;
+          : `estimated cost $${cost.toFixed(2)}`;
     const limit =
       model.endpoint?.concurrency === undefined
         ? ''
         : `; at most ${model.endpoint.concurrency} at once on ${model.endpoint.name}`;
-    return `  model ${model.name} (${what}): ${estimate.sessions} session(s), ${cost}; ${detectable}${limit}`;
+    return `  model ${model.name} (${what}): ${estimate.sessions} session(s), ${costText}; ${detectable}${limit}`;
   });
-  return { total, perModel };
+  return { total, costUsd, perModel };
 }

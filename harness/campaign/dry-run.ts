@@ -15,7 +15,8 @@ export interface ResumeState {
 
 /**
  * What `run --dry-run` prints: the cells, each with its reps, its estimated
- * tokens a rep and cost (cell-estimate.ts; n/a when scripted) and the
+ * tokens a rep and cost a rep and a cell (cell-estimate.ts; n/a when
+ * scripted) and the
  * smallest effect its reps per arm can detect (0% → X%, 80% power, one-sided
  * Fisher at α = .05, computed); then the sessions, the estimated cost and
  * wall time; with `resume`, of the reps left to run.
@@ -31,22 +32,22 @@ export function dryRunLines(request: RunRequest, resume?: ResumeState): string[]
       : resume.leftIds === undefined
         ? selected.slice(0, resume.left)
         : selected.filter((rep) => resume.leftIds?.includes(rep.id));
-  const { total: estimate, perModel } = modelsEstimate(request, toRun, os.availableParallelism());
+  const {
+    total: estimate,
+    costUsd: cost,
+    perModel,
+  } = modelsEstimate(request, toRun, os.availableParallelism());
   const lines = [`campaign ${campaign.config.id}: ${campaign.config.title}`];
   const effect = detectableEffect(campaign.reps);
   const { multi } = request.models;
-  let cellCost: number | null = 0;
   for (const model of request.models.models) {
     for (const scenario of campaign.scenarios) {
-      const cell = estimateCell(scenario.config.stop, model.choice, campaign.reps);
+      const cell = estimateCell(scenario.config.stop, model.choice, campaign.reps, model.pricing);
       const figures =
         cell.tokensPerRep === null
           ? 'tokens and cost n/a (scripted)'
-          : `~${Math.round(cell.tokensPerRep / 1000)}k tokens/rep, ${cell.costUsd === null ? 'cost n/a (unpriced)' : `$${cell.costUsd.toFixed(2)}`}`;
+          : `~${Math.round(cell.tokensPerRep / 1000)}k tokens/rep, ${cell.costPerRepUsd === null || cell.costUsd === null ? 'cost n/a (unpriced)' : `$${cell.costPerRepUsd.toFixed(2)}/rep, $${cell.costUsd.toFixed(2)}/cell`}`;
       for (const arm of campaign.arms) {
-        if (model.choice.kind === 'live') {
-          cellCost = cellCost === null || cell.costUsd === null ? null : cellCost + cell.costUsd;
-        }
         lines.push(
           `  cell ${multi ? `${model.name} ` : ''}${scenario.id.toUpperCase()} ${arm.name.toUpperCase()}: ${arm.label} (${arm.source.spec}), fixture ${scenario.config.fixture.scenario}/${arm.layout}, ${campaign.reps} rep(s), ${scenario.config.stop}; ${figures}; detects ${effect}`,
         );
@@ -57,19 +58,16 @@ export function dryRunLines(request: RunRequest, resume?: ResumeState): string[]
     resume === undefined
       ? `${selected.length}`
       : `${resume.left} left to run of ${selected.length} (${resume.recorded} already recorded)`;
-  // The cells price each session by its stop mode; with the whole plan to run, their sum is the cost.
-  const whole = resume === undefined && shard === null;
-  const anyLive = request.models.models.some((model) => model.choice.kind === 'live');
-  // The token footnote speaks of a live model's sessions when there is one.
+  // The token footnote speaks of a live model's sessions when there is one, and of the stop modes the run has.
   const footnoteModel =
     request.models.models.find((model) => model.choice.kind === 'live') ?? request.models.models[0];
   if (footnoteModel === undefined) throw new Error('a run without a model');
-  const cost = whole && anyLive ? cellCost : estimate.costUsd;
+  const stops = [...new Set(campaign.scenarios.map((scenario) => scenario.config.stop))];
   lines.push(
     `sessions: ${sessions}${shard ? ` (shard ${shard.index}/${shard.count} of ${plan.length})` : ''}, backend ${campaign.backend}, concurrency ${campaign.concurrency}`,
     `estimated cost: ${cost === null ? 'n/a (unpriced)' : `$${cost.toFixed(2)}`}; estimated wall time: ${Math.ceil(estimate.wallSeconds)} s`,
     `(power: "detects 0%→X%" is the smallest GREEN pass rate over a RED of 0% that ${campaign.reps} rep(s) per arm detect with 80% power, one-sided Fisher at α = 0.05)`,
-    `(tokens: ${tokenEstimateSource(footnoteModel.choice)})`,
+    `(tokens: ${tokenEstimateSource(footnoteModel.choice, stops)})`,
     `(estimates: ${estimate.assumptions})`,
     ...perModel,
   );

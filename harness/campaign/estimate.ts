@@ -1,7 +1,5 @@
 import type { ResolvedCampaign } from './load-campaign.js';
 import type { ModelChoice } from './model-choice.js';
-import type { PricingConfig } from './model-config.js';
-import { priceSession } from './model-pricing.js';
 import { pricingTable } from './pricing.js';
 
 /**
@@ -22,7 +20,6 @@ import { pricingTable } from './pricing.js';
  */
 export interface RunEstimate {
   readonly sessions: number;
-  readonly costUsd: number | null;
   readonly wallSeconds: number;
   readonly assumptions: string;
 }
@@ -59,8 +56,6 @@ export function estimateRun(
   model: ModelChoice,
   sessions: number,
   cores: number,
-  /** The model's pricing (an endpoint profile's, or the dated table). */
-  pricing: PricingConfig = 'table',
 ): RunEstimate {
   const { concurrency, backend } = campaign;
   const machine = `${cores} CPU core${cores === 1 ? '' : 's'} at concurrency ${concurrency}`;
@@ -68,7 +63,6 @@ export function estimateRun(
     const rep = SCRIPTED_REP[backend];
     return {
       sessions,
-      costUsd: null,
       wallSeconds: wallSeconds(sessions, concurrency, cores, rep),
       assumptions:
         `scripted policy on the local model server: no API cost; on the ${backend} backend a rep takes about ` +
@@ -76,25 +70,16 @@ export function estimateRun(
         `${concurrency} reps at a time and ${cores} CPU s a second); plus ${RUN_SETUP_SECONDS} s of set-up and reports`,
     };
   }
-  const { turns, contextTokens, outputTokensPerTurn, seconds } = LIVE_SESSION;
-  const perSession = priceSession(pricing, model.id, {
-    input: turns * 200,
-    cacheWrite: contextTokens + turns * outputTokensPerTurn,
-    cacheRead: turns * contextTokens,
-    output: turns * outputTokensPerTurn,
-  });
-  const live: RepCost = { wallSeconds: seconds, cpuSeconds: SCRIPTED_REP[backend].cpuSeconds };
+  const live: RepCost = {
+    wallSeconds: LIVE_SESSION.seconds,
+    cpuSeconds: SCRIPTED_REP[backend].cpuSeconds,
+  };
+  // The cost is priced per session from its stop mode's token profile (cell-estimate.ts).
   return {
     sessions,
-    costUsd: perSession === null ? null : perSession * sessions,
     wallSeconds: wallSeconds(sessions, concurrency, cores, live),
     assumptions:
-      `about ${turns} turns per session over a ${contextTokens / 1000}k-token context, mostly read from the prompt cache, ` +
-      `${outputTokensPerTurn} output tokens a turn, ${seconds} s a session (${machine}); prices as of ${pricingTable().asOf}` +
-      (perSession === null
-        ? pricing === 'unpriced'
-          ? ` (${model.id} is unpriced: cost unknown)`
-          : ` (${model.id} is not in the price table: cost unknown)`
-        : ''),
+      `cost per session from its stop mode's token profile (above) at the model's pricing, prices as of ${pricingTable().asOf}; ` +
+      `${LIVE_SESSION.seconds} s a session (${machine})`,
   };
 }

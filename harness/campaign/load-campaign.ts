@@ -15,6 +15,7 @@ import {
 } from './config-schema.js';
 import { checkOnly, gatesFor, type OnlySelection, selected } from './only.js';
 import { type ResolvedScenario, resolveScenarioIn } from './resolve-scenario.js';
+import { scenarioFolderCandidates } from './scenario-entry.js';
 import { resolveSkillSource, type SkillSource } from './skill-source.js';
 
 export type { ResolvedScenario } from './resolve-scenario.js';
@@ -89,18 +90,26 @@ function readCampaignFile(file: string): Result<CampaignConfig, InputError> {
 }
 
 async function resolveScenario(
-  id: string,
-  scenariosDir: string,
+  entry: string,
+  campaignDir: string,
   where: string,
 ): Promise<Result<ResolvedScenario, InputError>> {
-  const scenarioDir = path.join(scenariosDir, id);
-  if (!existsSync(scenarioDir)) {
+  const candidates = scenarioFolderCandidates(entry, campaignDir);
+  const scenarioDir = candidates.find((candidate) => existsSync(candidate));
+  const [first = entry] = candidates;
+  if (scenarioDir === undefined) {
     return err(
-      inputError(
-        where,
-        `scenario "${id}" has no folder ${scenarioDir}`,
-        `create ${scenarioDir}/ (with a scenario.json) or fix the id`,
-      ),
+      candidates.length === 1
+        ? inputError(
+            where,
+            `scenario folder ${first} does not exist`,
+            'fix the path (relative to the campaign file)',
+          )
+        : inputError(
+            where,
+            `scenario "${entry}" has no folder ${first}, and redgreen ships none of that id`,
+            `create ${first}/ (with a scenario.json), give the path of its folder, or fix the id`,
+          ),
     );
   }
   return resolveScenarioIn(scenarioDir);
@@ -187,36 +196,36 @@ export async function loadCampaign(
     names.add(arm.name);
   }
 
-  const only = overrides.only ?? null;
-  if (only !== null) {
-    const known = checkOnly(only, {
-      arms: config.arms.map((arm) => arm.name),
-      scenarios: config.scenarios,
-    });
-    if (!known.ok) return known;
-  }
-
-  const listed = new Set<string>();
-  for (const [index, id] of config.scenarios.entries()) {
-    if (listed.has(id)) {
+  // Every entry is resolved first: an entry may be a path, and the scenario's id is its folder's.
+  const listed: ResolvedScenario[] = [];
+  for (const [index, entry] of config.scenarios.entries()) {
+    const where = `${absolute}: scenarios[${index}]`;
+    const scenario = await resolveScenario(entry, campaignDir, where);
+    if (!scenario.ok) return scenario;
+    if (listed.some((other) => other.id === scenario.value.id)) {
       return err(
         inputError(
-          `${absolute}: scenarios[${index}]`,
-          `scenario "${id}" is listed twice`,
+          where,
+          `scenario "${scenario.value.id}" is listed twice`,
           'list every scenario once (raise "reps" for more sessions)',
         ),
       );
     }
-    listed.add(id);
+    listed.push(scenario.value);
   }
+  const scenarioIds = listed.map((scenario) => scenario.id);
 
-  const scenarios: ResolvedScenario[] = [];
-  for (const [index, id] of config.scenarios.entries()) {
-    if (only !== null && !selected(only.scenarios, id)) continue;
-    const scenario = await resolveScenario(id, campaignDir, `${absolute}: scenarios[${index}]`);
-    if (!scenario.ok) return scenario;
-    scenarios.push(scenario.value);
+  const only = overrides.only ?? null;
+  if (only !== null) {
+    const known = checkOnly(only, {
+      arms: config.arms.map((arm) => arm.name),
+      scenarios: scenarioIds,
+    });
+    if (!known.ok) return known;
   }
+  const scenarios = listed.filter(
+    (scenario) => only === null || selected(only.scenarios, scenario.id),
+  );
 
   const arms: ResolvedArm[] = [];
   for (const [index, arm] of config.arms.entries()) {
@@ -248,11 +257,7 @@ export async function loadCampaign(
 
   for (const [index, gate] of config.gates.entries()) {
     const where = `${absolute}: gates[${index}]`;
-    if (
-      'scenario' in gate &&
-      gate.scenario !== undefined &&
-      !config.scenarios.includes(gate.scenario)
-    ) {
+    if ('scenario' in gate && gate.scenario !== undefined && !scenarioIds.includes(gate.scenario)) {
       return err(
         inputError(
           where,
@@ -285,7 +290,7 @@ export async function loadCampaign(
         return err(
           inputError(
             where,
-            `max-disagreement-share needs a judged scenario, and ${gate.scenario === undefined ? 'no scenario of the campaign' : `scenario "${gate.scenario}"`} has a judge block`,
+            `max-disagreement-share needs a judged scenario, and ${gate.scenario === undefined ? 'no scenario of the campaign has a judge block' : `scenario "${gate.scenario}" has no judge block`}`,
             'add a "judge" block to the scenario file (README: Second opinions and adjudication), or drop the gate',
           ),
         );
@@ -293,7 +298,7 @@ export async function loadCampaign(
     }
     const unknown =
       gate.kind === 'no-scenario-regresses'
-        ? (gate.scenarios ?? []).find((id) => !config.scenarios.includes(id))
+        ? (gate.scenarios ?? []).find((id) => !scenarioIds.includes(id))
         : undefined;
     if (unknown !== undefined) {
       return err(
@@ -342,7 +347,12 @@ export async function loadCampaign(
   const gates =
     only === null
       ? { kept: config.gates, dropped: [] }
-      : gatesFor(config.gates, only, new Map(config.arms.map((arm) => [arm.name, arm.role])));
+      : gatesFor(
+          config.gates,
+          only,
+          new Map(config.arms.map((arm) => [arm.name, arm.role])),
+          config.scenarios,
+        );
   return ok({
     file: absolute,
     config,

@@ -7,6 +7,7 @@ import {
   type ResolvedEndpoint,
   resolveEndpoint,
 } from './endpoint-profile.js';
+import { firstBadKeyValue } from './key-value.js';
 import { type ModelChoice, SCRIPTED_PREFIX } from './model-choice.js';
 import type { ModelEntryConfig, PricingConfig } from './model-config.js';
 import { defaultModelName, formatModelSpec, parseModelSpec } from './model-spec.js';
@@ -120,6 +121,35 @@ function flagEntries(
   return ok(given);
 }
 
+/**
+ * The first model given twice, as the file or the flags give it, before
+ * anything decides live or offline (so an offline check refuses what a live
+ * run would): the same scripted policy (its brain is the same wherever its
+ * entry points), or the same live id at the same endpoint profile (or both
+ * at the default endpoint). One id at two endpoints is two models.
+ */
+function listedTwice(given: readonly GivenModel[]): InputError | null {
+  const seen = new Map<string, GivenModel>();
+  for (const model of given) {
+    const { id, endpoint } = model.entry;
+    const scripted = id.startsWith(SCRIPTED_PREFIX);
+    const key = scripted ? id : `${id}\u0000${endpoint ?? ''}`;
+    const first = seen.get(key);
+    if (first !== undefined) {
+      const where = scripted
+        ? ''
+        : ` at ${endpoint === undefined ? 'the default endpoint' : `endpoint ${endpoint}`}`;
+      return inputError(
+        model.source,
+        `"${id}"${where} is listed twice (also ${first.source})`,
+        'list each model once; raise "reps" for more sessions',
+      );
+    }
+    seen.set(key, model);
+  }
+  return null;
+}
+
 function scriptedChoice(
   id: string,
   source: string,
@@ -154,7 +184,7 @@ export interface ResolveModelsOptions {
 /**
  * Resolve a run's models. The first problem — an unknown endpoint profile,
  * a profile field its provider does not take, a key variable unset for a
- * live model, a model listed twice, an unknown scripted policy, a Bedrock or
+ * live model or holding a control character, a model listed twice, an unknown scripted policy, a Bedrock or
  * Vertex model on the messages backend — is one InputError naming the field.
  */
 export function resolveModels(options: ResolveModelsOptions): Result<ModelAxis, InputError> {
@@ -199,6 +229,8 @@ export function resolveModels(options: ResolveModelsOptions): Result<ModelAxis, 
     if (!endpoint.ok) return endpoint;
     profiles.push(endpoint.value);
   }
+  const twice = listedTwice(given);
+  if (twice !== null) return err(twice);
 
   // Offline when none of the campaign's live models has a key: each runs as its stand-in.
   const anyKey = given.some(
@@ -254,6 +286,8 @@ export function resolveModels(options: ResolveModelsOptions): Result<ModelAxis, 
           ),
         );
       }
+      const badValue = firstBadKeyValue(env, credentialVariables(endpoint));
+      if (badValue !== null) return err(badValue);
       if (
         options.backend === 'messages' &&
         endpoint !== null &&
@@ -284,24 +318,8 @@ export function resolveModels(options: ResolveModelsOptions): Result<ModelAxis, 
       return err(
         inputError(
           source,
-          `the model ${twin.choice.id === choice.id ? `"${entry.id}" is listed twice` : `name "${name}" is taken`} (also ${twin.source})`,
+          `the model name "${name}" is taken (also ${twin.source})`,
           'list each model once (raise "reps" for more sessions), or give one a "name" of its own',
-        ),
-      );
-    }
-    const sameModel = models.find(
-      (other) =>
-        other.choice.kind === 'live' &&
-        choice.kind === 'live' &&
-        other.choice.id === choice.id &&
-        other.endpoint?.name === endpoint?.name,
-    );
-    if (sameModel !== undefined) {
-      return err(
-        inputError(
-          source,
-          `"${entry.id}" at ${endpoint === null ? 'the default endpoint' : `endpoint ${endpoint.name}`} is listed twice (also ${sameModel.source})`,
-          'list each model once; raise "reps" for more sessions',
         ),
       );
     }

@@ -48,13 +48,23 @@ export function modelBannerLines(
       : `${model.name} = ${model.choice.id}${model.standsInFor === null ? '' : ` (standing in for ${model.standsInFor})`}`,
   );
   const live = models.some((model) => model.choice.kind === 'live');
+  // `--only model=` runs some of the campaign's models: say how many of how many.
+  const some = models.length < axis.all.length;
   if (offline.length > 0) {
     const keys = [...new Set(offline.flatMap((model) => credentialVariables(model.endpoint)))];
+    const which = !some
+      ? `each of its ${models.length} "models" is`
+      : models.length === 1
+        ? `the 1 of its ${axis.all.length} "models" this run runs (--only model=) is`
+        : `each of the ${models.length} of its ${axis.all.length} "models" this run runs (--only model=) is`;
     return [
-      `redgreen: no model key is set (${keys.join(', ')}), so this run is OFFLINE: each of its ${models.length} "models" is a scripted policy on redgreen's local model server, not a real model: ${named.join('; ')}.`,
+      `redgreen: no model key is set (${keys.join(', ')}), so this run is OFFLINE: ${which} a scripted policy on redgreen's local model server, not a real model: ${named.join('; ')}.`,
     ];
   }
+  const count = some
+    ? `${models.length} of its ${axis.all.length} models (--only model=)`
+    : `${models.length} models`;
   return [
-    `redgreen: ${live ? 'live ' : ''}run with ${models.length} models: ${named.join('; ')}${live ? ': real API calls, real cost' : ' (scripted policies on redgreen’s local model server, not real models)'}.`,
+    `redgreen: ${live ? 'live ' : ''}run with ${count}: ${named.join('; ')}${live ? ': real API calls, real cost' : ' (scripted policies on redgreen’s local model server, not real models)'}.`,
   ];
 }

@@ -9,6 +9,7 @@ import {
   type ResolvedEndpoint,
   resolveEndpoint,
 } from './endpoint-profile.js';
+import { firstBadKeyValue, keyValueProblem } from './key-value.js';
 import { displayBaseUrl } from './model-choice.js';
 import type { PricingConfig } from './model-config.js';
 import { defaultModelName } from './model-spec.js';
@@ -42,7 +43,11 @@ function pricingText(pricing: PricingConfig | undefined): string {
 }
 
 function setText(env: NodeJS.ProcessEnv, name: string): string {
-  return `${name} ${(env[name] ?? '').trim() === '' ? 'not set' : 'set'}`;
+  const value = env[name] ?? '';
+  if (value.trim() === '') return `${name} not set`;
+  return keyValueProblem(name, value) === null
+    ? `${name} set`
+    : `${name} set, but holds a control character (a line break, a tab): no key`;
 }
 
 async function readConfig(file: string): Promise<CampaignConfig | DoctorCheck> {
@@ -134,7 +139,7 @@ export async function campaignModelChecks(
     const headers = Object.keys(endpoint?.headers ?? {});
     checks.push({
       name: `endpoint ${used.name}`,
-      ok: true,
+      ok: firstBadKeyValue(env, variables) === null,
       detail: [
         where,
         variables.map((name) => setText(env, name)).join(', '),

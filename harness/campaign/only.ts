@@ -24,15 +24,19 @@ export type OnlySelection = z.infer<typeof onlySelectionSchema>;
 const FORMAT =
   'write it as --only scenario=<id>,arm=<name>,model=<name> (any key may be left out or repeated)';
 
-/** Parse the `--only` flags; none gives null (the whole campaign). */
+/**
+ * Parse the `--only` flags; none gives null (the whole campaign). Several
+ * flags merge into one selection, arms crossed with scenarios (and models);
+ * flags whose cells that merge would not be (`scenario=s1,arm=red` and
+ * `scenario=s2,arm=green` would run all four cells) are refused, never
+ * silently widened or narrowed.
+ */
 export function parseOnly(specs: readonly string[]): Result<OnlySelection | null, InputError> {
   if (specs.length === 0) return ok(null);
-  const arms = new Set<string>();
-  const scenarios = new Set<string>();
-  const models = new Set<string>();
+  const flags: FlagKeys[] = [];
   for (const spec of specs) {
-    const parts = spec.split(',');
-    for (const part of parts) {
+    const flag = { arm: new Set<string>(), scenario: new Set<string>(), model: new Set<string>() };
+    for (const part of spec.split(',')) {
       const match = /^(scenario|arm|model)=([a-z0-9][a-z0-9-]*)$/.exec(part.trim());
       if (match === null) {
         return err(
@@ -43,14 +47,59 @@ export function parseOnly(specs: readonly string[]): Result<OnlySelection | null
           ),
         );
       }
-      (match[1] === 'arm' ? arms : match[1] === 'model' ? models : scenarios).add(match[2] ?? '');
+      const key = match[1] as OnlyKey;
+      flag[key].add(match[2] ?? '');
     }
+    flags.push({
+      arm: [...flag.arm].sort(),
+      scenario: [...flag.scenario].sort(),
+      model: [...flag.model].sort(),
+    });
+  }
+  const merged: FlagKeys = {
+    arm: [...new Set(flags.flatMap((flag) => flag.arm))].sort(),
+    scenario: [...new Set(flags.flatMap((flag) => flag.scenario))].sort(),
+    model: [...new Set(flags.flatMap((flag) => flag.model))].sort(),
+  };
+  if (!sameCells(flags, merged)) {
+    const every = (key: OnlyKey): string => merged[key].join(', ') || `every ${key}`;
+    return err(
+      inputError(
+        specs.map((spec) => `--only ${spec}`).join(' '),
+        `a run covers the named arms crossed with the named scenarios${merged.model.length > 0 ? ' and models' : ''} (${every('arm')} x ${every('scenario')}${merged.model.length > 0 ? ` x ${every('model')}` : ''}), which is not the cells these flags name one by one`,
+        'give one --only naming the arms, scenarios and models of the cells you want, or run the other cells into a directory of their own',
+      ),
+    );
   }
   return ok({
-    arms: [...arms].sort(),
-    scenarios: [...scenarios].sort(),
-    ...(models.size === 0 ? {} : { models: [...models].sort() }),
+    arms: merged.arm,
+    scenarios: merged.scenario,
+    ...(merged.model.length === 0 ? {} : { models: merged.model }),
   });
+}
+
+type OnlyKey = 'arm' | 'scenario' | 'model';
+type FlagKeys = Record<OnlyKey, string[]>;
+const KEYS: readonly OnlyKey[] = ['arm', 'scenario', 'model'];
+
+/**
+ * Whether the flags, one by one, name exactly the cells of the merged
+ * selection. Every flag must name the same keys (a key left out means all of
+ * it, which the merge would narrow); the cells over the named keys are then
+ * compared one by one.
+ */
+function sameCells(flags: readonly FlagKeys[], merged: FlagKeys): boolean {
+  const keys = (flag: FlagKeys): string => KEYS.filter((key) => flag[key].length > 0).join('/');
+  const first = flags[0];
+  if (first === undefined || flags.some((flag) => keys(flag) !== keys(first))) return false;
+  const named = KEYS.filter((key) => first[key].length > 0);
+  const cellsOf = (flag: FlagKeys): string[] =>
+    named.reduce<string[]>(
+      (cells, key) => cells.flatMap((cell) => flag[key].map((name) => `${cell}/${name}`)),
+      [''],
+    );
+  const cells = new Set(flags.flatMap(cellsOf));
+  return cells.size === named.reduce((count, key) => count * merged[key].length, 1);
 }
 
 /** Check the named arms and scenarios against the campaign's. */
@@ -84,12 +133,15 @@ export function selected(names: readonly string[], name: string): boolean {
 
 /**
  * The gates a subset can still decide: those whose arm and scenario it runs,
- * and comparisons only when both a red and a green arm remain.
+ * and comparisons only when both a red and a green arm remain. A gate over
+ * every scenario (`no-scenario-regresses` without `scenarios`) reads the
+ * campaign's scenarios, so a subset that names no scenario keeps it.
  */
 export function gatesFor(
   gates: readonly GateConfig[],
   only: OnlySelection,
   roles: ReadonlyMap<string, 'red' | 'green'>,
+  campaignScenarios: readonly string[],
 ): { kept: GateConfig[]; dropped: GateConfig[] } {
   const keptRoles = new Set(
     [...roles].filter(([arm]) => selected(only.arms, arm)).map(([, role]) => role),
@@ -105,7 +157,7 @@ export function gatesFor(
           : gate.kind === 'min-pass-rate'
             ? selected(only.arms, gate.arm) && selected(only.scenarios, gate.scenario)
             : (gate.kind === 'no-scenario-regresses'
-                ? (gate.scenarios ?? only.scenarios).some((id) => selected(only.scenarios, id))
+                ? (gate.scenarios ?? campaignScenarios).some((id) => selected(only.scenarios, id))
                 : selected(only.scenarios, gate.scenario)) &&
               keptRoles.has('red') &&
               keptRoles.has('green');

@@ -1,6 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
+import { SecretRedactor } from '../session/secret-redactor.js';
+import { keyValueProblem } from './key-value.js';
 import { displayBaseUrl } from './model-choice.js';
 
 /** A live endpoint as a run would use it. */
@@ -30,7 +32,8 @@ const PREFLIGHT_TIMEOUT_MS = 20_000;
  * One cheap request to a live endpoint before any session is spent: a
  * one-token message to the run's model. A refused key, an unknown model or
  * an endpoint that cannot be reached is an InputError naming the endpoint
- * and the fix (the key itself never appears in it); a busy endpoint (429,
+ * and the fix (the key itself never appears in it, nor any line of it; a
+ * key holding a control character is refused before anything is sent); a busy endpoint (429,
  * 5xx, 529) is let through with a note, since it did answer. Without this, a
  * wrong key was discovered one session timeout per rep later, every rep
  * indeterminate.
@@ -48,8 +51,11 @@ export async function preflightEndpoint(
   const where = endpointName(endpoint.baseUrl);
   const keyEnv = endpoint.keyEnv ?? 'ANTHROPIC_API_KEY';
   const urlInput = endpoint.urlInput ?? 'ANTHROPIC_BASE_URL';
-  const hide = (text: string): string =>
-    endpoint.apiKey === '' ? text : text.split(endpoint.apiKey).join('[redacted]');
+  // Before any client is built: a key with a line break would fail inside the client, quoted.
+  const badValue = keyValueProblem(keyEnv, endpoint.apiKey);
+  if (badValue !== null) return err(badValue);
+  const redactor = new SecretRedactor([endpoint.apiKey], '[redacted]');
+  const hide = (text: string): string => redactor.redact(text);
   const client = new Anthropic({
     ...(endpoint.auth === 'bearer'
       ? { apiKey: null, authToken: endpoint.apiKey }
@@ -124,7 +130,9 @@ export async function preflightEndpoint(
     return err(
       inputError(
         urlInput,
-        `${where} answered a test request with an error (${detail})`,
+        error instanceof Anthropic.APIError && error.status !== undefined
+          ? `${where} answered a test request with an error (${detail})`
+          : `a test request to ${where} failed before any answer (${detail})`,
         `check ${keyEnv}, ${urlInput} and --model`,
       ),
     );

@@ -55,6 +55,8 @@ export interface PreparedRun {
   readonly extendedFrom: number | null;
   /** Work dirs of killed runs removed from $TMPDIR before this run made its own. */
   readonly staleRemoved: number;
+  /** Work dirs in $TMPDIR without an owner file that were left (too young, or in use). */
+  readonly unownedWorkRoots: readonly string[];
   /** Release the results-directory lock. */
   readonly release: () => Promise<void>;
 }
@@ -193,54 +195,22 @@ export async function prepareRun(
     if (!fresh.ok) return fresh;
   }
 
-  const trees = new Map<string, string>();
-  for (const arm of campaign.arms) trees.set(arm.name, await skillTree(arm));
-  const staleRemoved = (await removeStaleWorkRoots()).length;
+  const stale = await removeStaleWorkRoots();
   const workRoot = await createWorkRoot(options.keepWorkDirs);
-  const variants = await buildVariants(campaign, workRoot);
-  if (!variants.ok) {
+  const computed = await computeIdentity(options, workRoot);
+  if (!computed.ok) {
     await removeTree(workRoot);
-    return variants;
+    return computed;
   }
-  const fixtures = new Map<string, FixtureFingerprint>(
-    [...variants.value].map(([key, variant]) => [key, variant.fingerprint]),
-  );
-  const identity = campaignIdentity({
-    campaign,
-    models: options.models,
-    engine: options.engine,
-    sandbox: options.sandboxKind,
-    harness: harnessVersion(),
-    trees,
-    fixtures,
-  });
+  const { identity, trees, fixtures, variants } = computed.value;
   const fail = async (error: InputError): Promise<Result<PreparedRun, InputError>> => {
     await removeTree(workRoot);
     return err(error);
   };
 
   if (options.resume) {
-    const ledger = await readLedger(layout.ledgerFile);
-    if (!ledger.ok) {
-      const detail =
-        ledger.error.kind === 'missing' ? 'is missing' : `is corrupt at line ${ledger.error.line}`;
-      return fail(
-        inputError(
-          '--resume',
-          `${layout.ledgerFile} ${detail}`,
-          'resume a directory redgreen wrote, or start a new run',
-        ),
-      );
-    }
-    if (ledger.value.header.identity !== identity) {
-      return fail(
-        inputError(
-          '--resume',
-          `${layout.root} is a run of a different campaign identity (${ledger.value.header.identity.slice(0, 12)}, this configuration is ${identity.slice(0, 12)}): its skill texts, model, engine, fixtures, prompt or limits differ`,
-          'resume with the same campaign, arms and model, or start a new run with --out',
-        ),
-      );
-    }
+    const same = await sameIdentity(layout, identity);
+    if (!same.ok) return fail(same.error);
   } else {
     await mkdir(layout.repsDir, { recursive: true });
   }
@@ -329,14 +299,104 @@ export async function prepareRun(
     layout,
     identity,
     record,
-    variants: variants.value,
+    variants,
     skills: skills.value,
     workRoot,
     adopted,
     extendedFrom,
-    staleRemoved,
+    staleRemoved: stale.removed.length,
+    unownedWorkRoots: stale.unowned,
     release: lock.value,
   });
+}
+
+interface ComputedIdentity {
+  readonly identity: string;
+  readonly trees: ReadonlyMap<string, string>;
+  readonly variants: ReadonlyMap<string, PreparedVariant>;
+  readonly fixtures: ReadonlyMap<string, FixtureFingerprint>;
+}
+
+/** The campaign identity of this configuration: the skill trees, and the fixture variants built in `workRoot`. */
+async function computeIdentity(
+  options: Pick<PrepareOptions, 'campaign' | 'models' | 'engine' | 'sandboxKind'>,
+  workRoot: string,
+): Promise<Result<ComputedIdentity, InputError>> {
+  const { campaign } = options;
+  const trees = new Map<string, string>();
+  for (const arm of campaign.arms) trees.set(arm.name, await skillTree(arm));
+  const variants = await buildVariants(campaign, workRoot);
+  if (!variants.ok) return variants;
+  const fixtures = new Map<string, FixtureFingerprint>(
+    [...variants.value].map(([key, variant]) => [key, variant.fingerprint]),
+  );
+  const identity = campaignIdentity({
+    campaign,
+    models: options.models,
+    engine: options.engine,
+    sandbox: options.sandboxKind,
+    harness: harnessVersion(),
+    trees,
+    fixtures,
+  });
+  return ok({ identity, trees, variants: variants.value, fixtures });
+}
+
+/** Whether a directory being resumed is a run of `identity`; the error says what to do when not. */
+async function sameIdentity(
+  layout: ResultsLayout,
+  identity: string,
+): Promise<Result<void, InputError>> {
+  const ledger = await readLedger(layout.ledgerFile);
+  if (!ledger.ok) {
+    const detail =
+      ledger.error.kind === 'missing' ? 'is missing' : `is corrupt at line ${ledger.error.line}`;
+    return err(
+      inputError(
+        '--resume',
+        `${layout.ledgerFile} ${detail}`,
+        'resume a directory redgreen wrote, or start a new run',
+      ),
+    );
+  }
+  if (ledger.value.header.identity !== identity) {
+    return err(
+      inputError(
+        '--resume',
+        `${layout.root} is a run of a different campaign identity (${ledger.value.header.identity.slice(0, 12)}, this configuration is ${identity.slice(0, 12)}): its skill texts, model, engine, fixtures, prompt or limits differ`,
+        'resume with the same campaign, arms and model, or start a new run with --out',
+      ),
+    );
+  }
+  return ok(undefined);
+}
+
+/**
+ * For `--resume --dry-run`: refuse what the real resume would refuse (a
+ * directory of another campaign identity), building the fixtures in a work
+ * root of its own that it removes; nothing in the directory is touched.
+ */
+export async function checkResumable(
+  options: Pick<PrepareOptions, 'campaign' | 'models' | 'engine' | 'sandboxKind' | 'outDir'>,
+): Promise<Result<void, InputError>> {
+  const layout = resultsLayout(options.outDir);
+  if (!existsSync(layout.ledgerFile)) {
+    return err(
+      inputError(
+        '--resume',
+        `${layout.root} has no ledger.jsonl`,
+        'point --resume at a results directory redgreen wrote',
+      ),
+    );
+  }
+  const workRoot = await createWorkRoot(false);
+  try {
+    const computed = await computeIdentity(options, workRoot);
+    if (!computed.ok) return computed;
+    return await sameIdentity(layout, computed.value.identity);
+  } finally {
+    await removeTree(workRoot);
+  }
 }
 
 /**

@@ -1,3 +1,4 @@
+import { plural } from '../lib/plural.js';
 import type { RunEvent, RunEventSink } from './run-events.js';
 
 function formatDuration(ms: number): string {
@@ -106,7 +107,7 @@ export function progressReporter(
   };
 
   const heartbeat = (): string =>
-    `... ${tally.done}/${tally.total} rep(s) done (${tally.pass} pass, ${tally.fail} fail, ${tally.indeterminate} indeterminate), ${tally.running} running, elapsed ${formatDuration(now() - tally.started)}, eta ${eta()}`;
+    `... ${tally.done}/${plural(tally.total, 'rep')} done (${tally.pass} pass, ${tally.fail} fail, ${tally.indeterminate} indeterminate), ${tally.running} running, elapsed ${formatDuration(now() - tally.started)}, eta ${eta()}`;
 
   const clearLine = (): void => {
     if (lineShown) out.write('\r\u001b[2K');
@@ -137,7 +138,9 @@ export function progressReporter(
         tally.total = event.toRun;
         tally.started = now();
         say(
-          `running ${event.toRun} rep(s) of ${event.total}` +
+          (event.toRun === event.total
+            ? `running ${plural(event.toRun, 'rep')}`
+            : `running ${event.toRun} of ${plural(event.total, 'planned rep')}`) +
             (event.alreadyDone > 0 ? ` (${event.alreadyDone} already done)` : '') +
             ` — ${event.backend} backend, model ${event.model}, concurrency ${event.concurrency}`,
         );
@@ -194,11 +197,11 @@ export function progressReporter(
           own.pass === event.pass &&
           own.fail === event.fail
             ? ''
-            : `; the directory records ${event.recorded}/${event.planned} planned rep(s): ${event.pass} pass, ${event.fail} fail, ${event.indeterminate} indeterminate`;
+            : `; the directory records ${event.recorded}/${plural(event.planned, 'planned rep')}: ${event.pass} pass, ${event.fail} fail, ${event.indeterminate} indeterminate`;
         out.write(
-          `finished ${event.finished} rep(s): ${own.pass} pass, ${own.fail} fail, ${own.indeterminate} indeterminate` +
+          `finished ${plural(event.finished, 'rep')}: ${own.pass} pass, ${own.fail} fail, ${own.indeterminate} indeterminate` +
             ` in ${formatDuration(event.elapsedMs)}, ${formatCost(event.costUsd)}${directory}` +
-            (event.missing > 0 ? `; ${event.missing} planned rep(s) not run` : '') +
+            (event.missing > 0 ? `; ${plural(event.missing, 'planned rep')} not run` : '') +
             '\n',
         );
         break;

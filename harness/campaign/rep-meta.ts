@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { apiReportedModel } from '../session/reported-model.js';
 import { stopModeSchema } from './config-schema.js';
 
 /**
@@ -63,7 +64,8 @@ export const repMetaSchema = z
     model: z
       .object({
         requested: z.string(),
-        reported: z.string().nullable(),
+        /** What the API reported back; null when none answered (the engine's `<synthetic>`, recorded by older runs, reads as null). */
+        reported: z.string().nullable().transform(apiReportedModel),
         scripted: z.boolean(),
         /** The model's name in a campaign of several models (absent: its only model). */
         name: z.string().optional(),

@@ -7,8 +7,9 @@ import {
   type Snapshot,
   takeSnapshotAfterSession,
 } from '../fixture/index.js';
+import { childrenStoppedFromOutside, lastOutsideSignal } from '../lib/outside-signals.js';
 import { harnessVersion } from '../lib/package-root.js';
-import { removeTree } from '../lib/remove-tree.js';
+import { openDirectoriesToOwner, removeTree } from '../lib/remove-tree.js';
 import type { Facts } from '../score/placeholders.js';
 import { formatReplyFile } from '../score/reply-file.js';
 import type { RepScore } from '../score/score-rep.js';
@@ -108,7 +109,8 @@ interface SessionRecord {
  * those files, rename the directory into place, then append the ledger line.
  *
  * A crash at any point leaves either nothing or a `.partial-*` directory that
- * no reader trusts; the rep is in the ledger only once its directory is
+ * no reader trusts; a rep during which a process was stopped by a signal from
+ * outside redgreen (`outside-signals.ts`) is not recorded either; the rep is in the ledger only once its directory is
  * whole. A harness failure before the session drops the rep (nothing was
  * asked of the model; a resume runs it); one after the session records the
  * rep as indeterminate at the `harness` stage, so a session that damages its
@@ -132,6 +134,7 @@ export async function runRep(
 
   const model = context.modelOf(planned);
   const repStarted = performance.now();
+  const stoppedFromOutsideBefore = childrenStoppedFromOutside();
   const finalDir = layout.attemptDir(arm.name, scenario.id, planned.rep, attempt, planned.model);
   const partialDir = `${finalDir}.partial-${process.pid}`;
   await removeTree(partialDir);
@@ -180,7 +183,7 @@ export async function runRep(
       session.outcome.status.kind === 'indeterminate' &&
       session.outcome.status.stage === 'aborted'
     ) {
-      return { dropped: 'aborted by the user' };
+      return { dropped: session.outcome.status.reason };
     }
 
     let status: RepMeta['status'] =
@@ -289,6 +292,12 @@ export async function runRep(
     if (!scored.ok) throw new Error(`scoring a fresh rep failed: ${scored.error.problem}`);
     await writeJson(path.join(partialDir, REP_FILES.score), scored.value.score, redactor);
 
+    // A process of this rep (or of one beside it) killed by a signal redgreen did not send: not recorded.
+    if (childrenStoppedFromOutside() !== stoppedFromOutsideBefore) {
+      return {
+        dropped: `a process of this run was stopped by ${lastOutsideSignal() ?? 'a signal'} from outside redgreen while it ran`,
+      };
+    }
     await landDirectory(partialDir, finalDir);
     const line: LedgerRepLine = {
       type: 'rep',
@@ -310,6 +319,9 @@ export async function runRep(
     if (!context.keepWorkDirs) {
       await removeTree(privateDir);
       await removeTree(runtimeDir);
+    } else {
+      // Kept for the user to look at, and to delete: the read-only skill copy becomes theirs to remove.
+      await openDirectoriesToOwner(privateDir);
     }
   }
 }

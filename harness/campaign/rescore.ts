@@ -15,6 +15,7 @@ import { type RepMeta, repMetaSchema } from './rep-meta.js';
 import { variantKey } from './rep-runner.js';
 import { type ResolvedScenario, resolveScenarioIn } from './resolve-scenario.js';
 import { REP_FILES, resultsLayout } from './results-layout.js';
+import { scenarioFoldersByPath } from './scenario-entry.js';
 import { scoreRepDirectories } from './score-rep-dir.js';
 
 export interface RescoreSummary {
@@ -48,8 +49,11 @@ export async function resolveScenarios(
   for (const id of ids) {
     let found: ResolvedScenario | undefined;
     let lastError: InputError | undefined;
-    for (const scenariosDir of scenarioDirs(campaignFile)) {
-      const scenarioDir = path.join(scenariosDir, id);
+    const candidates = [
+      ...scenarioDirs(campaignFile).map((scenariosDir) => path.join(scenariosDir, id)),
+      ...scenarioFoldersByPath(campaignFile).filter((dir) => path.basename(dir) === id),
+    ];
+    for (const scenarioDir of candidates) {
       if (!existsSync(scenarioDir)) continue;
       const resolved = await resolveScenarioIn(scenarioDir);
       if (resolved.ok) {

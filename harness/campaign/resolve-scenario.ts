@@ -27,6 +27,15 @@ export interface ResolvedScenario {
   readonly prompt: PromptTemplate;
 }
 
+/**
+ * Where `check`, `score-reply` and `scenario lint` look for a scenario given
+ * by id: the user's own `scenarios/` (in the current directory) first, then
+ * the ones redgreen ships.
+ */
+export function scenarioSearchDirs(): string[] {
+  return [...new Set([path.resolve('scenarios'), path.join(packageRoot(), 'scenarios')])];
+}
+
 function recipeDirFor(name: string, scenarioDir: string): string {
   return name.includes('/')
     ? path.resolve(scenarioDir, name)

@@ -3,6 +3,7 @@ import { open, readdir, readFile, rm, truncate, unlink } from 'node:fs/promises'
 import path from 'node:path';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { checkOutputDir } from '../lib/output-dir.js';
+import { processAlive } from '../lib/process-alive.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { repScoreSchema } from '../score/score-rep.js';
 import { appendRepLine, type LedgerContents } from './ledger.js';
@@ -39,13 +40,32 @@ export async function checkFreshOutput(
 
 const LOCK_FILE = '.redgreen.lock';
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+/**
+ * Refuse a results directory a live run holds, without taking it: for
+ * commands that only read it (`merge`, `export --out` elsewhere), which must
+ * not read a run's files half-written, and may read a directory they cannot
+ * write.
+ */
+export async function refuseLockedResultsDir(root: string): Promise<Result<void, InputError>> {
+  const file = path.join(root, LOCK_FILE);
+  const holder = await liveLockHolder(file);
+  return holder === undefined ? ok(undefined) : err(lockedError(root, holder, file));
+}
+
+/** The live process (not this one) a lock file names, if any. */
+async function liveLockHolder(file: string): Promise<number | undefined> {
+  const holder = Number((await readFile(file, 'utf8').catch(() => '')).trim());
+  return Number.isInteger(holder) && holder > 0 && holder !== process.pid && processAlive(holder)
+    ? holder
+    : undefined;
+}
+
+function lockedError(root: string, holder: number, file: string): InputError {
+  return inputError(
+    root,
+    `is locked by a running redgreen process (pid ${holder}, in ${file})`,
+    'wait for that run to finish, or stop it first (a lock whose process is gone is taken over)',
+  );
 }
 
 /**
@@ -76,21 +96,8 @@ export async function lockResultsDir(
           ),
         );
       }
-      const holder = Number((await readFile(file, 'utf8').catch(() => '')).trim());
-      if (
-        Number.isInteger(holder) &&
-        holder > 0 &&
-        holder !== process.pid &&
-        processAlive(holder)
-      ) {
-        return err(
-          inputError(
-            root,
-            `is locked by a running redgreen process (pid ${holder}, in ${file})`,
-            'wait for that run to finish, or stop it first (a lock whose process is gone is taken over)',
-          ),
-        );
-      }
+      const holder = await liveLockHolder(file);
+      if (holder !== undefined) return err(lockedError(root, holder, file));
       await unlink(file).catch(() => undefined);
     }
   }

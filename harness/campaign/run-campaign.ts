@@ -27,8 +27,6 @@ export interface RunOptions extends RunRequest {
   readonly control: RunControl;
   readonly events: RunEventSink;
   readonly env: NodeJS.ProcessEnv;
-  /** `--judge`: judge each rep as it lands (`model`: `--judge-model`, else each scenario's judge). */
-  readonly judge?: { readonly model: string | undefined } | undefined;
 }
 
 export interface RunSummary {
@@ -57,9 +55,7 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
     ) || (options.env.ANTHROPIC_API_KEY ?? '').trim() !== '',
   );
   if (!backend.ok) return backend;
-  // One cheap request per live endpoint first: a bad key stops the run before anything is made.
-  const reachable = await preflightModels(models, options.env);
-  if (!reachable.ok) return reachable;
+  // The judges are checked before any request: a judge that cannot be used is bad input.
   const judgingPlan =
     options.judge === undefined
       ? undefined
@@ -68,8 +64,12 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
           requested: options.judge.model,
           runScripted: models.models.every((model) => model.choice.kind === 'scripted'),
           env: options.env,
+          maxCostUsd: campaign.limits.maxCostUsd,
         });
   if (judgingPlan !== undefined && !judgingPlan.ok) return judgingPlan;
+  // One cheap request per live endpoint first: a bad key stops the run before anything is made.
+  const reachable = await preflightModels(models, options.env);
+  if (!reachable.ok) return reachable;
   if (judgingPlan !== undefined) {
     const judgesReachable = await preflightRunJudging(judgingPlan.value, options.env);
     if (!judgesReachable.ok) return judgesReachable;
@@ -187,6 +187,7 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
         arm: rep.arm,
         dir: path.join(run.layout.root, outcome.line.dir),
         score: outcome.score,
+        signal: control.signal,
       });
       if (judged !== undefined) {
         if (judged.judgement.costUsd !== null) spent = (spent ?? 0) + judged.judgement.costUsd;

@@ -38,6 +38,13 @@ export class RunControl {
     this.#abort.abort();
   }
 
+  /** Stop dispatching and abort the reps in flight at once (nobody is left to see the run). */
+  abort(): 'aborting' {
+    this.stop('aborted: the terminal or the process that started the run is gone');
+    this.abortInFlight();
+    return 'aborting';
+  }
+
   /** The Ctrl-C policy: first press stops dispatching, the second aborts. */
   interrupt(): 'stopping' | 'aborting' {
     if (this.stop('interrupted (Ctrl-C); press Ctrl-C again to abort the reps in flight')) {

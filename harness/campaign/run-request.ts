@@ -37,6 +37,11 @@ export interface RunFlags {
   readonly faults?: readonly string[] | undefined;
   /** `--only` filters: `scenario=<id>,arm=<name>`. */
   readonly only?: readonly string[] | undefined;
+  readonly retryIndeterminate?: number | undefined;
+  /** `--judge`: judge each rep as it lands. */
+  readonly judge?: boolean | undefined;
+  /** `--judge-model`: the judge for every scenario (implies `--judge`). */
+  readonly judgeModel?: string | undefined;
 }
 
 /** A run, fully resolved and checked: nothing is built or started yet. */
@@ -49,6 +54,50 @@ export interface RunRequest {
   readonly invocation: Invocation;
   readonly outDir: string;
   readonly resume: boolean;
+  /** For a resume: the recorded settings it repeats, and the flags given instead. */
+  readonly resumeNote?: string;
+  /** `--judge` (given, or repeated by a resume): judge each rep as it lands (`model`: `--judge-model`, else each scenario's judge). */
+  readonly judge?: { readonly model: string | undefined } | undefined;
+}
+
+/**
+ * The settings outside the campaign identity a resume repeats unless given
+ * again (`--concurrency`, `--max-cost`, `--retry-indeterminate`), in one line.
+ */
+function resumeSettingsNote(
+  previous: Invocation,
+  given: {
+    concurrency?: number | undefined;
+    maxCost?: number | undefined;
+    retry?: number | undefined;
+    judge?: string | undefined;
+  },
+): string {
+  const settings: [flag: string, recorded: string | undefined, given: number | undefined][] = [
+    ['--concurrency', previous.concurrency?.toString(), given.concurrency],
+    [
+      '--max-cost',
+      previous.maxCostUsd === undefined ? undefined : (previous.maxCostUsd?.toString() ?? 'none'),
+      given.maxCost,
+    ],
+    ['--retry-indeterminate', previous.retryIndeterminate?.toString(), given.retry],
+  ];
+  const judge: [flag: string, recorded: string | undefined, given: string | undefined] = [
+    '--judge',
+    previous.judge === undefined ? undefined : (previous.judge.model ?? "each scenario's judge"),
+    given.judge,
+  ];
+  const all = [...settings, judge];
+  const repeated = all
+    .filter(([, recorded, flag]) => recorded !== undefined && flag === undefined)
+    .map(([name, recorded]) => `${name} ${recorded}`);
+  const replaced = all
+    .filter(([, , flag]) => flag !== undefined)
+    .map(([name, recorded, flag]) => `${name} ${flag} (recorded: ${recorded ?? 'not recorded'})`);
+  return [
+    `resuming with the recorded settings: ${repeated.length > 0 ? repeated.join(', ') : 'none beyond the campaign identity'}`,
+    ...(replaced.length > 0 ? [`given here instead: ${replaced.join(', ')}`] : []),
+  ].join('; ');
 }
 
 function utcStamp(date: Date): string {
@@ -160,17 +209,25 @@ export async function resolveRunRequest(
   const seed = pick(flags.seed, previous?.seed);
   const maxTurns = pick(flags.maxTurns, previous?.maxTurns);
   const sessionTimeoutSeconds = pick(flags.sessionTimeout, previous?.sessionTimeoutSeconds);
+  const concurrency = pick(flags.concurrency, previous?.concurrency);
+  const maxCostUsd = flags.maxCost ?? previous?.maxCostUsd;
+  const retryIndeterminate = pick(flags.retryIndeterminate, previous?.retryIndeterminate) ?? 0;
+  const judgeGiven =
+    flags.judge === true || flags.judgeModel !== undefined
+      ? { model: flags.judgeModel ?? null }
+      : undefined;
+  const judge = judgeGiven ?? previous?.judge;
   const loaded = await loadCampaign(
     flags.campaign ?? previous?.campaignFile ?? defaultCampaignFile(),
     {
       ...overrides,
       ...(reps === undefined ? {} : { reps }),
-      ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
+      ...(concurrency === undefined ? {} : { concurrency }),
       ...(backend === undefined ? {} : { backend }),
       ...(seed === undefined ? {} : { seed }),
       ...(maxTurns === undefined ? {} : { maxTurns }),
       ...(sessionTimeoutSeconds === undefined ? {} : { sessionTimeoutSeconds }),
-      ...(flags.maxCost === undefined ? {} : { maxCostUsd: flags.maxCost }),
+      ...(maxCostUsd === undefined || maxCostUsd === null ? {} : { maxCostUsd }),
     },
   );
   if (!loaded.ok) return loaded;
@@ -217,6 +274,18 @@ export async function resolveRunRequest(
     faults,
     outDir,
     resume: flags.resume !== undefined,
+    ...(previous === undefined
+      ? {}
+      : {
+          resumeNote: resumeSettingsNote(previous, {
+            concurrency: flags.concurrency,
+            maxCost: flags.maxCost,
+            retry: flags.retryIndeterminate,
+            judge:
+              judgeGiven === undefined ? undefined : (judgeGiven.model ?? "each scenario's judge"),
+          }),
+        }),
+    ...(judge === undefined ? {} : { judge: { model: judge.model ?? undefined } }),
     invocation: {
       campaignFile: campaign.file,
       arms,
@@ -234,6 +303,10 @@ export async function resolveRunRequest(
       sessionTimeoutSeconds: campaign.limits.sessionTimeoutSeconds,
       shard,
       only,
+      concurrency: campaign.concurrency,
+      maxCostUsd: campaign.limits.maxCostUsd,
+      retryIndeterminate,
+      ...(judge === undefined ? {} : { judge }),
     },
   });
 }

@@ -7,13 +7,12 @@
  * and each must-fail one fails with the declared checks among its failing
  * ones. The rows say what was expected and what happened.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { buildFixture, formatGateFailure, takeSnapshot } from '../fixture/index.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { readJson } from '../lib/read-json.js';
 import { err, ok, type Result } from '../lib/result.js';
+import { withTempWorkDir } from '../lib/temp-work-dir.js';
 import { resolveScenarioDir } from '../score/load-scenario.js';
 import { repScoreSchema } from '../score/score-rep.js';
 import { detectSandbox } from '../session/sandbox.js';
@@ -214,17 +213,16 @@ async function calibrationRow(
   return ok({ kind: 'calibration', subject, expected, got, ok: good });
 }
 
-/** Lint one scenario (an id under `scenariosDir`, or a folder). */
+/** Lint one scenario (an id under one of `scenariosDirs`, or a folder). */
 export async function lintScenario(
   idOrDir: string,
-  options: { readonly backend: BackendName; readonly scenariosDir: string },
+  options: { readonly backend: BackendName; readonly scenariosDirs: readonly string[] },
 ): Promise<Result<LintReport, InputError>> {
-  const dir = resolveScenarioDir(idOrDir, options.scenariosDir, 'scenario');
+  const dir = resolveScenarioDir(idOrDir, options.scenariosDirs, 'scenario');
   if (!dir.ok) return dir;
   const scenario = await resolveScenarioIn(dir.value);
   if (!scenario.ok) return scenario;
-  const work = await mkdtemp(path.join(os.tmpdir(), 'redgreen-lint-'));
-  try {
+  return withTempWorkDir('redgreen-lint-', async (work) => {
     const rows: LintRow[] = [];
     const pre = await preCheckRows(scenario.value, work);
     if (!pre.ok) return pre;
@@ -241,9 +239,7 @@ export async function lintScenario(
       rows,
       ok: rows.every((row) => row.ok),
     });
-  } finally {
-    await rm(work, { recursive: true, force: true });
-  }
+  });
 }
 
 /** The table `scenario lint` prints. */

@@ -10,11 +10,13 @@
  * `legacy-sdd-report.json`. Calibration never existed in the old format, so
  * it is guessed and must be confirmed with `redgreen scenario lint`.
  *
- * The new file is written beside the old ones and renamed into place; only
- * then is scoring.json removed.
+ * The old scenario.json and scoring.json are first copied aside as
+ * `*.pre-migration` (a migration that finds such a copy refuses: it never
+ * overwrites one); the new file is written beside them and renamed into
+ * place; only then is scoring.json removed.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { constants, existsSync, readFileSync } from 'node:fs';
+import { copyFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { type InputError, inputError } from '../lib/input-error.js';
@@ -283,7 +285,12 @@ export function migratedScenario(
 }
 
 /** Migrate the old-format scenario in `dir` in place. */
-export async function migrateScenario(dir: string): Promise<Result<{ file: string }, InputError>> {
+/** What the old files are kept as, beside the new scenario.json. */
+export const BACKUP_SUFFIX = '.pre-migration';
+
+export async function migrateScenario(
+  dir: string,
+): Promise<Result<{ file: string; backups: string[] }, InputError>> {
   const scoringFile = path.join(dir, 'scoring.json');
   const scenarioFile = path.join(dir, 'scenario.json');
   if (!existsSync(scoringFile)) {
@@ -304,9 +311,25 @@ export async function migrateScenario(dir: string): Promise<Result<{ file: strin
   const scoring = legacyScoringSchema.safeParse(scoringJson.value);
   if (!scoring.success) return err(inputErrorFromZod(scoringFile, scoring.error));
   const migrated = migratedScenario(scenario.data, scoring.data, path.resolve(dir));
+  const backups = [scenarioFile, scoringFile].map((file) => ({
+    file,
+    backup: `${file}${BACKUP_SUFFIX}`,
+  }));
+  const taken = backups.find(({ backup }) => existsSync(backup));
+  if (taken !== undefined) {
+    return err(
+      inputError(
+        taken.backup,
+        'already exists (a backup of an earlier migration), and migrate never overwrites one',
+        'move it out of the scenario folder, then migrate again',
+      ),
+    );
+  }
+  // The old files are copied aside first, so nothing the user had is lost.
+  for (const { file, backup } of backups) await copyFile(file, backup, constants.COPYFILE_EXCL);
   const temp = `${scenarioFile}.migrating-${process.pid}`;
   await writeFile(temp, `${JSON.stringify(migrated, null, 2)}\n`);
   await rename(temp, scenarioFile);
   await rm(scoringFile);
-  return ok({ file: scenarioFile });
+  return ok({ file: scenarioFile, backups: backups.map(({ backup }) => backup) });
 }

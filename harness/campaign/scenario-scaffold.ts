@@ -15,9 +15,7 @@ import { SCENARIO_ID } from '../score/scenario-schema.js';
 
 const PLAN = 'docs/plans/2026-07-06-widget-export.md';
 
-function scaffold(id: string, dir: string): Record<string, unknown> {
-  const skill = (name: string): string =>
-    path.relative(dir, path.join(packageRoot(), 'skills-under-test', name));
+function scaffold(id: string): Record<string, unknown> {
   return {
     id,
     title: `${id}: a controller resumes its own plan after a compaction`,
@@ -82,7 +80,8 @@ function scaffold(id: string, dir: string): Record<string, unknown> {
       mustPass: [
         {
           policy: 'structural',
-          skill: skill('sdd-plan-scoped'),
+          // A bare name: a skill text redgreen ships, wherever the scenario folder is.
+          skill: 'sdd-plan-scoped',
           layout: 'scoped',
           why: 'trusts its own plan-scoped ledger',
         },
@@ -90,7 +89,8 @@ function scaffold(id: string, dir: string): Record<string, unknown> {
       mustFail: [
         {
           policy: 'always-redo',
-          skill: skill('sdd-plan-scoped'),
+          // A bare name: a skill text redgreen ships, wherever the scenario folder is.
+          skill: 'sdd-plan-scoped',
           layout: 'scoped',
           failing: ['next-task', 'done-tasks'],
           why: 'ignores the ledger and starts again at Task 1',
@@ -131,7 +131,7 @@ export async function scaffoldScenario(
   await mkdir(partial, { recursive: true });
   await writeFile(
     path.join(partial, 'scenario.json'),
-    `${JSON.stringify(scaffold(id, dir), null, 2)}\n`,
+    `${JSON.stringify(scaffold(id), null, 2)}\n`,
   );
   await writeFile(path.join(partial, 'prompt.hbs'), template);
   await rename(partial, dir);

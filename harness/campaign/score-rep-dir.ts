@@ -19,6 +19,7 @@ import { capturedFilesSchema, commandRecordSchema } from '../score/evidence.js';
 import { parseReplyFile } from '../score/reply-file.js';
 import { type RepScore, scoreRep } from '../score/score-rep.js';
 import { readTranscript } from '../score/transcript-reader.js';
+import { skillDirOfPrompt } from './prompt-skill-dir.js';
 import { type RepMeta, repMetaSchema } from './rep-meta.js';
 import { type BuiltFixture, type ResolvedScenario, scenarioFacts } from './resolve-scenario.js';
 import { REP_FILES } from './results-layout.js';
@@ -58,6 +59,7 @@ export async function scoreRepDirectory(
     const commands = await optionalJson(path.join(repDir, REP_FILES.commands), (v) =>
       commandRecordSchema.parse(v),
     );
+    const prompt = await readFile(path.join(repDir, REP_FILES.prompt), 'utf8').catch(() => '');
     const facts = scenarioFacts(scenario, fixture);
     if (!facts.ok) return facts;
     const score = scoreRep({
@@ -67,6 +69,8 @@ export async function scoreRepDirectory(
         reply,
         toolCalls: transcript.toolCalls,
         sessionModel: meta.model.reported,
+        skillDir: skillDirOfPrompt(scenario.prompt, scenario.config.plan, prompt) ?? null,
+        transcriptPartial: transcript.malformed.length > 0,
         before,
         after,
         filesBefore: filesBefore?.files,

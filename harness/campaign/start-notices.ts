@@ -18,7 +18,10 @@ const SOCKET_PATH_MAX_BYTES = 103;
 export function startNotices(facts: {
   readonly campaign: ResolvedCampaign;
   readonly models: ModelAxis;
-  readonly run: Pick<PreparedRun, 'workRoot' | 'staleRemoved' | 'extendedFrom' | 'adopted'>;
+  readonly run: Pick<
+    PreparedRun,
+    'workRoot' | 'staleRemoved' | 'unownedWorkRoots' | 'extendedFrom' | 'adopted'
+  >;
   readonly pending: readonly PendingRep[];
   readonly keepWorkDirs: boolean;
 }): string[] {
@@ -44,6 +47,11 @@ export function startNotices(facts: {
   if (campaign.gates.length === 0) {
     notes.push(
       'the campaign declares no gates: nothing will be checked, and `redgreen gate` exits 2 unless given --allow-no-gates',
+    );
+  }
+  if (run.unownedWorkRoots.length > 0) {
+    notes.push(
+      `left ${run.unownedWorkRoots.length} work dir(s) with no owner file in ${path.dirname(run.workRoot)} (from an older redgreen, or a run killed as it started; younger than a day, or in use): once no redgreen works in them, remove them with: rm -rf ${run.unownedWorkRoots.join(' ')}`,
     );
   }
   if (run.staleRemoved > 0) {

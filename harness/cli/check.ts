@@ -7,6 +7,7 @@ interface CheckFlags {
   readonly repo?: string;
   readonly layout?: string;
   readonly plan?: string;
+  readonly skillDir?: string;
   readonly json?: boolean;
 }
 
@@ -40,6 +41,10 @@ export function registerCheckCommand(program: Command): void {
     .option(
       '--plan <path>',
       "the controller's own plan, when it is not the scenario's (one of the fixture's plans)",
+    )
+    .option(
+      '--skill-dir <dir>',
+      "the skill directory the session was given, as its tool calls name it, so skill-read counts only that skill (default: read from the session's prompt in the transcript; unknown: skill-read is undecided)",
     )
     .option('--json', 'print the report as one JSON object')
     .action(async (scenario: string, flags: CheckFlags) => {

@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ExitCode, failWithInputError } from './exit.js';
 
@@ -23,7 +24,13 @@ export function registerDiffCommand(program: Command): void {
           process.exitCode = failWithInputError(loaded.error);
           return;
         }
-        models.push({ dir, model: summariseResults(loaded.value) });
+        const { shard } = loaded.value.record;
+        models.push({
+          dir,
+          realDir: realpathSync(dir),
+          model: summariseResults(loaded.value),
+          shard: shard === null ? null : `${shard.index}/${shard.count}`,
+        });
       }
       const [a, b] = models;
       if (a === undefined || b === undefined) throw new Error('diff: two directories expected');

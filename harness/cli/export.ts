@@ -42,25 +42,36 @@ export function registerExportCommand(program: Command): void {
           return;
         }
       }
-      const { exportAtif } = await import('../export/export-atif.js');
-      const exported = await exportAtif(
-        flags.atif,
-        flags.out === undefined ? {} : { outDir: flags.out },
-      );
-      if (!exported.ok) {
-        process.exitCode = failWithInputError(exported.error);
-        return;
+      // Writing into the results directory takes its lock; reading it for another --out only checks it is free.
+      const { withResultsLock } = await import('./report-commands.js');
+      const { refuseLockedResultsDir } = await import('../campaign/results-dir.js');
+      if (flags.out !== undefined) {
+        const free = await refuseLockedResultsDir(flags.atif);
+        if (!free.ok) {
+          process.exitCode = failWithInputError(free.error);
+          return;
+        }
       }
-      const { index, outDir, indexFile } = exported.value;
-      const count = index.trajectories.length;
-      process.stdout.write(
-        `wrote ${count} ATIF v1.4 trajector${count === 1 ? 'y' : 'ies'} to ${outDir} (listed in ${indexFile})\n`,
-      );
-      if (index.missing.length > 0) {
-        process.stdout.write(
-          `not exported: ${index.missing.length} planned rep(s) the results directory has not recorded: ${index.missing.join(', ')}\n`,
-        );
-      }
-      process.exitCode = ExitCode.ok;
+      process.exitCode = await (flags.out === undefined
+        ? withResultsLock(flags.atif, () => exportTo(flags.atif, undefined))
+        : exportTo(flags.atif, flags.out));
     });
+}
+
+/** Export the reps of `resultsDir` to `out` (default `<resultsDir>/atif`) and say what was written. */
+async function exportTo(resultsDir: string, out: string | undefined): Promise<number> {
+  const { exportAtif } = await import('../export/export-atif.js');
+  const exported = await exportAtif(resultsDir, out === undefined ? {} : { outDir: out });
+  if (!exported.ok) return failWithInputError(exported.error);
+  const { index, outDir, indexFile } = exported.value;
+  const count = index.trajectories.length;
+  process.stdout.write(
+    `wrote ${count} ATIF v1.4 trajector${count === 1 ? 'y' : 'ies'} to ${outDir} (listed in ${indexFile})\n`,
+  );
+  if (index.missing.length > 0) {
+    process.stdout.write(
+      `not exported: ${index.missing.length} planned rep(s) the results directory has not recorded: ${index.missing.join(', ')}\n`,
+    );
+  }
+  return ExitCode.ok;
 }

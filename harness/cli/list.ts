@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ExitCode, failWithInputError } from './exit.js';
 
@@ -11,12 +12,22 @@ export function registerListCommand(program: Command): void {
     )
     .argument(
       '[results-root]',
-      'the directory holding the runs (default: results); one results directory lists itself',
-      'results',
+      'the directory holding the runs (default: results, and no runs when it does not exist yet); one results directory lists itself',
     )
     .option('--json', 'print one JSON object instead of the table (the README lists the fields)')
-    .action(async (root: string, flags: { json?: boolean }) => {
-      const { listRuns, listTable } = await import('../report/list-runs.js');
+    .action(async (given: string | undefined, flags: { json?: boolean }) => {
+      const { listJsonSchema, listRuns, listTable } = await import('../report/list-runs.js');
+      const root = given ?? 'results';
+      // No runs yet is not an error; a root the user named that is not there is.
+      if (given === undefined && !existsSync(root)) {
+        process.stdout.write(
+          flags.json === true
+            ? `${JSON.stringify(listJsonSchema.parse({ schemaVersion: 1, command: 'list', root, runs: [] }), null, 2)}\n`
+            : `no runs yet: ${root} does not exist (redgreen run writes its runs there)\n`,
+        );
+        process.exitCode = ExitCode.ok;
+        return;
+      }
       const listing = await listRuns(root);
       if (!listing.ok) {
         process.exitCode = failWithInputError(listing.error);

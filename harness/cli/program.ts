@@ -39,7 +39,8 @@ export async function buildProgram(
     .description(PROGRAM_DESCRIPTION)
     .version(harnessVersion(), VERSION_OPTION.flags, VERSION_OPTION.description)
     .helpOption(HELP_OPTION.flags, HELP_OPTION.description)
-    .showHelpAfterError('(run with --help for usage)')
+    // Parse errors are printed by cli.ts, one line each (cli/usage-error.ts).
+    .configureOutput({ outputError: () => undefined })
     .addHelpText('after', PROGRAM_HELP_AFTER)
     .exitOverride();
 

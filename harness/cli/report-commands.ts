@@ -141,6 +141,19 @@ export function registerGateCommand(program: Command): void {
         process.exitCode = failWithInputError(loaded.error);
         return;
       }
+      if (
+        flags.junit !== undefined &&
+        flags.summary !== undefined &&
+        path.resolve(flags.junit) === path.resolve(flags.summary)
+      ) {
+        process.exitCode = failWithInputError({
+          kind: 'input',
+          input: `--junit ${flags.junit} --summary ${flags.summary}`,
+          problem: 'name the same file, so one would overwrite the other',
+          fix: 'give each its own file',
+        });
+        return;
+      }
       for (const [flag, file] of [
         ['--junit', flags.junit],
         ['--summary', flags.summary],
@@ -172,7 +185,9 @@ export function registerGateCommand(program: Command): void {
           junit: flags.junit === undefined ? null : path.resolve(flags.junit),
           summary: flags.summary === undefined ? null : path.resolve(flags.summary),
         };
-        const document = gateJson(model, loaded.value.layout.root, files);
+        const { gateSchema } = await import('../campaign/config-schema.js');
+        const configs = gateSchema.array().parse(loaded.value.record.gates);
+        const document = gateJson(model, loaded.value.layout.root, files, configs);
         process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
       } else {
         process.stdout.write(`${gateReportLines(model).join('\n')}\n`);
@@ -194,7 +209,16 @@ export function registerMergeCommand(program: Command): void {
     .argument('<results-dirs...>', 'directories `redgreen run --shard k/n` wrote')
     .requiredOption('--out <dir>', 'the merged results directory to create')
     .action(async (dirs: string[], flags: { out: string }) => {
+      const { refuseLockedResultsDir } = await import('../campaign/results-dir.js');
+      for (const dir of dirs) {
+        const free = await refuseLockedResultsDir(dir);
+        if (!free.ok) {
+          process.exitCode = failWithInputError(free.error);
+          return;
+        }
+      }
       const { mergeResults } = await import('../campaign/merge.js');
+      const { plural } = await import('../lib/plural.js');
       const { writeReports } = await import('../report/write-reports.js');
       const merged = await mergeResults(dirs, flags.out);
       if (!merged.ok) {
@@ -202,7 +226,7 @@ export function registerMergeCommand(program: Command): void {
         return;
       }
       process.stdout.write(
-        `merged ${merged.value.reps} rep(s) from ${merged.value.sources} director(ies) into ${flags.out}\n`,
+        `merged ${plural(merged.value.reps, 'rep')} from ${plural(merged.value.sources, 'directory', 'directories')} into ${flags.out}\n`,
       );
       if (merged.value.missingShards !== null) {
         process.stderr.write(`redgreen: warning: ${merged.value.missingShards}\n`);

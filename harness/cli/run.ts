@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { type Command, Option } from 'commander';
 import type { RunRequest } from '../campaign/run-request.js';
+import type { InputError } from '../lib/input-error.js';
+import { policyNames } from '../model-server/policies/index.js';
 import { ExitCode, failWithInputError } from './exit.js';
 import { collect, nonNegativeInt, positiveInt, positiveNumber } from './parse-flags.js';
 import { runHelpDefaults } from './run-help-defaults.js';
@@ -16,7 +18,7 @@ interface RunFlags {
   resume?: string;
   shard?: string;
   only?: string[];
-  retryIndeterminate: number;
+  retryIndeterminate?: number;
   maxCost?: number;
   maxTurns?: number;
   sessionTimeout?: number;
@@ -26,6 +28,7 @@ interface RunFlags {
   keepWorkdirs?: boolean;
   fault?: string[];
   report: boolean;
+  gate?: boolean;
   judge?: boolean;
   judgeModel?: string;
 }
@@ -54,7 +57,7 @@ export function registerRunCommand(program: Command): void {
     )
     .option(
       '--model <id[,endpoint=profile][,offline=scripted:policy][,name=name]>',
-      `a model to run, or scripted:<policy> for the local model server; repeat it to compare models (it replaces the campaign's models; endpoint= names one of the campaign's endpoint profiles) ${defaults.model}`,
+      `a model to run, or scripted:<policy> for the local model server (policies: ${policyNames.join(', ')}; \`redgreen serve-model --help\` describes them); repeat it to compare models (it replaces the campaign's models; endpoint= names one of the campaign's endpoint profiles) ${defaults.model}`,
       collect,
     )
     .addOption(
@@ -78,7 +81,7 @@ export function registerRunCommand(program: Command): void {
     )
     .option(
       '--resume <dir>',
-      'continue a results directory: run only its missing reps and those whose files are damaged (same campaign identity; a larger --reps extends its plan)',
+      'continue a results directory: run only its missing reps and those whose files are damaged, with its recorded settings (--concurrency, --max-cost and --retry-indeterminate too, unless given again; same campaign identity; a larger --reps extends its plan)',
     )
     .option(
       '--shard <k/n>',
@@ -86,14 +89,13 @@ export function registerRunCommand(program: Command): void {
     )
     .option(
       '--only <scenario=id,arm=name,model=name>',
-      'run only these cells: the named arms crossed with the named scenarios and models (a key left out means all of it; repeatable, e.g. --only scenario=s1,arm=green); the subset is part of the campaign identity, and gates about cells it leaves out are dropped',
+      'run only these cells: the named arms crossed with the named scenarios and models (a key left out means all of it), e.g. --only scenario=s1,arm=green; repeatable, merged into one selection, and refused when that would change the cells the flags name; the subset is part of the campaign identity, and gates about cells it leaves out are dropped',
       collect,
     )
     .option(
       '--retry-indeterminate <k>',
-      'rerun reps whose session failed for an infrastructure reason (API errors after retries, engine crash, timeout, harness failure) up to k more times; fails, turn-limit hits and missing replies are never retried',
+      'rerun reps whose session failed for an infrastructure reason (API errors after retries, engine crash, timeout, harness failure) up to k more times; fails, turn-limit hits and missing replies are never retried (default: 0)',
       nonNegativeInt('--retry-indeterminate', 10),
-      0,
     )
     .option(
       '--max-cost <usd>',
@@ -131,6 +133,10 @@ export function registerRunCommand(program: Command): void {
     )
     .option('--no-report', 'skip writing results.md/csv/json and report.html at the end')
     .option(
+      '--gate',
+      'after the run, exit with the code `redgreen gate` gives for its results directory (0 every gate holds, 1 a gate fails, 2 undecided, e.g. reps missing), for CI jobs that call only run',
+    )
+    .option(
       '--judge',
       "judge each rep as it lands with its scenario's judge (a scripted judge offline), storing judge.json beside score.json; judging cost counts toward --max-cost",
     )
@@ -153,7 +159,7 @@ export function registerRunCommand(program: Command): void {
         '  redgreen run --resume results/plan-scoped-workspace-20261130-101500Z',
         '',
         'Exit status: 0 when every planned rep is recorded, 1 when the run stopped early or reps are missing,',
-        '2 for bad input (nothing is built or run). Use `redgreen gate <dir>` to gate on the results.',
+        '2 for bad input (nothing is built or run). Use `redgreen gate <dir>`, or --gate, to gate on the results.',
       ].join('\n'),
     )
     .action(async (campaignArg: string | undefined, flags: RunFlags) => {
@@ -181,16 +187,27 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
       seed: flags.seed,
       faults: flags.fault,
       only: flags.only,
+      retryIndeterminate: flags.retryIndeterminate,
+      judge: flags.judge,
+      judgeModel: flags.judgeModel,
     },
     cwd,
     process.env,
     new Date(),
   );
   if (!request.ok) return failWithInputError(request.error);
+  const { checkTempRoot } = await import('../campaign/work-root.js');
+  const tempRoot = await checkTempRoot();
+  if (!tempRoot.ok) return failWithInputError(tempRoot.error);
   const log = flags.json ? process.stderr : process.stdout;
   if (flags.quiet !== true || flags.dryRun === true) log.write(`${modelBanner(request.value)}\n`);
+  if (request.value.resumeNote !== undefined) log.write(`redgreen: ${request.value.resumeNote}\n`);
   if (flags.dryRun) {
     const { dryRunLines } = await import('../campaign/dry-run.js');
+    if (request.value.resume) {
+      const resumable = await resumeRefusal(request.value, process.env);
+      if (resumable !== undefined) return failWithInputError(resumable);
+    }
     const resume = request.value.resume ? await resumeState(request.value) : undefined;
     const { gatesOutOfReach } = await import('../campaign/gate-reach.js');
     const unreachable = gatesOutOfReach(request.value.campaign).map((note) => `note: ${note}`);
@@ -201,17 +218,21 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
   const { runCampaign } = await import('../campaign/run-campaign.js');
   const { RunControl } = await import('../campaign/run-control.js');
   const { chooseProgressMode, progressReporter } = await import('../campaign/progress.js');
+  const { interruptRequests } = await import('./own-session.js');
   const control = new RunControl();
-  const onSignal = (): void => {
-    const state = control.interrupt();
+  const stopListening = interruptRequests((request) => {
+    const state = request === 'abort' ? control.abort() : control.interrupt();
     process.stderr.write(
       state === 'stopping'
         ? '\nredgreen: stopping after the reps in flight (Ctrl-C again aborts them)\n'
         : '\nredgreen: aborting the reps in flight; they are not recorded and --resume reruns them\n',
     );
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  });
+  if (control.stopping) {
+    stopListening();
+    process.stderr.write('redgreen: interrupted before the run started; nothing was run\n');
+    return ExitCode.failed;
+  }
   const mode = chooseProgressMode({
     json: flags.json === true,
     isTTY: process.stdout.isTTY === true,
@@ -221,7 +242,7 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
   try {
     const summary = await runCampaign({
       ...request.value,
-      retryIndeterminate: flags.retryIndeterminate,
+      retryIndeterminate: request.value.invocation.retryIndeterminate ?? 0,
       keepWorkDirs: flags.keepWorkdirs === true,
       control,
       events: progressReporter(mode, process.stdout, undefined, {
@@ -229,35 +250,66 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
         columns: () => process.stdout.columns,
       }),
       env: process.env,
-      ...(flags.judge === true || flags.judgeModel !== undefined
-        ? { judge: { model: flags.judgeModel } }
-        : {}),
     });
     if (!summary.ok) return failWithInputError(summary.error);
-    if (flags.report) {
-      const { writeReports } = await import('../report/write-reports.js');
-      const report = await writeReports(summary.value.outDir, {
+    // With --gate the run ends with the gate's exit code, so the results are summarised even without reports.
+    let gateCode: number | undefined;
+    if (flags.report || flags.gate === true) {
+      const { gateVerdictLine } = await import('../report/markdown.js');
+      const { summariseRun } = await import('./run-summary.js');
+      const summarised = await summariseRun(summary.value.outDir, {
+        write: flags.report,
         terminal: flags.json || quiet ? undefined : process.stdout,
       });
-      if (!report.ok) return failWithInputError(report.error);
-      if (quiet && !flags.json) {
-        const { gateVerdictLine } = await import('../report/markdown.js');
-        log.write(`${gateVerdictLine(report.value)}\n`);
+      if (!summarised.ok) return failWithInputError(summarised.error);
+      // The tables carry the gate line; without them it is printed on its own (--quiet, --gate).
+      const tablesPrinted = flags.report && !flags.json && !quiet;
+      if (!tablesPrinted && ((quiet && !flags.json) || flags.gate === true)) {
+        log.write(`${gateVerdictLine(summarised.value)}\n`);
       }
+      if (flags.gate === true) gateCode = summarised.value.gates.exitCode;
     }
     log.write(`results: ${path.relative(cwd, summary.value.outDir) || '.'}\n`);
     if (summary.value.missing > 0 || summary.value.stoppedEarly) {
-      const { resumeCommand } = await import('./resume-hint.js');
+      const { judgeFlags, resumeCommand } = await import('./resume-hint.js');
+      const { plural } = await import('../lib/plural.js');
       process.stderr.write(
-        `redgreen: ${summary.value.missing} planned rep(s) not recorded; to finish the run: ${resumeCommand(summary.value.outDir, cwd)}\n`,
+        `redgreen: ${plural(summary.value.missing, 'planned rep')} not recorded; to finish the run: ${resumeCommand(summary.value.outDir, cwd, undefined, judgeFlags(flags))}\n`,
       );
-      return ExitCode.failed;
+      return gateCode ?? ExitCode.failed;
     }
-    return ExitCode.ok;
+    return gateCode ?? ExitCode.ok;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopListening();
   }
+}
+
+/** What the resume itself would refuse (a directory of another campaign identity), else undefined. */
+async function resumeRefusal(
+  request: RunRequest,
+  env: NodeJS.ProcessEnv,
+): Promise<InputError | undefined> {
+  const { createBackend } = await import('../session/create-backend.js');
+  const { checkResumable } = await import('../campaign/prepare-run.js');
+  const { credentialVariables } = await import('../campaign/endpoint-profile.js');
+  const { campaign, models } = request;
+  // The backend as the real run makes it, for the engine and sandbox the identity records.
+  const backend = await createBackend(
+    campaign.backend,
+    models.models.some((model) => model.choice.kind === 'live'),
+    models.models.some((model) =>
+      credentialVariables(model.endpoint).some((name) => (env[name] ?? '').trim() !== ''),
+    ) || (env.ANTHROPIC_API_KEY ?? '').trim() !== '',
+  );
+  if (!backend.ok) return backend.error;
+  const checked = await checkResumable({
+    campaign,
+    models,
+    engine: backend.value.engine,
+    sandboxKind: backend.value.sandbox.kind,
+    outDir: request.outDir,
+  });
+  return checked.ok ? undefined : checked.error;
 }
 
 /** What a resume would still run: the reps of the directory's plan it lacks or holds damaged. */

@@ -20,7 +20,10 @@ export function registerScenarioCommand(program: Command): void {
         '(local model server, one rep each) and print whether each must-pass policy passes and each must-fail one ' +
         'fails for the declared checks. Exits 0 when all do, 1 when one does not, 2 on bad input.',
     )
-    .argument('<dir-or-id>', 'a scenario folder, or an id under scenarios/')
+    .argument(
+      '<dir-or-id>',
+      "a scenario folder, or an id: looked for in ./scenarios/ first, then in redgreen's own scenarios/",
+    )
     .addOption(
       new Option('--backend <name>', 'the backend the calibration sessions run on')
         .choices(['messages', 'claude-code'])
@@ -28,11 +31,10 @@ export function registerScenarioCommand(program: Command): void {
     )
     .action(async (target: string, flags: LintFlags) => {
       const { lintScenario, formatLintReport } = await import('../campaign/scenario-lint.js');
-      const { packageRoot } = await import('../lib/package-root.js');
-      const path = await import('node:path');
+      const { scenarioSearchDirs } = await import('../campaign/resolve-scenario.js');
       const report = await lintScenario(target, {
         backend: flags.backend,
-        scenariosDir: path.join(packageRoot(), 'scenarios'),
+        scenariosDirs: scenarioSearchDirs(),
       });
       if (!report.ok) {
         process.exitCode = failWithInputError(report.error);
@@ -66,18 +68,20 @@ export function registerScenarioCommand(program: Command): void {
     .command('migrate')
     .description(
       'convert a scenario of the old format (scenario.json + scoring.json) into one scenario.json with a report ' +
-        'contract and checks that judge as the old scorer did; removes scoring.json. Calibration is guessed: lint it.',
+        'contract and checks that judge as the old scorer did; removes scoring.json, keeping the old files as ' +
+        'scenario.json.pre-migration and scoring.json.pre-migration (refused if those exist). Calibration is guessed: lint it.',
     )
     .argument('<dir>', 'the old scenario folder')
     .action(async (dir: string) => {
       const { migrateScenario } = await import('../campaign/scenario-migrate.js');
+      const path = await import('node:path');
       const migrated = await migrateScenario(dir);
       if (!migrated.ok) {
         process.exitCode = failWithInputError(migrated.error);
         return;
       }
       process.stdout.write(
-        `wrote ${migrated.value.file} and removed scoring.json; the calibration is a guess: run redgreen scenario lint ${dir}\n`,
+        `wrote ${migrated.value.file} and removed scoring.json (the old files are kept as ${migrated.value.backups.map((file) => path.basename(file)).join(' and ')}); the calibration is a guess: run redgreen scenario lint ${dir}\n`,
       );
       process.exitCode = ExitCode.ok;
     });

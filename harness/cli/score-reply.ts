@@ -27,7 +27,7 @@ export async function runScoreReply(
     scenario: options.scenario,
     reply: replyPath,
     plan: options.plan,
-    judgeAssessedOnly: true,
+    command: 'score-reply',
   });
   if (!scored.ok) return failWithInputError(scored.error);
   output.stdout(

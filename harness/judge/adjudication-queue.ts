@@ -16,6 +16,7 @@ import { readTranscript } from '../score/transcript-reader.js';
 import { compareRep } from './agreement.js';
 import type { Judgement } from './judgement.js';
 import { dispatchesOf } from './material.js';
+import { settlesJudgement } from './report-model.js';
 
 export interface QueuedRep {
   readonly id: string;
@@ -35,7 +36,9 @@ export interface QueuedRep {
 
 /**
  * The reps to settle, disagreements first, each in the tables' order
- * (scenario, arm, rep); reps already overridden are left out.
+ * (scenario, arm, rep). Reps already settled are left out: a disagreement
+ * whose override settles its judgement (a pass or fail given after it), an
+ * indeterminate rep with any override.
  */
 export async function adjudicationQueue(loaded: LoadedResults): Promise<QueuedRep[]> {
   const scenarioAt = (id: string) => loaded.record.scenarios.findIndex((s) => s.id === id);
@@ -49,13 +52,16 @@ export async function adjudicationQueue(loaded: LoadedResults): Promise<QueuedRe
   const queue: QueuedRep[] = [];
   for (const why of ['disagreement', 'indeterminate'] as const) {
     for (const rep of reps) {
-      if (loaded.overrides[rep.id] !== undefined) continue;
+      const override = loaded.overrides[rep.id];
       const judgement = loaded.judgements.get(rep.id);
       const comparison = judgement === undefined ? undefined : compareRep(rep.score, judgement);
       const matches =
         why === 'disagreement'
-          ? comparison?.agreement === 'disagree'
-          : rep.score.verdict === 'indeterminate' && comparison?.agreement !== 'disagree';
+          ? comparison?.agreement === 'disagree' &&
+            !settlesJudgement(override, judgement as Judgement)
+          : override === undefined &&
+            rep.score.verdict === 'indeterminate' &&
+            comparison?.agreement !== 'disagree';
       if (!matches) continue;
       const replyFile = parseReplyFile(rep.reply);
       const transcript = await readFile(path.join(rep.dir, REP_FILES.transcript), 'utf8').then(

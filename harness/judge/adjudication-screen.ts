@@ -2,9 +2,14 @@
  * One rep of the adjudication walk-through as text for the terminal: why it
  * is asked about, the reply, the captured dispatch, the key tool calls, the
  * failing checks and the judge's items and rationale, then the keys. Pure.
+ *
+ * Nearly all of it is the session's or the judge's text, which must not
+ * drive the adjudicator's terminal: every control character but newline
+ * and tab (C0, DEL, C1: escape sequences that clear the screen, move the
+ * cursor, retitle the window) is shown as a visible stand-in instead.
  */
 import type { QueuedRep } from './adjudication-queue.js';
-import { capText, toolCallDigest } from './material.js';
+import { capText, inputLines, toolCallDigest } from './material.js';
 
 const REPLY_LINES = 40;
 const CALLS_SHOWN = 25;
@@ -16,6 +21,24 @@ function replyExcerpt(reply: string): string[] {
   if (lines.length > REPLY_LINES)
     shown.push(`  [… ${lines.length - REPLY_LINES} more lines in reply.md]`);
   return shown;
+}
+
+/** Control characters shown, not obeyed: C0 as their Unicode pictures (ESC is ␛), DEL as ␡, C1 as <U+0080>..<U+009F>. */
+export function visibleControls(text: string): string {
+  let out = '';
+  for (const char of text) {
+    const code = char.charCodeAt(0);
+    if (char === '\n' || char === '\t' || (code >= 0x20 && code < 0x7f) || code > 0x9f) {
+      out += char;
+    } else if (code < 0x20) {
+      out += String.fromCharCode(0x2400 + code);
+    } else if (code === 0x7f) {
+      out += '\u2421';
+    } else {
+      out += `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
+    }
+  }
+  return out;
 }
 
 export const ADJUDICATION_KEYS = '[p] pass  [f] fail  [s] skip (ask again next time)  [q] quit';
@@ -30,7 +53,7 @@ export function adjudicationScreen(rep: QueuedRep, position: number, total: numb
       ? ['  none']
       : rep.dispatches.map(
           (dispatch) =>
-            `  ${dispatch.tool}${dispatch.captured ? ' (captured)' : ''}: ${capText(JSON.stringify(dispatch.input), 600)}`,
+            `  ${dispatch.tool}${dispatch.captured ? ' (captured)' : ''}:\n${capText(inputLines(dispatch.input, '    ').join('\n'), 1200)}`,
         );
   const controllerCalls = (rep.toolCalls ?? []).filter(
     (call) => call.parentToolUseId === undefined || call.parentToolUseId === null,
@@ -50,10 +73,10 @@ export function adjudicationScreen(rep: QueuedRep, position: number, total: numb
           `  ${rep.judgement.model.requested}: ${rep.judgement.status === 'error' ? `no judgement (${rep.judgement.error ?? ''})` : rep.judgement.verdict}`,
           ...rep.judgement.items.map(
             (item) =>
-              `  ${item.id}: ${item.verdict}${item.answered === item.verdict ? '' : ` (answered ${item.answered}; quote not in the material)`}${item.quote === '' ? '' : ` — "${item.quote}"`} — ${item.rationale}`,
+              `  ${item.id}: ${item.verdict}${item.answered === item.verdict ? '' : ` (answered ${item.answered}; quote not found)`}${item.quote === '' ? '' : ` — "${item.quote}"`} — ${item.rationale}`,
           ),
         ];
-  return [
+  const text = [
     '',
     '='.repeat(78),
     `[${position}/${total}] ${rep.id} — ${why}`,
@@ -71,4 +94,5 @@ export function adjudicationScreen(rep: QueuedRep, position: number, total: numb
     '',
     ADJUDICATION_KEYS,
   ].join('\n');
+  return visibleControls(text);
 }

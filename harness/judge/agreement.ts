@@ -10,14 +10,16 @@
  *
  * Summed over reps (a cell, a scenario, the run): the 2×2 table, percent
  * agreement and Cohen's kappa with its interval over the compared reps, how
- * many reps were judged, left unsure by the judge or undecided by the
- * checks, and how many disagreements a person has settled (an override on a
+ * many reps were judged, left unsure by the judge (and of those, how many
+ * it answered pass or fail with a quote that was not found, and against the
+ * checks), or undecided by the checks, and how many disagreements a person has settled (an override on a
  * disagreeing rep); the rest are unresolved, which the
  * `max-disagreement-share` gate counts.
  */
 import { z } from 'zod';
 import { allOf, type Outcome } from '../score/kleene.js';
 import type { RepScore } from '../score/score-rep.js';
+import { judgeVerdictOf } from './answer.js';
 import type { Judgement } from './judgement.js';
 import { cohensKappa } from './kappa.js';
 
@@ -28,6 +30,8 @@ export type Agreement = 'agree' | 'disagree' | 'not-compared';
 export interface RepComparison {
   readonly checks: ChecksSide;
   readonly judge: JudgeSide;
+  /** What the judge answered before the quote rule (its verdict when every quote was found). */
+  readonly answered?: JudgeSide | undefined;
   readonly agreement: Agreement;
 }
 
@@ -62,10 +66,15 @@ export function compareRep(
     judgement.items.map((item) => item.id),
   );
   const judge: JudgeSide = judgement.status === 'error' ? 'error' : judgement.verdict;
+  const answered: JudgeSide =
+    judgement.status === 'error'
+      ? 'error'
+      : judgeVerdictOf(judgement.items.map((item) => ({ verdict: item.answered })));
   const decided = checks !== 'undecided' && (judge === 'pass' || judge === 'fail');
   return {
     checks,
     judge,
+    answered,
     agreement: !decided ? 'not-compared' : checks === judge ? 'agree' : 'disagree',
   };
 }
@@ -89,6 +98,10 @@ export const agreementSchema = z
     judgeErrors: z.number().int(),
     /** Judged reps whose shadowed checks could not decide. */
     checksUndecided: z.number().int(),
+    /** Judged reps the judge answered pass or fail but left unsure, a quote not being found. */
+    quoteNotFound: z.number().int().default(0),
+    /** Of those, the reps whose answer was against the checks' verdict. */
+    quoteNotFoundAgainstChecks: z.number().int().default(0),
     /** Disagreements a person settled with an override (adjudicated). */
     adjudicated: z.number().int(),
     /** Disagreements no one has settled yet. */
@@ -108,6 +121,14 @@ export interface ComparedRep {
   readonly comparison: RepComparison;
   /** Whether the rep's verdict was settled by a person (overrides.json). */
   readonly overridden: boolean;
+}
+
+/** A rep the judge answered pass or fail, left unsure because a quote was not found. */
+function unquoted({ comparison }: ComparedRep): boolean {
+  return (
+    comparison.judge === 'unsure' &&
+    (comparison.answered === 'pass' || comparison.answered === 'fail')
+  );
 }
 
 /** Sum the comparisons of a set of judged reps. */
@@ -140,6 +161,13 @@ export function summariseAgreement(reps: readonly ComparedRep[]): AgreementSumma
     ),
     judgeErrors: count(({ comparison }) => comparison.judge === 'error'),
     checksUndecided: count(({ comparison }) => comparison.checks === 'undecided'),
+    quoteNotFound: count(unquoted),
+    quoteNotFoundAgainstChecks: count(
+      (rep) =>
+        unquoted(rep) &&
+        rep.comparison.checks !== 'undecided' &&
+        rep.comparison.answered !== rep.comparison.checks,
+    ),
     adjudicated,
     unresolved: disagree - adjudicated,
     percentAgreement: kappa.percentAgreement,
@@ -170,6 +198,8 @@ export function poolAgreement(parts: readonly AgreementSummary[]): AgreementSumm
     judgeUnsure: sum('judgeUnsure'),
     judgeErrors: sum('judgeErrors'),
     checksUndecided: sum('checksUndecided'),
+    quoteNotFound: sum('quoteNotFound'),
+    quoteNotFoundAgainstChecks: sum('quoteNotFoundAgainstChecks'),
     adjudicated: sum('adjudicated'),
     unresolved: sum('unresolved'),
     percentAgreement: kappa.percentAgreement,

@@ -6,14 +6,17 @@
  * validated with, and the rules applied to a valid answer:
  *
  * - every rubric item is answered exactly once, and nothing else;
- * - a pass or fail whose quote is not found verbatim in the material becomes
- *   unsure (runs of white space compare as one space, nothing else is
- *   forgiven; a blank quote is never found);
+ * - a pass or fail whose quote is not found, whole, in one evidence part of
+ *   the material becomes unsure (quote-rule.ts: what counts as evidence, how
+ *   long a quote must be, what copying may lose); the part it was found in
+ *   is recorded;
  * - the judge's verdict on the rep is the strong Kleene conjunction of its
  *   items: fail if any item fails, else unsure if any is unsure, else pass.
  */
 import { z } from 'zod';
 import { JUDGE_TOOL_NAME } from '../model-server/judge-policies.js';
+import type { Material } from './material.js';
+import { findQuote } from './quote-rule.js';
 
 export { JUDGE_TOOL_NAME };
 
@@ -44,7 +47,7 @@ export function judgeTool(itemIds: readonly string[]): {
               quote: {
                 type: 'string',
                 description:
-                  'the evidence, copied exactly from the material (empty only when unsure)',
+                  'the evidence, copied exactly from ONE part of the material (the reply, one dispatch, one tool call, one changed file), at least three words, never a heading; empty only when unsure',
               },
               rationale: { type: 'string', description: 'why, in one sentence' },
             },
@@ -96,16 +99,6 @@ export function parseJudgeAnswer(
   };
 }
 
-function squash(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
-
-/** Whether `quote` occurs in `material`, runs of white space compared as one space; a blank quote never does. */
-export function quoteFound(quote: string, material: string): boolean {
-  const needle = squash(quote);
-  return needle !== '' && squash(material).includes(needle);
-}
-
 /** One rubric item as stored: what the judge said, and what stands after the quote rule. */
 export interface JudgedItem {
   readonly id: string;
@@ -114,19 +107,25 @@ export interface JudgedItem {
   readonly answered: JudgeVerdict;
   readonly quote: string;
   readonly quoteFound: boolean;
+  /** The evidence part the quote was found in (`reply`, `dispatch 1`, ...); null when not found. */
+  readonly quotePart: string | null;
   readonly rationale: string;
 }
 
 /** Apply the quote rule: a pass or fail whose quote the material does not hold becomes unsure. */
-export function applyQuoteRule(items: readonly JudgeAnswerItem[], material: string): JudgedItem[] {
+export function applyQuoteRule(
+  items: readonly JudgeAnswerItem[],
+  material: Pick<Material, 'evidence'>,
+): JudgedItem[] {
   return items.map((item) => {
-    const found = quoteFound(item.quote, material);
+    const part = findQuote(item.quote, material.evidence);
     return {
       id: item.id,
-      verdict: item.verdict !== 'unsure' && !found ? 'unsure' : item.verdict,
+      verdict: item.verdict !== 'unsure' && part === null ? 'unsure' : item.verdict,
       answered: item.verdict,
       quote: item.quote,
-      quoteFound: found,
+      quoteFound: part !== null,
+      quotePart: part,
       rationale: item.rationale,
     };
   });

@@ -21,7 +21,7 @@ import { applyQuoteRule, JUDGE_TOOL_NAME, judgeVerdictOf, parseJudgeAnswer } fro
 import type { JudgeSpec } from './judge-spec.js';
 import type { Judgement } from './judgement.js';
 import type { Material } from './material.js';
-import { judgementKey, judgeRequest, rubricHash } from './prompt.js';
+import { judgeEndpointId, judgementKey, judgeRequest, rubricHash } from './prompt.js';
 
 /** Where judgements are asked for. */
 export interface JudgeEndpoint {
@@ -41,6 +41,8 @@ export interface JudgeRepRequest {
   readonly material: Material;
   /** The outcomes of the checks the rubric shadows, by id (sent only to a scripted judge). */
   readonly checks: Readonly<Record<string, CheckOutcome>>;
+  /** Aborts the request in flight: the judgement is then an error ("aborted"), asked again later. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 const JUDGE_MAX_RETRIES = 4;
@@ -66,7 +68,9 @@ function addUsage(total: TokenUsage, usage: Anthropic.Usage): TokenUsage {
 
 function errorText(error: unknown, apiKey: string): string {
   let text: string;
-  if (error instanceof Anthropic.APIError && error.status !== undefined) {
+  if (error instanceof Anthropic.APIUserAbortError) {
+    text = 'aborted by the user before the judge answered';
+  } else if (error instanceof Anthropic.APIError && error.status !== undefined) {
     const body = error.error as { error?: { type?: string; message?: string } } | undefined;
     text = `API error ${error.status}${body?.error?.type ? ` ${body.error.type}` : ''}${body?.error?.message ? `: ${body.error.message}` : ''} after the SDK's retries`;
   } else {
@@ -104,10 +108,15 @@ export async function judgeRep(
   ): Judgement => ({
     schemaVersion: 1,
     rep: request.repId,
-    key: judgementKey(request.spec, request.material, endpoint.model),
+    key: judgementKey(request.spec, request.material, endpoint.model, judgeEndpointId(endpoint)),
     rubricHash: rubricHash(request.spec),
     materialHash: request.material.hash,
-    model: { requested: endpoint.model, reported, scripted: endpoint.scripted },
+    model: {
+      requested: endpoint.model,
+      reported,
+      scripted: endpoint.scripted,
+      endpoint: judgeEndpointId(endpoint),
+    },
     ...fields,
     attempts,
     invalidAnswers,
@@ -124,6 +133,7 @@ export async function judgeRep(
       answered: 'unsure' as const,
       quote: '',
       quoteFound: false,
+      quotePart: null,
       rationale,
     }));
 
@@ -131,7 +141,10 @@ export async function judgeRep(
     let response: Anthropic.Message;
     try {
       attempts += 1;
-      response = await client.messages.create({ ...base, messages }, { headers });
+      response = await client.messages.create(
+        { ...base, messages },
+        { headers, ...(request.signal === undefined ? {} : { signal: request.signal }) },
+      );
     } catch (error) {
       attempts -= 1;
       const why = errorText(error, endpoint.apiKey);
@@ -156,7 +169,7 @@ export async function judgeRep(
         ? { ok: false as const, problem: `no call of ${JUDGE_TOOL_NAME}` }
         : parseJudgeAnswer(call.input, ids);
     if (parsed.ok) {
-      const items = applyQuoteRule(parsed.items, request.material.text);
+      const items = applyQuoteRule(parsed.items, request.material);
       return record({ status: 'judged', error: null, verdict: judgeVerdictOf(items), items });
     }
     invalidAnswers.push(JSON.stringify(response.content));

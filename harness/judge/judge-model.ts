@@ -7,6 +7,7 @@
  * chooses the endpoint, as for sessions).
  */
 import { preflightEndpoint } from '../campaign/preflight.js';
+import { pricingTable } from '../campaign/pricing.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { isJudgePolicyName, judgePolicyNames } from '../model-server/judge-policies.js';
@@ -87,4 +88,28 @@ export async function preflightJudges(
     if (reached.value.note !== undefined) notes.push(reached.value.note);
   }
   return ok(notes);
+}
+
+/**
+ * `--max-cost` with a live judge the price table does not know is refused:
+ * its cost would be null, count for nothing, and the limit would not hold.
+ */
+export function refuseUnpricedJudges(
+  choices: Iterable<JudgeModelChoice>,
+  maxCostUsd: number | null,
+): Result<void, InputError> {
+  if (maxCostUsd === null) return ok(undefined);
+  const priced = pricingTable().models;
+  for (const choice of choices) {
+    if (choice.kind === 'live' && !Object.hasOwn(priced, choice.id)) {
+      return err(
+        inputError(
+          `--max-cost ${maxCostUsd}`,
+          `the judge "${choice.id}" has no price in harness/campaign/pricing.json, so its cost cannot count toward the limit`,
+          'add its price to harness/campaign/pricing.json, judge with a priced model, or drop --max-cost',
+        ),
+      );
+    }
+  }
+  return ok(undefined);
 }

@@ -15,7 +15,7 @@ import type { JudgeSpec } from './judge-spec.js';
 import { JUDGEMENT_FILE, type Judgement, readJudgement } from './judgement.js';
 import { buildMaterial } from './material.js';
 import { readRepMaterialParts } from './material-files.js';
-import { judgementKey } from './prompt.js';
+import { judgeEndpointId, judgementKey } from './prompt.js';
 
 export interface RepToJudge {
   readonly id: string;
@@ -31,6 +31,8 @@ export interface JudgeWith {
   readonly endpoint: JudgeEndpoint;
   readonly redactor: SecretRedactor;
   readonly refresh: boolean;
+  /** Aborts a request in flight (a run's second Ctrl-C); the rep is then recorded as not judged. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 export type RepJudged =
@@ -40,7 +42,12 @@ export type RepJudged =
 export async function judgeRepDirectory(rep: RepToJudge, judge: JudgeWith): Promise<RepJudged> {
   const parts = await readRepMaterialParts(rep.dir, rep.skillDir, judge.spec.material);
   const material = buildMaterial(parts, judge.spec.material);
-  const key = judgementKey(judge.spec, material, judge.endpoint.model);
+  const key = judgementKey(
+    judge.spec,
+    material,
+    judge.endpoint.model,
+    judgeEndpointId(judge.endpoint),
+  );
   if (!judge.refresh) {
     const stored = await readJudgement(rep.dir);
     if (
@@ -57,6 +64,7 @@ export async function judgeRepDirectory(rep: RepToJudge, judge: JudgeWith): Prom
     spec: judge.spec,
     material,
     checks: shadowedOutcomes(rep.score, Object.keys(judge.spec.rubric)),
+    signal: judge.signal,
   });
   await writeFileAtomic(
     path.join(rep.dir, JUDGEMENT_FILE),

@@ -15,7 +15,12 @@ import { err, ok, type Result } from '../lib/result.js';
 import { loadResults } from '../report/load-results.js';
 import { SecretRedactor } from '../session/secret-redactor.js';
 import { JudgeBrains } from './judge-brains.js';
-import { chooseJudgeModel, type JudgeModelChoice, preflightJudges } from './judge-model.js';
+import {
+  chooseJudgeModel,
+  type JudgeModelChoice,
+  preflightJudges,
+  refuseUnpricedJudges,
+} from './judge-model.js';
 import { judgeRepDirectory } from './judge-rep-dir.js';
 import type { JudgeSpec } from './judge-spec.js';
 import type { Judgement } from './judgement.js';
@@ -87,6 +92,11 @@ export async function judgeResults(
     );
   }
 
+  const priced = refuseUnpricedJudges(
+    [...specs.values()].map((entry) => entry.choice),
+    options.maxCostUsd,
+  );
+  if (!priced.ok) return priced;
   const reachable = await preflightJudges(
     [...specs.values()].map((entry) => entry.choice),
     options.env,

@@ -17,6 +17,7 @@
  */
 import { z } from 'zod';
 import { type InputError, inputError } from '../lib/input-error.js';
+import { isJudgePolicyName, judgePolicyNames } from '../model-server/judge-policies.js';
 import { nameSchema, nonBlank } from '../score/param-types.js';
 
 export const MATERIAL_KINDS = ['reply', 'dispatches', 'tool-calls', 'diff', 'skill'] as const;
@@ -46,7 +47,10 @@ export const judgeSpecSchema = z
     model: nonBlank.describe('the model that judges a live run'),
     offlineModel: z
       .string()
-      .regex(/^scripted:judge-[a-z-]+$/, 'a scripted judge such as scripted:judge-agree')
+      .refine(
+        (id) => id.startsWith('scripted:') && isJudgePolicyName(id.slice('scripted:'.length)),
+        `a scripted judge: one of ${judgePolicyNames.map((name) => `scripted:${name}`).join(', ')}`,
+      )
       .default(DEFAULT_OFFLINE_JUDGE),
     instructions: nonBlank.optional(),
   })

@@ -24,14 +24,15 @@ export async function judgementCurrency(
 ): Promise<Result<JudgementCurrency, InputError>> {
   const loaded = await loadResults(dir);
   if (!loaded.ok) return loaded;
-  const { record, reps, judgements } = loaded.value;
+  const { record, reps, judgements, judgementsSetAside } = loaded.value;
   const scenarios = await resolveScenarios(
     record.scenarios.map((scenario) => scenario.id),
     record.campaign.file,
   );
   if (!scenarios.ok) return scenarios;
   const layout = resultsLayout(dir);
-  const stale: string[] = [];
+  // Set aside when loaded (an old rubric or protocol, another judge, no judge block now).
+  const stale: string[] = judgementsSetAside.map((entry) => entry.id);
   for (const rep of reps) {
     const spec = scenarios.value.get(rep.meta.scenario)?.config.judge;
     const judgement = judgements.get(rep.id);
@@ -41,8 +42,13 @@ export async function judgementCurrency(
       continue;
     }
     const parts = await readRepMaterialParts(rep.dir, layout.skillDir(rep.meta.arm), spec.material);
-    const key = judgementKey(spec, buildMaterial(parts, spec.material), judgement.model.requested);
+    const key = judgementKey(
+      spec,
+      buildMaterial(parts, spec.material),
+      judgement.model.requested,
+      judgement.model.endpoint,
+    );
     if (key !== judgement.key) stale.push(rep.id);
   }
-  return ok({ stale });
+  return ok({ stale: [...new Set(stale)] });
 }

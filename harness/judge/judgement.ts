@@ -27,6 +27,8 @@ export const judgedItemSchema = z
     answered: z.enum(JUDGE_VERDICTS),
     quote: z.string(),
     quoteFound: z.boolean(),
+    /** The evidence part the quote was found in; null when not found (absent in judgements before protocol 2). */
+    quotePart: z.string().nullable().default(null),
     rationale: z.string(),
   })
   .strict();
@@ -40,7 +42,13 @@ export const judgementSchema = z
     rubricHash: z.string(),
     materialHash: z.string(),
     model: z
-      .object({ requested: z.string(), reported: z.string().nullable(), scripted: z.boolean() })
+      .object({
+        requested: z.string(),
+        reported: z.string().nullable(),
+        scripted: z.boolean(),
+        /** A live judge's endpoint other than the Anthropic API (origin and path); part of the key. */
+        endpoint: z.string().nullable().default(null),
+      })
       .strict(),
     status: z.enum(['judged', 'error']),
     /** Why there is no judgement (status error). */

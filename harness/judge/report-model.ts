@@ -22,6 +22,8 @@ import type { Judgement } from './judgement.js';
 export const judgeRowShape = {
   /** The judge's verdict on the rep: pass, fail, unsure, or error (no judgement could be had). */
   judge_verdict: z.enum(['pass', 'fail', 'unsure', 'error']).optional(),
+  /** What the judge answered before the quote rule: differs from judge_verdict when a quote was not found. */
+  judge_answered: z.enum(['pass', 'fail', 'unsure', 'error']).optional(),
   /** The checks' verdict on the items the rubric shadows. */
   judge_checks_verdict: z.enum(['pass', 'fail', 'undecided']).optional(),
   judge_agreement: z.enum(['agree', 'disagree', 'not-compared']).optional(),
@@ -29,18 +31,43 @@ export const judgeRowShape = {
   judge_items: z.string().optional(),
   judge_model: z.string().optional(),
   judge_cost_usd: z.number().nullable().optional(),
+  /** Whether a person settled the rep after it was judged (see settlesJudgement). */
+  judge_adjudicated: z.boolean().optional(),
 };
 
 type JudgeRowFields = {
   -readonly [K in keyof typeof judgeRowShape]?: z.infer<(typeof judgeRowShape)[K]>;
 };
 
+/**
+ * Whether an override settles a judged rep: a pass or fail (an override to
+ * indeterminate settles nothing) given at or after the judgement it answers
+ * (one given before the rep was judged, or without a time, did not see the
+ * judge's opinion).
+ */
+export function settlesJudgement(
+  override: { readonly verdict: string; readonly at?: string | undefined } | undefined,
+  judgement: Pick<Judgement, 'judgedAt'>,
+): boolean {
+  return (
+    override !== undefined &&
+    override.verdict !== 'indeterminate' &&
+    override.at !== undefined &&
+    Date.parse(override.at) >= Date.parse(judgement.judgedAt)
+  );
+}
+
 /** The judge columns of one rep; empty when it has no judgement. */
-export function judgeRowFields(score: RepScore, judgement: Judgement | undefined): JudgeRowFields {
+export function judgeRowFields(
+  score: RepScore,
+  judgement: Judgement | undefined,
+  override?: { readonly verdict: string; readonly at?: string | undefined },
+): JudgeRowFields {
   if (judgement === undefined) return {};
   const comparison = compareRep(score, judgement);
   return {
     judge_verdict: comparison.judge,
+    judge_answered: comparison.answered ?? comparison.judge,
     judge_checks_verdict: comparison.checks,
     judge_agreement: comparison.agreement,
     judge_items: judgement.items
@@ -51,29 +78,38 @@ export function judgeRowFields(score: RepScore, judgement: Judgement | undefined
       .join('; '),
     judge_model: judgement.model.requested,
     judge_cost_usd: judgement.costUsd,
+    judge_adjudicated: settlesJudgement(override, judgement),
   };
 }
 
 /** The rows' fields agreement is summed from. */
-type AgreementRow = JudgeRowFields & { readonly verdict_source: 'scored' | 'override' };
+type AgreementRow = JudgeRowFields;
 
-/** The agreement of a cell's rows; undefined when none of them was judged. */
-export function rowsAgreement(rows: readonly AgreementRow[]): AgreementSummary | undefined {
+/**
+ * The agreement of a cell's rows; undefined when none of them was judged,
+ * unless the scenario is judged (`expected`): then an empty summary, so the
+ * tables and the gate see a judged scenario's cell nobody judged yet.
+ */
+export function rowsAgreement(
+  rows: readonly AgreementRow[],
+  expected = false,
+): AgreementSummary | undefined {
   const judged = rows.filter(
     (row) =>
       row.judge_verdict !== undefined &&
       row.judge_checks_verdict !== undefined &&
       row.judge_agreement !== undefined,
   );
-  if (judged.length === 0) return undefined;
+  if (judged.length === 0 && !expected) return undefined;
   return summariseAgreement(
     judged.map((row) => ({
       comparison: {
         judge: row.judge_verdict ?? 'unsure',
+        answered: row.judge_answered ?? row.judge_verdict ?? 'unsure',
         checks: row.judge_checks_verdict ?? 'undecided',
         agreement: row.judge_agreement ?? 'not-compared',
       },
-      overridden: row.verdict_source === 'override',
+      overridden: row.judge_adjudicated === true,
     })),
   );
 }
@@ -137,7 +173,9 @@ interface SectionRep {
   readonly scenario: string;
   readonly score: RepScore;
   readonly verdict: 'pass' | 'fail' | 'indeterminate';
-  readonly override: { readonly reason: string } | undefined;
+  readonly override:
+    | { readonly reason: string; readonly verdict: string; readonly at?: string | undefined }
+    | undefined;
 }
 
 interface SectionCell {
@@ -201,7 +239,7 @@ export function judgeSection(
       checks_verdict: comparison.checks as 'pass' | 'fail',
       judge_verdict: comparison.judge as 'pass' | 'fail',
       verdict: rep.verdict,
-      adjudicated: rep.override !== undefined,
+      adjudicated: settlesJudgement(rep.override, judgement),
       override_reason: rep.override?.reason ?? '',
       items: judgement.items.map((item) => ({
         id: item.id,

@@ -8,8 +8,14 @@
 import type { AgreementSummary } from './agreement.js';
 import type { Disagreement, JudgeSection } from './report-model.js';
 
+/** A table cell: pipes escaped, lines joined, and no raw HTML (a quote is the session's text). */
 function cellText(value: string): string {
-  return value.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\|/g, '\\|')
+    .replace(/\r?\n/g, ' ');
 }
 
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -31,6 +37,10 @@ export function kappaText(agreement: AgreementSummary): string {
     return `0 by construction (the ${agreement.constantRater === 'checks' ? 'checks' : 'judge'} gave one verdict only)`;
   }
   const interval = agreement.kappa95;
+  if (interval !== null && interval.lower === interval.upper) {
+    // Perfect agreement has a standard error of 0: the interval is a point, not a certainty.
+    return `${fixed(agreement.kappa)} (no interval: perfect agreement over ${agreement.compared} rep(s) gives a standard error of 0)`;
+  }
   return `${fixed(agreement.kappa)}${interval === null ? '' : ` (${fixed(interval.lower)} to ${fixed(interval.upper)})`}`;
 }
 
@@ -68,11 +78,24 @@ export function agreementCells(agreement: AgreementSummary): string[] {
     `${agreement.disagree} (${agreement.unresolved})`,
     String(agreement.checksPassJudgeFail),
     String(agreement.checksFailJudgePass),
-    `${agreement.judgeUnsure}${agreement.judgeErrors === 0 ? '' : ` (${agreement.judgeErrors} error)`}`,
+    judgeUnsureText(agreement),
     String(agreement.checksUndecided),
     pct(agreement.percentAgreement),
     kappaText(agreement),
   ];
+}
+
+/** Judge unsure, with the errors and the answers set unsure for a quote not found. */
+function judgeUnsureText(agreement: AgreementSummary): string {
+  const notes = [
+    ...(agreement.judgeErrors === 0 ? [] : [`${agreement.judgeErrors} error`]),
+    ...(agreement.quoteNotFound === 0
+      ? []
+      : [
+          `${agreement.quoteNotFound} answered pass/fail but quote not found, ${agreement.quoteNotFoundAgainstChecks} of them against the checks`,
+        ]),
+  ];
+  return `${agreement.judgeUnsure}${notes.length === 0 ? '' : ` (${notes.join('; ')})`}`;
 }
 
 /** The agreement table, one row per cell, per scenario and for the run. */
@@ -133,6 +156,11 @@ export function disagreementsMarkdown(judge: JudgeSection): string {
 
 /** A cell's agreement in a few words, for the Results table's notes. */
 export function agreementNote(agreement: AgreementSummary): string {
+  if (agreement.judged === 0) return 'not judged yet';
   const unresolved = agreement.unresolved === 0 ? '' : `, ${agreement.unresolved} unresolved`;
-  return `judge agrees ${agreement.agree}/${agreement.compared}${unresolved}`;
+  const unquoted =
+    agreement.quoteNotFoundAgainstChecks === 0
+      ? ''
+      : `, ${agreement.quoteNotFoundAgainstChecks} answered against the checks but quote not found`;
+  return `judge agrees ${agreement.agree}/${agreement.compared}${unresolved}${unquoted}`;
 }

@@ -14,7 +14,12 @@ import type { RepScore } from '../score/score-rep.js';
 import { SecretRedactor } from '../session/secret-redactor.js';
 import { compareRep, type RepComparison } from './agreement.js';
 import { JudgeBrains } from './judge-brains.js';
-import { chooseJudgeModel, type JudgeModelChoice, preflightJudges } from './judge-model.js';
+import {
+  chooseJudgeModel,
+  type JudgeModelChoice,
+  preflightJudges,
+  refuseUnpricedJudges,
+} from './judge-model.js';
 import { judgeRepDirectory } from './judge-rep-dir.js';
 import type { JudgeSpec } from './judge-spec.js';
 import type { Judgement } from './judgement.js';
@@ -40,6 +45,8 @@ export function planRunJudging(options: {
   readonly requested: string | undefined;
   readonly runScripted: boolean;
   readonly env: NodeJS.ProcessEnv;
+  /** The run's --max-cost: a live judge without a price is then refused. */
+  readonly maxCostUsd?: number | null;
 }): Result<RunJudgingPlan, InputError> {
   const byScenario = new Map<string, { spec: JudgeSpec; choice: JudgeModelChoice }>();
   for (const scenario of options.scenarios) {
@@ -64,6 +71,11 @@ export function planRunJudging(options: {
       ),
     );
   }
+  const priced = refuseUnpricedJudges(
+    [...byScenario.values()].map((entry) => entry.choice),
+    options.maxCostUsd ?? null,
+  );
+  if (!priced.ok) return priced;
   return ok({ byScenario });
 }
 
@@ -75,6 +87,8 @@ export interface RunJudging {
     readonly arm: string;
     readonly dir: string;
     readonly score: RepScore;
+    /** The run's abort signal: a second Ctrl-C stops a judgement in flight too. */
+    readonly signal?: AbortSignal | undefined;
   }): Promise<{ judgement: Judgement; comparison: RepComparison } | undefined>;
   close(): Promise<void>;
 }
@@ -104,7 +118,7 @@ export function startRunJudging(
           skillDir: options.skillDir(rep.arm),
           score: rep.score,
         },
-        { spec: entry.spec, ...brain, redactor, refresh: false },
+        { spec: entry.spec, ...brain, redactor, refresh: false, signal: rep.signal },
       );
       return { judgement: outcome.judgement, comparison: compareRep(rep.score, outcome.judgement) };
     },

@@ -1,12 +1,14 @@
 import { constants } from 'node:fs';
-import { access } from 'node:fs/promises';
+import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { type InputError, inputError } from './input-error.js';
 import { err, ok, type Result } from './result.js';
 
 /**
  * Check, before any work, that a file the user named for output can be
- * written: its directory exists and is writable.
+ * written: its directory exists and is writable, and the path is not a
+ * directory or anything else a file cannot replace (a file already there is
+ * overwritten).
  */
 export async function checkOutputFile(
   file: string,
@@ -15,7 +17,6 @@ export async function checkOutputFile(
   const directory = path.dirname(path.resolve(file));
   try {
     await access(directory, constants.W_OK);
-    return ok(undefined);
   } catch {
     return err(
       inputError(
@@ -25,4 +26,15 @@ export async function checkOutputFile(
       ),
     );
   }
+  const existing = await stat(file).catch(() => undefined);
+  if (existing !== undefined && !existing.isFile()) {
+    return err(
+      inputError(
+        input,
+        existing.isDirectory() ? 'is a directory' : 'is not a regular file',
+        'give the path of a file to write (one already there is overwritten)',
+      ),
+    );
+  }
+  return ok(undefined);
 }

@@ -2,7 +2,7 @@ import { chmod, lstat, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 
 /** Give the owner full access to every directory under `dir` (symlinks are not followed). */
-async function openDirectoriesToOwner(dir: string): Promise<void> {
+export async function openDirectoriesToOwner(dir: string): Promise<void> {
   let stats: Awaited<ReturnType<typeof lstat>>;
   try {
     stats = await lstat(dir);

@@ -1,12 +1,16 @@
-import { open } from 'node:fs/promises';
+import { open, realpath } from 'node:fs/promises';
 import { type InputError, inputError } from './input-error.js';
 import { err, ok, type Result } from './result.js';
 
+/** Where the kernel's pseudo files live. */
+const PSEUDO_FILE_SYSTEMS = ['/proc', '/sys'];
+
 /**
  * Read a text input the user names: a file, or `-` for stdin. Only a regular
- * file or a pipe is read (a device such as /dev/zero never ends), at most
- * `maxBytes`; the text must be UTF-8 without NUL bytes and not blank. Each
- * failure is an InputError naming the input.
+ * file or a pipe is read (a device such as /dev/zero never ends; a kernel
+ * pseudo-file under /proc or /sys is no one's text), at most `maxBytes`; the
+ * text must be UTF-8 without NUL bytes and not blank. Each failure is an
+ * InputError naming the input.
  */
 export async function readTextInput(
   source: string,
@@ -21,6 +25,11 @@ export async function readTextInput(
     if (read === 'too-large') return bad(`is larger than ${mib(options.maxBytes)}`);
     bytes = read;
   } else {
+    // The kernel's pseudo files (/proc, /sys) look like regular files but are no one's text.
+    const real = await realpath(source).catch(() => source);
+    if (PSEUDO_FILE_SYSTEMS.some((root) => real === root || real.startsWith(`${root}/`))) {
+      return bad(`is a kernel pseudo-file (${real}), so it is not ${options.what}`);
+    }
     let handle: Awaited<ReturnType<typeof open>>;
     try {
       handle = await open(source, 'r');

@@ -12,9 +12,12 @@
  * Without it a scripted judge answers unsure on every item.
  *
  * Quotes are copied from the request's material (the text between
- * `<material>` and `</material>`), so they pass redgreen's verbatim rule;
+ * `<material-MARKER>` and `</material-MARKER>`): a line of its evidence long
+ * enough for redgreen's quote rule (harness/judge/quote-rule.ts), never a
+ * marked heading, a note in parentheses or the skill text, so they pass it;
  * `judge-misquote` quotes words the material does not hold.
  */
+import { quoteLongEnough } from '../judge/quote-rule.js';
 import { seededRng } from './policies/rng.js';
 
 export const JUDGE_TOOL_NAME = 'record_judgement';
@@ -89,26 +92,51 @@ export function rubricIdsOf(tools: readonly { name: string; input_schema?: unkno
   return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
 }
 
-/** The material of a judge request: the text between the tags, from the user's text blocks. */
+const OPEN_TAG = /<material-([0-9a-f]{16})>/;
+
+/** The material of a judge request: the text between its marked tags, from the user's text blocks. */
 export function materialOf(promptText: string): string {
-  const start = promptText.indexOf('<material>');
-  const end = promptText.lastIndexOf('</material>');
-  return start < 0 || end < start ? '' : promptText.slice(start + '<material>'.length, end);
+  const open = OPEN_TAG.exec(promptText);
+  if (open === null) return '';
+  const close = promptText.lastIndexOf(`</material-${open[1]}>`);
+  const start = open.index + open[0].length;
+  return close < start ? '' : promptText.slice(open.index, close + `</material-${open[1]}>`.length);
 }
 
 /**
- * A short quote copied verbatim from the material: the first line of the
- * reply section that is not blank, else the first line of any section.
+ * A quote copied verbatim from the material: the first line of the reply
+ * that is long enough to be evidence, else the first such line of the
+ * dispatches, tool calls or diff. Never a marked line, a note in parentheses
+ * or the skill text.
  */
 export function quoteFrom(material: string): string {
-  const lines = material.split('\n');
-  const replyAt = lines.findIndex((line) => line.startsWith('## Reply'));
-  const candidates = [...(replyAt < 0 ? [] : lines.slice(replyAt + 1)), ...lines];
-  const line = candidates.find(
-    (candidate) =>
-      candidate.trim() !== '' && !candidate.startsWith('#') && !candidate.startsWith('('),
-  );
-  return (line ?? '').trim().slice(0, 120);
+  const marker = OPEN_TAG.exec(material)?.[1];
+  if (marker === undefined) return '';
+  const heading = `## [${marker}] `;
+  const sections: { title: string; lines: string[] }[] = [];
+  for (const line of material.split('\n')) {
+    if (line.startsWith(heading)) sections.push({ title: line.slice(heading.length), lines: [] });
+    else if (!line.includes(marker)) sections.at(-1)?.lines.push(line);
+  }
+  const evidence = sections.filter((section) => !section.title.startsWith('Skill text'));
+  const ordered = [
+    ...evidence.filter((section) => section.title.startsWith('Reply')),
+    ...evidence.filter((section) => !section.title.startsWith('Reply')),
+  ];
+  for (const section of ordered) {
+    const line = section.lines
+      .map((candidate) => candidate.trim())
+      .find(
+        (candidate) =>
+          candidate !== '' &&
+          !candidate.startsWith('(') &&
+          !/^Dispatch \d+: /.test(candidate) &&
+          !/ by the controller, \d+ inside subagents; /.test(candidate) &&
+          quoteLongEnough(candidate),
+      );
+    if (line !== undefined) return line.slice(0, 120);
+  }
+  return '';
 }
 
 export interface JudgeTurnInput {

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { type ResultsModel, resultsSchema } from './results-schema.js';
+import type { GateConfig } from '../campaign/config-schema.js';
+import {
+  type CellSummary,
+  gateOutcomeSchema,
+  type ResultsModel,
+  resultsSchema,
+} from './results-schema.js';
 
 /**
  * What `redgreen gate --json` and `redgreen report --json` print on stdout
@@ -8,6 +14,90 @@ import { type ResultsModel, resultsSchema } from './results-schema.js';
  * same as without --json; on bad input nothing is printed on stdout.
  */
 export const COMMAND_JSON_VERSION = 1;
+
+const gateCellSchema = z
+  .object({
+    arm: z.string(),
+    role: z.enum(['red', 'green']),
+    scenario: z.string(),
+    /** The cell's model, in a campaign of several models. */
+    model: z.string().optional(),
+    pass: z.number().int().nonnegative(),
+    fail: z.number().int().nonnegative(),
+    indeterminate: z.number().int().nonnegative(),
+    decided: z.number().int().nonnegative(),
+    recorded: z.number().int().nonnegative(),
+  })
+  .strict();
+
+interface GateFacts {
+  readonly arm: string | null;
+  readonly scenario: string | null;
+  readonly params: Record<string, number | string>;
+  readonly cells: z.infer<typeof gateCellSchema>[];
+}
+
+/** A gate's structured fields: what it names, its parameters, and the counts of the cells it reads. */
+function gateFacts(gate: GateConfig | undefined, all: readonly CellSummary[]): GateFacts {
+  const counts = (cell: CellSummary): z.infer<typeof gateCellSchema> => ({
+    arm: cell.arm,
+    role: cell.role,
+    scenario: cell.scenario,
+    ...(cell.model === undefined ? {} : { model: cell.model }),
+    pass: cell.pass,
+    fail: cell.fail,
+    indeterminate: cell.indeterminate,
+    decided: cell.decided,
+    recorded: cell.recorded,
+  });
+  if (gate === undefined) return { arm: null, scenario: null, params: {}, cells: [] };
+  // A gate naming one model reads that model's cells; `every` (the default) reads each model's.
+  const cells =
+    gate.model === undefined || gate.model === 'every'
+      ? all
+      : all.filter((cell) => cell.model === undefined || cell.model === gate.model);
+  const ofScenario = (scenario: string | undefined): z.infer<typeof gateCellSchema>[] =>
+    cells.filter((cell) => scenario === undefined || cell.scenario === scenario).map(counts);
+  switch (gate.kind) {
+    case 'min-pass-rate':
+      return {
+        arm: gate.arm,
+        scenario: gate.scenario,
+        params: { passes: gate.passes, of: gate.of },
+        cells: cells
+          .filter((cell) => cell.arm === gate.arm && cell.scenario === gate.scenario)
+          .map(counts),
+      };
+    case 'green-better':
+    case 'no-regression':
+      return {
+        arm: null,
+        scenario: gate.scenario,
+        params: { alpha: gate.alpha },
+        cells: ofScenario(gate.scenario),
+      };
+    case 'no-scenario-regresses': {
+      const scenarios = gate.scenarios;
+      return {
+        arm: null,
+        scenario: null,
+        params: { alpha: gate.alpha, correction: gate.correction },
+        cells: cells
+          .filter((cell) => scenarios === undefined || scenarios.includes(cell.scenario))
+          .map(counts),
+      };
+    }
+    case 'max-indeterminate-share':
+      return { arm: null, scenario: null, params: { share: gate.share }, cells: cells.map(counts) };
+    case 'max-disagreement-share':
+      return {
+        arm: null,
+        scenario: gate.scenario ?? null,
+        params: { share: gate.share },
+        cells: ofScenario(gate.scenario),
+      };
+  }
+}
 
 export const gateJsonSchema = z
   .object({
@@ -29,13 +119,22 @@ export const gateJsonSchema = z
     outcome: z.enum(['pass', 'fail', 'undecided']),
     exitCode: z.union([z.literal(0), z.literal(1), z.literal(2)]),
     why: z.string(),
+    /**
+     * Each gate: its outcome and figure, over several models also its `model` (a name or
+     * `every`) and `perModel` outcomes, and what it names, its parameters and the counts of the
+     * cells it reads.
+     */
     gates: z.array(
-      z
-        .object({
-          gate: z.string(),
-          kind: z.string(),
-          outcome: z.enum(['holds', 'fails', 'undecided']),
-          figure: z.string(),
+      gateOutcomeSchema
+        .extend({
+          /** The arm a min-pass-rate gate names, else null. */
+          arm: z.string().nullable(),
+          /** The scenario the gate is about, else null (max-indeterminate-share, no-scenario-regresses). */
+          scenario: z.string().nullable(),
+          /** The gate's parameters as the campaign declares them: passes and of, alpha (and correction), or share. */
+          params: z.record(z.string(), z.union([z.number(), z.string()])),
+          /** The cells the gate reads, with their counts (every cell for max-indeterminate-share). */
+          cells: z.array(gateCellSchema),
         })
         .strict(),
     ),
@@ -64,6 +163,8 @@ export function gateJson(
   model: ResultsModel,
   resultsDir: string,
   files: GateJson['files'],
+  /** The campaign's gates, in the order the results list them. */
+  configs: readonly GateConfig[],
 ): GateJson {
   return gateJsonSchema.parse({
     schemaVersion: COMMAND_JSON_VERSION,
@@ -87,7 +188,10 @@ export function gateJson(
     outcome: model.gates.outcome,
     exitCode: model.gates.exitCode,
     why: model.gates.why,
-    gates: model.gates.results,
+    gates: model.gates.results.map((result, index) => ({
+      ...result,
+      ...gateFacts(configs[index], model.cells),
+    })),
     files,
   });
 }

@@ -22,7 +22,7 @@ function mean(value: number | null): string {
 }
 
 function describeSide(letter: 'A' | 'B', side: DiffModel['a']): string {
-  return `${letter}: ${side.dir} — campaign ${side.campaign.id}, identity ${side.campaign.identity.slice(0, 12)}, model ${side.model}${side.scripted ? ' (scripted policy, not a model)' : ''}, ${side.backend}, ${side.repsPerCell} rep(s) per cell, ${side.recorded}/${side.planned} recorded`;
+  return `${letter}: ${side.dir} — campaign ${side.campaign.id}, identity ${side.campaign.identity.slice(0, 12)}, model ${side.model}${side.scripted ? ' (scripted policy, not a model)' : ''}, ${side.backend}, ${side.repsPerCell} rep(s) per cell${side.shard === null ? '' : `, shard ${side.shard}`}, ${side.recorded}/${side.planned} recorded`;
 }
 
 function row(cell: DiffCell): string[] {
@@ -52,9 +52,13 @@ export function diffMarkdown(diff: DiffModel): string {
     'p (permutation)',
   ];
   const line = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
-  const compared = diff.sameIdentity
-    ? 'Compared: the same campaign identity (the same configuration), cell by cell.'
-    : `Compared: different set-ups (${diff.differences.join('; ')}); the cells match, so each cell is compared.`;
+  const compared = diff.sameDirectory
+    ? 'Compared: A and B are the same directory, so nothing can differ.'
+    : diff.differences.length === 0
+      ? 'Compared: the same campaign identity and set-up, cell by cell.'
+      : diff.sameIdentity
+        ? `Compared: the same campaign identity (the same sessions), but ${diff.differences.join('; ')}; cell by cell.`
+        : `Compared: different set-ups (${diff.differences.join('; ')}); the cells match, so each cell is compared.`;
   const changes = diff.cells.flatMap((cell) => cell.verdictChanges);
   const only = [
     diff.repsOnlyInA.length > 0 ? `Recorded in A only: ${diff.repsOnlyInA.join(', ')}.` : '',

@@ -27,6 +27,8 @@ const sideSchema = z
     backend: z.string(),
     engine: z.string(),
     repsPerCell: z.number().int(),
+    /** `k/n` when the directory is one shard of a campaign, else null. */
+    shard: z.string().nullable(),
     planned: z.number().int(),
     recorded: z.number().int(),
   })
@@ -87,8 +89,10 @@ export const diffJsonSchema = z
     command: z.literal('diff'),
     a: sideSchema,
     b: sideSchema,
-    /** Both directories are runs of the same campaign identity (same configuration). */
+    /** Both directories are runs of the same campaign identity (the same sessions; reps and shard may differ). */
     sameIdentity: z.boolean(),
+    /** A and B are one directory (the same path after symlinks), so nothing can differ. */
+    sameDirectory: z.boolean(),
     /** How the two runs' set-ups differ, one phrase each ("model X vs Y"); empty when identical. */
     differences: z.array(z.string()),
     cells: z.array(diffCellSchema),
@@ -102,7 +106,11 @@ export type DiffCell = z.infer<typeof diffCellSchema>;
 
 export interface DiffInput {
   readonly dir: string;
+  /** The directory with symlinks resolved: two inputs with the same one are the same directory. */
+  readonly realDir: string;
   readonly model: ResultsModel;
+  /** `k/n` for one shard of a campaign, else null. */
+  readonly shard: string | null;
 }
 
 const cellKey = (cell: { arm: string; scenario: string; model?: string | undefined }): string =>
@@ -118,13 +126,16 @@ function side(input: DiffInput): DiffModel['a'] {
     backend: model.backend,
     engine: model.engine,
     repsPerCell: model.repsPerCell,
+    shard: input.shard,
     planned: model.planned,
     recorded: model.recorded,
   };
 }
 
 /** One phrase per set-up difference between the runs, in a fixed order. */
-function setupDifferences(a: ResultsModel, b: ResultsModel): string[] {
+function setupDifferences(inputA: DiffInput, inputB: DiffInput): string[] {
+  const a = inputA.model;
+  const b = inputB.model;
   const out: string[] = [];
   const compare = (what: string, left: string | number, right: string | number): void => {
     if (left !== right) out.push(`${what} ${left} vs ${right}`);
@@ -135,13 +146,17 @@ function setupDifferences(a: ResultsModel, b: ResultsModel): string[] {
   compare('engine', a.engine, b.engine);
   compare('sandbox', a.sandbox, b.sandbox);
   compare('reps per cell', a.repsPerCell, b.repsPerCell);
+  compare('shard', inputA.shard ?? 'whole run', inputB.shard ?? 'whole run');
   for (const armA of a.arms) {
     const armB = b.arms.find((candidate) => candidate.name === armA.name);
     if (armB !== undefined) {
       compare(`arm ${armA.name} skill tree`, armA.tree.slice(0, 12), armB.tree.slice(0, 12));
     }
   }
-  if (a.campaign.identity !== b.campaign.identity && out.length === 0) {
+  if (
+    a.campaign.identity !== b.campaign.identity &&
+    out.every((phrase) => /^(reps|shard) /.test(phrase))
+  ) {
     out.push(
       `campaign identity ${a.campaign.identity.slice(0, 12)} vs ${b.campaign.identity.slice(0, 12)} (limits, seed, prompt or fixtures)`,
     );
@@ -238,7 +253,8 @@ export function diffResults(a: DiffInput, b: DiffInput): Result<DiffModel, Input
       a: side(a),
       b: side(b),
       sameIdentity: a.model.campaign.identity === b.model.campaign.identity,
-      differences: setupDifferences(a.model, b.model),
+      sameDirectory: a.realDir === b.realDir,
+      differences: setupDifferences(a, b),
       cells,
       repsOnlyInA: [...idsA].filter((id) => !idsB.has(id)),
       repsOnlyInB: [...idsB].filter((id) => !idsA.has(id)),

@@ -131,76 +131,132 @@ function noScenarioRegresses(
   base: Pick<GateOutcome, 'gate' | 'kind'>,
 ): GateOutcome {
   const scenarios = gate.scenarios ?? [...new Set(cells.map((c) => c.scenario))];
-  const tested: { scenario: string; counts: string; p: number; floor: number }[] = [];
-  const undecided: string[] = [];
-  for (const scenario of scenarios) {
-    const red = roleCell(cells, 'red', scenario);
-    const green = roleCell(cells, 'green', scenario);
-    if (red === undefined || green === undefined || red.decided === 0 || green.decided === 0) {
-      undecided.push(scenario.toUpperCase());
-      continue;
-    }
-    tested.push({
-      scenario: scenario.toUpperCase(),
-      counts: `RED ${red.pass}/${red.decided}, GREEN ${green.pass}/${green.decided}`,
-      p: fisherExact(
-        { successes: red.pass, trials: red.decided },
-        { successes: green.pass, trials: green.decided },
-        'greater',
-      ),
-      // The smallest p these reps could give: RED passing every rep, GREEN none.
-      floor: fisherExact(
-        { successes: red.decided, trials: red.decided },
-        { successes: 0, trials: green.decided },
-        'greater',
-      ),
-    });
-  }
+  const [judged] = judgeRegressionFamily(gate, [
+    scenarios.map((scenario) => ({
+      scenario,
+      red: roleCell(cells, 'red', scenario),
+      green: roleCell(cells, 'green', scenario),
+    })),
+  ]);
+  if (judged === undefined) throw new Error('a family of one group judged none');
+  return { ...base, ...judged };
+}
+
+/** One RED vs GREEN comparison of a regression family: a scenario (of one model). */
+export interface RegressionComparison {
+  readonly scenario: string;
+  readonly red: CellSummary | undefined;
+  readonly green: CellSummary | undefined;
+}
+
+interface RegressionTest {
+  readonly scenario: string;
+  readonly counts: string;
+  readonly p: number;
+  /** The smallest p these reps could give: RED passing every rep, GREEN none. */
+  readonly floor: number;
+  /** The level the family's correction holds it to, and whether it is rejected there. */
+  readonly threshold: number;
+  readonly rejected: boolean;
+}
+
+/**
+ * `no-scenario-regresses` over groups of comparisons tested as one family:
+ * one group (the campaign's scenarios), or one per model (each model's
+ * scenarios), every comparison corrected against all the others (Holm's
+ * k-th smallest p held to α/(m−k+1), m counting every test of every group).
+ * Each group gets its own outcome and figure, as the one-group gate always
+ * judged: fails when one of its regressions survives the family's
+ * correction; undecided when one of its scenarios has no decided reps in an
+ * arm, or when none of its tests could get below the family's first
+ * threshold (it could never fail); holds otherwise.
+ */
+export function judgeRegressionFamily(
+  gate: Extract<GateConfig, { kind: 'no-scenario-regresses' }>,
+  groups: readonly (readonly RegressionComparison[])[],
+): Pick<GateOutcome, 'outcome' | 'figure'>[] {
+  const decided = groups.map((group) =>
+    group.flatMap(({ scenario, red, green }) =>
+      red === undefined || green === undefined || red.decided === 0 || green.decided === 0
+        ? []
+        : [
+            {
+              scenario: scenario.toUpperCase(),
+              counts: `RED ${red.pass}/${red.decided}, GREEN ${green.pass}/${green.decided}`,
+              p: fisherExact(
+                { successes: red.pass, trials: red.decided },
+                { successes: green.pass, trials: green.decided },
+                'greater',
+              ),
+              floor: fisherExact(
+                { successes: red.decided, trials: red.decided },
+                { successes: 0, trials: green.decided },
+                'greater',
+              ),
+            },
+          ],
+    ),
+  );
+  const family = decided.flat();
   const adjusted = adjustForMultiple(
-    tested.map((test) => test.p),
+    family.map((test) => test.p),
     gate.alpha,
     gate.correction,
   );
-  const regressions = tested
-    .map((test, index) => ({ ...test, ...adjusted[index] }))
-    .filter((test) => test.rejected === true);
-  if (regressions.length > 0) {
+  let next = 0;
+  const tested: RegressionTest[][] = decided.map((group) =>
+    group.map((test) => {
+      const adjustment = adjusted[next];
+      next += 1;
+      return {
+        ...test,
+        threshold: adjustment?.threshold ?? gate.alpha,
+        rejected: adjustment?.rejected === true,
+      };
+    }),
+  );
+  const firstThreshold = gate.correction === 'holm' ? gate.alpha / family.length : gate.alpha;
+  const familySize =
+    groups.length === 1 ? `${family.length} scenario(s)` : `${family.length} tests`;
+  return groups.map((group, index) => {
+    const mine = tested[index] ?? [];
+    const undecided = group
+      .filter(
+        (comparison) => !mine.some((test) => test.scenario === comparison.scenario.toUpperCase()),
+      )
+      .map((comparison) => comparison.scenario.toUpperCase());
+    const regressions = mine.filter((test) => test.rejected);
+    if (regressions.length > 0) {
+      return {
+        outcome: 'fails',
+        figure: `regresses: ${regressions.map((r) => `${r.scenario} (${r.counts}; ${fmtP(r.p)} below ${r.threshold.toPrecision(3)})`).join('; ')}`,
+      };
+    }
+    if (undecided.length > 0 || mine.length === 0) {
+      return {
+        outcome: 'undecided',
+        figure:
+          undecided.length > 0
+            ? `no decided reps in an arm of ${undecided.join(', ')}`
+            : 'no scenario to compare',
+      };
+    }
+    if (mine.every((test) => test.floor >= firstThreshold)) {
+      // Not even the starkest regression could pass the threshold: the gate cannot fail.
+      return {
+        outcome: 'undecided',
+        figure: `too few decided reps to show a regression: the smallest p they allow is ${fmtP(Math.min(...mine.map((t) => t.floor)))}, and the first threshold is ${firstThreshold.toPrecision(3)} (${familySize}); run more reps`,
+      };
+    }
+    const closest = [...mine].sort((a, b) => a.p - b.p)[0];
     return {
-      ...base,
-      outcome: 'fails',
-      figure: `regresses: ${regressions.map((r) => `${r.scenario} (${r.counts}; ${fmtP(r.p)} below ${(r.threshold ?? gate.alpha).toPrecision(3)})`).join('; ')}`,
-    };
-  }
-  if (undecided.length > 0 || tested.length === 0) {
-    return {
-      ...base,
-      outcome: 'undecided',
+      outcome: 'holds',
       figure:
-        undecided.length > 0
-          ? `no decided reps in an arm of ${undecided.join(', ')}`
-          : 'no scenario to compare',
+        closest === undefined || closest.p >= 1 - 1e-9
+          ? `${mine.length} scenario(s), none regresses: RED is better than GREEN in none`
+          : `${mine.length} scenario(s), none regresses; closest: ${closest.scenario} (${closest.counts}; RED better than GREEN: ${fmtP(closest.p)}, needs below ${closest.threshold.toPrecision(3)})`,
     };
-  }
-  const firstThreshold = gate.correction === 'holm' ? gate.alpha / tested.length : gate.alpha;
-  if (tested.every((test) => test.floor >= firstThreshold)) {
-    // Not even the starkest regression could pass the threshold: the gate cannot fail.
-    return {
-      ...base,
-      outcome: 'undecided',
-      figure: `too few decided reps to show a regression: the smallest p they allow is ${fmtP(Math.min(...tested.map((t) => t.floor)))}, and the first threshold is ${firstThreshold.toPrecision(3)} (${tested.length} scenario(s)); run more reps`,
-    };
-  }
-  const closest = tested
-    .map((test, index) => ({ ...test, threshold: adjusted[index]?.threshold ?? gate.alpha }))
-    .sort((a, b) => a.p - b.p)[0];
-  return {
-    ...base,
-    outcome: 'holds',
-    figure:
-      closest === undefined || closest.p >= 1 - 1e-9
-        ? `${tested.length} scenario(s), none regresses: RED is better than GREEN in none`
-        : `${tested.length} scenario(s), none regresses; closest: ${closest.scenario} (${closest.counts}; RED better than GREEN: ${fmtP(closest.p)}, needs below ${closest.threshold.toPrecision(3)})`,
-  };
+  });
 }
 
 /** Why a complete run of a campaign without gates is undecided: nothing was checked. */

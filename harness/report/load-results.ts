@@ -37,8 +37,12 @@ export interface LoadedResults {
   /** Rep ids the campaign plans (for this directory's shard, if any) that are not recorded. */
   readonly missing: readonly string[];
   readonly overrides: Overrides;
-  /** Each judged rep's judge.json, by rep id. */
+  /** Each judged rep's judge.json that counts (current, by the scenario's current judge), by rep id. */
   readonly judgements: ReadonlyMap<string, Judgement>;
+  /** Scenarios with a judge block: each of their recorded reps is expected to be judged. */
+  readonly judgedScenarios: ReadonlySet<string>;
+  /** Stored judgements that do not count (stale, or by another judge), and why. */
+  readonly judgementsSetAside: readonly { readonly id: string; readonly why: string }[];
   /** Reps whose judge.json exists but cannot be read (they count as not judged). */
   readonly judgementProblems: readonly { readonly id: string; readonly problem: string }[];
 }
@@ -126,13 +130,21 @@ export async function loadResults(dir: string): Promise<Result<LoadedResults, In
     }
   }
   const recorded = new Set(reps.map((rep) => rep.id));
+  const { judgingScope } = await import('../judge/judging-scope.js');
+  const scope = await judgingScope(
+    record,
+    reps.map((rep) => ({ id: rep.id, scenario: rep.meta.scenario })),
+    judgements,
+  );
   return ok({
     layout,
     record,
     reps,
     missing: planned.filter((id) => !recorded.has(id)),
     overrides: overrides.value,
-    judgements,
+    judgements: scope.judgements,
+    judgedScenarios: scope.judgedScenarios,
+    judgementsSetAside: scope.setAside,
     judgementProblems,
   });
 }

@@ -52,8 +52,9 @@ export const COMPARISON_COLUMNS = [
 export function toolUsesRule(model: Pick<ResultsModel, 'cells'>): string {
   const left = model.cells.reduce((sum, cell) => sum + cell.indeterminate, 0);
   return (
-    'tool_uses figures count decided reps only (median, mean, bootstrap interval, permutation test): ' +
-    'an indeterminate rep was cut short or could not be read, so its count measures nothing' +
+    'tool_uses figures count decided reps only (median, mean, bootstrap interval, permutation test), ' +
+    "as do the Notes' observation summaries: an indeterminate rep was cut short or could not be read, " +
+    'so what it counted or observed measures nothing' +
     (left === 0 ? '.' : `; ${left} indeterminate rep(s) left out.`)
   );
 }
@@ -62,9 +63,12 @@ export function cellName(cell: Pick<CellSummary, 'scenario' | 'arm'>): string {
   return `${cell.scenario.toUpperCase()} ${cell.arm.toUpperCase()}`;
 }
 
-/** Each summarised observation of a cell, as the Notes say it: `resolution: 5 structural`, `none via …`. */
+/**
+ * Each summarised observation of a cell's decided reps, as the Notes say it:
+ * `resolution: 5 structural`, `none via …`.
+ */
 function observationSentences(cell: CellSummary): string[] {
-  if (cell.recorded === 0) return [];
+  if (cell.decided === 0) return [];
   return cell.observations.map((summary) => {
     if (summary.kind === 'passes') {
       return `${summary.passes === 0 ? 'none' : summary.passes} ${summary.phrase}`;
@@ -110,6 +114,15 @@ export function resultsTable(model: ResultsModel): string {
       ]),
     ),
   );
+}
+
+/**
+ * The tool_uses section's title: the seed's "Disambiguation cost" where a
+ * scenario classifies how sessions resolved their question (a tally
+ * observation: what the tool_uses were spent on), else a plain one.
+ */
+export function costHeading(model: Pick<ResultsModel, 'legend'>): string {
+  return model.legend === null ? 'tool_uses per cell' : 'Disambiguation cost';
 }
 
 export function costTable(model: ResultsModel): string {
@@ -255,7 +268,7 @@ export function resultsMarkdown(model: ResultsModel): string {
     'PASS counts decided reps (indeterminate ones are excluded); intervals are Wilson 95%.',
     '',
     ...judgeAgreementLines(model),
-    '## Disambiguation cost',
+    `## ${costHeading(model)}`,
     '',
     costTable(model),
     '',

@@ -1,5 +1,5 @@
 import type { GateConfig } from '../campaign/config-schema.js';
-import { describeGate, evaluateGate } from './gates.js';
+import { describeGate, evaluateGate, judgeRegressionFamily } from './gates.js';
 import type { CellSummary, GateOutcome } from './results-schema.js';
 import { holmAdjust } from './stats-holm.js';
 import { fisherExact } from './stats-rates.js';
@@ -9,9 +9,12 @@ import { fisherExact } from './stats-rates.js';
  * on that model's cells) or `every`, the default (it must hold on each
  * model): any model failing fails it, else any model undecided leaves it
  * undecided. `no-regression` on every model Holm-corrects the per-model
- * tests (it fails when any model regresses, so its false alarms are
- * counted across models); `green-better` on every model needs each model's
- * own test at α (all must hold, which needs no correction). A model whose
+ * tests, and `no-scenario-regresses` on every model corrects across every
+ * scenario × model test (each fails when any model regresses, so their
+ * false alarms are counted across models); `green-better` on every model
+ * needs each model's own test at α (all must hold, which needs no
+ * correction). Each outcome carries the model it was judged on (`every`
+ * or a name) and each judged model's own outcome and figure. A model whose
  * cells have no decided reps because its infrastructure failed (an endpoint
  * answering errors or refusing connections) says so in the figure. In a
  * one-model campaign (cells without a model) gates are judged as they
@@ -25,29 +28,43 @@ export function evaluateGateOnModels(gate: GateConfig, cells: readonly CellSumma
   const target = gate.model ?? 'every';
   const judged = target === 'every' ? models : [target];
   const label = `${describeGate(gate)} on ${target === 'every' ? 'every model' : target}`;
-  const base = { gate: label, kind: gate.kind };
+  const base = { gate: label, kind: gate.kind, model: target };
   if (gate.kind === 'no-regression' && judged.length > 1) {
     return noRegressionAcrossModels(gate, judged, cells, base);
   }
-  const outcomes = judged.map((model) => {
+  if (gate.kind === 'no-scenario-regresses' && judged.length > 1) {
+    return noScenarioRegressesAcrossModels(gate, judged, cells, base);
+  }
+  const perModel = judged.map((model) => {
     const mine = cells.filter((cell) => cell.model === model);
     const outcome =
       mine.length === 0
-        ? { ...base, outcome: 'undecided' as const, figure: 'no reps of this model' }
+        ? { outcome: 'undecided' as const, figure: 'no reps of this model' }
         : evaluateGate(gate, mine);
-    return { model, outcome, note: infrastructureNote(gateCells(gate, mine), outcome) };
+    return {
+      model,
+      outcome: outcome.outcome,
+      figure: `${outcome.figure}${infrastructureNote(gateCells(gate, mine), outcome.outcome)}`,
+    };
   });
-  const worst = outcomes.some((entry) => entry.outcome.outcome === 'fails')
+  return combined(base, perModel);
+}
+
+/** Each model's outcome, and the gate's: any model failing fails it, else any undecided leaves it undecided. */
+function combined(
+  base: Pick<GateOutcome, 'gate' | 'kind' | 'model'>,
+  perModel: NonNullable<GateOutcome['perModel']>,
+): GateOutcome {
+  const worst = perModel.some((entry) => entry.outcome === 'fails')
     ? 'fails'
-    : outcomes.some((entry) => entry.outcome.outcome === 'undecided')
+    : perModel.some((entry) => entry.outcome === 'undecided')
       ? 'undecided'
       : 'holds';
   return {
     ...base,
     outcome: worst,
-    figure: outcomes
-      .map((entry) => `${entry.model}: ${entry.outcome.figure}${entry.note}`)
-      .join('; '),
+    figure: perModel.map((entry) => `${entry.model}: ${entry.figure}`).join('; '),
+    perModel,
   };
 }
 
@@ -65,8 +82,11 @@ function gateCells(gate: GateConfig, cells: readonly CellSummary[]): readonly Ce
 }
 
 /** Says when a model's undecided outcome is its infrastructure's doing. */
-function infrastructureNote(cells: readonly CellSummary[], outcome: GateOutcome): string {
-  if (outcome.outcome !== 'undecided') return '';
+function infrastructureNote(
+  cells: readonly CellSummary[],
+  outcome: GateOutcome['outcome'],
+): string {
+  if (outcome !== 'undecided') return '';
   const infrastructure = cells.reduce((sum, cell) => sum + (cell.infrastructure ?? 0), 0);
   if (infrastructure === 0) return '';
   return ` (${infrastructure} indeterminate rep(s) are infrastructure failures: API errors, engine, timeout)`;
@@ -76,7 +96,7 @@ function noRegressionAcrossModels(
   gate: Extract<GateConfig, { kind: 'no-regression' }>,
   models: readonly string[],
   cells: readonly CellSummary[],
-  base: Pick<GateOutcome, 'gate' | 'kind'>,
+  base: Pick<GateOutcome, 'gate' | 'kind' | 'model'>,
 ): GateOutcome {
   const per = models.map((model) => {
     const mine = cells.filter((cell) => cell.model === model && cell.scenario === gate.scenario);
@@ -93,20 +113,68 @@ function noRegressionAcrossModels(
     return { model, red, green, p, mine };
   });
   const adjusted = holmAdjust(per.map((entry) => entry.p));
-  const figures = per.map((entry, index) => {
+  const perModel = per.map((entry, index) => {
     const holm = adjusted[index];
     if (entry.p === null || holm === null || holm === undefined || !entry.red || !entry.green) {
-      const undecided = { ...base, outcome: 'undecided' as const, figure: '' };
-      return `${entry.model}: a cell has no decided reps${infrastructureNote(entry.mine, undecided)}`;
+      return {
+        model: entry.model,
+        outcome: 'undecided' as const,
+        figure: `a cell has no decided reps${infrastructureNote(entry.mine, 'undecided')}`,
+      };
     }
-    return `${entry.model}: RED ${entry.red.pass}/${entry.red.decided}, GREEN ${entry.green.pass}/${entry.green.decided}; RED better than GREEN: p = ${entry.p.toFixed(4)}, Holm ${holm.toFixed(4)}`;
+    return {
+      model: entry.model,
+      outcome: holm < gate.alpha ? ('fails' as const) : ('holds' as const),
+      figure: `RED ${entry.red.pass}/${entry.red.decided}, GREEN ${entry.green.pass}/${entry.green.decided}; RED better than GREEN: p = ${entry.p.toFixed(4)}, Holm ${holm.toFixed(4)}`,
+    };
   });
-  const fails = adjusted.some((holm) => holm !== null && holm < gate.alpha);
-  const undecided = adjusted.some((holm) => holm === null);
-  return {
-    ...base,
-    gate: `${base.gate} (Holm across ${models.length} models)`,
-    outcome: fails ? 'fails' : undecided ? 'undecided' : 'holds',
-    figure: figures.join('; '),
-  };
+  return combined(
+    { ...base, gate: `${base.gate} (Holm across ${models.length} models)` },
+    perModel,
+  );
+}
+
+/**
+ * `no-scenario-regresses` on several models: every scenario of every model
+ * is one test of one family, corrected across all of them (as `no-regression`
+ * on every model is corrected across models), so a panel run on m models
+ * does not get m chances at a false alarm. Each model is judged on its own
+ * scenarios at the family's thresholds.
+ */
+function noScenarioRegressesAcrossModels(
+  gate: Extract<GateConfig, { kind: 'no-scenario-regresses' }>,
+  models: readonly string[],
+  cells: readonly CellSummary[],
+  base: Pick<GateOutcome, 'gate' | 'kind' | 'model'>,
+): GateOutcome {
+  const scenarios = gate.scenarios ?? [...new Set(cells.map((cell) => cell.scenario))];
+  const find = (model: string, scenario: string, role: 'red' | 'green') =>
+    cells.find((cell) => cell.model === model && cell.scenario === scenario && cell.role === role);
+  const judged = judgeRegressionFamily(
+    gate,
+    models.map((model) =>
+      scenarios.map((scenario) => ({
+        scenario,
+        red: find(model, scenario, 'red'),
+        green: find(model, scenario, 'green'),
+      })),
+    ),
+  );
+  const perModel = models.map((model, index) => {
+    const outcome = judged[index] ?? { outcome: 'undecided' as const, figure: 'not judged' };
+    const mine = cells.filter((cell) => cell.model === model && scenarios.includes(cell.scenario));
+    return {
+      model,
+      outcome: outcome.outcome,
+      figure: `${outcome.figure}${infrastructureNote(mine, outcome.outcome)}`,
+    };
+  });
+  const correction = gate.correction === 'holm' ? 'Holm' : 'uncorrected';
+  return combined(
+    {
+      ...base,
+      gate: `${base.gate} (${correction} across ${models.length} models × ${scenarios.length} scenarios: ${models.length * scenarios.length} tests)`,
+    },
+    perModel,
+  );
 }

@@ -210,6 +210,20 @@ export const gateOutcomeSchema = z
     kind: z.string(),
     outcome: z.enum(['holds', 'fails', 'undecided']),
     figure: z.string(),
+    /** In a campaign of several models: the model the gate is judged on, or `every`. */
+    model: z.string().optional(),
+    /** In a campaign of several models: each judged model's own outcome and figure. */
+    perModel: z
+      .array(
+        z
+          .object({
+            model: z.string(),
+            outcome: z.enum(['holds', 'fails', 'undecided']),
+            figure: z.string(),
+          })
+          .strict(),
+      )
+      .optional(),
   })
   .strict();
 export type GateOutcome = z.infer<typeof gateOutcomeSchema>;

@@ -100,7 +100,7 @@ function repRow(loaded: LoadedResults, rep: RecordedRep): RepRow {
     findings: findings.join('; '),
     skill_tree: meta.skill.tree,
     fixture_head: meta.fixture.head,
-    ...judgeRowFields(score, loaded.judgements.get(rep.id)),
+    ...judgeRowFields(score, loaded.judgements.get(rep.id), loaded.overrides[rep.id]),
     observations: Object.fromEntries(
       score.observations.map((observation) => [
         observation.id,
@@ -154,6 +154,8 @@ function cellSummary(
   scores: ReadonlyMap<string, RepScore>,
   planned: number,
   model: string | null = null,
+  /** Whether the scenario has a judge block: then a cell with no judgement still has an (empty) agreement. */
+  judged = false,
 ): CellSummary {
   const mine = rows
     .filter(
@@ -170,7 +172,7 @@ function cellSummary(
   const values = mine.filter((row) => row.verdict !== 'indeterminate').map((row) => row.tool_uses);
   const boot = bootstrapInterval(values, { statistic: 'mean', seed: REPORT_SEED });
   const interval = decided === 0 ? null : wilsonInterval(pass, decided);
-  const agreement = rowsAgreement(mine);
+  const agreement = rowsAgreement(mine, judged);
   return {
     arm: arm.name,
     role: arm.role,
@@ -194,8 +196,12 @@ function cellSummary(
       mean: mean(values),
       bootstrap95Mean: boot === null ? null : { lower: boot.lower, upper: boot.upper },
     },
+    // Like tool_uses, what an indeterminate rep observed measures nothing: the summaries count decided reps.
     observations: observationSummaries(
-      mine.map((row) => scores.get(row.rep_id)).filter((score) => score !== undefined),
+      mine
+        .filter((row) => row.verdict !== 'indeterminate')
+        .map((row) => scores.get(row.rep_id))
+        .filter((score) => score !== undefined),
     ),
     overrides: mine.filter((row) => row.verdict_source === 'override').length,
     ...(agreement === undefined ? {} : { agreement }),
@@ -211,6 +217,13 @@ const CLASSIFY_EXTRAS = ['both', 'neither', 'none'];
  * `neither`), so a value keeps its colour whichever were seen, then any
  * other value seen, in order.
  */
+/** An arm's skill text as the results name it: the directory read, or the git ref with its commit. */
+function skillSourceText(source: CampaignRecord['arms'][number]['source']): string {
+  return source.kind === 'dir'
+    ? source.dir
+    : `git:${source.repo}@${source.ref}:${source.subdir} (commit ${source.commit.slice(0, 12)})`;
+}
+
 function legendOf(loaded: LoadedResults, rows: readonly RepRow[]): ResultsModel['legend'] {
   for (const rep of loaded.reps) {
     const tally = rep.score.observations.find(
@@ -286,10 +299,14 @@ export function summariseCells(
   scores: ReadonlyMap<string, RepScore> = new Map(),
   /** A campaign of several models: its model names (cells are then arm × scenario × model), else null. */
   models: readonly string[] | null = null,
+  /** Scenarios with a judge block (their cells carry agreement even before any rep is judged). */
+  judgedScenarios: ReadonlySet<string> = new Set(),
 ): { cells: CellSummary[]; comparisons: Comparison[] } {
   const cells = scenarios.flatMap((scenario) =>
     (models ?? [null]).flatMap((model) =>
-      arms.map((arm) => cellSummary(arm, scenario, rows, scores, planned, model)),
+      arms.map((arm) =>
+        cellSummary(arm, scenario, rows, scores, planned, model, judgedScenarios.has(scenario)),
+      ),
     ),
   );
   const comparisons = scenarios
@@ -320,6 +337,7 @@ export function summariseResults(loaded: LoadedResults): ResultsModel {
     record.reps,
     new Map(loaded.reps.map((rep) => [rep.id, rep.score])),
     modelNames,
+    loaded.judgedScenarios,
   );
   const axis =
     modelNames === null ? null : modelAxisSummary(record, modelNames, rows, cells, loaded.missing);
@@ -377,7 +395,7 @@ export function summariseResults(loaded: LoadedResults): ResultsModel {
       role: arm.role,
       label: arm.label,
       layout: arm.layout,
-      source: String(arm.source.spec ?? ''),
+      source: skillSourceText(arm.source),
       tree: arm.tree,
     })),
     scenarios: record.scenarios.map((scenario) => ({ id: scenario.id, title: scenario.title })),
@@ -414,7 +432,8 @@ function withAdjudication(
   if (adjudicated === 0) return decision;
   return {
     ...decision,
-    why: `${decision.why} (${adjudicated} verdict(s) adjudicated by hand, in overrides.json, are used)`,
+    // A sentence of its own: after a failed gate's name it would read as part of that name.
+    why: `${decision.why}. Used: ${adjudicated} verdict(s) adjudicated by hand (overrides.json)`,
   };
 }
 

@@ -12,7 +12,14 @@
  */
 import { z } from 'zod';
 import { nameSchema } from './param-types.js';
-import { type FactShapes, placeholderNames, sampleFacts, substitute } from './placeholders.js';
+import {
+  type FactShapes,
+  type Facts,
+  placeholderNames,
+  sampleFacts,
+  substitute,
+} from './placeholders.js';
+import { specificIssue } from './scenario-errors.js';
 import type { ParamProblem, ValidationContext } from './verb.js';
 import { isVerbName, VERB_NAMES, VERBS, type VerbName } from './verbs/index.js';
 
@@ -92,7 +99,8 @@ function pathText(base: string, path: readonly PropertyKey[]): string {
 }
 
 function zodProblem(base: string, error: z.ZodError): CheckProblem {
-  const issue = error.issues[0];
+  const first = error.issues[0];
+  const issue = first === undefined ? undefined : specificIssue(first);
   const field = pathText(base, issue?.path ?? []);
   if (issue?.code === 'unrecognized_keys') {
     return {
@@ -111,6 +119,8 @@ function zodProblem(base: string, error: z.ZodError): CheckProblem {
 export interface CompileContext extends ValidationContext {
   /** The facts params may name, and whether each is a list. */
   readonly facts: FactShapes;
+  /** Facts already known when the scenario loads (its own plan), used in place of sample values. */
+  readonly knownFacts?: Facts | undefined;
 }
 
 /** Validate one check as written and build its node; `where` names it (`checks.post[0]`). */
@@ -237,7 +247,7 @@ export function compileCheck(
       },
     };
   }
-  const sampled = substitute(params, sampleFacts(context.facts));
+  const sampled = substitute(params, { ...sampleFacts(context.facts), ...context.knownFacts });
   if (!sampled.ok)
     return {
       ok: false,

@@ -2,12 +2,14 @@
  * The controller's subagent dispatches, derived from its tool calls in
  * transcript order: every controller-seat call named `Agent` or `Task` is a
  * fresh dispatch, `SendMessage` a resume. Each dispatch's plan task is read
- * (from its description, a brief file it names, then its prompt) for every
+ * (from its description, the scenario's rules for no-task dispatches, a file
+ * of the plan it names by the scenario's patterns, then its prompt) for every
  * plan the scenario knows, so checks compare values and never read prose.
  */
 import { type Dispatch, type Reading, seatOf } from './evidence.js';
+import type { DispatchConventions } from './extractors/language/dispatch-conventions.js';
 import { readDispatchTask } from './extractors/language/dispatch-task.js';
-import { type PlanCatalogue, planReadingContext } from './extractors/plan-context.js';
+import { type PlanCatalogue, planEntryOf, planReadingContext } from './extractors/plan-context.js';
 import { stringField, type ToolCall } from './tool-call.js';
 
 const FRESH_TOOLS: readonly string[] = ['Agent', 'Task'];
@@ -21,6 +23,21 @@ function nullable(input: unknown, ...fields: string[]): string | null {
   return null;
 }
 
+/** The scenario's conventions for `plan`'s dispatches: its task files and its no-task rules. */
+function dispatchConventions(catalogue: PlanCatalogue, plan: string): DispatchConventions {
+  const entry = planEntryOf(catalogue, plan);
+  const pattern = (source: string | undefined) =>
+    source === undefined ? undefined : new RegExp(source, 'i');
+  return {
+    taskFiles: (entry?.taskFiles ?? []).map((source) => new RegExp(source)),
+    noTask: (entry?.noTaskDispatches ?? []).map((rule) => ({
+      subagentType: pattern(rule.subagentType),
+      description: pattern(rule.description),
+      prompt: pattern(rule.prompt),
+    })),
+  };
+}
+
 /** The dispatches among `calls`; tasks are read for each of `plans`, with `otherPlans` set aside. */
 export function dispatchesOf(
   calls: readonly ToolCall[],
@@ -31,6 +48,7 @@ export function dispatchesOf(
   const contexts = plans.map((plan) => ({
     plan,
     context: planReadingContext(catalogue, plan, otherPlans),
+    conventions: dispatchConventions(catalogue, plan),
   }));
   const dispatches: Dispatch[] = [];
   for (const call of calls) {
@@ -40,8 +58,14 @@ export function dispatchesOf(
     const description = nullable(call.input, 'description', 'summary');
     const prompt = nullable(call.input, 'prompt', 'message', 'content');
     const tasks: Record<string, Reading<number | 'none'>> = {};
-    for (const { plan, context } of contexts) {
-      const task = readDispatchTask({ description, prompt }, context.attribution, context.options);
+    const subagentType = fresh ? nullable(call.input, 'subagent_type') : null;
+    for (const { plan, context, conventions } of contexts) {
+      const task = readDispatchTask(
+        { description, prompt, subagentType },
+        context.attribution,
+        context.options,
+        conventions,
+      );
       tasks[plan] =
         task === undefined
           ? { ok: false, why: 'names no task of the plan' }
@@ -52,7 +76,7 @@ export function dispatchesOf(
       callId: call.id,
       tool: call.name,
       kind: fresh ? 'fresh' : 'resume',
-      subagentType: fresh ? nullable(call.input, 'subagent_type') : null,
+      subagentType,
       model: nullable(call.input, 'model'),
       description,
       prompt,

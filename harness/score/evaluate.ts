@@ -28,6 +28,8 @@ export interface CheckResult {
   readonly broken?: true | undefined;
   /** Evidence the check reads was not given (no transcript, no repository). */
   readonly notAssessed?: true | undefined;
+  /** With `notAssessed`: the evidence kinds it lacked (`transcript`, `reply`, `after`, …). */
+  readonly missingEvidence?: readonly string[] | undefined;
   readonly children?: readonly CheckResult[] | undefined;
 }
 
@@ -42,6 +44,7 @@ export const checkResultSchema: z.ZodType<CheckResult> = z.lazy(() =>
       detail: z.string(),
       broken: z.literal(true).optional(),
       notAssessed: z.literal(true).optional(),
+      missingEvidence: z.array(z.string()).optional(),
       children: z.array(checkResultSchema).optional(),
     })
     .strict(),
@@ -108,6 +111,7 @@ function runLeaf(
       params,
       outcome: 'undecided',
       notAssessed: true,
+      missingEvidence: missing,
       body: `not assessed: no ${missing.join(', ')} evidence`,
     });
   }
@@ -167,6 +171,10 @@ function evaluateNode(
       explaining(children, node.kind === 'not' ? (outcomes[0] ?? 'undecided') : outcome).map(body),
     ),
   ].join('; ');
+  const notAssessed =
+    outcome === 'undecided' &&
+    undecided.length > 0 &&
+    undecided.every((child) => child.notAssessed === true);
   return finish(node, {
     verb: node.kind,
     params: {},
@@ -174,12 +182,10 @@ function evaluateNode(
     observed: node.kind === 'not' ? children[0]?.observed : undefined,
     body: text,
     broken: children.some((child) => child.broken === true) ? true : undefined,
-    notAssessed:
-      outcome === 'undecided' &&
-      undecided.length > 0 &&
-      undecided.every((child) => child.notAssessed === true)
-        ? true
-        : undefined,
+    notAssessed: notAssessed ? true : undefined,
+    missingEvidence: notAssessed
+      ? [...new Set(undecided.flatMap((child) => child.missingEvidence ?? []))]
+      : undefined,
     children,
   });
 }

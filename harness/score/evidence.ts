@@ -84,7 +84,18 @@ export interface TranscriptEvidence {
   readonly dispatches: readonly Dispatch[];
   /** The controller's model, when the transcript or the run says; a dispatch without a model inherits it. */
   readonly model: string | null;
+  /** The directory of the skill under test as the session was given it; null or absent when unknown. */
+  readonly skillDir?: string | null | undefined;
+  /**
+   * True when lines of the transcript could not be read: calls may be
+   * missing, so a check that asserts an absence cannot be decided.
+   */
+  readonly partial?: boolean | undefined;
 }
+
+/** What a transcript check says when what it looked for is absent from a partial transcript. */
+export const PARTIAL_ABSENCE =
+  'not decidable: lines of the transcript could not be read, so a missing call may be among them';
 
 export const capturedFileSchema = z.union([
   z.object({ text: z.string() }).strict(),

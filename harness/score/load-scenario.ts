@@ -14,6 +14,7 @@ import { parse as parseYaml } from 'yaml';
 import { fixtureFactShapes } from '../fixture/scenario-facts.js';
 import { validateJudgeSpec } from '../judge/judge-spec.js';
 import { type InputError, inputError } from '../lib/input-error.js';
+import { packageRoot } from '../lib/package-root.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { type CheckNode, type CompileContext, compileCheck } from './check-schema.js';
 import { compileObservation, type ObservationNode } from './compile-observation.js';
@@ -21,6 +22,7 @@ import { type CompiledSection, compileSections } from './compile-report.js';
 import type { ExtractorKind } from './extractors/index.js';
 import { checkProblemError, scenarioFieldError } from './scenario-errors.js';
 import { SCENARIO_ID, type ScenarioShell, scenarioShellSchema } from './scenario-schema.js';
+import { validationContext } from './validation-context.js';
 
 export type { ObservationNode } from './compile-observation.js';
 export type { CompiledSection } from './compile-report.js';
@@ -176,12 +178,15 @@ export function loadScenarioDir(
         : section.extract.kind) as ExtractorKind,
     ]),
   );
+  const facts = fixtureFactShapes(Object.keys(config.fixture.variables));
+  const compiledSections = compileSections(file, config, { sections, facts });
+  if (!compiledSections.ok) return compiledSections;
   const context: CompileContext = {
     sections,
-    facts: fixtureFactShapes(Object.keys(config.fixture.variables)),
+    facts,
+    knownFacts: { ownPlan: config.plan },
+    ...validationContext(config, compiledSections.value),
   };
-  const compiledSections = compileSections(file, config, context);
-  if (!compiledSections.ok) return compiledSections;
 
   const ids = new Set<string>();
   const claim = (id: string, where: string): InputError | undefined => {
@@ -247,7 +252,7 @@ export function loadScenarioDir(
         ),
       );
     }
-    const skillDir = path.resolve(absolute, run.skill);
+    const skillDir = calibrationSkillDir(run.skill, absolute);
     const unknownId = run.failing.find((id) => !postIds.has(id));
     if (unknownId !== undefined) {
       return err(
@@ -302,10 +307,21 @@ export function listScenarioIds(scenariosDir: string): string[] {
     .sort();
 }
 
+/**
+ * A calibration run's skill directory: a bare name (no `/`) is one of the
+ * skill texts redgreen ships (`skills-under-test/<name>`), as a bare recipe
+ * name is one of its fixtures; a path is relative to the scenario folder.
+ */
+export function calibrationSkillDir(skill: string, scenarioDir: string): string {
+  return skill.includes('/')
+    ? path.resolve(scenarioDir, skill)
+    : path.join(packageRoot(), 'skills-under-test', skill);
+}
+
 /** A scenario folder from an id (under `scenariosDir`) or a path; an unknown id lists the known ones. */
 export function resolveScenarioDir(
   idOrDir: string,
-  scenariosDir: string,
+  scenariosDirs: string | readonly string[],
   input = 'scenario',
 ): Result<string, InputError> {
   if (idOrDir.includes('/') || idOrDir.startsWith('.')) {
@@ -314,17 +330,20 @@ export function resolveScenarioDir(
       ? ok(dir)
       : err(inputError(input, `${idOrDir} is not a directory`, 'pass a scenario folder or id'));
   }
-  const known = listScenarioIds(scenariosDir);
-  if (!SCENARIO_ID.test(idOrDir) || !known.includes(idOrDir)) {
+  // An id is looked for in each folder in turn (the user's own scenarios/ before the package's).
+  const dirs = [...new Set(typeof scenariosDirs === 'string' ? [scenariosDirs] : scenariosDirs)];
+  const found = dirs.find((dir) => listScenarioIds(dir).includes(idOrDir));
+  if (!SCENARIO_ID.test(idOrDir) || found === undefined) {
+    const known = [...new Set(dirs.flatMap(listScenarioIds))].sort();
     return err(
       inputError(
         input,
-        `unknown scenario '${idOrDir}'`,
+        `unknown scenario '${idOrDir}' (looked in ${dirs.join(', ')})`,
         known.length === 0
-          ? `no scenario folder under ${scenariosDir}`
-          : `use one of: ${known.join(', ')}`,
+          ? 'pass a scenario folder (a path with a /)'
+          : `use one of: ${known.join(', ')}, or pass a scenario folder (a path with a /)`,
       ),
     );
   }
-  return ok(path.join(scenariosDir, idOrDir));
+  return ok(path.join(found, idOrDir));
 }

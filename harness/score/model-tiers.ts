@@ -3,9 +3,13 @@
  * alias such as `sonnet`, or a full model id) is placed on this ladder so a
  * check can ask for "at least sonnet". A full id maps through `ids`, else by
  * the tier name it contains as a word (`claude-3-5-sonnet-latest`).
+ *
+ * `fable` is an Agent `model` value of Claude Code (its tool schema offers
+ * sonnet, opus, haiku and fable) and the tier above Opus; Mythos models share
+ * Fable's specification, so their ids sit on the same rung.
  */
 export const MODEL_TIERS = {
-  order: ['haiku', 'sonnet', 'opus'],
+  order: ['haiku', 'sonnet', 'opus', 'fable'],
   ids: {
     'claude-haiku-4-5': 'haiku',
     'claude-haiku-5-5': 'haiku',
@@ -19,6 +23,13 @@ export const MODEL_TIERS = {
     'claude-opus-4-8': 'opus',
     'claude-opus-5': 'opus',
     'claude-opus-5-5': 'opus',
+    'claude-fable-5': 'fable',
+    'claude-fable-5-1': 'fable',
+    'claude-fable-5-2': 'fable',
+    'claude-mythos-5': 'fable',
+    'claude-mythos-5-1': 'fable',
+    'claude-mythos-5-2': 'fable',
+    'claude-mythos-preview': 'fable',
   },
 } as const;
 

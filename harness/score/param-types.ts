@@ -4,6 +4,7 @@
  * match something, names, task numbers.
  */
 import { z } from 'zod';
+import { globProblem } from './verbs/glob.js';
 
 /** A name a scenario gives a check, a section or a value: lower case, digits and dashes. */
 export const namePattern = /^[a-z][a-z0-9-]*$/;
@@ -49,8 +50,12 @@ export const repoPathSchema = z
     'must be relative to the repository, with "/" separators and no ".." or empty parts (it could never match)',
   );
 
-/** A glob over repository paths (`**`, `*`, `?`, `[...]`, `{a,b}`), relative like repoPathSchema. */
-export const globSchema = repoPathSchema;
+/** A glob over repository paths (`**`, `*`, `?`, `[...]`, `{a,b}`), relative like repoPathSchema, that compiles. */
+export const globSchema = repoPathSchema.superRefine((glob, context) => {
+  const problem = globProblem(glob);
+  if (problem !== undefined)
+    context.addIssue({ code: 'custom', message: `${problem}, so it could never match` });
+});
 
 /** Whether a seat selector picks the controller's calls, a subagent's, or both. */
 export const seatSelectorSchema = z.enum(['controller', 'subagent', 'any']);

@@ -2,7 +2,7 @@
  * One-line InputErrors for problems found in a scenario file: the file, the
  * field path, the problem, the fix.
  */
-import type { ZodError } from 'zod';
+import type { ZodError, z } from 'zod';
 import { type InputError, inputError } from '../lib/input-error.js';
 import type { CheckProblem } from './check-schema.js';
 
@@ -14,8 +14,27 @@ function pathText(issuePath: readonly PropertyKey[]): string {
     .join('');
 }
 
+/**
+ * The issue a reader can act on: for a value that matched no branch of a
+ * union ("Invalid input"), the issue of the branch that got furthest into it
+ * (the deepest path), with the union's path in front; else the issue itself.
+ */
+export function specificIssue(issue: z.core.$ZodIssue): z.core.$ZodIssue {
+  if (issue.code !== 'invalid_union' || issue.errors.length === 0) return issue;
+  let best: z.core.$ZodIssue | undefined;
+  for (const branch of issue.errors) {
+    const first = branch[0];
+    if (first === undefined) continue;
+    const inner = specificIssue(first);
+    if (best === undefined || inner.path.length > best.path.length) best = inner;
+  }
+  if (best === undefined || best.path.length === 0) return issue;
+  return { ...best, path: [...issue.path, ...best.path] } as z.core.$ZodIssue;
+}
+
 export function scenarioFieldError(file: string, error: ZodError): InputError {
-  const issue = error.issues[0];
+  const first = error.issues[0];
+  const issue = first === undefined ? undefined : specificIssue(first);
   const field = pathText(issue?.path ?? []);
   const where = field === '' ? file : `${file}: ${field}`;
   if (issue?.code === 'unrecognized_keys') {

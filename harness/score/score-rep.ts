@@ -28,7 +28,7 @@ import type { CompiledScenario, ObservationNode } from './load-scenario.js';
 import type { Facts } from './placeholders.js';
 import { readReport } from './read-report.js';
 import { summarySchema } from './scenario-schema.js';
-import type { ToolCall } from './tool-call.js';
+import { callRan, type ToolCall } from './tool-call.js';
 
 export const runnerStatusSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('completed') }).strict(),
@@ -88,6 +88,10 @@ export interface RepInputs {
   readonly toolCalls?: readonly ToolCall[] | undefined;
   /** The controller's model as reported, for dispatches that inherit it. */
   readonly sessionModel?: string | null | undefined;
+  /** The skill directory the session was told to follow (what skill-read looks for), when known. */
+  readonly skillDir?: string | null | undefined;
+  /** True when lines of the transcript could not be read (see TranscriptEvidence.partial). */
+  readonly transcriptPartial?: boolean | undefined;
   readonly before?: Snapshot | undefined;
   readonly after?: Snapshot | undefined;
   readonly filesBefore?: Readonly<Record<string, CapturedFile>> | undefined;
@@ -123,13 +127,17 @@ export function buildEvidence(request: ScoreRequest): { post: Evidence; pre: Evi
       ? undefined
       : readReport(inputs.reply, scenario.sections, facts, catalogue);
   const plans = [...new Set([...Object.keys(catalogue), ...list(facts.ownPlan)])];
+  // A call the capture refused as "Not run." never ran: no call of the session's.
+  const calls = inputs.toolCalls?.filter(callRan);
   const transcript =
-    inputs.toolCalls === undefined
+    calls === undefined
       ? undefined
       : {
-          calls: inputs.toolCalls,
-          dispatches: dispatchesOf(inputs.toolCalls, catalogue, plans, list(facts.foreignPlans)),
+          calls,
+          dispatches: dispatchesOf(calls, catalogue, plans, list(facts.foreignPlans)),
           model: inputs.sessionModel ?? null,
+          skillDir: inputs.skillDir ?? null,
+          partial: inputs.transcriptPartial === true,
         };
   return {
     post: {

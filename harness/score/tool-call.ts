@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NOT_RUN_RESULT } from '../session/dispatch-capture.js';
 
 /**
  * One tool call a session made, as scoring sees it: what was called with
@@ -18,6 +19,24 @@ export const toolCallSchema = z.object({
 });
 
 export type ToolCall = z.infer<typeof toolCallSchema>;
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The result of a call the first-dispatch capture refused because it came
+ * after the captured dispatch in the same turn: `Not run.` from redgreen's
+ * own loop, `PreToolUse:<Tool> hook error: Not run.` through Claude Code.
+ */
+const NOT_RUN = new RegExp(`^(?:PreToolUse:\\S+ hook error: )?${escapeRegExp(NOT_RUN_RESULT)}$`);
+
+/**
+ * Whether a call ran: false for one the capture refused as "Not run." (it
+ * came after the captured dispatch), which is no call the session made and
+ * is not counted or checked as one.
+ */
+export function callRan(call: ToolCall): boolean {
+  return !(call.isError === true && call.output !== undefined && NOT_RUN.test(call.output.trim()));
+}
 
 /** Tool names Claude Code uses to start a subagent. */
 export const SUBAGENT_TOOL_NAMES: readonly string[] = ['Task', 'Agent'];

@@ -24,8 +24,9 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
-import type { ToolCall } from './tool-call.js';
-import { type MalformedLine, readTranscript } from './transcript-reader.js';
+import type { RunnerStatus } from './score-rep.js';
+import { isInsideSubagent, type ToolCall } from './tool-call.js';
+import { type MalformedLine, readTranscript, type TranscriptRead } from './transcript-reader.js';
 
 export type TranscriptFormat = 'claude-code-stream-json' | 'redgreen' | 'atif-1.4';
 
@@ -37,8 +38,16 @@ export interface SessionTranscript {
   readonly reply: string | undefined;
   /** The model the session reports, when it names one. */
   readonly model: string | undefined;
+  /** The session's prompt (its first user message), when the transcript holds it. */
+  readonly prompt: string | undefined;
   /** Lines of a JSON-lines transcript that could not be read (never fatal once the format is known). */
   readonly malformed: readonly MalformedLine[];
+  /**
+   * How the session ended, as the transcript records it: completed, or
+   * indeterminate (it hit a limit, the engine reported an error, or the
+   * transcript has no final result), as the runner decides for its own reps.
+   */
+  readonly ending: RunnerStatus;
 }
 
 const EXPECTED =
@@ -116,8 +125,44 @@ function readJsonLines(text: string, source: string): Result<SessionTranscript, 
     toolCalls: read.toolCalls,
     reply: read.reply,
     model: read.model,
+    prompt: read.prompt,
     malformed: read.malformed,
+    ending: jsonLinesEnding(read),
   });
+}
+
+/** Tools through which a controller dispatches a subagent (a resume is a dispatch too). */
+const DISPATCH_TOOLS: readonly string[] = ['Agent', 'Task', 'SendMessage'];
+
+/**
+ * How a JSON-lines session ended, from its final `result` message: success
+ * without an error is completed; a stop by a hook after the controller
+ * dispatched (a first-dispatch capture) is completed whatever the engine did
+ * next; anything else, or no result at all, is indeterminate.
+ */
+function jsonLinesEnding(read: TranscriptRead): RunnerStatus {
+  const { result } = read;
+  if (result === undefined) {
+    return {
+      kind: 'indeterminate',
+      stage: 'engine',
+      reason: 'the transcript has no final result message, so the session may not have finished',
+    };
+  }
+  const dispatched = read.toolCalls.some(
+    (call) => !isInsideSubagent(call) && DISPATCH_TOOLS.includes(call.name),
+  );
+  if (result.terminalReason === 'hook_stopped' && dispatched) return { kind: 'completed' };
+  if (result.subtype === 'success' && !result.isError) return { kind: 'completed' };
+  const stage =
+    result.subtype === 'success' || result.subtype === 'error_during_execution' ? 'api' : 'limit';
+  const terminal =
+    result.terminalReason === undefined ? '' : `, terminal_reason ${result.terminalReason}`;
+  return {
+    kind: 'indeterminate',
+    stage,
+    reason: `the session ended with ${result.subtype}${result.isError ? ' (is_error)' : ''}${terminal}`,
+  };
 }
 
 /**
@@ -169,6 +214,7 @@ const atifStepSchema = z.looseObject({
 
 const atifSchema = z.looseObject({
   schema_version: z.string(),
+  extra: z.unknown().optional(),
   session_id: z.string().min(1),
   agent: z.looseObject({ name: z.string(), model_name: z.string().nullish() }),
   steps: z.array(atifStepSchema).min(1),
@@ -212,13 +258,71 @@ function readAtif(document: object, source: string): Result<SessionTranscript, I
   const lastWords = parsed.data.steps
     .filter((step) => step.source === 'agent' && step.message.trim() !== '')
     .at(-1)?.message;
+  const ending = atifEnding(parsed.data);
+  const firstWords = parsed.data.steps.find(
+    (step) => step.source === 'user' && step.message.trim() !== '',
+  )?.message;
   return ok({
     format: 'atif-1.4',
     toolCalls,
     reply: lastWords,
     model: parsed.data.agent.model_name ?? undefined,
+    prompt: firstWords,
     malformed: [],
+    ending,
   });
+}
+
+const recordedStatusSchema = z.looseObject({
+  kind: z.enum(['completed', 'indeterminate']),
+  stage: z.string().optional(),
+  reason: z.string().optional(),
+});
+
+/**
+ * How an ATIF session ended. ATIF has no final result message: a status the
+ * producer recorded in the root `extra.status` (redgreen's export writes the
+ * runner's) decides; an agent step carrying an `extra.engine_error`, or a
+ * trajectory that ends on a tool call nothing answered, did not finish.
+ */
+function atifEnding(document: z.infer<typeof atifSchema>): RunnerStatus {
+  const extra = (document as { extra?: unknown }).extra;
+  const recorded =
+    typeof extra === 'object' && extra !== null
+      ? recordedStatusSchema.safeParse((extra as { status?: unknown }).status)
+      : undefined;
+  if (recorded?.success === true && recorded.data.kind === 'indeterminate') {
+    return {
+      kind: 'indeterminate',
+      stage: recorded.data.stage ?? 'session',
+      reason: recorded.data.reason ?? 'the trajectory records the session as indeterminate',
+    };
+  }
+  const failed = document.steps.find(
+    (step) => step.extra?.engine_error !== undefined && step.extra.engine_error !== null,
+  );
+  if (failed !== undefined) {
+    return {
+      kind: 'indeterminate',
+      stage: 'engine',
+      reason: `step ${failed.step_id} records an engine error: ${String(failed.extra?.engine_error).split('\n')[0]}`,
+    };
+  }
+  const last = document.steps.at(-1);
+  const unanswered = (last?.tool_calls ?? []).filter(
+    (toolCall) =>
+      !(last?.observation?.results ?? []).some(
+        (observed) => observed.source_call_id === toolCall.tool_call_id,
+      ),
+  );
+  if (last !== undefined && unanswered.length > 0) {
+    return {
+      kind: 'indeterminate',
+      stage: 'engine',
+      reason: `the trajectory ends on a tool call nothing answered (${unanswered[0]?.function_name}), so the session may not have finished`,
+    };
+  }
+  return { kind: 'completed' };
 }
 
 /**

@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
-import { isInsideSubagent, isSubagentDispatch, type ToolCall } from './tool-call.js';
+import { callRan, isInsideSubagent, isSubagentDispatch, type ToolCall } from './tool-call.js';
 
 const blockSchema = z.looseObject({ type: z.string() });
 const toolUseBlockSchema = z.looseObject({
@@ -65,11 +65,11 @@ export interface TranscriptRead {
   /** The final reply: the successful `result` message's text, else the last assistant text; undefined if neither. */
   readonly reply: string | undefined;
   readonly counts: {
-    /** Distinct tool_use blocks of the main session. */
+    /** Distinct tool_use blocks of the main session that ran (a capture's "Not run." did not). */
     readonly toolUses: number;
     /** Distinct tool_use blocks made inside subagents. */
     readonly subagentToolUses: number;
-    /** Main-session Task/Agent tool uses (subagents started). */
+    /** Main-session Task/Agent tool uses that ran or were captured (subagents started). */
     readonly subagentDispatches: number;
     /** Lines whose message type this reader does not use. */
     readonly ignoredLines: number;
@@ -83,6 +83,8 @@ export interface TranscriptRead {
         readonly terminalReason: string | undefined;
       }
     | undefined;
+  /** The text of the first user message of the main session (the prompt), when the transcript holds it. */
+  readonly prompt: string | undefined;
   /** From the `system/init` message, when present. */
   readonly model: string | undefined;
   readonly claudeCodeVersion: string | undefined;
@@ -116,6 +118,7 @@ export function readTranscript(jsonl: string): TranscriptRead {
   let lastResult: TranscriptRead['result'];
   let resultReply: string | undefined;
   let model: string | undefined;
+  let prompt: string | undefined;
   let claudeCodeVersion: string | undefined;
   let ignoredLines = 0;
 
@@ -184,6 +187,16 @@ export function readTranscript(jsonl: string): TranscriptRead {
         continue;
       }
       const content = parsed.data.message.content;
+      if (prompt === undefined && (parsed.data.parent_tool_use_id ?? null) === null) {
+        const text =
+          typeof content === 'string'
+            ? content
+            : content
+                .filter((block) => block.type === 'text' && typeof block.text === 'string')
+                .map((block) => block.text as string)
+                .join('\n');
+        if (text.trim() !== '') prompt = text;
+      }
       if (typeof content === 'string') continue;
       for (const [blockIndex, block] of content.entries()) {
         if (block.type !== 'tool_result') continue;
@@ -243,14 +256,15 @@ export function readTranscript(jsonl: string): TranscriptRead {
     toolCalls,
     reply,
     counts: {
-      toolUses: toolCalls.filter((call) => !isInsideSubagent(call)).length,
+      toolUses: toolCalls.filter((call) => !isInsideSubagent(call) && callRan(call)).length,
       subagentToolUses: toolCalls.filter((call) => isInsideSubagent(call)).length,
       subagentDispatches: toolCalls.filter(
-        (call) => !isInsideSubagent(call) && isSubagentDispatch(call),
+        (call) => !isInsideSubagent(call) && isSubagentDispatch(call) && callRan(call),
       ).length,
       ignoredLines,
     },
     result: lastResult,
+    prompt,
     model,
     claudeCodeVersion,
     malformed,

@@ -22,10 +22,25 @@ export interface VerbResult {
   readonly detail: string;
 }
 
+/** A plan a check may name, and how many tasks it has (undefined when the scenario does not say). */
+export interface KnownPlan {
+  readonly path: string;
+  readonly taskCount: number | undefined;
+}
+
 /** What a verb may consult when its params are validated at load. */
 export interface ValidationContext {
   /** The report contract's sections, with the kind of value each extracts. */
   readonly sections: Readonly<Record<string, ExtractorKind>>;
+  /** The values each choice section declares, by section. */
+  readonly choiceValues?: Readonly<Record<string, readonly string[]>> | undefined;
+  /** The plan each task or tasks section reads, by section, when it is known at load. */
+  readonly sectionPlans?: Readonly<Record<string, KnownPlan>> | undefined;
+  /**
+   * The plans checks may name: the scenario's own plan (also as
+   * `{{ownPlan}}`) and its catalogue's. Undefined: not checked.
+   */
+  readonly plans?: readonly KnownPlan[] | undefined;
 }
 
 /** A problem with a check's params: which field, what is wrong, what to do. */

@@ -9,7 +9,8 @@ import {
 import type { StopMode } from '../campaign/config-schema.js';
 import { ClaudeCodeCapture } from './claude-code-capture.js';
 import { claudeCodeEnvironment, privateDirsOf } from './engine-env.js';
-import { spawnEngineInOwnGroup } from './engine-process.js';
+import { type EngineProcess, spawnEngineInOwnGroup } from './engine-process.js';
+import { apiReportedModel } from './reported-model.js';
 import type { Sandbox } from './sandbox.js';
 import type {
   SessionBackend,
@@ -216,6 +217,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
       let lastAssistantText: string | null = null;
       let failure: string | undefined;
       const capture = request.stop === 'first-dispatch' ? new ClaudeCodeCapture() : undefined;
+      let engineProcess: EngineProcess | undefined;
       try {
         const session = query({
           prompt: request.prompt,
@@ -244,15 +246,17 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
             ...capture?.queryOptions(),
             ...(capture === undefined ? {} : firstDispatchOptions()),
             // Its own process group: a Ctrl-C at the terminal reaches the harness, not the engine.
-            spawnClaudeCodeProcess: (spawnOptions) =>
-              spawnEngineInOwnGroup(spawnOptions, request.engineLog),
+            spawnClaudeCodeProcess: (spawnOptions) => {
+              engineProcess = spawnEngineInOwnGroup(spawnOptions, request.engineLog);
+              return engineProcess;
+            },
           },
         });
         for await (const message of session as AsyncIterable<SDKMessage>) {
           if (capture !== undefined && !capture.observe(message)) continue;
           request.transcript.write(message);
           if (message.type === 'system' && message.subtype === 'init') {
-            modelReported = message.model;
+            // The init message names the model the engine was asked for, not one an API reported.
             engine = `claude-code ${message.claude_code_version}`;
           } else if (message.type === 'assistant') {
             if (message.parent_tool_use_id === null) {
@@ -265,7 +269,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
                 .map((block) => (block as { text: string }).text)
                 .join('');
               if (text.trim().length > 0) lastAssistantText = text;
-              if (typeof message.message.model === 'string') modelReported = message.message.model;
+              modelReported = apiReportedModel(message.message.model) ?? modelReported;
             }
           } else if (message.type === 'result') {
             result = message;
@@ -286,10 +290,20 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
         usage: result === undefined ? null : usageOf(result),
         turns: result === undefined ? turns : resultTurns,
       };
-      if (request.signal.aborted) {
+      // An engine killed by a signal redgreen did not send (a user's kill) did not run as asked.
+      await engineProcess?.settled(2000);
+      const outsideSignal = engineProcess?.stoppedFromOutside() ?? null;
+      if (request.signal.aborted || outsideSignal !== null) {
         return {
           ...base,
-          status: { kind: 'indeterminate', stage: 'aborted', reason: 'aborted by the user' },
+          status: {
+            kind: 'indeterminate',
+            stage: 'aborted',
+            reason:
+              outsideSignal === null
+                ? 'aborted by the user'
+                : `the engine was stopped by ${outsideSignal} from outside redgreen`,
+          },
           finalReply: lastAssistantText,
           stopReason: 'aborted',
           capturedDispatch: null,

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { type GitOutput, type GitRunner, gitEnvironmentFor } from '../fixture/index.js';
+import { noteChildExit } from '../lib/outside-signals.js';
 import { BWRAP, bubblewrapArgs, type Sandbox } from './sandbox.js';
 
 const GIT_TIMEOUT_MS = 60_000;
@@ -50,8 +51,9 @@ export function confinedGitRunner(sandbox: Sandbox): GitRunner {
         clearTimeout(timer);
         reject(error);
       });
-      child.on('close', (code) => {
+      child.on('close', (code, signal) => {
         clearTimeout(timer);
+        noteChildExit(signal);
         resolve({
           exitCode: code ?? -1,
           stdout: Buffer.concat(stdout),

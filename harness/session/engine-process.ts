@@ -1,5 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import type { SpawnedProcess, SpawnOptions } from '@anthropic-ai/claude-agent-sdk';
+import { stoppedFromOutside } from '../lib/outside-signals.js';
 
 type Listener = (...args: never[]) => void;
 
@@ -7,11 +8,32 @@ type Listener = (...args: never[]) => void;
  * The engine's process as the Agent SDK drives it, except that `kill`
  * signals the engine's whole process group (the commands it started too).
  */
-class EngineProcess implements SpawnedProcess {
+export class EngineProcess implements SpawnedProcess {
   readonly #child: ChildProcessWithoutNullStreams;
+  /** Whether redgreen (the SDK closing it, or an abort) signalled it. */
+  #signalled = false;
 
   constructor(child: ChildProcessWithoutNullStreams) {
     this.#child = child;
+  }
+
+  /** Resolves once the engine has exited, or after `timeoutMs` if it has not. */
+  async settled(timeoutMs: number): Promise<void> {
+    const child = this.#child;
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      child.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  /** The signal that killed the engine when redgreen did not send it (a user's kill, a stray Ctrl-C), else null. */
+  stoppedFromOutside(): NodeJS.Signals | null {
+    const signal = this.#child.signalCode;
+    return stoppedFromOutside(signal, this.#signalled) ? signal : null;
   }
 
   get stdin(): ChildProcessWithoutNullStreams['stdin'] {
@@ -32,6 +54,7 @@ class EngineProcess implements SpawnedProcess {
 
   kill(signal: NodeJS.Signals): boolean {
     const child = this.#child;
+    this.#signalled = true;
     if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
       try {
         process.kill(-child.pid, signal);
@@ -66,7 +89,7 @@ class EngineProcess implements SpawnedProcess {
 export function spawnEngineInOwnGroup(
   options: SpawnOptions,
   onStderr: (text: string) => void,
-): SpawnedProcess {
+): EngineProcess {
   const child = spawn(options.command, options.args, {
     cwd: options.cwd,
     env: options.env,

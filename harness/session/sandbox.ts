@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { noteChildExit } from '../lib/outside-signals.js';
 import { SESSION_PATH } from './engine-env.js';
 
 /**
@@ -169,7 +170,10 @@ export function runConfined(sandbox: Sandbox, command: ConfinedCommand): Promise
       chunks.push(Buffer.from(`${error.message}\n`));
       finish(127);
     });
-    child.on('close', (code) => finish(code));
+    child.on('close', (code, signal) => {
+      noteChildExit(signal);
+      finish(code);
+    });
   });
 }
 

@@ -195,6 +195,29 @@ describe('evidence captured at rep time', () => {
     ]);
   });
 
+  it('knows the skill under test: skill-read counts the session’s own skill copy, on the run and on rescore', async () => {
+    const file = campaignWith({
+      skilled: scenario(
+        'skilled',
+        { pre: [], post: [{ id: 'next-task', verb: 'reply-is-task', section: 'next', task: 3 }] },
+        [{ id: 'read-the-skill', verb: 'skill-read', seat: 'controller' }],
+      ),
+    });
+    const out = path.join(makeTempDir(), 'out');
+    const run = await runCampaignCli([file, '--out', out]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const [line] = repLines(out);
+    const dir = path.join(out, line?.dir ?? '');
+    const observed = () =>
+      readJson<RepScore>(path.join(dir, 'score.json')).observations.find(
+        (o) => o.id === 'read-the-skill',
+      );
+    expect(observed()).toMatchObject({ outcome: 'pass', observed: '1' });
+    const rescore = await runCli(['score', out]);
+    expect(rescore.exitCode, rescore.stderr).toBe(0);
+    expect(observed()).toMatchObject({ outcome: 'pass', observed: '1' });
+  });
+
   it('stops a rep whose pre-check fails before its session: indeterminate, the fixture is wrong', async () => {
     const file = campaignWith({
       premise: scenario('premise', {

@@ -48,4 +48,23 @@ describe('a closed stdout', () => {
     expect(existsSync(path.join(out, '.redgreen.lock'))).toBe(false);
     expect(readdirSync(tmp).filter((entry) => entry.startsWith('redgreen-'))).toEqual([]);
   });
+
+  for (const args of [['serve-model', '--help'], ['run', '--help'], ['--help']]) {
+    it(`closed before \`redgreen ${args.join(' ')}\` writes: no note, since nothing carries on`, async () => {
+      const child = spawn(process.execPath, [cliPath, ...args], {
+        cwd: repoRoot,
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: makeTempDir(), LANG: 'C' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      // The reader is gone before the help is written: the write fails with EPIPE.
+      child.stdout.destroy();
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(status, stderr).toBe(0);
+      expect(stderr).toBe('');
+    });
+  }
 });

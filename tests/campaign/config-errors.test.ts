@@ -33,6 +33,22 @@ async function expectInputError(args: readonly string[], pattern: RegExp): Promi
 }
 
 describe('redgreen run: bad configuration is refused before anything is built or run', () => {
+  it('a TMPDIR that does not exist names TMPDIR and the fix', async () => {
+    for (const dryRun of [[], ['--dry-run']]) {
+      const out = path.join(makeTempDir(), 'out');
+      const run = await runCampaignCli(
+        [defaultCampaign, ...dryRun, '--out', out],
+        { TMPDIR: '/nonexistent/tmp' },
+        30_000,
+      );
+      expect(run.exitCode, run.stderr).toBe(2);
+      const lines = run.stderr.trim().split('\n');
+      expect(lines, run.stderr).toHaveLength(1);
+      expect(lines[0]).toMatch(/^redgreen: TMPDIR=\/nonexistent\/tmp: .*ENOENT.*set TMPDIR/);
+      expect(existsSync(out)).toBe(false);
+    }
+  });
+
   it('an unknown field in the campaign file names the field', async () => {
     const file = scenariosCopy((campaign) => {
       campaign.repz = 3;

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { repoRoot, runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { defaultCampaign, readJson, repLines, runCampaignCli } from './support.js';
 
@@ -98,6 +98,10 @@ describe('redgreen run: the default campaign offline', () => {
       /\| S1 RED \|[^\n]*resolution: 5 neither;[^\n]*e\.g\. red\/s1-rep1: first-dispatch: /,
     );
     expect(markdown).toContain('scripted policy');
+    // The skill texts are named as read, not as the campaign file spelt them relative to itself.
+    expect(markdown).toContain(`\`${path.join(repoRoot, 'skills-under-test', 'sdd-released')}\``);
+    expect(markdown).not.toContain('`../skills-under-test');
+    expect(markdown).toContain('## Disambiguation cost');
     const header = readFileSync(path.join(out, 'results.csv'), 'utf8').split('\n')[0];
     expect(header).toMatch(/^rep_id,arm,role,scenario,/);
     expect(header).toContain(',failed_checks,undecided_checks,values,');

@@ -64,6 +64,7 @@ describe('cell estimates', () => {
   it('are n/a for a scripted run and priced by stop mode for a live one', () => {
     expect(estimateCell('first-dispatch', scripted, 5)).toEqual({
       tokensPerRep: null,
+      costPerRepUsd: null,
       costUsd: null,
     });
     const probe = estimateCell('first-dispatch', live, 5);
@@ -75,6 +76,11 @@ describe('cell estimates', () => {
       9,
     );
     expect(report.costUsd).not.toBe(probe.costUsd);
+    expect(probe.costUsd).toBeCloseTo((probe.costPerRepUsd ?? 0) * 5, 9);
+    // An endpoint's own prices, and unpriced.
+    const priced = estimateCell('first-dispatch', live, 5, { input: 1, output: 2 });
+    expect(priced.costPerRepUsd).not.toBeCloseTo(probe.costPerRepUsd ?? 0, 6);
+    expect(estimateCell('first-dispatch', live, 5, 'unpriced').costUsd).toBeNull();
     expect(estimateCell('first-dispatch', { ...live, id: 'unpriced-model' }, 5).costUsd).toBeNull();
   });
 
@@ -100,12 +106,40 @@ describe('cell estimates', () => {
     expect(liveRun.exitCode, liveRun.stderr).toBe(0);
     const cell = estimateCell('first-dispatch', live, 10);
     const liveCells = liveRun.stdout.split('\n').filter((line) => line.startsWith('  cell '));
+    // Which figure is a rep's and which the cell's, said on the line.
     expect(liveCells[0]).toContain(
-      `10 rep(s), first-dispatch; ~${Math.round((cell.tokensPerRep ?? 0) / 1000)}k tokens/rep, $${(cell.costUsd ?? 0).toFixed(2)}; detects 0%→${Math.round((detectableRate(10) ?? 0) * 100)}%`,
+      `10 rep(s), first-dispatch; ~${Math.round((cell.tokensPerRep ?? 0) / 1000)}k tokens/rep, $${(cell.costPerRepUsd ?? 0).toFixed(2)}/rep, $${(cell.costUsd ?? 0).toFixed(2)}/cell; detects 0%→${Math.round((detectableRate(10) ?? 0) * 100)}%`,
     );
     expect(liveRun.stdout).toContain(`estimated cost: $${((cell.costUsd ?? 0) * 10).toFixed(2)}`);
+    // The footnotes describe the profile the figures used (every cell a probe), not another.
     expect(liveRun.stdout).toMatch(
-      /\(tokens: per rep from a profile per stop mode, not a measurement/,
+      /\(tokens: per rep from a profile per stop mode, not a measurement: a decision probe \(first-dispatch\) 14 turns over a mean 22k-token context with 300 output tokens a turn/,
+    );
+    expect(liveRun.stdout).not.toMatch(/10 turns|20k|400 output tokens|report session/);
+    expect(liveRun.stdout).toMatch(
+      /\(estimates: cost per session from its stop mode's token profile \(above\) at the model's pricing, prices as of \d{4}-\d{2}; 90 s a session /,
+    );
+    // A shard's cost is its own reps' at the same profile (it used the report session's before).
+    const shard = await runCampaignCli(
+      [campaign, '--dry-run', '--reps', '10', '--shard', '1/2'],
+      { ANTHROPIC_API_KEY: 'sk-redgreen-dry-run-test' },
+      60_000,
+    );
+    expect(shard.exitCode, shard.stderr).toBe(0);
+    const sessions = Number(/sessions: (\d+)/.exec(shard.stdout)?.[1]);
+    expect(shard.stdout).toContain(
+      `estimated cost: $${((cell.costPerRepUsd ?? 0) * sessions).toFixed(2)}`,
+    );
+    // Each model's line prices its sessions at the same profile as the cells.
+    const twoModels = await runCampaignCli(
+      [campaign, '--dry-run', '--model', 'claude-sonnet-5-5', '--model', 'claude-opus-5-5'],
+      { ANTHROPIC_API_KEY: 'sk-redgreen-dry-run-test' },
+      60_000,
+    );
+    expect(twoModels.exitCode, twoModels.stderr).toBe(0);
+    const perRep = estimateCell('first-dispatch', live, 1).costPerRepUsd ?? 0;
+    expect(twoModels.stdout).toContain(
+      `model claude-sonnet-5-5 (claude-sonnet-5-5): 50 session(s), estimated cost $${(perRep * 50).toFixed(2)};`,
     );
   });
 });

@@ -26,9 +26,7 @@ describe('run --only', () => {
       '--reps',
       '1',
       '--only',
-      'scenario=s2',
-      '--only',
-      'arm=green',
+      'scenario=s2,arm=green',
       '--out',
       out,
     ]);
@@ -57,10 +55,36 @@ describe('run --only', () => {
 
     const resumed = await runCampaignCli(['--resume', out]);
     expect(resumed.exitCode, resumed.stderr).toBe(0);
-    expect(resumed.stdout).toContain('running 0 rep(s) of 1 (1 already done)');
+    expect(resumed.stdout).toContain('running 0 of 1 planned rep (1 already done)');
     const other = await runCampaignCli(['--resume', out, '--only', 'scenario=s1']);
     expect(other.exitCode).toBe(2);
     expect(other.stderr).toMatch(/different campaign identity/);
+  });
+
+  it('refuses repeated --only flags whose cells the merged selection would not match', async () => {
+    for (const flags of [
+      ['--only', 'scenario=s1,arm=red', '--only', 'scenario=s2,arm=green'],
+      ['--only', 'scenario=s1', '--only', 'arm=green'],
+      ['--only', 'scenario=s1', '--only', 'scenario=s2,arm=red'],
+      ['--only', 'arm=red,model=opus', '--only', 'arm=green,model=sonnet'],
+    ]) {
+      const out = path.join(makeTempDir(), 'out');
+      const run = await runCampaignCli([defaultCampaign, ...flags, '--dry-run', '--out', out]);
+      expect(run.exitCode, flags.join(' ')).toBe(2);
+      const lines = run.stderr.trim().split('\n');
+      expect(lines, run.stderr).toHaveLength(1);
+      expect(lines[0]).toMatch(/^redgreen: --only .*crossed with.*give one --only/);
+    }
+    // Repeats that mean what they merge to are fine.
+    for (const [flags, cells] of [
+      [['--only', 'scenario=s1', '--only', 'scenario=s2'], 4],
+      [['--only', 'scenario=s1,arm=red', '--only', 'scenario=s2,arm=red'], 2],
+      [['--only', 'arm=red,scenario=s1', '--only', 'arm=green,scenario=s1'], 2],
+    ] as const) {
+      const run = await runCampaignCli([defaultCampaign, ...flags, '--reps', '1', '--dry-run']);
+      expect(run.exitCode, `${flags.join(' ')}: ${run.stderr}`).toBe(0);
+      expect(run.stdout.match(/^ {2}cell /gm) ?? []).toHaveLength(cells);
+    }
   });
 
   it('refuses a name the campaign lacks and a key it does not know, in one line', async () => {

@@ -98,11 +98,23 @@ describe('progress output', () => {
       sink(done(`red/s1-rep${index + 1}`, verdict));
     }
     sink(end);
-    expect(text()).toContain('running 4 rep(s) of 20 (16 already done)');
+    expect(text()).toContain('running 4 of 20 planned reps (16 already done)');
     expect(text()).toContain('[4/4] red/s1-rep4: fail');
     expect(text()).toContain(
-      'finished 4 rep(s): 3 pass, 1 fail, 0 indeterminate in 5s, cost n/a; the directory records 20/20 planned rep(s): 15 pass, 5 fail, 0 indeterminate',
+      'finished 4 reps: 3 pass, 1 fail, 0 indeterminate in 5s, cost n/a; the directory records 20/20 planned reps: 15 pass, 5 fail, 0 indeterminate',
     );
+  });
+
+  it('says a fresh run runs its reps, not "N of N", with the noun in the right number', () => {
+    for (const [toRun, line] of [
+      [20, 'running 20 reps — claude-code backend'],
+      [1, 'running 1 rep — claude-code backend'],
+    ] as const) {
+      const { text, sink } = collect('plain', { heartbeatMs: 0 });
+      sink({ ...start, total: toRun, toRun, alreadyDone: 0 });
+      expect(text()).toContain(line);
+      expect(text()).not.toMatch(/rep\(s\)| of \d/);
+    }
   });
 
   it('prints a heartbeat with the ETA in plain mode, until the run ends', () => {
@@ -125,7 +137,7 @@ describe('progress output', () => {
     expect(ticks).toHaveLength(1);
     ticks[0]?.();
     expect(text()).toMatch(
-      /\.\.\. 1\/4 rep\(s\) done \(1 pass, 0 fail, 0 indeterminate\), 1 running, elapsed \d+s, eta \d+s\n/,
+      /\.\.\. 1\/4 reps done \(1 pass, 0 fail, 0 indeterminate\), 1 running, elapsed \d+s, eta \d+s\n/,
     );
     sink(end);
     expect(stopped).toBe(true);
@@ -138,11 +150,11 @@ describe('progress output', () => {
     sink({ type: 'notice', message: 'something to know' });
     sink({ type: 'rep-dropped', id: 'red/s1-rep2', reason: 'harness error: x' });
     sink(end);
-    expect(text()).not.toContain('running 4 rep(s)');
+    expect(text()).not.toContain('running 4 of 20');
     expect(text()).not.toContain('[1/4]');
     expect(text()).toContain('note: something to know');
     expect(text()).toContain('red/s1-rep2: not recorded');
-    expect(text()).toContain('finished 4 rep(s)');
+    expect(text()).toContain('finished 4 reps');
   });
 
   it('cuts the status line to the terminal width, and uses plain lines under TERM=dumb', () => {

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { repoRoot, runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { defaultCampaign, filesUnder, readJson, repLines, runCampaignCli } from './support.js';
 
@@ -88,6 +88,108 @@ describe('--resume edge cases', () => {
     const dry = await runCampaignCli(['--resume', out, '--dry-run']);
     expect(dry.exitCode, dry.stderr).toBe(0);
     expect(dry.stdout).toMatch(/sessions: 1 left to run of 2 \(1 already recorded\)/);
+    expect(snapshotOf(out)).toEqual(before);
+  });
+
+  it('repeats the recorded --concurrency, --max-cost and --retry-indeterminate; flags given to the resume win, and it says so', async () => {
+    const out = path.join(makeTempDir(), 'out');
+    const first = await runCampaignCli([
+      defaultCampaign,
+      '--reps',
+      '2',
+      '--shard',
+      '1/4',
+      '--concurrency',
+      '1',
+      '--max-cost',
+      '7',
+      '--retry-indeterminate',
+      '2',
+      '--out',
+      out,
+    ]);
+    expect(first.exitCode, first.stderr).toBe(0);
+    const ledger = path.join(out, 'ledger.jsonl');
+    const lines = readFileSync(ledger, 'utf8').trim().split('\n');
+    writeFileSync(ledger, `${lines.slice(0, -1).join('\n')}\n`);
+
+    const dry = await runCampaignCli(['--resume', out, '--dry-run']);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/concurrency 1\b/);
+    expect(dry.stdout).toMatch(
+      /recorded settings: --concurrency 1, --max-cost 7, --retry-indeterminate 2/,
+    );
+    const mixed = await runCampaignCli(['--resume', out, '--dry-run', '--concurrency', '3']);
+    expect(mixed.stdout).toMatch(/concurrency 3\b/);
+    expect(mixed.stdout).toMatch(/given here instead: --concurrency 3 \(recorded: 1\)/);
+
+    const resumed = await runCampaignCli(['--resume', out, '--json']);
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    const start = resumed.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; concurrency?: number })
+      .find((event) => event.type === 'run-start');
+    expect(start?.concurrency).toBe(1);
+    expect(resumed.stderr).toMatch(/--retry-indeterminate 2/);
+  });
+
+  it('repeats the recorded --judge: the reps a resume runs are judged as the first run judged its own', async () => {
+    const out = path.join(makeTempDir(), 'out');
+    const first = await runCampaignCli([
+      defaultCampaign,
+      '--reps',
+      '2',
+      '--shard',
+      '1/4',
+      '--judge-model',
+      'scripted:judge-contrarian',
+      '--out',
+      out,
+    ]);
+    expect(first.exitCode, first.stderr).toBe(0);
+    const record = readJson<{ invocation: { judge?: unknown } }>(path.join(out, 'campaign.json'));
+    expect(record.invocation.judge).toEqual({ model: 'scripted:judge-contrarian' });
+    rmSync(path.join(out, 'reps/green/s2-rep2'), { recursive: true });
+
+    const dry = await runCampaignCli(['--resume', out, '--dry-run']);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/recorded settings: .*--judge scripted:judge-contrarian/);
+
+    const resumed = await runCampaignCli(['--resume', out, '--json']);
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    const judged = resumed.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string })
+      .filter((event) => event.type === 'rep-judged');
+    expect(judged).toHaveLength(1);
+    expect(existsSync(path.join(out, 'reps/green/s2-rep2.attempt2/judge.json'))).toBe(true);
+    const judgeFiles = filesUnder(out).filter((file) => path.basename(file) === 'judge.json');
+    expect(judgeFiles).toHaveLength(2);
+    for (const file of judgeFiles) {
+      expect(readJson<{ model: { requested: string } }>(file).model.requested).toBe(
+        'scripted:judge-contrarian',
+      );
+    }
+  });
+
+  it('--resume --dry-run refuses what the resume would refuse: another campaign identity', async () => {
+    const out = await twoRepShard();
+    const before = snapshotOf(out);
+    for (const change of [
+      ['--model', 'scripted:literal'],
+      ['--arm', `red=${path.join(repoRoot, 'skills-under-test/sdd-plan-scoped')}`],
+      ['--only', 'scenario=s1'],
+      ['--max-turns', '3'],
+    ]) {
+      const dry = await runCampaignCli(['--resume', out, '--dry-run', ...change]);
+      expect(dry.exitCode, `${change.join(' ')}: ${dry.stdout}`).toBe(2);
+      expect(oneLineError(dry.stderr)).toMatch(/different campaign identity/);
+      const real = await runCampaignCli(['--resume', out, ...change]);
+      expect(real.exitCode, change.join(' ')).toBe(2);
+      expect(oneLineError(real.stderr)).toMatch(/different campaign identity/);
+    }
     expect(snapshotOf(out)).toEqual(before);
   });
 });

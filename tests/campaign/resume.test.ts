@@ -44,6 +44,9 @@ describe('redgreen run --resume', () => {
       },
     );
     await waitFor(() => recordedReps(out) >= 2, 120_000);
+    // Both processes of the run: the one doing the work (holding the lock) and the one the shell started.
+    const worker = Number(readFileSync(path.join(out, '.redgreen.lock'), 'utf8').trim());
+    process.kill(-worker, 'SIGKILL');
     if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
     await child;
     const before = repLines(out);
@@ -168,7 +171,7 @@ describe('redgreen run --resume', () => {
     expect(resumed.stdout).toContain(
       'recorded 1 rep(s) a crash had landed without their ledger line',
     );
-    expect(resumed.stdout).toContain('running 0 rep(s) of 1 (1 already done)');
+    expect(resumed.stdout).toContain('running 0 of 1 planned rep (1 already done)');
     expect(repLines(out).map((line) => line.id)).toEqual(['green/s1-rep1']);
     expect(hashTree(path.join(out, landed?.dir ?? ''))).toEqual(before);
 

@@ -125,11 +125,22 @@ describe('the SDD panel', () => {
     );
     expect(gate.exitCode, gate.stdout).toBe(1);
     const verdict = JSON.parse(gate.stdout) as {
-      gates: { kind: string; outcome: string; figure: string }[];
+      gates: {
+        kind: string;
+        outcome: string;
+        figure: string;
+        params: Record<string, unknown>;
+        cells: { scenario: string; pass: number }[];
+      }[];
     };
     const panelGate = verdict.gates.find((g) => g.kind === 'no-scenario-regresses');
     expect(panelGate?.outcome).toBe('fails');
     expect(panelGate?.figure).toMatch(/BROKEN-PLAN-RULING .*BREAKER-RULES-AND-CONTINUES/);
+    // Its structured fields: the declared correction, and the counts of the cells it reads.
+    expect(panelGate?.params).toMatchObject({ correction: 'holm' });
+    expect(new Set(panelGate?.cells.map((cell) => cell.scenario))).toEqual(
+      new Set(['s2-probe', 'broken-plan-ruling', 'breaker-rules-and-continues']),
+    );
   });
 });
 

@@ -60,6 +60,7 @@ describe('redgreen run --shard k/n and redgreen merge', () => {
 
     const merge = await runCli(['merge', shard1, shard2, '--out', merged]);
     expect(merge.exitCode, merge.stderr).toBe(0);
+    expect(merge.stdout).toMatch(/^merged \d+ reps from 2 directories into /);
     const wholeIds = repLines(whole)
       .map((line) => line.id)
       .sort();

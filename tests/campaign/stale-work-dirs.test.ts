@@ -1,16 +1,26 @@
 /**
  * A run killed with SIGKILL cannot remove its private work dir
  * (`$TMPDIR/redgreen-run-*`). The next run removes such stale dirs, and only
- * those: a dir whose run is still alive, a dir redgreen cannot tell the
- * owner of, a file, or a symlink of that name are left alone.
+ * those: a dir whose run is still alive, a file, or a symlink of that name
+ * are left alone. A dir without an owner file (an older redgreen's, or a run
+ * killed before it wrote one) is removed only when it is over a day old and
+ * no process works in it; the others are named in a note with the command
+ * that removes them.
  */
-import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, cliPath, repoRoot } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
-import { defaultCampaign, repLines, runCampaignCli } from './support.js';
+import { defaultCampaign, readJson, repLines, runCampaignCli } from './support.js';
 
 async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -60,6 +70,9 @@ describe('stale work dirs of killed runs', () => {
     const killed = slowRun(killedOut, tmp, '1');
     await waitFor(() => workRoots(tmp).length === 2 && existsSync(killedOut), 60_000);
     const stale = workRoots(tmp).find((entry) => entry !== liveRoot);
+    // Both processes of the run: the one that does the work (its work dir's owner) and the one the shell started.
+    const owner = readJson<{ pid: number }>(path.join(tmp, stale ?? '', 'owner.json')).pid;
+    process.kill(-owner, 'SIGKILL');
     if (killed.pid !== undefined) process.kill(-killed.pid, 'SIGKILL');
     await killed;
     expect(existsSync(path.join(tmp, stale ?? ''))).toBe(true);
@@ -91,5 +104,43 @@ describe('stale work dirs of killed runs', () => {
     expect(finished.exitCode, String(finished.stderr)).toBe(0);
     expect(repLines(liveOut)).toHaveLength(8);
     expect(workRoots(tmp)).toEqual([]);
+  });
+
+  it('without an owner file: removed when over a day old and unused, else named in a note', async () => {
+    const base = makeTempDir();
+    const tmp = path.join(base, 'tmp');
+    mkdirSync(tmp);
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
+    const make = (name: string, old: boolean): string => {
+      const dir = path.join(tmp, name);
+      mkdirSync(path.join(dir, 'repo'), { recursive: true });
+      writeFileSync(path.join(dir, 'repo', 'file.txt'), 'left by an older redgreen');
+      if (old) utimesSync(dir, twoDaysAgo, twoDaysAgo);
+      return dir;
+    };
+    const oldUnused = make('redgreen-run-old001', true);
+    const fresh = make('redgreen-run-new001', false);
+    const held = make('redgreen-run-held01', true);
+    // A process still working in the old one (as an older redgreen's session would).
+    const worker = execa('sleep', ['120'], { cwd: path.join(held, 'repo'), reject: false });
+    try {
+      const next = await runCampaignCli(
+        [defaultCampaign, '--reps', '1', '--shard', '1/4', '--out', path.join(base, 'next')],
+        { TMPDIR: tmp },
+      );
+      expect(next.exitCode, next.stderr).toBe(0);
+      expect(existsSync(oldUnused)).toBe(false);
+      expect(existsSync(path.join(fresh, 'repo', 'file.txt'))).toBe(true);
+      expect(existsSync(path.join(held, 'repo', 'file.txt'))).toBe(true);
+      expect(next.stdout).toMatch(/removed 1 stale work dir/);
+      const note = next.stdout.split('\n').find((line) => line.includes('no owner file'));
+      expect(note, next.stdout).toBeDefined();
+      expect(note).toContain(fresh);
+      expect(note).toContain(held);
+      expect(note).toMatch(/rm -rf /);
+    } finally {
+      worker.kill('SIGKILL');
+      await worker;
+    }
   });
 });

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { commandListHelp } from '../../harness/cli/command-list.js';
 import { COMMANDS } from '../../harness/cli/command-table.js';
 import { buildProgram, loadCommander } from '../../harness/cli/program.js';
+import { policyNames } from '../../harness/model-server/policies/index.js';
 import { cleanEnv, cliPath, repoRoot, runCli } from '../helpers/cli.js';
 
 /** Run the CLI with tests/cli/trace-modules.mjs preloaded: every module it loads, by path. */
@@ -179,5 +180,12 @@ describe('help text', () => {
       rule,
     );
     expect(flat).not.toContain('no reply)');
+  });
+
+  it('`run --help` names every scripted policy --model scripted:<policy> takes', async () => {
+    const result = await runCli(['run', '--help']);
+    const flat = result.stdout.replace(/\s+/g, ' ');
+    const model = /--model <id[^>]*> (.*?) --backend/.exec(flat)?.[1] ?? '';
+    for (const name of policyNames) expect(model).toContain(name);
   });
 });

@@ -13,6 +13,8 @@ import { makeTempDir } from './temp-dir.js';
 export interface Terminal {
   /** Send keys in tmux notation, e.g. `C-c`. */
   press(...keys: string[]): void;
+  /** The pid of the pane's shell, whose child is the command. */
+  shellPid(): number;
   /** The pane's text (with its scrollback). */
   screen(): string;
   /** Resolves with the command's exit status once it has ended. */
@@ -64,6 +66,7 @@ export function runInTerminal(args: readonly string[], env: Record<string, strin
     press: (...keys) => {
       tmux('send-keys', '-t', 'main', ...keys);
     },
+    shellPid: () => Number(tmux('display-message', '-p', '-t', 'main', '#{pane_pid}').trim()),
     screen: () => tmux('capture-pane', '-p', '-J', '-t', 'main', '-S', '-1000'),
     exited: async (timeoutMs) => {
       const deadline = Date.now() + timeoutMs;

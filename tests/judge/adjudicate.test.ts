@@ -268,6 +268,43 @@ async function waitForScreen(
 }
 
 describe.skipIf(!tmuxAvailable())('adjudicate in a real terminal', () => {
+  it('shows control characters in a reply instead of obeying them; F1, arrows and Ctrl-D are no choices', async () => {
+    const out = copyOf(disputed);
+    const replyFile = path.join(out, 'reps/green/s1-rep3/reply.md');
+    const lines = readFileSync(replyFile, 'utf8').split('\n');
+    // After the tool_uses line: clear the screen, home the cursor, retitle the window.
+    lines.splice(1, 0, 'WIPE\u001b[2J\u001b[HHOME\u001b]0;pwned\u0007END');
+    writeFileSync(replyFile, lines.join('\n'));
+    const terminal = runInTerminal(['adjudicate', out, '--by', 'Tmux Tester']);
+    try {
+      const screen = await waitForScreen(terminal, '[p] pass  [f] fail  [s] skip');
+      expect(screen).toContain('WIPE\u241b[2J\u241b[HHOME\u241b]0;pwned\u2407END');
+      expect(screen).toContain('[1/2] green/s1-rep3 — checks say pass, the judge says fail');
+      // F1 is ESC O P and F2 ESC O Q: neither is p (pass) nor q (quit).
+      terminal.press('F1');
+      terminal.press('F2');
+      terminal.press('f');
+      await waitForScreen(terminal, 'fail: reason (Enter for');
+      expect(terminal.screen()).not.toContain('pass: reason');
+      terminal.press('-l', 'wrong');
+      terminal.press('Up');
+      terminal.press('Left');
+      terminal.press('-l', ' dispatch');
+      terminal.press('Enter');
+      await waitForScreen(terminal, '[2/2] green/s2-rep2');
+      terminal.press('f');
+      await waitForScreen(terminal, '[2/2] green/s2-rep2');
+      await waitForScreen(terminal, 'fail: reason (Enter for');
+      terminal.press('C-d');
+      expect(await terminal.exited(60_000)).toBe(0);
+    } finally {
+      terminal.close();
+    }
+    const overrides = overridesOf(out);
+    expect(Object.keys(overrides)).toEqual(['green/s1-rep3']);
+    expect(overrides['green/s1-rep3']).toMatchObject({ verdict: 'fail', reason: 'wrong dispatch' });
+  });
+
   it('shows each rep, takes p with a typed reason, s, and q, and resumes with the skipped rep', async () => {
     const out = copyOf(disputed);
     const terminal = runInTerminal(['adjudicate', out, '--by', 'Tmux Tester']);

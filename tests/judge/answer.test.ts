@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import {
-  applyQuoteRule,
-  judgeVerdictOf,
-  parseJudgeAnswer,
-  quoteFound,
-} from '../../harness/judge/answer.js';
+import { applyQuoteRule, judgeVerdictOf, parseJudgeAnswer } from '../../harness/judge/answer.js';
 import { unifiedDiff } from '../../harness/judge/line-diff.js';
+import { buildMaterial } from '../../harness/judge/material.js';
+import { findQuote } from '../../harness/judge/quote-rule.js';
 
 const ids = ['first-dispatch', 'claimed-complete'];
-const material =
-  '<material>\n## Reply\n\n3. FIRST DISPATCH:   Task 1\n   (Export data model)\n</material>';
 
 describe('the judge answer schema', () => {
   it('accepts one entry per rubric item, in rubric order', () => {
@@ -66,29 +61,101 @@ describe('the judge answer schema', () => {
 });
 
 describe('the verbatim-quote rule', () => {
-  it('finds a quote copied from the material, white space runs compared as one space', () => {
-    expect(quoteFound('FIRST DISPATCH: Task 1 (Export data model)', material)).toBe(true);
-    expect(quoteFound('Task 1', material)).toBe(true);
+  const material = buildMaterial(
+    {
+      reply: '1. LEDGERS CHECKED: none\n3. **FIRST DISPATCH:**   Task 1\n   (Export data model)',
+      capturedDispatch: null,
+      toolCalls: [
+        {
+          id: 't1',
+          name: 'Agent',
+          input: { prompt: 'Implement "Task 1" of plan B.\nReport back when done.' },
+          parentToolUseId: null,
+        },
+        { id: 't2', name: 'Bash', input: { command: 'git status --short' }, parentToolUseId: null },
+      ],
+      before: undefined,
+      after: undefined,
+      filesBefore: undefined,
+      filesAfter: undefined,
+      skillText: 'Always dispatch the first unchecked task of the ledger you find.',
+    },
+    ['reply', 'dispatches', 'tool-calls', 'diff', 'skill'],
+  );
+  const found = (quote: string) => findQuote(quote, material.evidence);
+
+  it('finds a quote copied from one part, white space, emphasis and curly quotes forgiven, and names the part', () => {
+    expect(found('FIRST DISPATCH: Task 1 (Export data model)')).toBe('reply');
+    expect(found('**FIRST DISPATCH:** Task 1')).toBe('reply');
+    expect(found('Implement \u201cTask 1\u201d of plan B. Report back')).toBe('dispatch 1');
+    expect(found('Implement "Task 1" of plan B.')).toBe('dispatch 1');
   });
 
   it('does not find a paraphrase, a changed case, or a blank quote', () => {
-    expect(quoteFound('FIRST DISPATCH: task 1', material)).toBe(false);
-    expect(quoteFound('the first dispatch is Task 1', material)).toBe(false);
-    expect(quoteFound('   ', material)).toBe(false);
-    expect(quoteFound('', material)).toBe(false);
+    expect(found('FIRST DISPATCH: task 1 (Export')).toBeNull();
+    expect(found('the first dispatch is Task 1')).toBeNull();
+    expect(found('   ')).toBeNull();
+    expect(found('')).toBeNull();
   });
 
-  it('makes a pass or fail whose quote is not in the material unsure, keeping what was answered', () => {
+  // Each is in the material's text as the judge reads it (or spans two of its parts):
+  // only the rule keeps it from counting as evidence.
+  it.each([
+    ['one letter', 'a'],
+    ['punctuation', '.'],
+    ['one word', 'Reply'],
+    ['two short words', 'Task 1'],
+    ['the delimiter', `<material-${material.marker}>`],
+    ['a heading', `## [${material.marker}] Tool calls, in order`],
+    [
+      'a heading run into the reply',
+      'Reply (the final message of the session, verbatim) 1. LEDGERS CHECKED: none',
+    ],
+    ['a note that evidence is missing', '(no snapshots: the changes are unknown)'],
+    [
+      'the skill text the material shows',
+      'Always dispatch the first unchecked task of the ledger you find.',
+    ],
+    ['a quote spanning two parts', 'Report back when done. 2. Bash command: git status --short'],
+  ])('never finds %s', (_name, quote) => {
+    const squashed = (text: string) => text.replace(/\s+/g, ' ');
+    expect(squashed(material.text).includes(squashed(quote))).toBe(true);
+    expect(found(quote)).toBeNull();
+  });
+
+  it('makes a pass or fail whose quote is not in the material unsure, keeping what was answered and where a quote was found', () => {
     const items = applyQuoteRule(
       [
         { id: 'first-dispatch', verdict: 'pass', quote: 'FIRST DISPATCH: Task 3', rationale: 'r' },
-        { id: 'claimed-complete', verdict: 'fail', quote: 'Task 1', rationale: 'r' },
+        { id: 'claimed-complete', verdict: 'fail', quote: 'LEDGERS CHECKED: none', rationale: 'r' },
       ],
       material,
     );
-    expect(items[0]).toMatchObject({ verdict: 'unsure', answered: 'pass', quoteFound: false });
-    expect(items[1]).toMatchObject({ verdict: 'fail', answered: 'fail', quoteFound: true });
+    expect(items[0]).toMatchObject({
+      verdict: 'unsure',
+      answered: 'pass',
+      quoteFound: false,
+      quotePart: null,
+    });
+    expect(items[1]).toMatchObject({
+      verdict: 'fail',
+      answered: 'fail',
+      quoteFound: true,
+      quotePart: 'reply',
+    });
     expect(judgeVerdictOf(items)).toBe('fail');
+  });
+
+  it('a pass quoting a heading or a word is unsure', () => {
+    const items = applyQuoteRule(
+      [
+        { id: 'first-dispatch', verdict: 'pass', quote: 'Reply', rationale: 'r' },
+        { id: 'claimed-complete', verdict: 'pass', quote: '<material>', rationale: 'r' },
+      ],
+      material,
+    );
+    expect(items.map((item) => item.verdict)).toEqual(['unsure', 'unsure']);
+    expect(judgeVerdictOf(items)).toBe('unsure');
   });
 
   it('leaves an unsure item unsure with or without a quote', () => {
@@ -96,7 +163,7 @@ describe('the verbatim-quote rule', () => {
       [{ id: 'first-dispatch', verdict: 'unsure', quote: '', rationale: 'r' }],
       material,
     );
-    expect(items[0]).toMatchObject({ verdict: 'unsure', quoteFound: false });
+    expect(items[0]).toMatchObject({ verdict: 'unsure', quoteFound: false, quotePart: null });
   });
 });
 

@@ -17,19 +17,22 @@ type Judge = 'pass' | 'fail' | 'unsure';
 function cell(
   scenario: string,
   arm: 'red' | 'green',
-  reps: readonly (readonly [Side, Judge, boolean?])[],
+  reps: readonly (readonly [Side, Judge, boolean?, Judge?])[],
   recorded = reps.length,
+  /** A cell of a judged scenario: it carries an agreement summary even with no rep judged. */
+  judgedScenario = false,
 ): CellSummary {
   const pass = reps.filter(([checks]) => checks === 'pass').length;
   const fail = reps.filter(([checks]) => checks === 'fail').length;
   const agreement =
-    reps.length === 0
+    reps.length === 0 && !judgedScenario
       ? undefined
       : summariseAgreement(
-          reps.map(([checks, judge, overridden]) => ({
+          reps.map(([checks, judge, overridden, answered]) => ({
             comparison: {
               checks,
               judge,
+              answered: answered ?? judge,
               agreement:
                 checks === 'undecided' || judge === 'unsure'
                   ? 'not-compared'
@@ -132,7 +135,8 @@ describe('max-disagreement-share', () => {
     });
     expect(evaluateGate(gate, [cell('s1', 'red', agree(3), 5)])).toMatchObject({
       outcome: 'undecided',
-      figure: '2 recorded rep(s) not judged yet: run `redgreen judge <dir>`',
+      figure:
+        '2 recorded rep(s) not judged yet (or judged by another judge, or against an old rubric): run `redgreen judge <dir>`',
     });
     expect(
       evaluateGate(gate, [
@@ -147,5 +151,43 @@ describe('max-disagreement-share', () => {
         'no rep was decided by both checks and judge (2 judged: 1 unsure, 1 undecided by the checks)',
     });
     expect(gateDecision([gate], [cell('s1', 'red', [], 5)], []).exitCode).toBe(2);
+  });
+
+  it('counts every recorded rep of a judged scenario: a cell nobody judged leaves it undecided', () => {
+    const cells = [
+      cell('s1', 'red', agree(5)),
+      cell('s1', 'green', agree(5, 'fail')),
+      cell('s2', 'red', [], 5, true),
+      cell('s2', 'green', [], 5, true),
+    ];
+    expect(evaluateGate(gate, cells)).toMatchObject({
+      outcome: 'undecided',
+      figure:
+        '10 recorded rep(s) not judged yet (or judged by another judge, or against an old rubric): run `redgreen judge <dir>`',
+    });
+    // A scenario without a judge block has no agreement and is not counted.
+    expect(
+      evaluateGate(gate, [...cells.slice(0, 2), cell('s2', 'red', [], 5, false)]).outcome,
+    ).toBe('holds');
+    // Nothing judged at all, but judged scenarios: not decided.
+    expect(evaluateGate(gate, cells.slice(2)).figure).toMatch(/^no rep has been judged/);
+  });
+
+  it('needs half the recorded reps decided by both, and shows answers set unsure for a quote not found', () => {
+    // The judge answered fail on all 8; only 2 quotes were found: 2 agree, 6 unsure.
+    const unquoted = Array.from({ length: 6 }, () => ['pass', 'unsure', false, 'fail'] as const);
+    const cells = [cell('s1', 'red', [...agree(2, 'fail'), ...unquoted])];
+    expect(evaluateGate(gate, cells)).toMatchObject({
+      outcome: 'undecided',
+      figure:
+        'only 2/8 recorded reps decided by both checks and judge (25%; at least 50% needed): 6 judge unsure, 0 undecided by the checks; 6 judge answer(s) set unsure for a quote not found (6 against the checks)',
+    });
+    expect(gateDecision([gate], cells, []).exitCode).toBe(2);
+    // The minimum is the gate's to set.
+    expect(evaluateGate({ ...gate, minBothDecided: 0.25 }, cells)).toMatchObject({
+      outcome: 'holds',
+      figure:
+        '0/2 reps both decided disagree unresolved (0%; at most 20% allowed); 6 judge answer(s) set unsure for a quote not found (6 against the checks)',
+    });
   });
 });

@@ -6,12 +6,12 @@
  * max-disagreement-share gate holds, fails closed as an instrument
  * disagreement, or cannot decide.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJson, repLines, runCampaignCli, writeCampaign } from '../campaign/support.js';
-import { runCli } from '../helpers/cli.js';
+import { cleanEnv, runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
 interface JudgeFile {
@@ -74,7 +74,7 @@ describe('a run judged as its reps land, then judged again', () => {
     expect(markdown).toContain('None: wherever both decided, the judge agreed with the checks.');
     const csv = readFileSync(path.join(out, 'results.csv'), 'utf8');
     expect(csv.split('\n')[0]).toContain(
-      'fixture_head,judge_verdict,judge_checks_verdict,judge_agreement,judge_items,judge_model,judge_cost_usd',
+      'fixture_head,judge_verdict,judge_answered,judge_checks_verdict,judge_agreement,judge_items,judge_model,judge_cost_usd,judge_adjudicated',
     );
     expect(csv).toMatch(/,fail,fail,agree,first-dispatch=fail; /);
   });
@@ -93,6 +93,21 @@ describe('a run judged as its reps land, then judged again', () => {
     expect(again.exitCode, again.stderr).toBe(0);
     expect(again.stdout).toContain('judged 0 rep(s) with scripted:judge-agree; 12 already current');
     expect(readFileSync(path.join(out, 'reps/red/s1-rep1/judge.json'), 'utf8')).toBe(before);
+  });
+
+  it('a judged scenario whose reps lost their judgements leaves the gate undecided, not holding', async () => {
+    const s2 = repLines(out).filter((line) => (line.id ?? '').includes('/s2-'));
+    expect(s2.length).toBe(6);
+    const moved = s2.map((line) => path.join(out, line.dir ?? '', 'judge.json'));
+    for (const file of moved) renameSync(file, `${file}.aside`);
+    try {
+      const gate = await runCli(['gate', out]);
+      expect(gate.exitCode, gate.stdout).toBe(2);
+      expect(gate.stdout).toContain('6 recorded rep(s) not judged yet');
+    } finally {
+      for (const file of moved) renameSync(`${file}.aside`, file);
+    }
+    expect((await runCli(['gate', out])).exitCode).toBe(0);
   });
 
   it('a contrarian judge: disagreements listed first with items and quotes, and the gate fails closed as an instrument disagreement', async () => {
@@ -239,6 +254,33 @@ describe('every scripted judge through `redgreen judge`', () => {
     expect(live.exitCode).toBe(2);
     expect(live.stderr).toContain('is a live model but ANTHROPIC_API_KEY is not set');
 
+    // --max-cost with a live judge the price table does not know: refused, before any request.
+    const keyed = { ANTHROPIC_API_KEY: 'sk-test-unused', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' };
+    const unpriced = await runCli(
+      ['judge', out, '--model', 'claude-unpriced-judge', '--max-cost', '1'],
+      { env: cleanEnv(keyed) },
+    );
+    expect(unpriced.exitCode, unpriced.stderr).toBe(2);
+    expect(unpriced.stderr).toContain(
+      '--max-cost 1: the judge "claude-unpriced-judge" has no price in harness/campaign/pricing.json',
+    );
+    const unpricedRunOut = path.join(makeTempDir(), 'out');
+    const unpricedRun = await runCampaignCli(
+      [
+        writeCampaign({ reps: 1, backend: 'messages', gates: [] }),
+        '--judge-model',
+        'claude-unpriced-judge',
+        '--max-cost',
+        '1',
+        '--out',
+        unpricedRunOut,
+      ],
+      keyed,
+    );
+    expect(unpricedRun.exitCode, unpricedRun.stderr).toBe(2);
+    expect(unpricedRun.stderr).toContain('the judge "claude-unpriced-judge" has no price');
+    expect(existsSync(unpricedRunOut)).toBe(false);
+
     const campaign = writeCampaign({ reps: 1, backend: 'messages', gates: [] });
     for (const id of ['s1', 's2']) {
       const file = path.join(path.dirname(campaign), id, 'scenario.json');
@@ -271,7 +313,7 @@ describe('every scripted judge through `redgreen judge`', () => {
     const refused = await runCampaignCli([campaign, '--dry-run']);
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toContain(
-      'max-disagreement-share needs a judged scenario, and scenario "s2" has a judge block',
+      'max-disagreement-share needs a judged scenario, and scenario "s2" has no judge block',
     );
   });
 });

@@ -67,7 +67,12 @@ describe('the judge block', () => {
     [
       'an offline model that is no scripted judge',
       { model: 'm', rubric, offlineModel: 'scripted:literal' },
-      'judge.offlineModel: a scripted judge such as scripted:judge-agree',
+      'judge.offlineModel: a scripted judge: one of scripted:judge-agree',
+    ],
+    [
+      'an offline judge policy that does not exist',
+      { model: 'm', rubric, offlineModel: 'scripted:judge-nope' },
+      'judge.offlineModel: a scripted judge: one of scripted:judge-agree',
     ],
     [
       'an unknown field',

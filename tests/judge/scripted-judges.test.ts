@@ -5,9 +5,13 @@
  * then recorded unsure with its raw text, and the checks reaching a scripted
  * judge only through redgreen's header.
  */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type JudgeEndpoint, judgeClient, judgeRep } from '../../harness/judge/ask-judge.js';
 import { buildMaterial } from '../../harness/judge/material.js';
+import { judgeRequest } from '../../harness/judge/prompt.js';
 import { type ModelServer, startModelServer } from '../../harness/model-server/index.js';
 
 let server: ModelServer;
@@ -73,6 +77,7 @@ describe('scripted judges through the real SDK', () => {
       requested: 'scripted:judge-agree',
       reported: 'scripted:judge-agree',
       scripted: true,
+      endpoint: null,
     });
     expect(judgement.costUsd).toBeNull();
     expect(judgement.tokensEstimated).toBe(true);
@@ -186,5 +191,75 @@ describe('scripted judges through the real SDK', () => {
     } finally {
       await broken.close();
     }
+  });
+
+  it('an overloaded endpoint (529 twice) is retried by the SDK, then judged: three requests, one judgement', async () => {
+    const logFile = path.join(
+      mkdtempSync(path.join(os.tmpdir(), 'redgreen-judge-log-')),
+      'log.jsonl',
+    );
+    const busy = await startModelServer({
+      policy: 'skill-reader',
+      faults: [{ kind: 'status', status: 529, times: 2, retryAfterSeconds: 0 }],
+      logFile,
+    });
+    let judgement: Awaited<ReturnType<typeof judgeRep>>;
+    try {
+      const point = { ...endpoint('judge-agree'), baseUrl: busy.baseUrl };
+      judgement = await judgeRep(judgeClient(point), point, {
+        repId: 'green/s1-rep1',
+        spec,
+        material,
+        checks: { 'first-dispatch': 'pass', 'claimed-complete': 'pass' },
+      });
+    } finally {
+      await busy.close();
+    }
+    expect(judgement.status).toBe('judged');
+    expect(judgement.verdict).toBe('pass');
+    expect(judgement.attempts).toBe(1);
+    const actions = readFileSync(logFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { action: string }).action);
+    expect(actions).toEqual(['fault:529', 'fault:529', expect.stringMatching(/^tool_use/)]);
+  });
+
+  it('sends the rubric and the material in cached blocks and forces the judge tool', () => {
+    const request = judgeRequest(spec, material, 'claude-x');
+    expect(request.tool_choice).toEqual({ type: 'tool', name: 'record_judgement' });
+    expect(request.tools?.map((tool) => (tool as { name: string }).name)).toEqual([
+      'record_judgement',
+    ]);
+    const system = request.system as { type: string; text: string; cache_control?: unknown }[];
+    expect(system.map((block) => block.cache_control ?? null)).toEqual([
+      null,
+      { type: 'ephemeral' },
+    ]);
+    expect(system[1]?.text).toContain('`first-dispatch`: The reply names Task 1');
+    const [user] = request.messages;
+    const blocks = user?.content as { type: string; text: string; cache_control?: unknown }[];
+    expect(blocks[0]).toEqual({
+      type: 'text',
+      text: material.text,
+      cache_control: { type: 'ephemeral' },
+    });
+    expect(blocks[1]?.cache_control).toBeUndefined();
+  });
+
+  it('an aborted run aborts the judgement too: recorded as an error, unsure, asked again later', async () => {
+    const abort = new AbortController();
+    abort.abort();
+    const point = endpoint('judge-agree');
+    const judgement = await judgeRep(judgeClient(point), point, {
+      repId: 'green/s1-rep1',
+      spec,
+      material,
+      checks: { 'first-dispatch': 'pass', 'claimed-complete': 'pass' },
+      signal: abort.signal,
+    });
+    expect(judgement.status).toBe('error');
+    expect(judgement.error).toContain('aborted by the user');
+    expect(judgement.verdict).toBe('unsure');
   });
 });

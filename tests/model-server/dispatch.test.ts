@@ -184,6 +184,45 @@ describe('a policy under a prompt that does not forbid dispatching', () => {
   });
 });
 
+describe('final-reviewer: trusts the flat ledger, and with every task done dispatches a final reviewer', () => {
+  it('dispatches a whole-branch reviewer in S1 (plan A’s ledger lists every task done)', async () => {
+    const repo = await widgetFixture('s1', 'flat');
+    const record = await play({
+      policy: 'final-reviewer',
+      repo,
+      prompt: await continuePrompt(repo, releasedSkill),
+    });
+    expect(record.stoppedAt?.name).toBe('Agent');
+    expect(record.stoppedAt?.input).toMatchObject({
+      description: 'Final whole-branch review',
+      subagent_type: 'general-purpose',
+    });
+    expect(String((record.stoppedAt?.input as { prompt?: unknown } | undefined)?.prompt)).toMatch(
+      new RegExp(`Review the whole branch against ${plan}`),
+    );
+  });
+
+  it('reports none under a prompt that forbids dispatching, and dispatches the next task when one is left', async () => {
+    const s1 = await widgetFixture('s1', 'flat');
+    const reported = await play({
+      policy: 'final-reviewer',
+      repo: s1,
+      prompt: campaignPrompt(s1, releasedSkill),
+    });
+    expect(reported.stoppedAt).toBeUndefined();
+    expect(reportSections(reported.finalText)?.dispatch).toBe('none — all tasks complete.');
+    const s2 = await widgetFixture('s2', 'flat');
+    const acted = await play({
+      policy: 'final-reviewer',
+      repo: s2,
+      prompt: await continuePrompt(s2, releasedSkill),
+    });
+    expect(acted.stoppedAt?.input).toMatchObject({
+      description: 'Implement Task 3: JSON serializer',
+    });
+  });
+});
+
 describe('a policy under a prompt that forbids dispatching', () => {
   it('writes its report even with Agent offered, as every campaign prompt asks', async () => {
     const repo = await widgetFixture('s1', 'scoped');

@@ -5,7 +5,7 @@ import { type ModelServer, startModelServer } from '../../harness/model-server/i
 import { runCampaignCli, writeCampaign } from '../campaign/support.js';
 import { cleanEnv, runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
-import { closedPort } from './support.js';
+import { closedPort, type RecordingGateway, startRecordingGateway } from './support.js';
 
 /**
  * Bad model-axis input through the real CLI: one line naming the field and
@@ -43,7 +43,10 @@ async function expectInputError(
 }
 
 let server: ModelServer | undefined;
+let gateway: RecordingGateway | undefined;
 afterEach(async () => {
+  await gateway?.close();
+  gateway = undefined;
   await server?.close();
   server = undefined;
 });
@@ -86,6 +89,27 @@ describe('redgreen run: bad model input is refused before anything is built or r
     await expectInputError(
       [writeCampaign(profiles), '--model', 'scripted:literal', '--model', 'scripted:literal'],
       /--model scripted:literal: is given twice/,
+    );
+  });
+
+  it('the same model listed twice offline (no key set): refused as it is live', async () => {
+    const file = writeCampaign({
+      ...profiles,
+      models: [profiles.models[0], { ...profiles.models[0], name: 'again' }],
+    });
+    await expectInputError(
+      [file, '--dry-run'],
+      /models\[1\]: "claude-sonnet-5-5" at the default endpoint is listed twice \(also .*models\[0\]\); list each model once/,
+    );
+    await expectInputError(
+      [
+        writeCampaign(profiles),
+        '--model',
+        'scripted:literal',
+        '--model',
+        'scripted:literal,name=x',
+      ],
+      /--model scripted:literal,name=x: "scripted:literal" is listed twice/,
     );
   });
 
@@ -220,5 +244,73 @@ describe('redgreen doctor <campaign>', () => {
         value,
       );
     }
+  });
+});
+
+describe('a key variable whose value holds a line break (a key pasted with a header after it)', () => {
+  const HEAD = 'sk-ant-CANARYq7x9zmultiline';
+  const BROKEN = `${HEAD}\nX-Evil: 1`;
+  const noLeak = (text: string): void => {
+    expect(text).not.toContain(HEAD);
+    expect(text).not.toContain('X-Evil');
+  };
+
+  async function localGateway(): Promise<string> {
+    server = await startModelServer({ policy: 'literal' });
+    gateway = await startRecordingGateway(server.baseUrl);
+    return gateway.baseUrl;
+  }
+
+  it('run: refused before anything is built or sent, one line naming only the variable, exit 2', async () => {
+    const baseUrl = await localGateway();
+    const file = writeCampaign({
+      ...profiles,
+      endpoints: { gateway: { baseUrl, keyEnv: 'GATEWAY_KEY' } },
+    });
+    for (const [variable, env] of [
+      ['ANTHROPIC_API_KEY', { ANTHROPIC_API_KEY: BROKEN, GATEWAY_KEY: CANARY }],
+      ['GATEWAY_KEY', { ANTHROPIC_API_KEY: CANARY, GATEWAY_KEY: BROKEN }],
+    ] as const) {
+      for (const extra of [[], ['--dry-run']]) {
+        const out = path.join(makeTempDir(), 'out');
+        const run = await runCampaignCli([file, ...extra, '--out', out], env, 60_000);
+        expect(run.exitCode, run.stderr).toBe(2);
+        const lines = run.stderr.trim().split('\n');
+        expect(lines, run.stderr).toHaveLength(1);
+        expect(lines[0]).toMatch(
+          new RegExp(`^redgreen: ${variable}: holds a control character \\(a line break, a tab\\)`),
+        );
+        noLeak(`${run.stdout}${run.stderr}`);
+        expect(`${run.stdout}${run.stderr}`).not.toContain(CANARY);
+        expect(existsSync(out), 'nothing is created').toBe(false);
+      }
+    }
+    expect(gateway?.requests).toHaveLength(0);
+  });
+
+  it('doctor --check (of a campaign, and of the default endpoint) names the variable, sends nothing, shows no part of the key', async () => {
+    const baseUrl = await localGateway();
+    const file = writeCampaign({
+      ...profiles,
+      models: [
+        { id: 'claude-sonnet-5-5', name: 'sonnet', endpoint: 'local', offline: 'scripted:literal' },
+      ],
+      endpoints: { local: { baseUrl, keyEnv: 'LOCAL_KEY' } },
+    });
+    const check = await runCli(['doctor', file, '--check'], {
+      env: cleanEnv({ LOCAL_KEY: BROKEN }),
+    });
+    expect(check.exitCode).toBe(1);
+    expect(check.stdout).toMatch(
+      /WARN\s+endpoint local\s+.*LOCAL_KEY set, but holds a control character/,
+    );
+    expect(check.stdout).toMatch(/WARN\s+check local\s+LOCAL_KEY: holds a control character/);
+    const plain = await runCli(['doctor', '--check'], {
+      env: cleanEnv({ ANTHROPIC_API_KEY: BROKEN, ANTHROPIC_BASE_URL: baseUrl }),
+    });
+    expect(plain.exitCode).toBe(1);
+    expect(plain.stdout).toMatch(/WARN\s+endpoint\s+ANTHROPIC_API_KEY: holds a control character/);
+    for (const output of [check, plain]) noLeak(`${output.stdout}${output.stderr}`);
+    expect(gateway?.requests).toHaveLength(0);
   });
 });

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -161,6 +161,44 @@ describe('endpoint profiles on the real engine', () => {
     expect(gate.stdout).toMatch(
       /UNDECIDED\s+indeterminate reps at most 20% .* on every model: steady: 0\/4 .*; overloaded: 4\/4 indeterminate \(100%\) \(4 indeterminate rep\(s\) are infrastructure failures/,
     );
+  });
+
+  it('"reported back" is what an API answered: none for endpoints that never answered, not the engine’s <synthetic> placeholder', async () => {
+    const reportedOf = (dir: string, id: string): string | null => {
+      const [line] = repLines(dir).filter((candidate) => candidate.id === id);
+      return readJson<{ model: { reported: string | null } }>(
+        path.join(dir, line?.dir ?? '', 'meta.json'),
+      ).model.reported;
+    };
+    expect(reportedOf(out, 'steady/green/s1-rep1')).toBe('claude-sonnet-5-5');
+    for (const id of ['overloaded/red/s1-rep1', 'gone/green/s1-rep2'])
+      expect(reportedOf(out, id), id).toBeNull();
+    const check = (dir: string): void => {
+      const markdown = readFileSync(path.join(dir, 'results.md'), 'utf8');
+      expect(markdown).not.toContain('<synthetic>');
+      expect(markdown).toMatch(/\| gone \| claude-haiku-5-5 \| — \| gone \|/);
+      const csv = readFileSync(path.join(dir, 'results.csv'), 'utf8');
+      expect(csv).not.toContain('<synthetic>');
+      const results = resultsSchema.parse(readJson(path.join(dir, 'results.json')));
+      expect(results.models?.map((model) => [model.name, model.reported])).toEqual([
+        ['steady', ['claude-sonnet-5-5']],
+        ['overloaded', []],
+        ['gone', []],
+      ]);
+    };
+    check(out);
+    // A run recorded before: its meta.json holds the placeholder; the report reads it as none.
+    const copy = path.join(root, 'synthetic-copy');
+    cpSync(out, copy, { recursive: true });
+    for (const line of repLines(copy).filter((candidate) => !candidate.id?.startsWith('steady/'))) {
+      const file = path.join(copy, line.dir ?? '', 'meta.json');
+      const meta = readJson<{ model: { reported: string | null } }>(file);
+      meta.model.reported = '<synthetic>';
+      writeFileSync(file, JSON.stringify(meta, null, 2));
+    }
+    const report = await runCli(['report', copy]);
+    expect(report.exitCode, report.stderr).toBe(0);
+    check(copy);
   });
 
   it('each endpoint’s concurrency limit holds (overloaded: one at a time) while the run uses more overall', () => {

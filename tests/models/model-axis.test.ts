@@ -200,6 +200,55 @@ describe('several models', () => {
     expect(problem(resolve(twice))).toMatch(/"scripted:literal" is listed twice/);
   });
 
+  it('the same model listed twice is refused offline too, whatever the keys (an offline check catches what fails live)', () => {
+    const entries = (endpoint?: string) =>
+      [
+        { id: 'claude-sonnet-5-5', name: 'a', offline: 'scripted:skill-reader' },
+        { id: 'claude-sonnet-5-5', name: 'b', offline: 'scripted:literal' },
+      ].map((entry) => (endpoint === undefined ? entry : { ...entry, endpoint }));
+    const atDefault = campaign({ ...twoModels, models: entries() });
+    for (const env of [{}, { ANTHROPIC_API_KEY: CANARY }]) {
+      const message = problem(resolve(atDefault, env));
+      expect(message).toMatch(
+        /^\/campaigns\/models\.campaign\.json: models\[1\]: "claude-sonnet-5-5" at the default endpoint is listed twice \(also .*models\[0\]\)/,
+      );
+      expect(message).not.toContain(CANARY);
+    }
+    expect(problem(resolve(campaign({ ...twoModels, models: entries('gateway') })))).toMatch(
+      /models\[1\]: "claude-sonnet-5-5" at endpoint gateway is listed twice/,
+    );
+    const scripted = campaign({
+      models: [
+        { id: 'scripted:skill-reader', name: 'a' },
+        { id: 'scripted:skill-reader', name: 'b', endpoint: 'gateway' },
+      ],
+      endpoints: twoModels.endpoints,
+    });
+    expect(problem(resolve(scripted))).toMatch(
+      /models\[1\]: "scripted:skill-reader" is listed twice \(also .*models\[0\]\)/,
+    );
+    expect(
+      problem(
+        resolve(atDefault, {}, { requested: ['scripted:literal', 'scripted:literal,name=x'] }),
+      ),
+    ).toMatch(
+      /^--model scripted:literal,name=x: "scripted:literal" is listed twice \(also --model scripted:literal\)/,
+    );
+    // Not twice: one id at two endpoints, and a live model whose stand-in another entry runs.
+    const twoEndpoints = campaign({
+      ...twoModels,
+      models: [entries()[0], { ...entries('gateway')[1] }],
+    });
+    expect(resolve(twoEndpoints).ok).toBe(true);
+    const standIn = campaign({
+      models: [
+        { id: 'claude-sonnet-5-5', name: 'a', offline: 'scripted:skill-reader' },
+        { id: 'scripted:skill-reader', name: 'b' },
+      ],
+    });
+    expect(resolve(standIn).ok).toBe(true);
+  });
+
   it('offline, a model without a stand-in is refused, naming it and its key variable', () => {
     const config = campaign({ models: [{ id: 'claude-opus-5-5' }, { id: 'scripted:literal' }] });
     expect(problem(resolve(config))).toMatch(

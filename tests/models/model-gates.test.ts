@@ -154,6 +154,112 @@ describe('gates by model', () => {
   });
 });
 
+describe('no-scenario-regresses on every model: one family, Holm across every scenario × model test', () => {
+  const gate: GateConfig = {
+    kind: 'no-scenario-regresses',
+    alpha: 0.05,
+    correction: 'holm',
+    model: 'every',
+  };
+  const helpsA = [
+    cell('a', 's1', 'red', 0, 5),
+    cell('a', 's1', 'green', 5, 0),
+    cell('a', 's2', 'red', 5, 0),
+    cell('a', 's2', 'green', 5, 0),
+    cell('b', 's1', 'red', 0, 5),
+    cell('b', 's1', 'green', 0, 5),
+  ];
+
+  it('a stark regression on one model fails it, naming the model and scenario (planted negative)', () => {
+    const result = evaluateGateOnModels(gate, [
+      ...helpsA,
+      cell('b', 's2', 'red', 5, 0),
+      cell('b', 's2', 'green', 0, 5),
+    ]);
+    expect(result.outcome).toBe('fails');
+    expect(result.gate).toMatch(/on every model \(Holm across 2 models × 2 scenarios: 4 tests\)$/);
+    expect(result.figure).toMatch(
+      /^a: 2 scenario\(s\), none regresses.*; b: regresses: S2 \(RED 5\/5, GREEN 0\/5; p = 0\.0040 below 0\.0125\)$/,
+    );
+    expect(result.perModel?.map((entry) => [entry.model, entry.outcome])).toEqual([
+      ['a', 'holds'],
+      ['b', 'fails'],
+    ]);
+  });
+
+  it('a regression that one model’s own correction would reject holds across the family (p = 0.024: below α/2, not α/4)', () => {
+    const borderline = [...helpsA, cell('b', 's2', 'red', 5, 0), cell('b', 's2', 'green', 1, 4)];
+    expect(evaluateGateOnModels(gate, borderline)).toMatchObject({
+      outcome: 'holds',
+      perModel: [
+        { model: 'a', outcome: 'holds' },
+        { model: 'b', outcome: 'holds', figure: expect.stringMatching(/needs below 0\.0125/) },
+      ],
+    });
+    // On b alone the family is b's two scenarios: the same regression fails.
+    expect(evaluateGateOnModels({ ...gate, model: 'b' }, borderline).outcome).toBe('fails');
+    // Uncorrected, every test is held to α: it fails on every model too.
+    expect(evaluateGateOnModels({ ...gate, correction: 'none' }, borderline)).toMatchObject({
+      outcome: 'fails',
+      gate: expect.stringMatching(/\(uncorrected across 2 models × 2 scenarios: 4 tests\)$/),
+    });
+  });
+
+  it('stays undecided, never holds, when a model has no decided reps or no regression could get below the first threshold', () => {
+    const outage = [
+      ...helpsA,
+      cell('b', 's2', 'red', 0, 0, 5, 5),
+      cell('b', 's2', 'green', 0, 0, 5, 5),
+    ];
+    const result = evaluateGateOnModels(gate, outage);
+    expect(result.outcome).toBe('undecided');
+    expect(result.figure).toMatch(
+      /b: no decided reps in an arm of S2 \(10 indeterminate rep\(s\) are infrastructure failures/,
+    );
+    expect(result.perModel?.map((entry) => entry.outcome)).toEqual(['holds', 'undecided']);
+    // Three reps an arm: 3/3 against 0/3 gives p = 0.05, never below α/4.
+    const few = ['a', 'b'].flatMap((model) =>
+      ['s1', 's2'].flatMap((scenario) => [
+        cell(model, scenario, 'red', 3, 0),
+        cell(model, scenario, 'green', 0, 3),
+      ]),
+    );
+    expect(evaluateGateOnModels(gate, few)).toMatchObject({
+      outcome: 'undecided',
+      figure: expect.stringMatching(
+        /too few decided reps .* first threshold is 0\.0125 \(4 tests\)/,
+      ),
+    });
+  });
+});
+
+describe('each gate carries its model and, over several models, each model’s outcome', () => {
+  it('model and perModel: every, a named model, and Holm across models', () => {
+    expect(evaluateGateOnModels(minPass(), cells)).toMatchObject({
+      model: 'every',
+      perModel: [
+        { model: 'a', outcome: 'holds', figure: expect.stringMatching(/^5\/5 decided/) },
+        { model: 'b', outcome: 'fails', figure: expect.stringMatching(/^0\/5 decided/) },
+      ],
+    });
+    expect(evaluateGateOnModels(minPass('b'), cells)).toMatchObject({
+      model: 'b',
+      perModel: [{ model: 'b', outcome: 'fails' }],
+    });
+    const regression = evaluateGateOnModels(
+      { kind: 'no-regression', scenario: 's2', alpha: 0.05, model: 'every' },
+      cells,
+    );
+    expect(regression).toMatchObject({
+      model: 'every',
+      perModel: [
+        { model: 'a', outcome: 'holds' },
+        { model: 'b', outcome: 'fails', figure: expect.stringMatching(/Holm 0\.0079/) },
+      ],
+    });
+  });
+});
+
 describe('the arm × model interaction', () => {
   it('per scenario: helps on one model, hurts on another, Holm-adjusted, and says the effect depends on the model', () => {
     const [s1, s2] = interactionSummary(['s1', 's2'], ['a', 'b'], cells);

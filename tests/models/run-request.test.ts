@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveRunRequest } from '../../harness/campaign/run-request.js';
+import { modelBanner, resolveRunRequest } from '../../harness/campaign/run-request.js';
 import { repoRoot } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
@@ -40,5 +40,47 @@ describe('the invocation a run records of its models', () => {
       'scripted:skill-reader,name=scripted-skill-reader',
       'scripted:literal,name=scripted-literal',
     ]);
+  });
+});
+
+describe('the banner of a run of some of its models (--only model=)', () => {
+  async function banner(flags: { models?: string[]; only?: string[] }, campaign: string) {
+    const request = await resolveRunRequest(
+      {
+        campaign: path.join(repoRoot, 'scenarios', campaign),
+        out: path.join(makeTempDir(), 'out'),
+        ...flags,
+      },
+      repoRoot,
+      {},
+      new Date(0),
+    );
+    if (!request.ok) throw new Error(request.error.problem);
+    return modelBanner(request.value);
+  }
+
+  it('counts the models it runs of the campaign’s, in words that fit one', async () => {
+    const scripted = ['scripted:skill-reader', 'scripted:literal'];
+    expect(await banner({ models: scripted }, 'plan-scoped-workspace.campaign.json')).toMatch(
+      /^redgreen: run with 2 models: scripted-skill-reader = /,
+    );
+    const one = await banner(
+      { models: scripted, only: ['model=scripted-literal'] },
+      'plan-scoped-workspace.campaign.json',
+    );
+    expect(one).toMatch(
+      /^redgreen: run with 1 of its 2 models \(--only model=\): scripted-literal = scripted:literal /,
+    );
+    expect(one).not.toMatch(/1 models/);
+    const offline = await banner(
+      { only: ['model=opus'] },
+      'plan-scoped-workspace-models.campaign.json',
+    );
+    expect(offline).toMatch(
+      /OFFLINE: the 1 of its 2 "models" this run runs \(--only model=\) is a scripted policy .*: opus = scripted:literal \(standing in for claude-opus-5-5\)\.$/,
+    );
+    expect(await banner({}, 'plan-scoped-workspace-models.campaign.json')).toMatch(
+      /OFFLINE: each of its 2 "models" is a scripted policy/,
+    );
   });
 });

@@ -127,7 +127,12 @@ describe('a two-model offline campaign', () => {
     expect(gate.exitCode, gate.stdout).toBe(0);
     const json = JSON.parse(gate.stdout) as {
       models: { name: string; requested: string }[];
-      gates: { gate: string; outcome: string }[];
+      gates: {
+        gate: string;
+        outcome: string;
+        model: string;
+        perModel: { model: string; outcome: string; figure: string }[];
+      }[];
     };
     expect(json.models.map((model) => model.name)).toEqual(['sonnet', 'opus']);
     expect(json.gates.map((entry) => [entry.gate, entry.outcome])).toEqual([
@@ -136,6 +141,20 @@ describe('a two-model offline campaign', () => {
       ['S2: no GREEN regression against RED (one-sided Fisher, α = 0.05) on sonnet', 'holds'],
       ['indeterminate reps at most 20% of those recorded on every model', 'holds'],
     ]);
+    // Each gate's model, and each judged model's own outcome, as data rather than prose.
+    expect(
+      json.gates.map((entry) => [entry.model, entry.perModel.map((one) => one.model)]),
+    ).toEqual([
+      ['sonnet', ['sonnet']],
+      ['every', ['sonnet', 'opus']],
+      ['sonnet', ['sonnet']],
+      ['every', ['sonnet', 'opus']],
+    ]);
+    expect(json.gates[1]?.perModel[1]).toEqual({
+      model: 'opus',
+      outcome: 'holds',
+      figure: '5/5 decided reps passed (needs at least 4 of 5 decided)',
+    });
   });
 
   it('planted negatives: no-regression and green-better on every model fail (opus regresses), exit 1', async () => {
@@ -147,10 +166,29 @@ describe('a two-model offline campaign', () => {
       { kind: 'no-regression', scenario: 's2', alpha: 0.05, model: 'every' },
       { kind: 'green-better', scenario: 's1', alpha: 0.05 },
       { kind: 'green-better', scenario: 's1', alpha: 0.05, model: 'sonnet' },
+      { kind: 'no-scenario-regresses', alpha: 0.05, correction: 'holm' },
     ];
     writeFileSync(file, JSON.stringify(record, null, 2));
     const gate = await runCli(['gate', copy]);
     expect(gate.exitCode, gate.stdout).toBe(1);
+    const json = JSON.parse((await runCli(['gate', copy, '--json'])).stdout) as {
+      gates: { model: string; perModel: { model: string; outcome: string }[] }[];
+    };
+    // Which model failed, as data: opus regresses on S2; opus shows no S1 gain.
+    expect(
+      json.gates.map((entry) => [
+        entry.model,
+        entry.perModel.map((one) => `${one.model} ${one.outcome}`),
+      ]),
+    ).toEqual([
+      ['every', ['sonnet holds', 'opus fails']],
+      ['every', ['sonnet holds', 'opus fails']],
+      ['sonnet', ['sonnet holds']],
+      ['every', ['sonnet holds', 'opus fails']],
+    ]);
+    expect(gate.stdout).toMatch(
+      /FAILS\s+no scenario regresses: .* on every model \(Holm across 2 models × 2 scenarios: 4 tests\): sonnet: 2 scenario\(s\), none regresses.*; opus: regresses: S2 \(RED 5\/5, GREEN 0\/5; p = 0\.0040 below 0\.0125\)/,
+    );
     expect(gate.stdout).toMatch(
       /FAILS\s+S2: no GREEN regression .* on every model \(Holm across 2 models\): .*opus: RED 5\/5, GREEN 0\/5; RED better than GREEN: p = 0\.0040, Holm 0\.0079/,
     );

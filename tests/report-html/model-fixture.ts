@@ -78,7 +78,8 @@ function cellOf(
   const decided = pass + fail;
   const values = mine.filter((row) => row.verdict !== 'indeterminate').map((row) => row.tool_uses);
   const counts: Record<string, number> = {};
-  for (const row of mine) {
+  const decidedRows = mine.filter((row) => row.verdict !== 'indeterminate');
+  for (const row of decidedRows) {
     const seen = row.observations.resolution ?? 'undecided';
     counts[seen] = (counts[seen] ?? 0) + 1;
   }
@@ -103,7 +104,7 @@ function cellOf(
         kind: 'passes',
         id: 'forensic-calls',
         phrase: 'via commit-content forensics',
-        passes: mine.filter((row) => row.observations['forensic-calls'] !== '0').length,
+        passes: decidedRows.filter((row) => row.observations['forensic-calls'] !== '0').length,
       },
     ],
     overrides: mine.filter((row) => row.verdict_source === 'override').length,

@@ -3,12 +3,16 @@
  * short (a timeout, a limit, an API error) or could not be read, so its
  * tool_uses is not a measurement of the text under test. The planted set
  * makes the difference visible: with the two indeterminate reps included the
- * permutation p moves from significant to nowhere near it.
+ * permutation p moves from significant to nowhere near it. The Notes'
+ * observation summaries (the resolution tally, "N via forensics") count the
+ * same decided reps.
  */
 import { describe, expect, it } from 'vitest';
 import { resultsMarkdown } from '../../harness/report/markdown.js';
+import type { RepRow } from '../../harness/report/results-schema.js';
 import { permutationTest } from '../../harness/report/stats.js';
 import { REPORT_SEED, summariseCells } from '../../harness/report/summarise.js';
+import type { RepScore } from '../../harness/score/score-rep.js';
 import { modelWith, type RepSpec, repRow } from '../report-html/model-fixture.js';
 
 const ARMS = [
@@ -96,6 +100,82 @@ describe('tool_uses statistics use decided reps only', () => {
   it('results.md says the tool_uses figures count decided reps only', () => {
     const markdown = resultsMarkdown(modelWith(rows.map((row) => ({ ...row }))));
     expect(markdown).toMatch(/tool_uses figures count decided reps only/);
+    expect(markdown).toMatch(/as do the Notes' observation summaries/);
     expect(markdown).toContain('tool_uses per decided rep');
+  });
+});
+
+/** A score holding only the two observations the Notes summarise. */
+function scoreOf(row: RepRow, resolution: string, forensic: boolean): RepScore {
+  return {
+    schemaVersion: 2,
+    scenario: row.scenario,
+    verdict: row.verdict,
+    reasons: [],
+    wouldFail: [],
+    runner: { kind: 'completed' },
+    values: {},
+    pre: [],
+    checks: [],
+    observations: [
+      {
+        id: 'resolution',
+        verb: 'classify',
+        params: {},
+        outcome: 'pass',
+        observed: resolution,
+        detail: `resolution: ${resolution}`,
+        summary: { tally: 'resolution' },
+      },
+      {
+        id: 'forensic-calls',
+        verb: 'tool-count',
+        params: {},
+        outcome: forensic ? 'pass' : 'fail',
+        detail: 'forensic-calls',
+        summary: { passes: 'via commit-content forensics' },
+      },
+    ],
+    notAssessed: [],
+  };
+}
+
+describe('the Notes summarise the observations of decided reps only, as tool_uses does', () => {
+  // The indeterminate rep of each arm observed something else: it must not show in the tallies.
+  const scores = new Map(
+    rows.map((row) => {
+      const cutShort = row.verdict === 'indeterminate';
+      const resolution = cutShort ? 'neither' : row.arm === 'green' ? 'structural' : 'textual';
+      return [row.rep_id, scoreOf(row, resolution, cutShort)] as const;
+    }),
+  );
+  const { cells } = summariseCells(ARMS, ['s1'], rows, 6, scores);
+
+  it('the resolution tally and the passes count leave the indeterminate reps out', () => {
+    const green = cells.find((cell) => cell.arm === 'green');
+    expect(green?.indeterminate).toBe(1);
+    expect(green?.observations).toEqual([
+      { kind: 'tally', id: 'resolution', title: 'resolution', counts: { structural: 5 } },
+      {
+        kind: 'passes',
+        id: 'forensic-calls',
+        phrase: 'via commit-content forensics',
+        passes: 0,
+      },
+    ]);
+    const red = cells.find((cell) => cell.arm === 'red');
+    expect(red?.observations[0]).toMatchObject({ counts: { textual: 5 } });
+  });
+
+  it('a cell whose reps are all indeterminate summarises no observation', () => {
+    const cutShort = reps('green', [2, 3], 'indeterminate');
+    const summary = summariseCells(
+      ARMS,
+      ['s1'],
+      cutShort,
+      2,
+      new Map(cutShort.map((row) => [row.rep_id, scoreOf(row, 'neither', true)] as const)),
+    );
+    expect(summary.cells.find((cell) => cell.arm === 'green')?.observations).toEqual([]);
   });
 });

@@ -119,6 +119,42 @@ describe('redgreen diff', () => {
     expect(diff.cells).toHaveLength(4);
   });
 
+  it('never calls runs with different reps per cell the same set-up, though their identity is the same', async () => {
+    const b = copyOf(runA);
+    editCampaign(b, (record) => {
+      record.reps = 5;
+    });
+    const diff = await diffJson(runA, b);
+    expect(diff.sameIdentity).toBe(true);
+    expect(diff.differences).toContain('reps per cell 2 vs 5');
+    const markdown = await runCli(['diff', runA, b]);
+    expect(markdown.stdout).not.toContain('the same configuration');
+    expect(markdown.stdout).toMatch(/Compared: .*reps per cell 2 vs 5/);
+  });
+
+  it('names a shard against a whole run, in markdown and JSON', async () => {
+    const b = copyOf(runA);
+    editCampaign(b, (record) => {
+      record.shard = { index: 1, count: 4 };
+    });
+    const diff = await diffJson(runA, b);
+    expect(diff.a.shard).toBeNull();
+    expect(diff.b.shard).toBe('1/4');
+    expect(diff.differences).toContain('shard whole run vs 1/4');
+    const markdown = await runCli(['diff', runA, b]);
+    expect(markdown.stdout).toMatch(/Compared: .*shard whole run vs 1\/4/);
+  });
+
+  it('says so when A and B are the same directory', async () => {
+    const markdown = await runCli(['diff', runA, `${runA}/.`]);
+    expect(markdown.exitCode).toBe(0);
+    expect(markdown.stdout).toMatch(/A and B are the same directory/);
+    const diff = await diffJson(runA, runA);
+    expect(diff.sameDirectory).toBe(true);
+    const other = await diffJson(runA, copyOf(runA));
+    expect(other.sameDirectory).toBe(false);
+  });
+
   it('refuses directories whose cells differ: a one-line error, exit 2', async () => {
     const b = copyOf(runA);
     editCampaign(b, (record) => {

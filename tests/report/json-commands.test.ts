@@ -72,6 +72,31 @@ describe('redgreen gate --json', () => {
     expect(parsed.gates.map((gate) => gate.outcome)).toEqual(['fails']);
   });
 
+  it('gives each gate its arm, scenario, parameters and the counts of the cells it reads', async () => {
+    const dir = copyOfRun();
+    const campaign = JSON.parse(readFileSync(path.join(dir, 'campaign.json'), 'utf8')) as {
+      gates: unknown[];
+    };
+    campaign.gates = [
+      { kind: 'min-pass-rate', arm: 'green', scenario: 's2', passes: 1, of: 1 },
+      { kind: 'no-regression', scenario: 's1', alpha: 0.05 },
+      { kind: 'max-indeterminate-share', share: 0.2 },
+    ];
+    writeFileSync(path.join(dir, 'campaign.json'), JSON.stringify(campaign));
+    const json = await runCli(['gate', dir, '--json']);
+    const parsed = gateJsonSchema.parse(JSON.parse(json.stdout));
+    const [minPass, noRegression, share] = parsed.gates;
+    expect(minPass).toMatchObject({ arm: 'green', scenario: 's2', params: { passes: 1, of: 1 } });
+    expect(minPass?.cells).toEqual([
+      expect.objectContaining({ arm: 'green', scenario: 's2', pass: 1, decided: 1, recorded: 1 }),
+    ]);
+    expect(noRegression).toMatchObject({ arm: null, scenario: 's1', params: { alpha: 0.05 } });
+    expect(noRegression?.cells.map((cell) => cell.role).sort()).toEqual(['green', 'red']);
+    expect(share).toMatchObject({ arm: null, scenario: null, params: { share: 0.2 } });
+    expect(share?.cells).toHaveLength(4);
+    expect(share?.cells.reduce((sum, cell) => sum + cell.recorded, 0)).toBe(4);
+  });
+
   it('names the --junit and --summary files it wrote', async () => {
     const dir = copyOfRun();
     const junit = path.join(makeTempDir(), 'gates.xml');

@@ -18,6 +18,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listJsonSchema } from '../../harness/report/list-runs.js';
 import { runCli } from '../helpers/cli.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 let root = '';
 
@@ -112,6 +113,16 @@ describe('redgreen list', () => {
     const result = await runCli(['list', path.join(root, 'newest'), '--json']);
     const listing = listJsonSchema.parse(JSON.parse(result.stdout));
     expect(listing.runs.map((run) => path.basename(run.dir))).toEqual(['newest']);
+  });
+
+  it('with no root given and no results/ yet: no runs, exit 0', async () => {
+    const fresh = makeTempDir();
+    const table = await runCli(['list'], { cwd: fresh });
+    expect(table.exitCode, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/^no runs yet: results does not exist/);
+    const json = await runCli(['list', '--json'], { cwd: fresh });
+    expect(json.exitCode, json.stderr).toBe(0);
+    expect(listJsonSchema.parse(JSON.parse(json.stdout)).runs).toEqual([]);
   });
 
   it('refuses a results root that does not exist: one line, exit 2', async () => {

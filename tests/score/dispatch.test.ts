@@ -21,8 +21,22 @@ const catalogue: PlanCatalogue = {
     aliases: ['plan P'],
     tasks: { '1': 'Data model', '2': 'CSV writer', '3': 'JSON writer', '4': 'CLI flag' },
     none: ['\\bwhole[-\\s]branch\\s+review\\b'],
+    // The scenario's conventions: plan P's briefs live in .briefs/ (or .work/p/, or
+    // .superpowers/sdd/p/), and a reviewer of the whole branch addresses none of its tasks.
+    taskFiles: [
+      '(?:^|[\\s/`])\\.(?:briefs|work/p|superpowers/sdd/p)/task-(\\d+)-brief\\.md\\b',
+      '(?:^|[\\s`])task_(\\d+)\\.md\\b',
+    ],
+    noTaskDispatches: [
+      { subagentType: 'review', description: '\\b(?:final|whole[-\\s]branch)\\b' },
+      { prompt: '\\breview\\s+the\\s+(?:entire|whole)\\b' },
+    ],
   },
-  [OTHER]: { aliases: ['plan Q'], tasks: { '1': 'Storage schema', '2': 'Lint gate' } },
+  [OTHER]: {
+    aliases: ['plan Q'],
+    tasks: { '1': 'Storage schema', '2': 'Lint gate' },
+    taskFiles: ['(?:^|/)\\.work/q/task-(\\d+)-brief\\.md\\b'],
+  },
 };
 
 let next = 0;
@@ -113,6 +127,27 @@ describe('the task a dispatch addresses', () => {
       },
       'none',
     ],
+    // A whole-branch reviewer, recognised by the scenario's rules, addresses no task.
+    [
+      {
+        description: 'Final code review',
+        prompt:
+          'All four tasks are complete per the ledger. Review the entire branch against the plan.',
+        subagent_type: 'code-reviewer',
+      },
+      'none',
+    ],
+    [{ description: 'Whole-branch pass', prompt: '...', subagent_type: 'reviewer' }, 'none'],
+    // A brief of another plan's workspace is not this plan's task: the prompt's own task decides.
+    [
+      {
+        description: 'Implement next task',
+        prompt:
+          'Look at .work/q/task-2-brief.md to copy how plan Q wrote its briefs, then implement Task 1 (Data model).',
+      },
+      1,
+    ],
+    [{ description: 'Implementer', prompt: 'Read .work/p/task-4-brief.md first.' }, 4],
     // Real dispatch prompts: markdown, the brief file only, the title only.
     [
       {
@@ -155,9 +190,15 @@ describe('the task a dispatch addresses', () => {
       },
       2,
     ],
-    // Planted negatives: another plan's task, and a prompt naming no task.
+    // Planted negatives: another plan's task, a prompt naming no task, a task the plan does
+    // not have, a reviewer of one task, a brief file outside any plan's workspace.
     [{ description: 'Implement plan Q Task 1 (Storage schema)', prompt: '...' }, undefined],
     [{ description: 'Helper', prompt: 'Summarise the repository layout.' }, undefined],
+    [{ description: 'Implement Task 6', prompt: '...' }, undefined],
+    [{ description: 'Implement Task 6', prompt: 'Then Task 2 (CSV writer).' }, 2],
+    [{ description: 'Review Task 3', prompt: 'Review it.', subagent_type: 'reviewer' }, 3],
+    [{ description: 'Implementer', prompt: 'Read /tmp/notes/task-3-brief.md.' }, undefined],
+    [{ description: 'Implementer', prompt: 'Read .briefs/task-9-brief.md.' }, undefined],
   ];
   for (const [input, expected] of cases) {
     it(`${JSON.stringify(input)} → ${String(expected)}`, () => {
@@ -232,6 +273,24 @@ describe('the dispatch verb', () => {
     ).toBe('undecided');
   });
 
+  it('places fable (an Agent model value of the engine) above opus, with its full ids', () => {
+    expect(tierOf('fable')).toBe('fable');
+    expect(tierOf('claude-fable-5')).toBe('fable');
+    expect(tierOf('claude-fable-5-1')).toBe('fable');
+    expect(tierOf('claude-mythos-5')).toBe('fable');
+    const fable = evidenceOf([
+      call('Agent', { description: 'Implement Task 3', prompt: 'x', model: 'fable' }),
+    ]);
+    expect(run({ model: { atLeast: 'opus' } }, fable).outcome).toBe('pass');
+    expect(run({ model: { atMost: 'opus' } }, fable).outcome).toBe('fail');
+    expect(
+      run(
+        { model: { atLeast: 'fable' } },
+        evidenceOf([call('Agent', { prompt: 'x', model: 'opus' })]),
+      ).outcome,
+    ).toBe('fail');
+  });
+
   it('inherit: false needs the dispatch to name its model; an inherited one fails', () => {
     const inherited = [call('Agent', { description: 'Implement Task 3', prompt: 'x' })];
     expect(
@@ -272,7 +331,7 @@ describe('the dispatch verb', () => {
       /could never pass/,
     );
     expect(refusal({ verb: 'dispatch', model: { atLeast: 'gpt' } })).toMatch(
-      /use a tier of haiku < sonnet < opus/,
+      /use a tier of haiku < sonnet < opus < fable/,
     );
   });
 });

@@ -335,7 +335,7 @@ describe('5. plan short names come from the spec, not from constants', () => {
       scenario: 's2',
       reply: file,
       plan: PLAN_A,
-      judgeAssessedOnly: true,
+      command: 'score-reply',
     });
     if (!checked.ok) throw new Error(checked.error.problem);
     expect(checked.value.ownPlan).toBe(PLAN_A);

@@ -154,6 +154,84 @@ describe('bad scenario files are refused at load, naming file, field and fix', (
     ).toMatch(/section "complete" extracts a tasks value; this verb compares task values/);
   });
 
+  it('a check that names a task, plan or value the scenario does not have, so it could never pass', () => {
+    expect(
+      loadError((s) =>
+        post(s).push({ id: 'x', verb: 'reply-is-task', section: 'dispatch', task: 9 }),
+      ),
+    ).toMatch(
+      /checks\.post\[4\]\.task: Task 9 is not a task of docs\/plans\/2026-07-06-widget-export\.md, which has 5 tasks; use 1–5 or none/,
+    );
+    expect(
+      loadError((s) =>
+        post(s).push({ id: 'x', verb: 'reply-tasks', section: 'complete', includes: [2, 7] }),
+      ),
+    ).toMatch(/checks\.post\[4\]\.includes: Task 7 is not a task of .*which has 5 tasks/);
+    expect(loadError((s) => post(s).push({ id: 'x', verb: 'dispatch', task: 42 }))).toMatch(
+      /checks\.post\[4\]\.task: Task 42 is not a task of docs\/plans\/2026-07-06-widget-export\.md, which has 5 tasks/,
+    );
+    expect(
+      loadError((s) =>
+        post(s).push({ id: 'x', verb: 'dispatch', task: 1, plan: 'docs/plans/nope.md' }),
+      ),
+    ).toMatch(
+      /checks\.post\[4\]\.plan: "docs\/plans\/nope\.md" is not a plan of this scenario, .*; use \{\{ownPlan\}\} or one of docs\/plans\/2026-07-06-widget-export\.md, docs\/plans\/2026-07-01-widget-backend\.md/,
+    );
+    const foreignTask = loadScenarioDir(
+      scenarioDir((s) =>
+        post(s).push({
+          id: 'x',
+          verb: 'dispatch',
+          task: 5,
+          plan: 'docs/plans/2026-07-01-widget-backend.md',
+        }),
+      ),
+    );
+    expect(foreignTask.ok, foreignTask.ok ? '' : foreignTask.error.problem).toBe(true);
+    const withChoice = (check: Json) => (s: Json) => {
+      (s.report as Json).dec = {
+        label: 'DECISION',
+        extract: { kind: 'choice', values: { proceed: { synonyms: ['go'] }, ask: {} } },
+      };
+      post(s).push(check);
+    };
+    expect(
+      loadError(withChoice({ id: 'x', verb: 'reply-equals', section: 'dec', value: 'procede' })),
+    ).toMatch(
+      /checks\.post\[4\]\.value: "procede" is not a value the "dec" section declares, .*; use one of proceed, ask/,
+    );
+    expect(
+      loadError(withChoice({ id: 'x', verb: 'reply-one-of', section: 'dec', values: ['procede'] })),
+    ).toMatch(/checks\.post\[4\]\.values: "procede" is not a value the "dec" section declares/);
+    expect(
+      loadError(withChoice({ id: 'x', verb: 'reply-one-of', section: 'dec', values: [3] })),
+    ).toMatch(/checks\.post\[4\]\.values: 3 is a task, but the "dec" section reads a choice/);
+    expect(
+      loadError((s) =>
+        post(s).push({ id: 'x', verb: 'reply-one-of', section: 'dispatch', values: ['soon'] }),
+      ),
+    ).toMatch(/checks\.post\[4\]\.values: "soon" is no task: the "dispatch" section reads a task/);
+    expect(
+      loadError((s) => post(s).push({ id: 'x', verb: 'files-matching', globs: ['[a-'], min: 1 })),
+    ).toMatch(/checks\.post\[4\]\.globs\[0\]: .*unclosed/);
+    expect(
+      loadError((s) => post(s).push({ id: 'x', verb: 'files-matching', globs: ['[z-a]'], min: 1 })),
+    ).toMatch(/checks\.post\[4\]\.globs\[0\]: /);
+  });
+
+  it('a malformed extractor names the field inside it, not "Invalid input"', () => {
+    const message = loadError((s) => {
+      (s.report as Json).dec = {
+        label: 'DECISION',
+        extract: { kind: 'choice', values: { proceed: ['go'], ask: ['ask'] } },
+      };
+    });
+    expect(message).toMatch(
+      /report\.dec\.extract\.values\.proceed: expected object, received array/,
+    );
+    expect(message).not.toMatch(/Invalid input/);
+  });
+
   it('an empty list', () => {
     expect(loadError((s) => post(s).push({ id: 'x', 'all-of': [] }))).toMatch(
       /checks\.post\[4\]\.all-of: must be a non-empty list of checks/,
@@ -292,5 +370,41 @@ describe('redgreen scenario migrate', () => {
     const again = await runCli(['scenario', 'migrate', dir]);
     expect(again.exitCode).toBe(2);
     expect(again.stderr).toMatch(/has no scoring\.json, so it is not an old-format scenario/);
+  });
+
+  it('keeps the old files as *.pre-migration, and never overwrites such a backup', async () => {
+    const dir = path.join(makeTempDir(), 's2');
+    mkdirSync(dir);
+    const oldScenario = path.join(repoRoot, 'tests/score/fixtures/old-format/s2-scenario.json');
+    const oldScoring = path.join(repoRoot, 'tests/score/fixtures/old-format/s2-scoring.json');
+    cpSync(oldScenario, path.join(dir, 'scenario.json'));
+    cpSync(oldScoring, path.join(dir, 'scoring.json'));
+    cpSync(path.join(repoRoot, 'scenarios/prompts'), path.join(path.dirname(dir), 'prompts'), {
+      recursive: true,
+    });
+    const migrated = await runCli(['scenario', 'migrate', dir]);
+    expect(migrated.exitCode, migrated.stderr).toBe(0);
+    expect(migrated.stdout).toContain('scenario.json.pre-migration and scoring.json.pre-migration');
+    expect(readFileSync(path.join(dir, 'scenario.json.pre-migration'), 'utf8')).toBe(
+      readFileSync(oldScenario, 'utf8'),
+    );
+    expect(readFileSync(path.join(dir, 'scoring.json.pre-migration'), 'utf8')).toBe(
+      readFileSync(oldScoring, 'utf8'),
+    );
+    // An old-format folder again (scoring.json back) with the backups still there: refused,
+    // nothing touched.
+    cpSync(oldScoring, path.join(dir, 'scoring.json'));
+    cpSync(oldScenario, path.join(dir, 'scenario.json'));
+    writeFileSync(path.join(dir, 'scoring.json.pre-migration'), 'an earlier backup\n');
+    const refused = await runCli(['scenario', 'migrate', dir]);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    expect(refused.stderr).toMatch(/pre-migration: already exists/);
+    expect(readFileSync(path.join(dir, 'scoring.json.pre-migration'), 'utf8')).toBe(
+      'an earlier backup\n',
+    );
+    expect(readFileSync(path.join(dir, 'scenario.json'), 'utf8')).toBe(
+      readFileSync(oldScenario, 'utf8'),
+    );
   });
 });

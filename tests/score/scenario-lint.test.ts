@@ -35,7 +35,7 @@ describe('every scenario in the repository lints', () => {
   });
   for (const id of ids) {
     it(`${id}: pre-checks pass and every calibration policy lands as declared`, async () => {
-      const report = await lintScenario(id, { backend: 'messages', scenariosDir });
+      const report = await lintScenario(id, { backend: 'messages', scenariosDirs: [scenariosDir] });
       if (!report.ok) throw new Error(`${report.error.input}: ${report.error.problem}`);
       expect(report.value.rows.filter((row) => !row.ok)).toEqual([]);
       expect(
@@ -108,6 +108,28 @@ describe('redgreen scenario new', () => {
     });
     expect(lint.exitCode, `${lint.stdout}\n${lint.stderr}`).toBe(0);
     expect(lint.stdout).toContain('lint: resume-check is sound');
+    // Its calibration names the shipped skill texts by name, not by a path into the install,
+    // so the folder still lints once moved; and an id is found in ./scenarios/ of the cwd.
+    const written = JSON.parse(
+      readFileSync(path.join(root, 'resume-check', 'scenario.json'), 'utf8'),
+    ) as { calibration: { mustPass: { skill: string }[]; mustFail: { skill: string }[] } };
+    for (const run of [...written.calibration.mustPass, ...written.calibration.mustFail]) {
+      expect(run.skill).toBe('sdd-plan-scoped');
+    }
+    const elsewhere = path.join(makeTempDir(), 'mine');
+    mkdirSync(path.join(elsewhere, 'scenarios'), { recursive: true });
+    cpSync(path.join(root, 'resume-check'), path.join(elsewhere, 'scenarios', 'resume-check'), {
+      recursive: true,
+    });
+    const byId = await runCli(['scenario', 'lint', 'resume-check'], {
+      cwd: elsewhere,
+      timeoutMs: 240_000,
+    });
+    expect(byId.exitCode, `${byId.stdout}\n${byId.stderr}`).toBe(0);
+    expect(byId.stdout).toContain(path.join(elsewhere, 'scenarios', 'resume-check'));
+    const unknown = await runCli(['scenario', 'lint', 'not-here'], { cwd: elsewhere });
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr).toContain(`looked in ${path.join(elsewhere, 'scenarios')}, `);
     const again = await runCli(['scenario', 'new', 'resume-check', '--dir', root]);
     expect(again.exitCode).toBe(2);
     expect(again.stderr).toMatch(/already exists; choose another id/);

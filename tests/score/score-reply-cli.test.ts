@@ -43,7 +43,9 @@ describe('redgreen score-reply', () => {
     expect(result.exitCode).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stderr).toMatch(/unknown scenario 'zz'; use one of: (?:.*, )?s1, (?:.*, )?s2\b/);
+    expect(result.stderr).toMatch(
+      /unknown scenario 'zz' \(looked in [^)]*\/scenarios\); use one of: (?:.*, )?s1, (?:.*, )?s2\b/,
+    );
   });
 
   it('exits 2 with a one-line error for a missing reply file', async () => {

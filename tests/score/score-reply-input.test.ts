@@ -1,6 +1,7 @@
 /**
  * What `redgreen score-reply` accepts as a reply: a text file, or `-` for
- * stdin. An empty or binary file, a device such as /dev/zero, or an
+ * stdin. An empty or binary file, a device such as /dev/zero, a kernel
+ * pseudo-file such as /proc/self/status, or an
  * oversized input is a one-line error (exit 2) that names it, never a
  * silent "indeterminate" or a crash; `--plan` must be one of the fixture's
  * plans.
@@ -59,6 +60,17 @@ describe('score-reply input', () => {
     expectRefusal(
       await runCli(['score-reply', '--scenario', 's1', '/dev/zero'], { timeoutMs: 30_000 }),
       /\/dev\/zero: is not a regular file/,
+    );
+  });
+
+  it('refuses a kernel pseudo-file (/proc, /sys), which reads as a regular file', async () => {
+    expectRefusal(
+      await runCli(['score-reply', '--scenario', 's1', '/proc/self/status']),
+      /^redgreen: \/proc\/self\/status: is a kernel pseudo-file \(\/proc\/\d+\/status\), so it is not a reply;/,
+    );
+    expectRefusal(
+      await runCli(['check', 's1', '--transcript', '/proc/self/status']),
+      /\/proc\/self\/status: is a kernel pseudo-file/,
     );
   });
 

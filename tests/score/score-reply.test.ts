@@ -174,7 +174,7 @@ describe('redgreen score-reply (in process)', () => {
     ).toBe(2);
     const lines = stderr.mock.calls.map((call) => String(call[0]));
     expect(lines[0]).toMatch(
-      /^redgreen: --scenario: unknown scenario 'nope'; use one of: (?:.*, )?s1, (?:.*, )?s2\b.*\n$/,
+      /^redgreen: --scenario: unknown scenario 'nope' \(looked in [^)]*\/scenarios\); use one of: (?:.*, )?s1, (?:.*, )?s2\b.*\n$/,
     );
     expect(lines[1]).toMatch(/missing\.md: no such file; /);
     expect(lines.every((line) => line.split('\n').length === 2)).toBe(true);

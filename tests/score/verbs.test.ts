@@ -7,12 +7,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CheckNode } from '../../harness/score/check-schema.js';
-import { evaluateCheck } from '../../harness/score/evaluate.js';
+import { dispatchesOf } from '../../harness/score/dispatches.js';
+import { type CheckResult, evaluateCheck } from '../../harness/score/evaluate.js';
 import type { CommandOutcome, Evidence } from '../../harness/score/evidence.js';
 import { allOf, anyOf, notOf, type Outcome } from '../../harness/score/kleene.js';
 import type { ToolCall } from '../../harness/score/tool-call.js';
 import { VERB_NAMES } from '../../harness/score/verbs/index.js';
-import { check, FACTS, reading, refusal, snapshot } from './verb-support.js';
+import { check as checkOnce, FACTS, reading, refusal, snapshot } from './verb-support.js';
 
 const before = snapshot({
   'docs/plans/p.md': '## Task 1: x\n',
@@ -25,9 +26,25 @@ const same: Evidence = {
   contents: { 'docs/plans/p.md': { text: '## Task 1: x\n' } },
 };
 
-const tested = new Set<string>();
+/** Every outcome each verb was seen to give in this file, leaves of combinators included. */
+const seen = new Map<string, Set<Outcome>>();
+function record(result: CheckResult): void {
+  if (result.children === undefined) {
+    const outcomes = seen.get(result.verb) ?? new Set<Outcome>();
+    outcomes.add(result.outcome);
+    seen.set(result.verb, outcomes);
+  }
+  for (const child of result.children ?? []) record(child);
+}
+
+/** Compile and evaluate one check (see verb-support.ts), recording what each verb in it gave. */
+function check(...args: Parameters<typeof checkOnce>): CheckResult {
+  const result = checkOnce(...args);
+  record(result);
+  return result;
+}
+
 function outcome(raw: Record<string, unknown>, evidence: Evidence, sections = {}): Outcome {
-  tested.add(String(raw.verb));
   const result = check(raw, evidence, sections);
   expect(result.detail.startsWith('c: ')).toBe(true);
   return result.outcome;
@@ -409,7 +426,9 @@ describe('transcript verbs', () => {
     { id: 't4', name: 'Bash', input: { command: 'pytest' }, parentToolUseId: 't3' },
     { id: 't5', name: 'Bash', input: { command: 'ls .work/p/' }, parentToolUseId: null },
   ];
-  const transcript: Evidence = { transcript: { calls, dispatches: [], model: null } };
+  const transcript: Evidence = {
+    transcript: { calls, dispatches: [], model: null, skillDir: '/skills/sdd' },
+  };
 
   it('tool-called and tool-not-called, by tool, seat, input, runs, reads and readsCommit', () => {
     expect(outcome({ verb: 'tool-called', tool: 'Bash', seat: 'subagent' }, transcript)).toBe(
@@ -436,6 +455,23 @@ describe('transcript verbs', () => {
     expect(outcome({ verb: 'tool-not-called', tool: 'Write' }, transcript)).toBe('pass');
     expect(check({ verb: 'tool-called', tool: 'Bash' }, {}).notAssessed).toBe(true);
     expect(check({ not: { verb: 'tool-called', tool: 'Bash' } }, {}).outcome).toBe('undecided');
+    expect(outcome({ verb: 'tool-not-called', tool: 'Write' }, {})).toBe('undecided');
+  });
+
+  it('dispatch: the first dispatch names the task; none made fails; no transcript is undecided', () => {
+    const catalogue = { 'docs/plans/p.md': { tasks: { '1': 'Data model', '3': 'JSON writer' } } };
+    const made: Evidence = {
+      transcript: {
+        calls,
+        dispatches: dispatchesOf(calls, catalogue, ['docs/plans/p.md'], ['docs/plans/q.md']),
+        model: null,
+      },
+    };
+    expect(outcome({ verb: 'dispatch', kind: 'fresh', task: 3 }, made)).toBe('pass');
+    expect(outcome({ verb: 'dispatch', task: 1 }, made)).toBe('fail');
+    expect(outcome({ verb: 'dispatch', task: 1 }, transcript)).toBe('fail');
+    expect(outcome({ verb: 'dispatch', model: { atLeast: 'sonnet' } }, made)).toBe('undecided');
+    expect(outcome({ verb: 'dispatch', task: 3 }, {})).toBe('undecided');
   });
 
   it('tool-count within min/max; a count that could never fail or never pass is refused', () => {
@@ -457,10 +493,60 @@ describe('transcript verbs', () => {
     expect(
       outcome(
         { verb: 'skill-read' },
-        { transcript: { calls: [calls[4] as ToolCall], dispatches: [], model: null } },
+        {
+          transcript: {
+            calls: [calls[4] as ToolCall],
+            dispatches: [],
+            model: null,
+            skillDir: '/skills/sdd',
+          },
+        },
       ),
     ).toBe('fail');
     expect(outcome({ verb: 'skill-read' }, {})).toBe('undecided');
+  });
+
+  it('a partial transcript (unreadable lines) cannot prove an absence; what it shows still counts', () => {
+    const partial: Evidence = {
+      transcript: { calls, dispatches: [], model: null, skillDir: '/skills/sdd', partial: true },
+    };
+    expect(outcome({ verb: 'tool-not-called', tool: 'Write' }, partial)).toBe('undecided');
+    expect(outcome({ verb: 'tool-not-called', tool: 'Read' }, partial)).toBe('fail');
+    expect(outcome({ verb: 'tool-called', tool: 'Write' }, partial)).toBe('undecided');
+    expect(outcome({ verb: 'tool-called', tool: 'Read' }, partial)).toBe('pass');
+    expect(outcome({ verb: 'tool-count', tool: 'Bash', max: 1 }, partial)).toBe('fail');
+    expect(outcome({ verb: 'tool-count', tool: 'Bash', max: 5 }, partial)).toBe('undecided');
+    expect(outcome({ verb: 'tool-count', tool: 'Bash', min: 1 }, partial)).toBe('pass');
+    expect(outcome({ verb: 'tool-count', tool: 'Bash', min: 9 }, partial)).toBe('undecided');
+    expect(outcome({ verb: 'skill-read', seat: 'subagent' }, partial)).toBe('undecided');
+    expect(outcome({ verb: 'skill-read' }, partial)).toBe('pass');
+    expect(outcome({ verb: 'dispatch', task: 1 }, partial)).toBe('undecided');
+    expect(check({ not: { verb: 'tool-called', tool: 'Write' } }, partial).outcome).toBe(
+      'undecided',
+    );
+  });
+
+  it('skill-read counts only the skill under test: another skill’s SKILL.md is not it', () => {
+    const otherSkill: ToolCall[] = [
+      { id: 'o1', name: 'Read', input: { file_path: '/home/u/.claude/skills/tdd/SKILL.md' } },
+      { id: 'o2', name: 'Bash', input: { command: 'cat /skills/sdd-old/SKILL.md' } },
+    ];
+    const read = (skillDir: string | null, extra: ToolCall[] = []): Evidence => ({
+      transcript: { calls: [...otherSkill, ...extra], dispatches: [], model: null, skillDir },
+    });
+    expect(outcome({ verb: 'skill-read' }, read('/skills/sdd'))).toBe('fail');
+    expect(
+      outcome(
+        { verb: 'skill-read' },
+        read('/skills/sdd/', [
+          { id: 'o3', name: 'Bash', input: { command: 'sed -n 1,80p /skills/sdd/SKILL.md' } },
+        ]),
+      ),
+    ).toBe('pass');
+    // Which skill is under test is not known: reading some SKILL.md proves nothing.
+    const unknown = check({ verb: 'skill-read' }, read(null, [calls[0] as ToolCall]));
+    expect(unknown.outcome).toBe('undecided');
+    expect(unknown.detail).toMatch(/skill directory .*not known/);
   });
 });
 
@@ -580,7 +666,12 @@ describe('combinators in a scenario', () => {
     expect(refusal({ verb: 'file-exists', path: 'a', not: pass })).toMatch(/mixes verb and not/);
   });
 
-  it('covers every verb of the table with a planted pass and fail', () => {
-    expect(VERB_NAMES.filter((verb) => verb !== 'dispatch' && !tested.has(verb))).toEqual([]);
+  it('covers every verb of the table with a planted pass, a planted fail and an undecided case', () => {
+    const short = VERB_NAMES.flatMap((verb) => {
+      const outcomes = seen.get(verb) ?? new Set<Outcome>();
+      const lacking = (['pass', 'fail', 'undecided'] as const).filter((o) => !outcomes.has(o));
+      return lacking.length === 0 ? [] : [`${verb} never gave ${lacking.join(', ')}`];
+    });
+    expect(short).toEqual([]);
   });
 });

@@ -13,6 +13,7 @@ import {
 } from './calibration-moves.js';
 import type { Policy } from './context.js';
 import { echoesTemplatePolicy } from './echoes-template.js';
+import { finalReviewerPolicy } from './final-reviewer.js';
 import { forensicPolicy } from './forensic.js';
 import { literalPolicy } from './literal.js';
 import { skillReaderPolicy } from './skill-reader.js';
@@ -24,6 +25,7 @@ export const policyNames = [
   'structural',
   'always-redo',
   'skill-reader',
+  'final-reviewer',
   'asks-human',
   'sixth-round',
   'resume-cheap-model',
@@ -41,6 +43,7 @@ const policies: Readonly<Record<PolicyName, Policy>> = {
   structural: structuralPolicy,
   'always-redo': alwaysRedoPolicy,
   'skill-reader': skillReaderPolicy,
+  'final-reviewer': finalReviewerPolicy,
   'asks-human': asksHumanPolicy,
   'sixth-round': sixthRoundPolicy,
   'resume-cheap-model': resumeCheapModelPolicy,

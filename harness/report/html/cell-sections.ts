@@ -1,4 +1,4 @@
-import { COMPARISON_COLUMNS, toolUsesRule } from '../markdown.js';
+import { COMPARISON_COLUMNS, costHeading, toolUsesRule } from '../markdown.js';
 import { findCell } from '../model-tables.js';
 import type { ResultsModel } from '../results-schema.js';
 import { cellLabel, scenarioLabel } from './cell-labels.js';
@@ -100,7 +100,7 @@ export function toolUsesSection(model: ResultsModel, chartSvg: string): SafeHtml
 </tr>`;
   });
   return html`<section id="tool-uses" aria-labelledby="tool-uses-title">
-<h2 id="tool-uses-title">Disambiguation cost: tool_uses per rep</h2>
+<h2 id="tool-uses-title">${model.legend === null ? '' : `${costHeading(model)}: `}tool_uses per rep</h2>
 ${figure('tool-uses-chart', chartSvg, html`One symbol per decided rep, coloured and shaped by ${legend === null ? 'nothing (the scenarios declare no tally observation)' : `what the "${legend.title}" observation saw (from tool calls, not prose)`}; the bar is the cell's median. Indeterminate reps are not drawn.`)}
 ${scrollingTable('tool_uses per cell', costColumns, html`<tbody>${costRows}</tbody>`)}
 <p class="muted">${toolUsesRule(model)}</p>

@@ -12,6 +12,15 @@ import { planVocabulary } from './language/plan-vocabulary.js';
 import type { TaskReadingOptions } from './language/task-answer.js';
 import { countNounPatterns } from './language/task-numbers.js';
 
+/** How many capture groups a regular expression source has (-1 when it does not compile). */
+function captureGroups(source: string): number {
+  try {
+    return (new RegExp(`${source}|`).exec('')?.length ?? 1) - 1;
+  } catch {
+    return -1;
+  }
+}
+
 export const planEntrySchema = z
   .object({
     /** Short names the plan goes by in prose. */
@@ -25,19 +34,63 @@ export const planEntrySchema = z
      * of this plan is next", for answers and dispatches alike.
      */
     none: z.array(regexSource).optional(),
+    /**
+     * Files of this plan that name one of its tasks, as regular expressions
+     * whose first group is the task number (a brief in the plan's own
+     * workspace): a dispatch naming one addresses that task.
+     */
+    taskFiles: z
+      .array(
+        regexSource.refine(
+          (source) => captureGroups(source) === 1,
+          'needs exactly one capture group, the task number',
+        ),
+      )
+      .optional(),
+    /**
+     * Dispatches that address no task of this plan (a whole-branch review):
+     * each rule's patterns (case-insensitive) over the dispatch's
+     * subagent_type, description and prompt must all match.
+     */
+    noTaskDispatches: z
+      .array(
+        z
+          .object({
+            subagentType: regexSource.optional(),
+            description: regexSource.optional(),
+            prompt: regexSource.optional(),
+          })
+          .strict()
+          .refine(
+            (rule) =>
+              rule.subagentType !== undefined ||
+              rule.description !== undefined ||
+              rule.prompt !== undefined,
+            'give subagentType, description or prompt',
+          ),
+      )
+      .optional(),
   })
   .strict();
 export type PlanEntry = z.infer<typeof planEntrySchema>;
+
+/** The catalogue entry of `plan`, if the catalogue has one. */
+export function planEntryOf(catalogue: PlanCatalogue, plan: string): PlanEntry | undefined {
+  return Object.entries(catalogue).find(([path]) => samePlan(path, plan))?.[1];
+}
 
 /** Plans by path. */
 export const planCatalogueSchema = z.record(z.string().min(1), planEntrySchema);
 export type PlanCatalogue = z.infer<typeof planCatalogueSchema>;
 
-/** How many tasks a plan of the catalogue has: its declared count, else its numbered titles. */
+/**
+ * How many tasks a plan of the catalogue has: its declared count, else its
+ * highest titled task (titles may skip tasks); 0 when it says neither.
+ */
 export function taskCountOf(catalogue: PlanCatalogue, plan: string): number | undefined {
   const entry = Object.entries(catalogue).find(([path]) => samePlan(path, plan))?.[1];
   if (entry === undefined) return undefined;
-  return entry.taskCount ?? Object.keys(entry.tasks ?? {}).length;
+  return entry.taskCount ?? Math.max(0, ...Object.keys(entry.tasks ?? {}).map(Number));
 }
 
 export interface PlanReadingContext {

@@ -10,9 +10,10 @@ import { withoutEmphasis } from '../extractors/language/markdown.js';
 import { allOf, type Outcome } from '../kleene.js';
 import { isModelTier, MODEL_TIERS, tierOf, tierRank } from '../model-tiers.js';
 import { nonBlank, regexSource, taskOrNone } from '../param-types.js';
-import type { ParamProblem } from '../verb.js';
+import { knownPlanOf } from '../validation-context.js';
+import type { ParamProblem, ValidationContext } from '../verb.js';
 import { dispatchRoleParams, matchRole } from './dispatch-role.js';
-import { describeTask } from './reply-value.js';
+import { describeTask, taskRangeProblem } from './reply-value.js';
 
 const KINDS = ['fresh', 'resume'] as const;
 const tier = z.string().refine(isModelTier, `use a tier of ${MODEL_TIERS.order.join(' < ')}`);
@@ -49,8 +50,30 @@ export const dispatchParams = z
   .strict();
 export type DispatchParams = z.infer<typeof dispatchParams>;
 
+/** A plan the scenario does not know, or a task that is not one of its plan's. */
+function dispatchPlanProblem(
+  params: DispatchParams,
+  context: ValidationContext,
+): ParamProblem | undefined {
+  if (context.plans === undefined) return undefined;
+  const plan = knownPlanOf(params.plan, context.plans);
+  if (plan === 'unknown') {
+    return {
+      field: 'plan',
+      problem: `"${params.plan}" is not a plan of this scenario, so no dispatch could be read as its task`,
+      fix: `use {{ownPlan}} or one of ${context.plans.map((known) => known.path).join(', ')} (or add it to "plans")`,
+    };
+  }
+  return params.task === undefined
+    ? undefined
+    : taskRangeProblem('task', [params.task], plan, true);
+}
+
 /** What zod cannot see: a selector or matcher that could never match or pass. */
-export function dispatchProblem(params: DispatchParams): ParamProblem | undefined {
+export function dispatchProblem(
+  params: DispatchParams,
+  context: ValidationContext,
+): ParamProblem | undefined {
   const { select } = params;
   if ((select.which === 'nth') !== (select.n !== undefined)) {
     return {
@@ -90,7 +113,7 @@ export function dispatchProblem(params: DispatchParams): ParamProblem | undefine
       fix: 'swap or fix them',
     };
   }
-  return undefined;
+  return dispatchPlanProblem(params, context);
 }
 
 /** The dispatches the selector picks: one for first/last/nth, every candidate for any. */

@@ -9,7 +9,7 @@
  * input cannot answer (no model given and none known, a task that cannot be
  * read) is undecided. Params and matching: dispatch-match.ts.
  */
-import { required } from '../evidence.js';
+import { PARTIAL_ABSENCE, required } from '../evidence.js';
 import { allOf, anyOf } from '../kleene.js';
 import { defineVerb, type VerbResult } from '../verb.js';
 import {
@@ -24,7 +24,7 @@ export const dispatch = defineVerb({
     'the selected dispatch (first/last/nth/any, by subagent_type) matches prompt, model tier, fresh/resume and task',
   params: dispatchParams,
   reads: () => ['transcript'],
-  validate: (params) => dispatchProblem(params),
+  validate: (params, context) => dispatchProblem(params, context),
   run: (params, evidence): VerbResult => {
     const transcript = required(evidence.transcript, 'transcript');
     const chosen = selectedDispatches(params, transcript.dispatches);
@@ -32,6 +32,13 @@ export const dispatch = defineVerb({
       params.select.which === 'nth'
         ? `dispatch ${params.select.n}`
         : `${params.select.which} dispatch`;
+    if (chosen.length === 0 && transcript.partial === true) {
+      return {
+        outcome: 'undecided',
+        observed: 'none',
+        detail: `no ${which} among ${transcript.dispatches.length} readable dispatch(es); ${PARTIAL_ABSENCE}`,
+      };
+    }
     if (chosen.length === 0) {
       return {
         outcome: 'fail',

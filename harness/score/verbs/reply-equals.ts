@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { nonBlank } from '../param-types.js';
 import { defineVerb } from '../verb.js';
-import { sectionParam, sectionProblem, sectionValue } from './reply-value.js';
+import { sectionParam, sectionProblem, sectionValue, sectionValuesProblem } from './reply-value.js';
 
 const collapse = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
@@ -13,7 +13,9 @@ export const replyEquals = defineVerb({
   summary: 'a choice section states this value, or a text section reads exactly this',
   params: z.object({ section: sectionParam, value: nonBlank }).strict(),
   reads: () => ['reply'],
-  validate: (params, context) => sectionProblem(params.section, context, ['choice', 'text']),
+  validate: (params, context) =>
+    sectionProblem(params.section, context, ['choice', 'text']) ??
+    sectionValuesProblem('value', params.section, [params.value], context),
   run: (params, evidence) => {
     const read = sectionValue(evidence, params.section);
     if ('undecided' in read) return read.undecided;

@@ -2,13 +2,21 @@
 import { z } from 'zod';
 import { taskOrNone } from '../param-types.js';
 import { defineVerb } from '../verb.js';
-import { describeTask, sectionParam, sectionProblem, sectionValue } from './reply-value.js';
+import {
+  describeTask,
+  sectionParam,
+  sectionProblem,
+  sectionValue,
+  taskRangeProblem,
+} from './reply-value.js';
 
 export const replyIsTask = defineVerb({
   summary: 'a task section names this task (a number, or none)',
   params: z.object({ section: sectionParam, task: taskOrNone }).strict(),
   reads: () => ['reply'],
-  validate: (params, context) => sectionProblem(params.section, context, ['task']),
+  validate: (params, context) =>
+    sectionProblem(params.section, context, ['task']) ??
+    taskRangeProblem('task', [params.task], context.sectionPlans?.[params.section], true),
   run: (params, evidence) => {
     const read = sectionValue(evidence, params.section);
     if ('undecided' in read) return read.undecided;

@@ -2,7 +2,13 @@
 import { z } from 'zod';
 import { nonBlank, taskOrNone } from '../param-types.js';
 import { defineVerb } from '../verb.js';
-import { describeTask, sectionParam, sectionProblem, sectionValue } from './reply-value.js';
+import {
+  describeTask,
+  sectionParam,
+  sectionProblem,
+  sectionValue,
+  sectionValuesProblem,
+} from './reply-value.js';
 
 export const replyOneOf = defineVerb({
   summary: "a choice or task section's value is one of several",
@@ -10,7 +16,9 @@ export const replyOneOf = defineVerb({
     .object({ section: sectionParam, values: z.array(z.union([taskOrNone, nonBlank])).min(1) })
     .strict(),
   reads: () => ['reply'],
-  validate: (params, context) => sectionProblem(params.section, context, ['choice', 'task']),
+  validate: (params, context) =>
+    sectionProblem(params.section, context, ['choice', 'task']) ??
+    sectionValuesProblem('values', params.section, params.values, context),
   run: (params, evidence) => {
     const read = sectionValue(evidence, params.section);
     if ('undecided' in read) return read.undecided;

@@ -10,6 +10,7 @@ import {
   sectionProblem,
   sectionValue,
   taskListSchema,
+  taskRangeProblem,
 } from './reply-value.js';
 
 export const replyTasks = defineVerb({
@@ -40,7 +41,13 @@ export const replyTasks = defineVerb({
         fix: 'remove them from one list',
       };
     }
-    return sectionProblem(params.section, context, ['tasks']);
+    const plan = context.sectionPlans?.[params.section];
+    return (
+      sectionProblem(params.section, context, ['tasks']) ??
+      taskRangeProblem('includes', params.includes ?? [], plan) ??
+      taskRangeProblem('excludes', params.excludes ?? [], plan) ??
+      taskRangeProblem('exactly', params.exactly ?? [], plan)
+    );
   },
   run: (params, evidence) => {
     const read = sectionValue(evidence, params.section);

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { type Evidence, type ExtractedValue, required } from '../evidence.js';
 import type { ExtractorKind } from '../extractors/index.js';
 import { nameSchema } from '../param-types.js';
-import type { ParamProblem, ValidationContext, VerbResult } from '../verb.js';
+import type { KnownPlan, ParamProblem, ValidationContext, VerbResult } from '../verb.js';
 
 export const sectionParam = nameSchema.describe('a section of the report contract');
 
@@ -85,3 +85,77 @@ export function describeTask(task: number | 'none'): string {
 }
 
 export const taskListSchema = z.array(z.number().int().positive());
+
+/**
+ * A load-time problem when a task number is not a task of `plan` (whose task
+ * count is known): such a check could never pass.
+ */
+export function taskRangeProblem(
+  field: string,
+  tasks: readonly (number | 'none')[],
+  plan: KnownPlan | undefined,
+  noneAllowed = false,
+): ParamProblem | undefined {
+  const count = plan?.taskCount;
+  if (plan === undefined || count === undefined) return undefined;
+  const outside = tasks.find((task) => task !== 'none' && (task < 1 || task > count));
+  if (outside === undefined) return undefined;
+  return {
+    field,
+    problem: `Task ${outside} is not a task of ${plan.path}, which has ${count} tasks`,
+    fix: `use ${count === 1 ? '1' : `1–${count}`}${noneAllowed ? ' or none' : ''}`,
+  };
+}
+
+/**
+ * A load-time problem when values a check compares with a section's value
+ * could never be that value: a choice the section does not declare, a task
+ * number given for a choice, or a word other than `none` given for a task.
+ */
+export function sectionValuesProblem(
+  field: string,
+  section: string,
+  values: readonly (string | number)[],
+  context: ValidationContext,
+): ParamProblem | undefined {
+  const kind = context.sections[section];
+  if (kind === 'choice') {
+    const declared = context.choiceValues?.[section];
+    for (const value of values) {
+      if (typeof value === 'number') {
+        return {
+          field,
+          problem: `${value} is a task, but the "${section}" section reads a choice`,
+          fix:
+            declared === undefined ? 'give a declared value' : `use one of ${declared.join(', ')}`,
+        };
+      }
+      if (declared !== undefined && !declared.includes(value)) {
+        return {
+          field,
+          problem: `"${value}" is not a value the "${section}" section declares, so it could never be read`,
+          fix: `use one of ${declared.join(', ')}`,
+        };
+      }
+    }
+  }
+  if (kind === 'task') {
+    const word = values.find((value) => typeof value === 'string' && value !== 'none');
+    if (word !== undefined) {
+      return {
+        field,
+        problem: `"${word}" is no task: the "${section}" section reads a task number or none`,
+        fix: 'use task numbers or none',
+      };
+    }
+    return taskRangeProblem(
+      field,
+      values.filter(
+        (value): value is number | 'none' => value === 'none' || typeof value === 'number',
+      ),
+      context.sectionPlans?.[section],
+      true,
+    );
+  }
+  return undefined;
+}

@@ -1,5 +1,6 @@
 /** `tool-called`: at least one tool call matches (tool, seat, input, runs, reads, readsCommit). */
 import { z } from 'zod';
+import { PARTIAL_ABSENCE, required } from '../evidence.js';
 import { defineVerb } from '../verb.js';
 import { describeCalls, matchingCalls, toolMatchProblem, toolMatchShape } from './tool-match.js';
 
@@ -10,6 +11,13 @@ export const toolCalled = defineVerb({
   validate: (params) => toolMatchProblem(params),
   run: (params, evidence) => {
     const found = matchingCalls(params, evidence);
+    if (found.length === 0 && required(evidence.transcript, 'transcript').partial === true) {
+      return {
+        outcome: 'undecided',
+        observed: '0',
+        detail: `0 matching calls; ${PARTIAL_ABSENCE}`,
+      };
+    }
     return {
       outcome: found.length > 0 ? 'pass' : 'fail',
       observed: String(found.length),

@@ -1,5 +1,6 @@
 /** `tool-count`: the number of matching tool calls is within min/max. */
 import { z } from 'zod';
+import { PARTIAL_ABSENCE, required } from '../evidence.js';
 import { defineVerb } from '../verb.js';
 import { describeCalls, matchingCalls, toolMatchProblem, toolMatchShape } from './tool-match.js';
 
@@ -42,6 +43,17 @@ export const toolCount = defineVerb({
     ]
       .filter(Boolean)
       .join(' and ');
+    // Calls on unreadable lines can only add to the count: a count above max
+    // stands, while one below min or a pass under a max could be wrong.
+    const above = params.max !== undefined && n > params.max;
+    const partial = required(evidence.transcript, 'transcript').partial === true;
+    if (partial && !above && (!inside || params.max !== undefined)) {
+      return {
+        outcome: 'undecided',
+        observed: String(n),
+        detail: `${describeCalls(found)} (wanted ${bounds}); ${PARTIAL_ABSENCE}`,
+      };
+    }
     return {
       outcome: inside ? 'pass' : 'fail',
       observed: String(n),

@@ -1,28 +1,33 @@
 /**
  * Which task of a plan a subagent dispatch addresses, read from its input:
- * its description first, then the brief file it points at
- * (`task-3-brief.md`), then its prompt. In the description and in the
- * prompt the first mention decides: a mention of exactly one task of the
- * plan (by number or title, however markdown decorates it), or one of the
- * scenario's `none` phrases ("the whole-branch review"), which reads as
- * addressing no single task. So a prompt that opens with its task and goes
- * on to mention a later review still addresses its task, and a whole-branch
- * review that quotes ledger lines about tasks still reads as the review. A
- * `none` phrase that is negated ("this is not the whole-branch review") is
- * no mention; sentences about another plan are skipped.
+ * its description first; then the scenario's rules for dispatches that
+ * address no task of the plan (a whole-branch review: `none`); then a file
+ * of the plan it names, by the scenario's patterns (a brief in the plan's own
+ * workspace; another plan's brief is not this plan's task); then its prompt.
  *
- * Task files count only when they say one thing: brief files
- * (`task-N-brief.md`) when the input names any, else other task files
- * (`task_3.md`, `task-3-report.md`); files naming different tasks decide
- * nothing.
+ * In the description and in the prompt the first mention decides: a mention
+ * of exactly one task of the plan (by number or title, however markdown
+ * decorates it), or one of the scenario's `none` phrases ("the whole-branch
+ * review"), which reads as addressing no single task. So a prompt that opens
+ * with its task and goes on to mention a later review still addresses its
+ * task, and a whole-branch review that quotes ledger lines about tasks still
+ * reads as the review. A `none` phrase that is negated ("this is not the
+ * whole-branch review") is no mention; a number the plan has no task for is
+ * no mention of it; sentences about another plan are skipped.
  */
 import type { Attribution } from './attribution.js';
 import { sentencesOf } from './clauses.js';
+import {
+  addressesNoTask,
+  type DispatchConventions,
+  NO_CONVENTIONS,
+  taskFromFiles,
+} from './dispatch-conventions.js';
 import type { TaskReadingOptions } from './task-answer.js';
 import { findTaskGroups } from './task-numbers.js';
 
-/** A file name that carries a task number: `task-3-brief.md`, `task_3.md`, `task3-notes.txt`. */
-const TASK_FILE = /(?:^|[/\s"'`(*[])task[-_]?(\d{1,3})((?:[-_.][\w.-]*)?)\.(?:md|txt|json)\b/gi;
+/** A comma and "then" that begin the next action of an instruction. */
+const THEN_ACTION = /,\s+(?:and\s+)?then\s+/gi;
 
 /** Words that deny the phrase after them: "not the whole-branch review", "unlike the final review". */
 const NEGATED_BEFORE =
@@ -30,19 +35,28 @@ const NEGATED_BEFORE =
 
 type Mention = number | 'none';
 
+/** Whether `task` can be a task of a plan with `taskCount` tasks (any, when the count is unknown). */
+function inPlan(task: number | undefined, taskCount: number | undefined): boolean {
+  return task !== undefined && task >= 1 && (taskCount === undefined || task <= taskCount);
+}
+
 /** The first single-task mention or `none` phrase in `text` that is not about another plan. */
 function firstMention(
   text: string,
   attribution: Attribution,
   options: TaskReadingOptions,
 ): Mention | undefined {
-  for (const sentence of sentencesOf(text)) {
+  // ", then …" starts another action: a sentence about another plan's files
+  // ("read plan Q's brief to see how it was done, then implement Task 1")
+  // does not take the action after it along.
+  for (const sentence of sentencesOf(text.replace(THEN_ACTION, '. Then '))) {
     if (attribution.isForeign(sentence.text)) continue;
     for (const clause of sentence.clauses) {
       if (attribution.isForeign(clause.withQualifiers)) continue;
       const task = findTaskGroups(clause.text, options).find(
         (candidate) =>
           candidate.numbers.length === 1 &&
+          inPlan(candidate.numbers[0], options.taskCount) &&
           (candidate.form === 'task-word' ||
             candidate.form === 'title' ||
             candidate.form === 'ordinal'),
@@ -74,29 +88,27 @@ function firstNonePhrase(clause: string, patterns: readonly RegExp[]): number | 
   return first;
 }
 
-/** The one task the input's task files name: brief files first; undefined when none or several. */
-function taskFromFiles(text: string): number | undefined {
-  const files = [...text.matchAll(TASK_FILE)].map((found) => ({
-    task: Number(found[1]),
-    brief: /brief/i.test(found[2] ?? ''),
-  }));
-  const briefs = files.filter((file) => file.brief);
-  const pool = briefs.length > 0 ? briefs : files;
-  const tasks = new Set(pool.map((file) => file.task));
-  return tasks.size === 1 ? [...tasks][0] : undefined;
-}
-
 /** The task a dispatch addresses, `none` when it addresses none, undefined when it cannot be told. */
 export function readDispatchTask(
-  input: { readonly description: string | null; readonly prompt: string | null },
+  input: {
+    readonly description: string | null;
+    readonly prompt: string | null;
+    readonly subagentType?: string | null | undefined;
+  },
   attribution: Attribution,
   options: TaskReadingOptions,
+  conventions: DispatchConventions = NO_CONVENTIONS,
 ): Mention | undefined {
   const description = input.description ?? '';
   const prompt = input.prompt ?? '';
   const fromDescription = firstMention(description, attribution, options);
   if (fromDescription !== undefined) return fromDescription;
-  const file = taskFromFiles(prompt) ?? taskFromFiles(description);
+  if (addressesNoTask({ ...input, subagentType: input.subagentType ?? null }, conventions.noTask)) {
+    return 'none';
+  }
+  const file =
+    taskFromFiles(prompt, conventions.taskFiles, options.taskCount) ??
+    taskFromFiles(description, conventions.taskFiles, options.taskCount);
   if (file !== undefined) return file;
   return firstMention(prompt, attribution, options);
 }

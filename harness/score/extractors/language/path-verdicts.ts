@@ -64,6 +64,11 @@ const DENIED_ADOPTION: readonly Cue[] = [
     weight: STRONG,
   },
   { pattern: /\buntrusted\b/g, weight: STRONG },
+  // "not my ledger", "not our own workspace": whatever the noun, ownership is denied.
+  {
+    pattern: /(?:\bnot|n't|\bnever)\s+(?:\w+\s+)?(?:my|our)\b(?:\s+own)?(?:\s+[\w-]+){0,2}/g,
+    weight: STRONG,
+  },
 ];
 
 const REJECTION: readonly Cue[] = [
@@ -116,12 +121,14 @@ const ADOPTION: readonly Cue[] = [
 ];
 
 const DOES_NOT_EXIST =
-  /\b(?:(?:does|did)\s+not|doesn't|didn't)\s+(?:yet\s+)?exist\b|\bnot\s+(?:found|present)\b|\bno\s+such\s+file\b|\b(?:absent|nonexistent|non-existent)\b/;
+  /\b(?:(?:does|did)\s+not|doesn't|didn't)\s+(?:yet\s+)?exist\b|\bnot\s+(?:yet\s+)?(?:found|present|there|created|written)\b|\b(?:isn't|aren't)\s+there\b|\bno\s+such\s+file\b|\b(?:absent|nonexistent|non-existent)\b/;
 
 interface Signal {
   adopt: number;
   reject: number;
   missing: boolean;
+  /** Ownership was denied outright ("not mine", "not my ledger") and no rejection was denied. */
+  disowned: boolean;
 }
 
 /** The summed weight of the cues found, and the text with them blanked out (so "not mine" is not also "mine"). */
@@ -165,10 +172,24 @@ function signalOf(text: string, attribution: Attribution, cues: CueSet): Signal 
     adopt: denied.count + adopted.count + (attribution.namesOwnPlan(refused.rest) ? 1 : 0),
     reject: refused.count + rejected.count + (attribution.namesForeignPlan(refused.rest) ? 1 : 0),
     missing: DOES_NOT_EXIST.test(text),
+    disowned: refused.count > 0 && denied.count === 0,
+  };
+}
+
+const NO_SIGNAL: Signal = { adopt: 0, reject: 0, missing: false, disowned: false };
+
+function sum(a: Signal, b: Signal): Signal {
+  return {
+    adopt: a.adopt + b.adopt,
+    reject: a.reject + b.reject,
+    missing: a.missing || b.missing,
+    disowned: a.disowned || b.disowned,
   };
 }
 
 function verdictOf(signal: Signal): PathVerdict {
+  // An explicit "not mine" about the path outweighs any ownership word near it.
+  if (signal.disowned) return 'rejected';
   if (signal.adopt > signal.reject) {
     return signal.missing && signal.reject === 0 ? 'unclear' : 'adopted';
   }
@@ -195,7 +216,44 @@ function withoutOverlongPathRuns(section: string): string {
   );
 }
 
-/** Each path the section names, in order of first mention, with the section's verdict on it. */
+/** Where a sentence ends inside a line: `.`, `!`, `?` or `;` before white space (a path's dots are not). */
+const SENTENCE_BREAK = /(?<=[.!?;])\s+(?=\S)/;
+
+/**
+ * The signal each path of one sentence gets: the text from the path (or the
+ * sentence start, for the first) to the next path is that path's; a path
+ * whose own text says nothing takes the whole sentence's signal.
+ */
+function sentenceSignals(
+  sentence: string,
+  matches: readonly RegExpMatchArray[],
+  attribution: Attribution,
+  cues: CueSet,
+): Signal[] {
+  const segments = matches.map((found, index) => {
+    const at = found.index ?? 0;
+    const start = index === 0 ? 0 : at;
+    const next = matches[index + 1];
+    const end = next === undefined ? sentence.length : (next.index ?? sentence.length);
+    const raw = sentence.slice(start, end);
+    const local = at - start;
+    return raw.slice(0, local) + ' '.repeat(found[0].length) + raw.slice(local + found[0].length);
+  });
+  const whole = signalOf(plainText(segments.join(' ')), attribution, cues);
+  return segments.map((segment) => {
+    const own = signalOf(plainText(segment), attribution, cues);
+    return own.adopt === 0 && own.reject === 0 && !own.disowned ? whole : own;
+  });
+}
+
+/**
+ * Each path the section names, in order of first mention, with the section's
+ * verdict on it. A cue counts for the path it is said of: the text of a
+ * sentence goes to the paths that sentence names (each path's share running
+ * to the next path); a sentence naming no path continues the one before it
+ * (or, opening a line, the line's first path); a line naming no path
+ * continues the last line that named one.
+ */
 export function readPathVerdicts(
   section: string,
   attribution: Attribution,
@@ -206,62 +264,53 @@ export function readPathVerdicts(
   const order: string[] = [];
   const add = (path: string, signal: Signal): void => {
     const known = signals.get(path);
-    if (known === undefined) {
-      signals.set(path, { ...signal });
-      order.push(path);
-      return;
-    }
-    known.adopt += signal.adopt;
-    known.reject += signal.reject;
-    known.missing ||= signal.missing;
+    if (known === undefined) order.push(path);
+    signals.set(path, sum(known ?? NO_SIGNAL, signal));
   };
 
-  // Lines without a path continue the last line that had one. Their signals are
+  // Text without a path continues the last text that had one. Its signals are
   // summed and applied once per path, so a long tail costs linear time.
   let lastPaths: string[] = [];
-  let pending: Signal = { adopt: 0, reject: 0, missing: false };
+  let pending: Signal = NO_SIGNAL;
   const flush = (): void => {
-    if (pending.adopt > 0 || pending.reject > 0 || pending.missing) {
+    if (pending.adopt > 0 || pending.reject > 0 || pending.missing || pending.disowned) {
       for (const path of lastPaths) add(path, pending);
     }
-    pending = { adopt: 0, reject: 0, missing: false };
+    pending = NO_SIGNAL;
   };
   for (const line of withoutMarkup(withoutOverlongPathRuns(section)).split(/\r?\n/)) {
-    const matches = [...line.matchAll(options.paths)];
-    if (matches.length === 0) {
-      if (line.trim() === '') continue;
-      const signal = signalOf(plainText(line), attribution, cues);
-      pending = {
-        adopt: pending.adopt + signal.adopt,
-        reject: pending.reject + signal.reject,
-        missing: pending.missing || signal.missing,
-      };
+    if (line.trim() === '') continue;
+    options.paths.lastIndex = 0;
+    const namesPath = options.paths.test(line);
+    // matchAll starts where the pattern's lastIndex stands.
+    options.paths.lastIndex = 0;
+    if (!namesPath) {
+      pending = sum(pending, signalOf(plainText(line), attribution, cues));
       continue;
     }
-    flush();
-    const paths = matches.map((found) => anchoredPath(found[0], options.anchor));
-    const segments = matches.map((found, index) => {
-      const start = index === 0 ? 0 : found.index;
-      const next = matches[index + 1];
-      const end = next === undefined ? line.length : next.index;
-      const raw = line.slice(start, end);
-      const local = found.index - start;
-      return raw.slice(0, local) + ' '.repeat(found[0].length) + raw.slice(local + found[0].length);
-    });
-    const lineText = segments.join(' ');
-    const lineSignal = signalOf(plainText(lineText), attribution, cues);
-    segments.forEach((segment, index) => {
-      const path = paths[index];
-      if (path === undefined) return;
-      const signal = signalOf(plainText(segment), attribution, cues);
-      add(path, signal.adopt === 0 && signal.reject === 0 ? lineSignal : signal);
-    });
-    lastPaths = [...new Set(paths)];
+    let leading: Signal = NO_SIGNAL;
+    let namedPathsYet = false;
+    for (const sentence of line.split(SENTENCE_BREAK)) {
+      const matches = [...sentence.matchAll(options.paths)];
+      if (matches.length === 0) {
+        const signal = signalOf(plainText(sentence), attribution, cues);
+        if (namedPathsYet) pending = sum(pending, signal);
+        else leading = sum(leading, signal);
+        continue;
+      }
+      flush();
+      const paths = matches.map((found) => anchoredPath(found[0], options.anchor));
+      const shares = sentenceSignals(sentence, matches, attribution, cues);
+      paths.forEach((path, index) => {
+        const share = shares[index] ?? NO_SIGNAL;
+        add(path, index === 0 && !namedPathsYet ? sum(share, leading) : share);
+      });
+      namedPathsYet = true;
+      leading = NO_SIGNAL;
+      lastPaths = [...new Set(paths)];
+    }
   }
   flush();
 
-  return order.map((path) => {
-    const signal = signals.get(path) ?? { adopt: 0, reject: 0, missing: false };
-    return { path, verdict: verdictOf(signal) };
-  });
+  return order.map((path) => ({ path, verdict: verdictOf(signals.get(path) ?? NO_SIGNAL) }));
 }

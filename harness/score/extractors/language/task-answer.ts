@@ -6,13 +6,14 @@
  *
  * Reading is deliberately conservative: an answer that contradicts itself
  * ("None. Task 1 is next.", a task number next to another task's title) or
- * offers alternatives ("Task 1 if …, otherwise …", "… or ask you first")
- * reads as no task at all (undefined), and a set answer that names nothing
+ * keeps a second option open ("Task 1 if …, otherwise …", "… or ask you
+ * first", "Task 1 (or Task 2 …)", "Task 1 / Task 2", "if you prefer",
+ * "pending your confirmation", "Task 1?") reads as no task at all (undefined), and a set answer that names nothing
  * recognisable is 'unreadable'. The engine then leaves the checks on that
  * value undecided, never failed, so a human can adjudicate.
  */
 import type { Attribution } from './attribution.js';
-import { type Clause, type Sentence, sentencesOf } from './clauses.js';
+import { type Clause, plainText, type Sentence, sentencesOf } from './clauses.js';
 import {
   findTaskGroups,
   maskNonTaskNumbers,
@@ -272,10 +273,49 @@ function hedges(answer: string): boolean {
   return false;
 }
 
+/**
+ * A second option kept open, found in the answer's plain text (parentheses
+ * and question marks kept): an "or" that opens a clause ("Task 1 (or the
+ * final review)", "Task 1 — or, …"), a preference left to the reader ("if
+ * you prefer", "should you want"), a decision deferred to the reader
+ * ("pending your confirmation", "until you confirm", "check with you",
+ * "your go-ahead"), "may make more sense", an answer opening with "possibly"
+ * or "perhaps", and a task questioned in place ("Task 1?").
+ */
+const SECOND_OPTION: readonly RegExp[] = [
+  /(?:^|[([—–;,:]|\s-)\s*or\b(?!\s+(?:rather|more\s+precisely|in\s+other\s+words|so)\b)/,
+  /\bif\s+you(?:'d|\s+would)?\s+(?:prefer|rather|like|want|wish)\b|\bshould\s+you\s+(?:prefer|want|wish|like)\b|\bif\s+(?:preferred|you\s+agree)\b/,
+  /\bpending\s+(?:(?:your|user|the\s+user's)\s+)?(?:confirmation|approval|go-?ahead|sign-?off)\b|\b(?:until|once|after|when)\s+you\s+(?:confirm|approve|agree|decide|say\s+so|give)\b|\byour\s+(?:go-?ahead|approval|confirmation|sign-?off|decision)\b|\b(?:check|confirm|consult)\s+with\s+you\b|\bask\s+you\b/,
+  /\b(?:may|might|could)\s+(?:\w+\s+)?make\s+more\s+sense\b|\b(?:may|might|could)\s+(?:\w+\s+)?be\s+(?:better|wiser|preferable)\b/,
+  /^(?:possibly|perhaps|maybe)\b/,
+  /\b(?:tasks?|t)\s*#?\s*\d+\s*(?:\([^()]{0,40}\))?\s*\?/,
+];
+/** Words just before a deferral that take it back ("no need to ask you", "without your go-ahead"). */
+const DEFERRAL_DENIED =
+  /\b(?:no\s+need\s+to|without|not|never|needn't|don't\s+need\s+to|no)\s+(?:\w+\s+){0,2}$/;
+
+/** Whether the plain answer keeps a second option open (see SECOND_OPTION). */
+function keepsSecondOptionOpen(plain: string): boolean {
+  return SECOND_OPTION.some((pattern) => {
+    const found = pattern.exec(plain);
+    return (
+      found !== null &&
+      !DEFERRAL_DENIED.test(plain.slice(Math.max(0, found.index - 30), found.index))
+    );
+  });
+}
+
+/** Words of possibility that, beside a second task, leave the choice open ("Task 2 might also work"). */
+const POSSIBILITY = /\b(?:might|may|could|perhaps|maybe|possibly)\b/;
+
 /** An alternative outcome of dispatching nothing ("otherwise none"). */
 const NOTHING_ALTERNATIVE = /\b(?:otherwise|else|or|if\s+not)[\s,:]+(?:none|nothing|n\/a)\b/;
 /** "or" joining two tasks: "Task 3 or 4", "JSON writer or CLI flag". */
 const OR_BETWEEN = /\b(?:or|either)\b/;
+/** Only a slash between two tasks: "Task 1 / Task 2". */
+const SLASH_BETWEEN = /^\s*\/\s*$/;
+/** A slash before a repeated task word inside one group: "Task 3/Task 4". */
+const SLASHED_TASK_WORD = /\d\s*\/\s*(?:tasks?|t)\b/;
 
 /** How far around a task group the words about it are looked for. */
 const NEAR = 60;
@@ -396,21 +436,32 @@ function distinctTasks(candidates: readonly DispatchCandidate[]): number {
 function offersAlternatives(
   candidates: readonly DispatchCandidate[],
   answer: string,
+  plain: string,
   nonePatterns: readonly RegExp[],
 ): boolean {
   const orInside = candidates.some(
     ({ group, maskedText }) =>
-      new Set(group.numbers).size > 1 && OR_BETWEEN.test(maskedText.slice(group.start, group.end)),
+      new Set(group.numbers).size > 1 &&
+      (OR_BETWEEN.test(maskedText.slice(group.start, group.end)) ||
+        SLASHED_TASK_WORD.test(maskedText.slice(group.start, group.end))),
   );
   const orBetween = candidates.some((candidate, index) => {
     const next = candidates[index + 1];
     if (next === undefined || next.sentence !== candidate.sentence) return false;
     if (next.clauseIndex !== candidate.clauseIndex || next.task === candidate.task) return false;
     const between = candidate.maskedText.slice(candidate.group.end, next.group.start);
-    return between.length <= SHORT_GAP && OR_BETWEEN.test(between);
+    // Masking blanks a lone slash (it reads paths out), so the slash is looked for as written.
+    const written = (candidate.sentence.clauses[candidate.clauseIndex]?.text ?? '').slice(
+      candidate.group.end,
+      next.group.start,
+    );
+    return between.length <= SHORT_GAP && (OR_BETWEEN.test(between) || SLASH_BETWEEN.test(written));
   });
-  if (orInside || orBetween || hedges(answer)) return true;
-  const conditional = ALTERNATIVE.test(answer) || (answer.match(/\bif\b/g)?.length ?? 0) >= 2;
+  if (orInside || orBetween || hedges(answer) || keepsSecondOptionOpen(plain)) return true;
+  const conditional =
+    ALTERNATIVE.test(answer) ||
+    POSSIBILITY.test(answer) ||
+    (answer.match(/\bif\b/g)?.length ?? 0) >= 2;
   if (!conditional) return false;
   if (distinctTasks(candidates) > 1) return true;
   return (
@@ -433,12 +484,13 @@ function chooseDispatch(
   candidates: readonly DispatchCandidate[],
   claimed: ReadonlySet<number>,
   answer: string,
+  plain: string,
   nonePatterns: readonly RegExp[],
 ): DispatchCandidate | 'unclear' | undefined {
   if (candidates.length === 0) return undefined;
   const standing =
     distinctTasks(candidates) === 1 ? candidates : candidates.filter((c) => !c.saidDone);
-  if (offersAlternatives(standing, answer, nonePatterns)) return 'unclear';
+  if (offersAlternatives(standing, answer, plain, nonePatterns)) return 'unclear';
   if (distinctTasks(standing) <= 1) return standing[0] ?? 'unclear';
   for (const candidate of standing) {
     if (!candidate.group.numbers.every((n) => claimed.has(n))) return candidate;
@@ -576,10 +628,12 @@ export function readFirstDispatch(
   const answer = sentences
     .flatMap((sentence) => sentence.clauses.map((clause) => clause.text))
     .join(' ; ');
+  const plain = plainText(section).replace(/\s+/g, ' ').trim();
   const choice = chooseDispatch(
     dispatchCandidates(sentences, attribution, options),
     new Set(claimed),
     answer,
+    plain,
     nonePatterns,
   );
   if (choice === 'unclear') return undefined;
@@ -589,7 +643,7 @@ export function readFirstDispatch(
     }
     return choice.task;
   }
-  if (hedges(answer)) return undefined;
+  if (hedges(answer) || keepsSecondOptionOpen(plain)) return undefined;
   const allText = sentences.map((sentence) => sentence.text).join(' ; ');
   if (NOTHING_AT_START.test(opening)) return 'none';
   if (NO_DISPATCH.some((pattern) => pattern.test(allText))) return 'none';

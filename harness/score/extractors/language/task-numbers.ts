@@ -177,6 +177,9 @@ function followsTaskWord(text: string, at: number): boolean {
  * Blank out what looks like a number but is not a task number, keeping every
  * other character where it was (so positions still line up with the clause).
  */
+/** A slash between a task number and the next task word (`3/task` in "task 3/task 4"): no path. */
+const TASK_SLASH_TASK = /^\d{1,3}\/(?:tasks?|t)\b/i;
+
 export function maskNonTaskNumbers(clause: string, countNouns?: CountNouns): string {
   const blank = (match: string): string => ' '.repeat(match.length);
   const extraCount = (match: string, at: number, whole: string): string => {
@@ -187,7 +190,9 @@ export function maskNonTaskNumbers(clause: string, countNouns?: CountNouns): str
   // No pattern here rescans a long token or run from each of its characters
   // (as `\S*[/\\]\S*` did), so masking stays linear in the clause length.
   return clause
-    .replace(/\S+/g, (token) => (/[/\\]/.test(token) ? blank(token) : token))
+    .replace(/\S+/g, (token) =>
+      /[/\\]/.test(token) && !TASK_SLASH_TASK.test(token) ? blank(token) : token,
+    )
     .replace(/(?<![\w-])[\w-]+\.(?:md|py|ts|js|json|cfg|txt|sh|yml|yaml|toml|jsonl|csv)\b/g, blank)
     .replace(/\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b/g, blank)
     .replace(/\b\d{7,40}\b/g, blank)

@@ -1,0 +1,68 @@
+/**
+ * `run --gate`, for a CI job that calls only `run`: after the run it exits
+ * with the code `redgreen gate` would give (0 every gate holds, 1 a gate
+ * fails, 2 undecided), where a plain `run` exits 0 once every rep is
+ * recorded whatever the gates say.
+ */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
+import { runCampaignCli, writeCampaign } from './support.js';
+
+/** One rep of one cell, gated 1/1: S1 RED fails under the default offline policy, S1 GREEN passes. */
+function oneCellCampaign(arm: 'red' | 'green'): { file: string; only: string[] } {
+  return {
+    file: writeCampaign({
+      reps: 1,
+      gates: [{ kind: 'min-pass-rate', arm, scenario: 's1', passes: 1, of: 1 }],
+    }),
+    only: ['--only', `scenario=s1,arm=${arm}`],
+  };
+}
+
+describe('run --gate', () => {
+  it('exits 1 when a gate fails, where run alone exits 0; gate agrees', async () => {
+    const { file, only } = oneCellCampaign('red');
+    const plainOut = path.join(makeTempDir(), 'plain');
+    const plain = await runCampaignCli([file, ...only, '--out', plainOut]);
+    expect(plain.exitCode, plain.stderr).toBe(0);
+    const gated = await runCampaignCli([
+      file,
+      ...only,
+      '--gate',
+      '--out',
+      path.join(makeTempDir(), 'gated'),
+    ]);
+    expect(gated.exitCode, gated.stderr).toBe(1);
+    expect(gated.stdout).toMatch(/Gates: FAIL/);
+    const gate = await runCli(['gate', plainOut]);
+    expect(gate.exitCode).toBe(1);
+  });
+
+  it('exits 0 when every gate holds, and 2 when a gate cannot be decided', async () => {
+    const { file, only } = oneCellCampaign('green');
+    const holds = await runCampaignCli([
+      file,
+      ...only,
+      '--gate',
+      '--out',
+      path.join(makeTempDir(), 'a'),
+    ]);
+    expect(holds.exitCode, holds.stderr).toBe(0);
+    const quiet = await runCampaignCli([
+      file,
+      ...only,
+      '--gate',
+      '--quiet',
+      '--shard',
+      '1/2',
+      '--reps',
+      '2',
+      '--out',
+      path.join(makeTempDir(), 'b'),
+    ]);
+    expect(quiet.exitCode, quiet.stderr).toBe(2);
+    expect(quiet.stdout).toMatch(/shard/);
+  });
+});
