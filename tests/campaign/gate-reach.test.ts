@@ -49,9 +49,7 @@ describe('gates the planned reps cannot meet', () => {
       '--reps',
       '1',
       '--only',
-      'scenario=s1',
-      '--only',
-      'arm=green',
+      'scenario=s1,arm=green',
       '--out',
       out,
     ]);
