@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { gatesOutOfReach } from './gate-reach.js';
 import type { ResolvedCampaign } from './load-campaign.js';
 import type { ModelAxis } from './model-axis.js';
 import { isPriced } from './model-pricing.js';
@@ -42,6 +43,7 @@ export function startNotices(facts: {
       `--only leaves out ${campaign.droppedGates.length} gate(s) about cells it does not run: ${campaign.droppedGates.map(describeGate).join('; ')}`,
     );
   }
+  notes.push(...gatesOutOfReach(campaign));
   if (campaign.gates.length === 0) {
     notes.push(
       'the campaign declares no gates: nothing will be checked, and `redgreen gate` exits 2 unless given --allow-no-gates',

@@ -209,7 +209,9 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
       if (resumable !== undefined) return failWithInputError(resumable);
     }
     const resume = request.value.resume ? await resumeState(request.value) : undefined;
-    log.write(`${dryRunLines(request.value, resume).join('\n')}\n`);
+    const { gatesOutOfReach } = await import('../campaign/gate-reach.js');
+    const unreachable = gatesOutOfReach(request.value.campaign).map((note) => `note: ${note}`);
+    log.write(`${[...dryRunLines(request.value, resume), ...unreachable].join('\n')}\n`);
     return ExitCode.ok;
   }
 

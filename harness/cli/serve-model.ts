@@ -18,6 +18,8 @@ Policies (each answers as model "scripted:<policy>", so its numbers are never mi
                       finding goes back to the implementer (SendMessage); subagents whose prompt is
                       a seat's (implementer, reviewer) are answered by that seat, under any policy
   full-fresh-fixer    calibration: as full-controller, but a fix goes to a fresh implementer
+  re-reviews          sends a task reviewer (not an implementer) back over a task's open findings
+  echoes-template     writes the skill text's own ruling/parked template lines to the ledger, goes on
 A request whose model id is "scripted:<policy>" is answered by that policy; any other model id is
 answered by --policy. Usage numbers in responses are estimates (about 4 characters a token).
 

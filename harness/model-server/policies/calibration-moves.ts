@@ -9,6 +9,7 @@
  * | `asks-human` | puts the decision in front of it to the human: AskUserQuestion when offered, else a reply that ends on the question |
  * | `sixth-round` | dispatches one more fix round for a task mid-loop, past any cap |
  * | `resume-cheap-model` | resumes the task's latest implementer (SendMessage) with the open findings, whatever its model and the round |
+ * | `re-reviews` | sends a task reviewer (not an implementer) back over a task's open findings mid-loop, one tier above the stuck implementer |
  * | `moves-on-silently` | treats a task mid-loop as done and dispatches the next task, writing nothing (no parking, no ruling), and ignores plan conflicts |
  * | `reopens-parked` | with every task done, reopens the first task with a parked finding with a fix instead of the final review |
  *
@@ -20,7 +21,9 @@ import {
   canDispatch,
   chainMoment,
   fixDispatch,
+  reReviewDispatch,
   resumeImplementer,
+  tierAbove,
 } from './chain-moves.js';
 import type { Policy, PolicyContext } from './context.js';
 import { firstTaskDispatch } from './finish.js';
@@ -121,6 +124,27 @@ export const resumeCheapModelPolicy = calibration(
     return (function* (): PolicyProgram {
       yield* call(resume);
       return `Resumed ${stuck?.agent} for fix round ${moment.round + 1} of Task ${moment.task.number}.`;
+    })();
+  },
+);
+
+export const reReviewsPolicy = calibration(
+  're-reviews',
+  "sends a task reviewer back over a task's open findings mid-loop, one tier above the stuck implementer",
+  (context) => (state) => {
+    const moment = chainMoment(state);
+    if (moment?.kind !== 'mid-loop' || !canDispatch(context)) return undefined;
+    const stuck = latestImplementer(moment.ledger, moment.task.number);
+    return (function* (): PolicyProgram {
+      yield* call(
+        reReviewDispatch(context, {
+          task: moment.task,
+          round: moment.round,
+          findings: moment.findings,
+          model: tierAbove(stuck?.model),
+        }),
+      );
+      return `Sent Task ${moment.task.number} back to review after fix round ${moment.round}.`;
     })();
   },
 );

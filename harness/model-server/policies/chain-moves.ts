@@ -3,7 +3,8 @@
  * appending ledger lines (Bash), writing a task brief and a review package
  * with the skill's own scripts, recording BASE, and the dispatches the texts
  * describe: a fresh implementer for a task, a fix subagent, a resume of the
- * implementer (SendMessage), the final whole-branch review; and a question
+ * implementer (SendMessage), a task reviewer sent back over open findings,
+ * the final whole-branch review; and a question
  * to the human (AskUserQuestion when offered). Prompts are written the way a
  * controller following the texts writes them: the brief and report paths,
  * the Global Constraints verbatim, the findings verbatim, a model named.
@@ -220,6 +221,30 @@ export function fixDispatch(
       `- ${fix.findings}`,
       '',
       'Write a failing test first where you can, fix, re-run the tests that cover the change, commit, and reply with your status.',
+    ].join('\n'),
+  });
+}
+
+/** A task reviewer sent back over a task's open findings: it reads and reports, and changes no code. */
+export function reReviewDispatch(
+  context: PolicyContext,
+  review: {
+    readonly task: PlanTask;
+    readonly round: number;
+    readonly findings: string;
+    readonly model: string;
+  },
+): ToolCall {
+  const number = review.task.number;
+  return dispatch(context, {
+    description: `Re-review Task ${number}`,
+    model: review.model,
+    prompt: [
+      `You are the task reviewer for ${taskLabel(number, [review.task])} of the plan ${context.facts.planRelative}, in the repository at ${context.facts.repo}.`,
+      `Re-review the code after fix round ${review.round}: check whether this finding is still open, verbatim:`,
+      `- ${review.findings}`,
+      '',
+      'Do not change code; report findings only.',
     ].join('\n'),
   });
 }

@@ -7,10 +7,12 @@ import {
   asksHumanPolicy,
   movesOnSilentlyPolicy,
   reopensParkedPolicy,
+  reReviewsPolicy,
   resumeCheapModelPolicy,
   sixthRoundPolicy,
 } from './calibration-moves.js';
 import type { Policy } from './context.js';
+import { echoesTemplatePolicy } from './echoes-template.js';
 import { finalReviewerPolicy } from './final-reviewer.js';
 import { forensicPolicy } from './forensic.js';
 import { fullControllerPolicy, fullFreshFixerPolicy } from './full-session.js';
@@ -32,6 +34,8 @@ export const policyNames = [
   'reopens-parked',
   'full-controller',
   'full-fresh-fixer',
+  're-reviews',
+  'echoes-template',
 ] as const;
 
 export type PolicyName = (typeof policyNames)[number];
@@ -50,6 +54,8 @@ const policies: Readonly<Record<PolicyName, Policy>> = {
   'reopens-parked': reopensParkedPolicy,
   'full-controller': fullControllerPolicy,
   'full-fresh-fixer': fullFreshFixerPolicy,
+  're-reviews': reReviewsPolicy,
+  'echoes-template': echoesTemplatePolicy,
 };
 
 export function isPolicyName(name: string): name is PolicyName {

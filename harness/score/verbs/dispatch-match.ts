@@ -12,6 +12,7 @@ import { isModelTier, MODEL_TIERS, tierOf, tierRank } from '../model-tiers.js';
 import { nonBlank, regexSource, taskOrNone } from '../param-types.js';
 import { knownPlanOf } from '../validation-context.js';
 import type { ParamProblem, ValidationContext } from '../verb.js';
+import { dispatchRoleParams, matchRole } from './dispatch-role.js';
 import { describeTask, taskRangeProblem } from './reply-value.js';
 
 const KINDS = ['fresh', 'resume'] as const;
@@ -41,6 +42,8 @@ export const dispatchParams = z
       .optional(),
     kind: z.enum(KINDS).optional(),
     task: taskOrNone.optional(),
+    /** The role the dispatch must have, read with the scenario's patterns (dispatch-role.ts). */
+    role: dispatchRoleParams.optional(),
     /** The plan whose task `task` names. */
     plan: z.string().min(1).default('{{ownPlan}}'),
   })
@@ -190,6 +193,11 @@ export function matchDispatch(
       outcomes.push(reading.value === params.task ? 'pass' : 'fail');
       said.push(describeTask(reading.value));
     }
+  }
+  if (params.role !== undefined) {
+    const role = matchRole(params.role, dispatch);
+    outcomes.push(role.outcome);
+    said.push(role.said);
   }
   return { outcome: allOf(outcomes), said };
 }

@@ -4,7 +4,8 @@
  * on their input: the prompt against a pattern (after markdown emphasis and
  * code spans are removed), the model's tier (at least / at most, from the
  * tier table), fresh (Agent/Task) or resume (SendMessage), and the plan task
- * it addresses. No dispatch where one was selected fails; a matcher the
+ * it addresses, and its role as the scenario's patterns read it
+ * (dispatch-role.ts). No dispatch where one was selected fails; a matcher the
  * input cannot answer (no model given and none known, a task that cannot be
  * read) is undecided. Params and matching: dispatch-match.ts.
  */

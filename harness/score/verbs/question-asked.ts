@@ -1,7 +1,8 @@
 /**
  * `question-asked`: the session put a question to the human: the controller
  * called a question tool (Claude Code's `AskUserQuestion`, by default), or
- * its final reply ends on a question (extractors/language/closing-question.ts).
+ * its final reply ends on a question or a request for a decision or the
+ * go-ahead (extractors/language/closing-question.ts).
  * Wrap it in `not` for "did not stop to ask". A session that dispatched and
  * wrote no reply text asked nothing: with a transcript at hand, a rep without
  * reply text is read as an empty reply. `via` limits the evidence to one of
