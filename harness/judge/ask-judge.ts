@@ -16,6 +16,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { costUsd, pricingTable } from '../campaign/pricing.js';
 import { JUDGE_CHECKS_HEADER, sessionHeader } from '../model-server/index.js';
+import { SecretRedactor } from '../session/secret-redactor.js';
 import type { TokenUsage } from '../session/session-types.js';
 import { applyQuoteRule, JUDGE_TOOL_NAME, judgeVerdictOf, parseJudgeAnswer } from './answer.js';
 import type { JudgeSpec } from './judge-spec.js';
@@ -77,7 +78,7 @@ function errorText(error: unknown, apiKey: string): string {
     const message = error instanceof Error ? error.message : String(error);
     text = `${(message.split('\n')[0] ?? message).replace(/\.$/, '')} (after the SDK's retries)`;
   }
-  return apiKey === '' ? text : text.split(apiKey).join('[redacted]');
+  return apiKey === '' ? text : new SecretRedactor([apiKey], '[redacted]').redact(text);
 }
 
 /** Ask the judge about one rep and return the judge.json it should be recorded as. */
