@@ -7,15 +7,17 @@
  *
  * Before removing, the handler ends the detached children still running
  * (git building a fixture would otherwise write into a removed directory and
- * recreate it), removes the directories, and removes them once more a moment
- * later, for a child that finished one last write as it died.
+ * recreate it), then removes the directories until they stay removed (see
+ * removeUntilGone), at most about two seconds.
  *
- * The directory is made synchronously, so no signal can arrive between its
- * creation and its registration. A command that handles the signals itself
+ * The handlers are installed before the directory is made (a signal with no
+ * listener ends the process at once), and the directory is made
+ * synchronously, so no signal is handled between its creation and its
+ * registration. A command that handles the signals itself
  * (`run`) keeps its own handling: the signal is re-raised only when no other
  * listener is left.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,12 +36,34 @@ function removeDirs(dirs: readonly string[]): void {
   }
 }
 
-/** How long after the first removal the second one runs. */
-const SECOND_PASS_MS = 50;
+/** How often, and at most how long, the handler checks that the directories stay removed. */
+const RECHECK_MS = 25;
+const STAY_GONE_CHECKS = 4;
+const GIVE_UP_MS = 2_000;
 
 /** Block this thread for `ms` (no callback of the stopping command may run meanwhile). */
 function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Remove `dirs` until they stay removed: file operations the command had
+ * already handed to libuv's thread pool (a recursive mkdir under the work
+ * dir, say) finish on their own threads even while this one is blocked and
+ * can recreate a path after the first removal. No new one can start: this
+ * thread does not return to the event loop before the process ends.
+ */
+function removeUntilGone(dirs: readonly string[]): void {
+  let quiet = 0;
+  for (let waited = 0; quiet < STAY_GONE_CHECKS && waited < GIVE_UP_MS; waited += RECHECK_MS) {
+    const left = dirs.filter((dir) => existsSync(dir));
+    if (left.length === 0) quiet += 1;
+    else {
+      quiet = 0;
+      removeDirs(left);
+    }
+    sleepSync(RECHECK_MS);
+  }
 }
 
 function onSignal(signal: NodeJS.Signals): void {
@@ -47,8 +71,7 @@ function onSignal(signal: NodeJS.Signals): void {
   live.clear();
   killDetachedChildren();
   removeDirs(dirs);
-  sleepSync(SECOND_PASS_MS);
-  removeDirs(dirs);
+  removeUntilGone(dirs);
   uninstall();
   if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
 }
@@ -70,9 +93,17 @@ export async function withTempWorkDir<T>(
   prefix: string,
   work: (dir: string) => Promise<T>,
 ): Promise<T> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  live.add(dir);
+  // The handlers first: until a process listens for a signal, the signal's default action
+  // ends it at once, and the directory would be left behind.
   install();
+  let dir: string;
+  try {
+    dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  } catch (error) {
+    if (live.size === 0) uninstall();
+    throw error;
+  }
+  live.add(dir);
   try {
     return await work(dir);
   } finally {
