@@ -116,6 +116,37 @@ export function* writeBrief(
   return writtenPath(outcome, path.join(workspace, `task-${task}-brief.md`));
 }
 
+/**
+ * A fresh start on a plan with a ruling on record: start this plan's ledger
+ * with `rulingLines` under its header, record BASE, write Task 1's brief and
+ * dispatch its implementer with `note` (the ruling, as the task must honour it).
+ */
+export function* ledgerRulingAndDispatchFirst(
+  context: PolicyContext,
+  state: StructuralState,
+  first: PlanTask,
+  rulingLines: readonly string[],
+  note: string,
+): SubProgram<void> {
+  yield* appendLedger(
+    state.ledgerPath,
+    [`# SDD ledger — plan: ${context.facts.planRelative}`, '', ...rulingLines],
+    true,
+  );
+  yield* recordBase(context);
+  const brief = yield* writeBrief(context, state.workspace, first.number);
+  yield* call(
+    implementerDispatch(context, {
+      task: first,
+      brief,
+      workspace: state.workspace,
+      planText: state.planText,
+      model: 'sonnet',
+      notes: [note],
+    }),
+  );
+}
+
 /** Run the skill's `review-package` for the whole branch; the package's path. */
 export function* packageBranch(context: PolicyContext, workspace: string): SubProgram<string> {
   const script = path.join(context.facts.skillDir, 'scripts', 'review-package');

@@ -33,6 +33,7 @@ import {
   finalReviewDispatch,
   fixDispatch,
   implementerDispatch,
+  ledgerRulingAndDispatchFirst,
   namesLaterTask,
   packageBranch,
   recordBase,
@@ -86,22 +87,12 @@ function freshStart(
   }
   const ruling = `Ruling: ${conflict.value} governs, Task ${conflict.task} included — the Global Constraints bind every task and "${conflict.constraint}" — if ${conflict.taskValue} was meant, Task ${conflict.task} and its tests change`;
   return (function* () {
-    yield* appendLedger(
-      state.ledgerPath,
-      [`# SDD ledger — plan: ${context.facts.planRelative}`, '', ruling],
-      true,
-    );
-    yield* recordBase(context);
-    const brief = yield* writeBrief(context, state.workspace, first.number);
-    yield* call(
-      implementerDispatch(context, {
-        task: first,
-        brief,
-        workspace: state.workspace,
-        planText: state.planText,
-        model: 'sonnet',
-        notes: [`A ruling on the plan is on record in the ledger and binds this task:\n${ruling}`],
-      }),
+    yield* ledgerRulingAndDispatchFirst(
+      context,
+      state,
+      first,
+      [ruling],
+      `A ruling on the plan is on record in the ledger and binds this task:\n${ruling}`,
     );
     return `Ruled on a plan conflict (${ruling}) and dispatched Task 1.`;
   })();

@@ -16,6 +16,7 @@ import {
   canDispatch,
   chainMoment,
   implementerDispatch,
+  ledgerRulingAndDispatchFirst,
   recordBase,
   writeBrief,
 } from './chain-moves.js';
@@ -46,22 +47,12 @@ function echo(context: PolicyContext, skillText: string): StructuralContinuation
       const bare = templates.filter((line) => !line.startsWith('Task <N>'));
       if (first === undefined || !conflicted || bare.length === 0) return undefined;
       return (function* (): PolicyProgram {
-        yield* appendLedger(
-          state.ledgerPath,
-          [`# SDD ledger — plan: ${context.facts.planRelative}`, '', ...bare],
-          true,
-        );
-        yield* recordBase(context);
-        const brief = yield* writeBrief(context, state.workspace, first.number);
-        yield* call(
-          implementerDispatch(context, {
-            task: first,
-            brief,
-            workspace: state.workspace,
-            planText: state.planText,
-            model: 'sonnet',
-            notes: [`A ruling on the plan is on record in the ledger:\n${bare.join('\n')}`],
-          }),
+        yield* ledgerRulingAndDispatchFirst(
+          context,
+          state,
+          first,
+          bare,
+          `A ruling on the plan is on record in the ledger:\n${bare.join('\n')}`,
         );
         return 'Ledgered the ruling and dispatched Task 1.';
       })();
