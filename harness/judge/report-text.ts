@@ -5,6 +5,8 @@
  * disagreements with the checks and the judge's items and quotes side by
  * side, and a short note per cell for the Results table.
  */
+
+import { markdownTable } from '../report/markdown-table.js';
 import type { AgreementSummary } from './agreement.js';
 import type { Disagreement, JudgeSection } from './report-model.js';
 
@@ -16,11 +18,6 @@ function cellText(value: string): string {
     .replace(/>/g, '&gt;')
     .replace(/\|/g, '\\|')
     .replace(/\r?\n/g, ' ');
-}
-
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const line = (cells: readonly string[]): string => `| ${cells.map(cellText).join(' | ')} |`;
-  return [line(header), `|${header.map(() => '---').join('|')}|`, ...rows.map(line)].join('\n');
 }
 
 function pct(value: number | null): string {
@@ -100,9 +97,10 @@ function judgeUnsureText(agreement: AgreementSummary): string {
 
 /** The agreement table, one row per cell, per scenario and for the run. */
 export function agreementTable(judge: JudgeSection): string {
-  return table(
+  return markdownTable(
     AGREEMENT_COLUMNS,
     judge.rows.map((row) => [scopeLabel(row), ...agreementCells(row.agreement)]),
+    cellText,
   );
 }
 
@@ -135,7 +133,7 @@ export function disagreementsMarkdown(judge: JudgeSection): string {
       [
         disagreementHeading(row),
         '',
-        table(
+        markdownTable(
           ['Item', 'Checks', 'Judge', "Judge's quote", "Judge's rationale"],
           row.items.map((item) => [
             item.id,
@@ -148,6 +146,7 @@ export function disagreementsMarkdown(judge: JudgeSection): string {
               : `"${item.quote}"${item.quote_found ? '' : ' (not found in the material)'}`,
             item.rationale,
           ]),
+          cellText,
         ),
       ].join('\n'),
     )

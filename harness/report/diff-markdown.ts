@@ -1,11 +1,8 @@
 import type { DiffCell, DiffModel } from './diff.js';
+import { pValue } from './html/format.js';
 import { cellName } from './markdown.js';
 
 /** `redgreen diff` as markdown: what is compared, one row per cell, the reps whose verdicts changed. */
-function pValue(value: number | null): string {
-  if (value === null) return 'n/a';
-  return value < 0.0001 ? '< 0.0001' : value.toFixed(4);
-}
 
 function signed(value: number | null, format: (value: number) => string): string {
   if (value === null) return 'n/a';

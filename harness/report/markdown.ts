@@ -5,6 +5,8 @@ import {
   disagreementsMarkdown,
   judgeSummaryLine,
 } from '../judge/report-text.js';
+import { pValue } from './html/format.js';
+import { markdownTable as table } from './markdown-table.js';
 import {
   acrossModelsSection,
   findCell,
@@ -20,21 +22,6 @@ function pct(value: number): string {
 
 function num(value: number | null, digits = 1): string {
   return value === null ? 'n/a' : value.toFixed(digits);
-}
-
-function pValue(value: number | null): string {
-  if (value === null) return 'n/a';
-  return value < 0.0001 ? '< 0.0001' : value.toFixed(4);
-}
-
-/** Escape a value for a markdown table cell. */
-function cellText(value: string): string {
-  return value.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-}
-
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const line = (cells: readonly string[]): string => `| ${cells.map(cellText).join(' | ')} |`;
-  return [line(header), `|${header.map(() => '---').join('|')}|`, ...rows.map(line)].join('\n');
 }
 
 /** The columns of the RED vs GREEN table, in results.md and report.html alike. */

@@ -1,3 +1,5 @@
+import { pValue as pText } from './html/format.js';
+import { markdownTable as table } from './markdown-table.js';
 import { infrastructurePhrase } from './model-summary.js';
 import type { CellSummary, Interaction, ResultsModel } from './results-schema.js';
 
@@ -38,20 +40,6 @@ export function findCell(
   return cells.find(
     (cell) => cell.arm === arm && cell.scenario === scenario && cell.model === model,
   );
-}
-
-function pText(value: number | null): string {
-  if (value === null) return 'n/a';
-  return value < 0.0001 ? '< 0.0001' : value.toFixed(4);
-}
-
-function cellText(value: string): string {
-  return value.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-}
-
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const line = (cells: readonly string[]): string => `| ${cells.map(cellText).join(' | ')} |`;
-  return [line(header), `|${header.map(() => '---').join('|')}|`, ...rows.map(line)].join('\n');
 }
 
 export const MODEL_COLUMNS = [
