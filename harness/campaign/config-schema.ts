@@ -112,6 +112,15 @@ export const limitsSchema = z
     seatMaxTurns: z.number().int().min(1).max(500).optional(),
     /** `stop: complete` only: how many subagents one rep may start. Default: 12. */
     maxSeats: z.number().int().min(1).max(100).optional(),
+    /**
+     * `stop: complete` only: the wall-clock seconds each subagent seat may run,
+     * summed over its first run and every resume. No default (no seat limit).
+     */
+    seatTimeoutSeconds: z.number().positive().max(7200).optional(),
+    /** `stop: complete` only: what each subagent seat may cost, priced as the rep is (USD). */
+    seatMaxCostUsd: z.number().positive().optional(),
+    /** What one rep (the controller and every seat) may cost, priced as the rep is (USD). */
+    repMaxCostUsd: z.number().positive().optional(),
   })
   .strict();
 

@@ -8,7 +8,8 @@
  * sessions at once and can restart between turns. The only per-session state
  * is the fault counters (faults.ts).
  *
- * Which policy answers: a model id `scripted:<policy>` names it; any other
+ * Which policy answers: a model id `scripted:<policy>` names it (as does
+ * `scripted:<policy>@<tier>`, a subagent seat's model tier); any other
  * model id is echoed back as requested and answered by the server's default
  * policy, which the `redgreen` field and the `x-redgreen-policy` header name.
  */
@@ -52,7 +53,7 @@ import {
   readChecksHeader,
   rubricIdsOf,
 } from './judge-policies.js';
-import { policyNamedBy, scriptedModelId } from './model-id.js';
+import { policyAnswering, scriptedModelId } from './model-id.js';
 import {
   defaultExtraCallOptions,
   type ExtraCallOptions,
@@ -275,7 +276,7 @@ async function handleMessages(
   facts.sessionSource = session.source;
   facts.turn = turn;
 
-  const requested = policyNamedBy(message.model);
+  const requested = policyAnswering(message.model);
   // A judge request is answered by a scripted judge: the one its model id
   // names, or for any other model id the server's default judge.
   const judge =

@@ -66,7 +66,8 @@ export const seatEventSchema = z.discriminatedUnion('subtype', [
     via: z.string().min(1),
     /** The seat's turns so far (a resume continues the count). */
     turns: z.number().int().nonnegative(),
-    outcome: z.enum(['replied', 'turn-limit', 'cut-short']),
+    /** `limit`: a time or cost limit (seat or rep) was met during this run. */
+    outcome: z.enum(['replied', 'turn-limit', 'cut-short', 'limit']),
   }),
 ]);
 export type SeatEvent = z.infer<typeof seatEventSchema>;

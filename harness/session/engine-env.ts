@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { tierEnvironment } from './model-tiers.js';
 import { endpointEnvironment } from './provider-env.js';
 import type { ModelEndpoint } from './session-types.js';
 
@@ -55,6 +56,8 @@ export function claudeCodeEnvironment(options: {
     env,
     endpointEnvironment(model, model.scripted ? `x-redgreen-session: ${options.repId}` : undefined),
   );
+  // A subagent's model tier means the same model as on the messages backend (model-tiers.ts).
+  Object.assign(env, tierEnvironment(model));
   env.CLAUDE_CODE_SHELL_PREFIX = options.shellPrefix;
   return env;
 }

@@ -4,14 +4,16 @@ import { VERSION as SDK_VERSION } from '@anthropic-ai/sdk/version';
 import { CONTROLLER_SEAT, type SubagentSeat } from '../score/seat-record.js';
 import { DispatchCapture } from './dispatch-capture.js';
 import { privateDirsOf } from './engine-env.js';
+import { modelForTier } from './model-tiers.js';
 import type { Sandbox } from './sandbox.js';
+import { seatSpendFor, tokenUsageOf } from './seat-spend.js';
 import type {
   SessionBackend,
   SessionOutcome,
   SessionRequest,
   TokenUsage,
 } from './session-types.js';
-import { DEFAULT_MAX_SEATS, SubagentSeats } from './subagent-seats.js';
+import { DEFAULT_MAX_SEATS, SubagentSeats, spendSeatOf } from './subagent-seats.js';
 import { runToolLoop } from './tool-loop.js';
 import { executeTool, toolDefinitions } from './tools/index.js';
 import { answerCall, offeredTools } from './tools/session-tools.js';
@@ -119,8 +121,9 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
       let modelReported: string | null = null;
       const onReply = (reply: Anthropic.Message): void => {
         usage = addUsage(usage, reply.usage);
-        modelReported = reply.model;
       };
+      // Each seat's time and cost, and the rep's cost, against the campaign's limits.
+      const spend = seatSpendFor(request);
       const system = systemPromptFor(request.fixtureRepo, tools);
       const seatSystem = systemPromptFor(request.fixtureRepo, SUBAGENT_TOOLS);
       const seats =
@@ -128,12 +131,14 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
           ? new SubagentSeats({
               maxSeats: request.limits.maxSeats ?? DEFAULT_MAX_SEATS,
               seatMaxTurns: request.limits.seatMaxTurns ?? request.limits.maxTurns,
+              spend,
               transcript: request.transcript,
               sessionId,
               runSeat: (seat: SubagentSeat, seatMessages, maxTurns) =>
                 runToolLoop({
                   client: clientFor(seat.agentId),
-                  modelId: request.model.id,
+                  // The tier its dispatch asked for, mapped as on claude-code (model-tiers.ts).
+                  modelId: modelForTier(request.model, seat.model),
                   system: seatSystem,
                   tools: SUBAGENT_TOOLS,
                   messages: seatMessages,
@@ -143,9 +148,17 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
                   transcript: request.transcript,
                   sessionId,
                   signal: abort.signal,
-                  onReply,
+                  onReply: (reply) => {
+                    onReply(reply);
+                    spend.reply(
+                      spendSeatOf(seat),
+                      reply.id,
+                      reply.model,
+                      tokenUsageOf(reply.usage),
+                    );
+                  },
                   answer: (call) => executeTool(call.name, call.input, toolContext, abort.signal),
-                  stopAfterToolTurn: () => false,
+                  stopAfterToolTurn: () => spend.shouldStop(),
                 }),
             })
           : undefined;
@@ -172,15 +185,20 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
           onReply: (reply) => {
             turns += 1;
             onReply(reply);
+            modelReported = reply.model;
+            spend.reply(null, reply.id, reply.model, tokenUsageOf(reply.usage));
           },
           answer: (call) =>
             answerCall(call, { tools, capture, seats, toolContext, signal: abort.signal }),
           stopAfterToolTurn: () =>
-            (capture?.captured ?? null) !== null || seats?.limitReached !== undefined,
+            (capture?.captured ?? null) !== null ||
+            seats?.limitReached !== undefined ||
+            spend.shouldStop(),
         });
         stopReason = loop.stopReason;
-        if (loop.end.kind === 'stopped' && seats?.limitReached !== undefined) {
-          limitStop = seats.limitReached;
+        const limit = seats?.limitReached ?? spend.limitReached;
+        if (limit !== undefined) {
+          limitStop = limit;
           stopReason = 'seat-limit';
         } else if (loop.end.kind === 'stopped') {
           // The session ends at the dispatch: no further model request.

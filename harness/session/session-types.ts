@@ -1,5 +1,6 @@
 import type { Limits, StopMode } from '../campaign/config-schema.js';
 import type { CapturedDispatch } from './dispatch-capture.js';
+import type { Clock, PriceModel } from './seat-spend.js';
 import type { TranscriptSink } from './transcript-sink.js';
 
 export type { CapturedDispatch } from './dispatch-capture.js';
@@ -65,6 +66,14 @@ export interface SessionRequest {
   /** Receives the engine's diagnostic output (stderr), for the rep's engine.log. */
   readonly engineLog: (chunk: string) => void;
   readonly signal: AbortSignal;
+  /**
+   * Prices a reply of a model (the session's, or a seat's tier model) with the
+   * rep's pricing, for the cost limits; absent: no reply is priced (a scripted
+   * model), so the cost limits do not apply.
+   */
+  readonly price?: PriceModel;
+  /** The clock the per-seat time limit reads (default: performance.now); tests inject one. */
+  readonly clock?: Clock;
 }
 
 /** Why a session produced no decision that can be scored. */

@@ -9,7 +9,8 @@
  * result is its new final text.
  *
  * Limits: each seat has a turn budget (summed over its runs) and a rep may
- * start at most so many seats. A limit met is recorded (`limitReached`, a
+ * start at most so many seats; each seat's time and cost, and the rep's
+ * cost, are held against their limits by a SeatSpend (seat-spend.ts). A limit met is recorded (`limitReached`, a
  * `subagent_end` event, an error tool result saying which limit) and ends the
  * session after the controller's tool turn, as an indeterminate rep with
  * that reason; it is never a crash. Calls run one after another, in the
@@ -17,6 +18,7 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import { type SubagentSeat, seatEventSchema } from '../score/seat-record.js';
+import type { SeatSpend, SpendSeat } from './seat-spend.js';
 import type { ToolLoopResult } from './tool-loop.js';
 import { type ToolOutput, toolError } from './tools/tool-context.js';
 import type { TranscriptSink } from './transcript-sink.js';
@@ -28,6 +30,8 @@ export interface SubagentSeatsOptions {
   readonly maxSeats: number;
   /** Each seat's turn budget, summed over its first run and every resume. */
   readonly seatMaxTurns: number;
+  /** Each seat's time and cost, and the rep's cost, against their limits (seat-spend.ts). */
+  readonly spend?: SeatSpend;
   readonly transcript: TranscriptSink;
   readonly sessionId: string;
   /** Runs one seat's loop on its conversation for at most `maxTurns` turns. */
@@ -128,18 +132,24 @@ export class SubagentSeats {
 
   async #run(live: LiveSeat, via: string): Promise<ToolOutput> {
     const budget = this.#options.seatMaxTurns - live.turns;
+    const spend = this.#options.spend;
+    spend?.runStarted(spendSeatOf(live.seat));
     const result =
       budget > 0
         ? await this.#options.runSeat(live.seat, live.messages, budget)
         : { end: { kind: 'turn-limit' as const }, turns: 0, stopReason: null };
+    spend?.runEnded(live.seat.dispatch);
     live.turns += result.turns;
     const end = result.end;
+    const spent = spend?.limitReached;
     const outcome =
-      end.kind === 'turn-limit'
-        ? 'turn-limit'
-        : end.kind === 'reply' && end.cutShort !== undefined
-          ? 'cut-short'
-          : 'replied';
+      spent !== undefined
+        ? 'limit'
+        : end.kind === 'turn-limit'
+          ? 'turn-limit'
+          : end.kind === 'reply' && end.cutShort !== undefined
+            ? 'cut-short'
+            : 'replied';
     this.#event({
       type: 'system',
       subtype: 'subagent_end',
@@ -150,8 +160,12 @@ export class SubagentSeats {
       session_id: this.#sessionId,
     });
     const { agentId } = live.seat;
+    if (spent !== undefined) {
+      this.#limitReached = spent;
+      return toolError(`Subagent stopped: ${spent}.`);
+    }
     if (end.kind === 'turn-limit') {
-      const reason = `subagent ${agentId}${live.seat.description === null ? '' : ` (${live.seat.description})`} reached the per-seat turn limit (${this.#options.seatMaxTurns}) without a final reply`;
+      const reason = `${seatName(live.seat)} reached the per-seat turn limit (${this.#options.seatMaxTurns}) without a final reply`;
       this.#limitReached = reason;
       return toolError(`Subagent stopped: ${reason}.`);
     }
@@ -168,4 +182,14 @@ export class SubagentSeats {
   #event(event: Record<string, unknown>): void {
     this.#options.transcript.write(seatEventSchema.parse(event));
   }
+}
+
+/** How a limit's reason names a seat: `subagent agent-3 (Implement Task 2: …)`. */
+export function seatName(seat: SubagentSeat): string {
+  return `subagent ${seat.agentId}${seat.description === null ? '' : ` (${seat.description})`}`;
+}
+
+/** A seat as its time and cost limits name it. */
+export function spendSeatOf(seat: SubagentSeat): SpendSeat {
+  return { key: seat.dispatch, name: seatName(seat) };
 }

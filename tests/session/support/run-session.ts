@@ -14,6 +14,7 @@ import { claudeCodeBackend } from '../../../harness/session/claude-code-backend.
 import { locateClaudeCodeBinary } from '../../../harness/session/locate-engine.js';
 import { messagesBackend } from '../../../harness/session/messages-backend.js';
 import { detectSandbox } from '../../../harness/session/sandbox.js';
+import type { Clock, PriceModel } from '../../../harness/session/seat-spend.js';
 import { SecretRedactor } from '../../../harness/session/secret-redactor.js';
 import type { SessionOutcome } from '../../../harness/session/session-types.js';
 import { TranscriptSink } from '../../../harness/session/transcript-sink.js';
@@ -64,6 +65,10 @@ export async function runBackendSession(options: {
   readonly limits?: Partial<Limits>;
   readonly signal?: AbortSignal;
   readonly repId?: string;
+  /** Prices replies for the cost limits (absent: unpriced, as a scripted model is). */
+  readonly price?: PriceModel;
+  /** The clock the per-seat time limit reads. */
+  readonly clock?: Clock;
 }): Promise<SessionRun> {
   const sandbox = await detectSandbox();
   const binary = locateClaudeCodeBinary();
@@ -99,6 +104,8 @@ export async function runBackendSession(options: {
       transcript,
       engineLog: () => {},
       signal: options.signal ?? new AbortController().signal,
+      ...(options.price === undefined ? {} : { price: options.price }),
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
     });
   } finally {
     await transcript.close();
