@@ -15,34 +15,14 @@ import { startModelServer } from '../../harness/model-server/index.js';
 import { readSessionTranscript } from '../../harness/score/transcript-formats.js';
 import type { Clock } from '../../harness/session/seat-spend.js';
 import { greetingsFixture } from './support/greetings-fixture.js';
-import { type BackendName, runBackendSession } from './support/run-session.js';
-import { seatSpending, tablePrice } from './support/seat-costs.js';
+import { runBackendSession } from './support/run-session.js';
+import { pricedSessionOn, seatSpending, tablePrice } from './support/seat-costs.js';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
-
-const PRICED_MODEL = 'claude-sonnet-5-5';
-
-/** One full-controller session on a backend, priced by the table, with these limits. */
-export async function pricedSession(backend: BackendName, limits: Partial<Limits>, clock?: Clock) {
-  const server = await startModelServer({ policy: 'full-controller' });
-  closers.push(() => server.close());
-  const repo = greetingsFixture();
-  return runBackendSession({
-    backend,
-    stop: 'complete',
-    baseUrl: server.baseUrl,
-    model: PRICED_MODEL,
-    prompt: `Plan: ${repo}/docs/plan.md\nRepository: ${repo}`,
-    fixtureRepo: repo,
-    repId: `limits/${backend}`,
-    limits,
-    price: tablePrice,
-    ...(clock === undefined ? {} : { clock }),
-  });
-}
+const pricedSession = pricedSessionOn(closers);
 
 function seatDescriptions(transcript: readonly Record<string, unknown>[]): string[] {
   const read = readSessionTranscript(transcript.map((line) => JSON.stringify(line)).join('\n'));

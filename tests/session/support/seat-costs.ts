@@ -5,9 +5,13 @@
  * The limits tests set their thresholds from an unlimited run of the same
  * deterministic session, so "just under" and "met" are exact.
  */
+import type { Limits } from '../../../harness/campaign/config-schema.js';
 import { costUsd } from '../../../harness/campaign/pricing.js';
-import { tokenUsageOf } from '../../../harness/session/seat-spend.js';
+import { startModelServer } from '../../../harness/model-server/index.js';
+import { type Clock, tokenUsageOf } from '../../../harness/session/seat-spend.js';
 import type { TokenUsage } from '../../../harness/session/session-types.js';
+import { greetingsFixture } from './greetings-fixture.js';
+import { type BackendName, runBackendSession, type SessionRun } from './run-session.js';
 
 export interface SeatSpent {
   /** The dispatch that created the seat (the key of the seat's messages). */
@@ -55,5 +59,37 @@ export function seatSpending(transcript: readonly Record<string, unknown>[]): {
   return {
     seats: [...seats.entries()].map(([dispatch, seat]) => ({ dispatch, ...seat })),
     repCostUsd,
+  };
+}
+
+/** A priced model id, answered by the server's default policy. */
+export const PRICED_MODEL = 'claude-sonnet-5-5';
+
+/**
+ * Runs one full-controller session of the greetings fixture on a backend
+ * against a fresh model server, on a priced model id, priced by the table,
+ * with these limits; `closers` gets the server's close.
+ */
+export function pricedSessionOn(closers: (() => Promise<void>)[]) {
+  return async (
+    backend: BackendName,
+    limits: Partial<Limits>,
+    clock?: Clock,
+  ): Promise<SessionRun> => {
+    const server = await startModelServer({ policy: 'full-controller' });
+    closers.push(() => server.close());
+    const repo = greetingsFixture();
+    return runBackendSession({
+      backend,
+      stop: 'complete',
+      baseUrl: server.baseUrl,
+      model: PRICED_MODEL,
+      prompt: `Plan: ${repo}/docs/plan.md\nRepository: ${repo}`,
+      fixtureRepo: repo,
+      repId: `limits/${backend}`,
+      limits,
+      price: tablePrice,
+      ...(clock === undefined ? {} : { clock }),
+    });
   };
 }
