@@ -10,7 +10,6 @@
  * time comes from an injected clock (no wall-clock time).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Limits } from '../../harness/campaign/config-schema.js';
 import { startModelServer } from '../../harness/model-server/index.js';
 import { readSessionTranscript } from '../../harness/score/transcript-formats.js';
 import type { Clock } from '../../harness/session/seat-spend.js';
