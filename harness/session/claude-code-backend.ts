@@ -8,6 +8,7 @@ import {
 } from '@anthropic-ai/claude-agent-sdk';
 import type { StopMode } from '../campaign/config-schema.js';
 import { ClaudeCodeCapture } from './claude-code-capture.js';
+import { seatWatchFor } from './claude-code-seat-watch.js';
 import { claudeCodeEnvironment, privateDirsOf } from './engine-env.js';
 import { type EngineProcess, spawnEngineInOwnGroup } from './engine-process.js';
 import { apiReportedModel } from './reported-model.js';
@@ -220,6 +221,8 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
       let lastAssistantText: string | null = null;
       let failure: string | undefined;
       const capture = request.stop === 'first-dispatch' ? new ClaudeCodeCapture() : undefined;
+      // Seat and rep limits, watched on the stream: a limit met stops the engine (abort).
+      const seatWatch = seatWatchFor(request, () => abort.abort());
       let engineProcess: EngineProcess | undefined;
       try {
         const session = query({
@@ -249,6 +252,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
             additionalDirectories: [request.skillDir],
             abortController: abort,
             ...capture?.queryOptions(),
+            ...(request.stop === 'complete' ? seatWatch.watch.queryOptions() : {}),
             ...(capture === undefined ? {} : firstDispatchOptions()),
             // Its own process group: a Ctrl-C at the terminal reaches the harness, not the engine.
             spawnClaudeCodeProcess: (spawnOptions) => {
@@ -260,6 +264,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
         for await (const message of session as AsyncIterable<SDKMessage>) {
           if (capture !== undefined && !capture.observe(message)) continue;
           request.transcript.write(message);
+          seatWatch.watch.observe(message);
           if (message.type === 'system' && message.subtype === 'init') {
             // The init message names the model the engine was asked for, not one an API reported.
             engine = `claude-code ${message.claude_code_version}`;
@@ -285,6 +290,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
         failure = error instanceof Error ? error.message : String(error);
       } finally {
         clearTimeout(timer);
+        seatWatch.stop();
         request.signal.removeEventListener('abort', onOuterAbort);
       }
 
@@ -311,6 +317,16 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
           },
           finalReply: lastAssistantText,
           stopReason: 'aborted',
+          capturedDispatch: null,
+        };
+      }
+      const limit = seatWatch.watch.limitReached;
+      if (limit !== undefined) {
+        return {
+          ...base,
+          status: { kind: 'indeterminate', stage: 'limit', reason: limit },
+          finalReply: null,
+          stopReason: 'seat-limit',
           capturedDispatch: null,
         };
       }

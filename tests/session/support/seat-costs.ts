@@ -17,7 +17,8 @@ export interface SeatSpent {
   /** The dispatch that created the seat (the key of the seat's messages). */
   readonly dispatch: string;
   readonly costUsd: number;
-  readonly turns: number;
+  /** Its turns that asked for tools. */
+  readonly toolTurns: number;
 }
 
 /** Prices a reply by the repository's dated table (the pricing a campaign's default profile has). */
@@ -30,30 +31,40 @@ interface ApiUsage {
   readonly output_tokens: number;
 }
 
+interface ApiMessage {
+  readonly id: string;
+  readonly model: string;
+  readonly usage?: ApiUsage;
+  readonly content: readonly { type: string }[];
+}
+
 /** Per seat, in the order the seats first replied; and the whole rep's cost. */
 export function seatSpending(transcript: readonly Record<string, unknown>[]): {
   readonly seats: SeatSpent[];
   readonly repCostUsd: number;
 } {
-  const byMessage = new Map<string, { parent: string | null; cost: number }>();
+  // Keyed by seat and message id: the local server's ids repeat from one conversation to the next.
+  const byMessage = new Map<string, { parent: string | null; cost: number; tools: boolean }>();
   for (const line of transcript) {
     if (line.type !== 'assistant') continue;
-    const message = line.message as { id: string; model: string; usage?: ApiUsage };
+    const message = line.message as ApiMessage;
     if (message.usage === undefined) continue;
+    const parent = (line.parent_tool_use_id as string | null | undefined) ?? null;
     const cost = tablePrice(message.model, tokenUsageOf(message.usage)) ?? 0;
-    byMessage.set(message.id, {
-      parent: (line.parent_tool_use_id as string | null | undefined) ?? null,
-      cost,
-    });
+    const key = `${parent}\u0000${message.id}`;
+    const tools =
+      (byMessage.get(key)?.tools ?? false) ||
+      message.content.some((block) => block.type === 'tool_use');
+    byMessage.set(key, { parent, cost, tools });
   }
-  const seats = new Map<string, { costUsd: number; turns: number }>();
+  const seats = new Map<string, { costUsd: number; toolTurns: number }>();
   let repCostUsd = 0;
-  for (const { parent, cost } of byMessage.values()) {
+  for (const { parent, cost, tools } of byMessage.values()) {
     repCostUsd += cost;
     if (parent === null) continue;
-    const seat = seats.get(parent) ?? { costUsd: 0, turns: 0 };
+    const seat = seats.get(parent) ?? { costUsd: 0, toolTurns: 0 };
     seat.costUsd += cost;
-    seat.turns += 1;
+    if (tools) seat.toolTurns += 1;
     seats.set(parent, seat);
   }
   return {
@@ -92,4 +103,18 @@ export function pricedSessionOn(closers: (() => Promise<void>)[]) {
       ...(clock === undefined ? {} : { clock }),
     });
   };
+}
+
+/** What the rep had cost, in transcript order, by the last reply of the seat `dispatch` created. */
+export function repCostBySeatEnd(
+  transcript: readonly Record<string, unknown>[],
+  dispatch: string,
+): number {
+  let atEnd = 0;
+  for (const [index, line] of transcript.entries()) {
+    if (line.type === 'assistant' && line.parent_tool_use_id === dispatch) {
+      atEnd = seatSpending(transcript.slice(0, index + 1)).repCostUsd;
+    }
+  }
+  return atEnd;
 }
