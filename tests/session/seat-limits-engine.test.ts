@@ -106,8 +106,10 @@ describe.skipIf(unavailable !== undefined)('seat limits on the claude-code backe
       ),
     );
 
+    // The engine's background resume lets the controller's last turns vary from run to run
+    // (a turn more or less while the resumed agent works), so "under" keeps a margin here.
     const repUnder = await pricedSession('claude-code', {
-      repMaxCostUsd: spent.repCostUsd * 1.000001,
+      repMaxCostUsd: spent.repCostUsd * 1.1,
     });
     expect(repUnder.outcome.status).toEqual({ kind: 'completed' });
     const repMet = await pricedSession('claude-code', {
