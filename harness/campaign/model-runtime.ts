@@ -7,6 +7,7 @@ import {
   type ModelServer,
   startModelServer,
 } from '../model-server/index.js';
+import type { PriceModel } from '../session/seat-spend.js';
 import type { ModelEndpoint, TokenUsage } from '../session/session-types.js';
 import { credentialVariables } from './endpoint-profile.js';
 import type { CampaignModel, ModelAxis } from './model-axis.js';
@@ -33,6 +34,12 @@ export interface RepModel {
   readonly profile: string | null;
   readonly endpoint: ModelEndpoint;
   readonly price: (usage: TokenUsage | null) => number | null;
+  /**
+   * Prices one reply of any model the session ran (a seat's tier model too),
+   * for the cost limits: the session's model at its pricing, another model by
+   * the price table (null when unpriced, or for a scripted stand-in).
+   */
+  readonly priceModel: PriceModel;
 }
 
 export interface ModelBrains {
@@ -119,6 +126,10 @@ export async function startModelBrains(
         endpoint,
         price: (usage) =>
           model.choice.kind === 'scripted' ? null : priceSession(pricing, id, usage),
+        priceModel: (modelId, usage) =>
+          model.choice.kind === 'scripted' || pricing === 'unpriced'
+            ? null
+            : priceSession(modelId === id ? pricing : 'table', modelId, usage),
       });
     }
   } catch (error) {

@@ -359,6 +359,7 @@ async function runSession(
       runtimeDir: rep.runtimeDir,
       model: model.endpoint,
       limits: context.campaign.limits,
+      price: model.priceModel,
       stop: rep.stop,
       transcript,
       engineLog: engineLog.append,

@@ -5,6 +5,7 @@ import type { InputError } from '../lib/input-error.js';
 import { removeTree } from '../lib/remove-tree.js';
 import { ok, type Result } from '../lib/result.js';
 import { createBackend } from '../session/create-backend.js';
+import { checkCostLimitsPriced, costLimitsOfflineNote } from './cost-limits.js';
 import { credentialVariables } from './endpoint-profile.js';
 import { type LedgerRepLine, readLedger } from './ledger.js';
 import { concurrencyLimiter, preflightModels, startModelBrains } from './model-runtime.js';
@@ -55,6 +56,9 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
     ) || (options.env.ANTHROPIC_API_KEY ?? '').trim() !== '',
   );
   if (!backend.ok) return backend;
+  // A cost limit on a model without a price is bad input, before anything is made.
+  const priced = checkCostLimitsPriced(campaign.limits, models);
+  if (!priced.ok) return priced;
   // The judges are checked before any request: a judge that cannot be used is bad input.
   const judgingPlan =
     options.judge === undefined
@@ -145,6 +149,8 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
     })) {
       events({ type: 'notice', message });
     }
+    const offlineCost = costLimitsOfflineNote(campaign.limits, models);
+    if (offlineCost !== undefined) events({ type: 'notice', message: offlineCost });
     const results: RepResult[] = [];
     let spent: number | null = null;
     const limit = concurrencyLimiter(models, campaign.concurrency);
