@@ -25,7 +25,13 @@ export {
   judgePolicyNames,
   judgePolicySummaries,
 } from './judge-policies.js';
-export { isScriptedModel, policyNamedBy, scriptedModelId } from './model-id.js';
+export {
+  isScriptedModel,
+  policyAnswering,
+  policyNamedBy,
+  scriptedModelId,
+  scriptedTierModelId,
+} from './model-id.js';
 export {
   defaultExtraCallOptions,
   type ExtraCallOptions,

@@ -13,6 +13,8 @@
  * derived: one for each dispatch whose result names an agent id or under
  * which calls were made, described by that dispatch's input.
  */
+
+import { apiReportedModel } from '../session/reported-model.js';
 import {
   SEAT_EVENT_SUBTYPES,
   type SubagentSeat,
@@ -29,6 +31,11 @@ export interface TranscriptSeat {
   readonly tool: string;
   readonly subagentType: string | null;
   readonly model: string | null;
+  /**
+   * The model the seat's requests were answered by, as the API reported it
+   * (its latest reply's `message.model`), or null when it made none.
+   */
+  readonly modelUsed: string | null;
   readonly description: string | null;
   /** The SendMessage calls that resumed it, in order (tool_use ids). */
   readonly resumes: readonly string[];
@@ -68,6 +75,7 @@ function issueOf(error: { issues: readonly { path: PropertyKey[]; message: strin
 export function readSeats(text: string, calls: readonly ToolCall[], derive: boolean): SeatsRead {
   const malformed: MalformedLine[] = [];
   const recorded = new Map<string, { seat: SubagentSeat; resumes: string[] }>();
+  const modelUsedBySeat = new Map<string, string>();
   for (const [index, raw] of text.split('\n').entries()) {
     const line = raw.trim();
     if (line === '') continue;
@@ -100,6 +108,11 @@ export function readSeats(text: string, calls: readonly ToolCall[], derive: bool
         known.resumes.push(event.data.via);
       }
       continue;
+    }
+    if (message.type === 'assistant' && typeof message.parent_tool_use_id === 'string') {
+      const reported = (message.message as { model?: unknown } | undefined)?.model;
+      const used = apiReportedModel(typeof reported === 'string' ? reported : null);
+      if (used !== null) modelUsedBySeat.set(message.parent_tool_use_id, used);
     }
     if ((message.type === 'assistant' || message.type === 'user') && 'seat' in message) {
       const seat = seatRecordSchema.safeParse(message.seat);
@@ -137,6 +150,7 @@ export function readSeats(text: string, calls: readonly ToolCall[], derive: bool
     tool: seat.tool,
     subagentType: seat.subagentType,
     model: seat.model,
+    modelUsed: modelUsedBySeat.get(seat.dispatch) ?? null,
     description: seat.description,
     resumes,
     toolCalls: callsBySeat.get(seat.dispatch) ?? 0,
@@ -159,6 +173,7 @@ export function readSeats(text: string, calls: readonly ToolCall[], derive: bool
         subagentType:
           call === undefined ? null : (stringField(call.input, 'subagent_type') ?? null),
         model: call === undefined ? null : (stringField(call.input, 'model') ?? null),
+        modelUsed: modelUsedBySeat.get(dispatch) ?? null,
         description: call === undefined ? null : (stringField(call.input, 'description') ?? null),
         resumes:
           agentId === null

@@ -69,6 +69,8 @@ export async function runBackendSession(options: {
   readonly price?: PriceModel;
   /** The clock the per-seat time limit reads. */
   readonly clock?: Clock;
+  /** False: the endpoint stands for a live model (default true: a scripted brain). */
+  readonly scripted?: boolean;
 }): Promise<SessionRun> {
   const sandbox = await detectSandbox();
   const binary = locateClaudeCodeBinary();
@@ -91,7 +93,12 @@ export async function runBackendSession(options: {
       fixtureRepo: options.fixtureRepo,
       skillDir: options.skillDir ?? planScopedSkill,
       privateDir: path.join(dir, 'private'),
-      model: { id: options.model, baseUrl: options.baseUrl, apiKey: sessionApiKey, scripted: true },
+      model: {
+        id: options.model,
+        baseUrl: options.baseUrl,
+        apiKey: sessionApiKey,
+        scripted: options.scripted ?? true,
+      },
       limits: {
         maxTurns: 40,
         sessionTimeoutSeconds: 120,
