@@ -272,10 +272,5 @@ export function seatWatchFor(
     spend,
     onLimit,
   });
-  const ticker =
-    complete && limits.seatTimeoutSeconds !== undefined
-      ? setInterval(() => watch.tick(), 1000)
-      : undefined;
-  ticker?.unref();
-  return { watch, stop: () => clearInterval(ticker) };
+  return { watch, stop: spend.watchTime(() => watch.tick()) };
 }

@@ -124,6 +124,7 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
       };
       // Each seat's time and cost, and the rep's cost, against the campaign's limits.
       const spend = seatSpendFor(request);
+      const endTimeWatch = spend.watchTime(() => abort.abort());
       const system = systemPromptFor(request.fixtureRepo, tools);
       const seatSystem = systemPromptFor(request.fixtureRepo, SUBAGENT_TOOLS);
       const seats =
@@ -209,7 +210,11 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
           cutShort = loop.end.cutShort;
         }
       } catch (error) {
-        if (timedOut) {
+        if (spend.limitReached !== undefined) {
+          // A seat's time ran out mid-request or mid-tool: the watch stopped it.
+          limitStop = spend.limitReached;
+          stopReason = 'seat-limit';
+        } else if (timedOut) {
           failure = {
             stage: 'timeout',
             reason: `no final reply within the session timeout (${request.limits.sessionTimeoutSeconds} s)`,
@@ -229,6 +234,7 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
         }
       } finally {
         clearTimeout(timer);
+        endTimeWatch();
         request.signal.removeEventListener('abort', onOuterAbort);
       }
 

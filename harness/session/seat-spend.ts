@@ -135,6 +135,22 @@ export class SeatSpend {
     this.check();
   }
 
+  /**
+   * While a seat time limit applies, check every second and call `onMet` once
+   * one is met (a seat quiet in a long tool call or model request is stopped
+   * too). Returns the function that ends the watch.
+   */
+  watchTime(onMet: () => void): () => void {
+    if (this.#limits.seatTimeoutSeconds === undefined) return () => {};
+    const timer = setInterval(() => {
+      if (!this.shouldStop()) return;
+      clearInterval(timer);
+      onMet();
+    }, 1000);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
   /** Check the limits now; true once one is met (the session must stop). */
   shouldStop(): boolean {
     this.check();

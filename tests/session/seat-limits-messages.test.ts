@@ -101,6 +101,34 @@ describe('seat time and cost limits on the messages backend', () => {
     expect(under.outcome.status).toEqual({ kind: 'completed' });
   });
 
+  it('per-seat time: a seat held up inside a model request is stopped there (the model server’s latency)', async () => {
+    // Each subagent request takes 20 s; the seat may run 1 s: the once-a-second watch
+    // stops it mid-request (with the real clock; the margin is the whole request).
+    const server = await startModelServer({
+      policy: 'full-controller',
+      faults: [{ kind: 'delay', minMs: 20_000, maxMs: 20_000, session: 'limits/slow/agent-*' }],
+    });
+    closers.push(() => server.close());
+    const repo = greetingsFixture();
+    const run = await runBackendSession({
+      backend: 'messages',
+      stop: 'complete',
+      baseUrl: server.baseUrl,
+      model: 'scripted:full-controller',
+      prompt: `Plan: ${repo}/docs/plan.md\nRepository: ${repo}`,
+      fixtureRepo: repo,
+      repId: 'limits/slow',
+      limits: { seatTimeoutSeconds: 1 },
+    });
+    expect(run.outcome.status).toEqual({
+      kind: 'indeterminate',
+      stage: 'limit',
+      reason:
+        'subagent agent-1 (Implement Task 1: Greeting function) reached the per-seat time limit (1 s)',
+    });
+    expect(seatDescriptions(run.transcript)).toHaveLength(1);
+  });
+
   it('an unpriced seat model with a cost limit cannot keep it: indeterminate, saying so', async () => {
     const server = await startModelServer({ policy: 'full-controller' });
     closers.push(() => server.close());
