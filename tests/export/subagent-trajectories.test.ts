@@ -321,33 +321,72 @@ describe('ATIF export of a full session: one sub-trajectory per seat', () => {
   }, 60_000);
 });
 
+/** Export a recorded transcript as ATIF (main and seats, as the export lays them out), and check both. */
+async function exportAndCheck(
+  file: string,
+  reply: string,
+  name: string,
+): Promise<{ original: Record<string, string>; exported: Record<string, string> }> {
+  const loaded = await loadResults(results);
+  if (!loaded.ok) throw new Error(loaded.error.problem);
+  const rep = loaded.value.reps[0];
+  if (rep === undefined) throw new Error('no rep');
+  const transcript = readFileSync(path.join(recorded, file), 'utf8');
+  const documents = buildAtifDocuments({
+    record: loaded.value.record,
+    rep: { ...rep, reply: `0\n${reply}` },
+    override: undefined,
+    prompt: 'Execute the plan with subagents.',
+    transcript,
+  });
+  const dir = path.join(root, name);
+  mkdirSync(dir, { recursive: true });
+  const originalFile = path.join(dir, 'transcript.jsonl');
+  writeFileSync(originalFile, transcript);
+  expect(atifProblems(documents.main)).toEqual([]);
+  writeFileSync(path.join(dir, 's1-rep1.json'), JSON.stringify(documents.main));
+  for (const sub of documents.subagents) {
+    expect(atifProblems(sub.trajectory)).toEqual([]);
+    mkdirSync(path.dirname(path.join(dir, sub.path)), { recursive: true });
+    writeFileSync(path.join(dir, sub.path), JSON.stringify(sub.trajectory));
+  }
+  return {
+    original: await checkOutcomes(originalFile),
+    exported: await checkOutcomes(path.join(dir, 's1-rep1.json')),
+  };
+}
+
 describe('planted negative: the fix made by another seat, in the original and in its export', () => {
-  it('fails fix-made-by-task-implementer on both, and passes the rest alike', async () => {
-    const loaded = await loadResults(results);
-    if (!loaded.ok) throw new Error(loaded.error.problem);
-    const rep = loaded.value.reps[0];
-    if (rep === undefined) throw new Error('no rep');
-    const transcript = transcriptOf('full-fresh-fixer');
-    const documents = buildAtifDocuments({
-      record: loaded.value.record,
-      rep: { ...rep, reply: `0\n${replyOf('full-fresh-fixer')}` },
-      override: undefined,
-      prompt: 'Execute the plan with subagents.',
-      transcript,
-    });
-    const dir = path.join(root, 'fresh-fixer');
-    mkdirSync(dir, { recursive: true });
-    const originalFile = path.join(dir, 'transcript.jsonl');
-    writeFileSync(originalFile, transcript);
-    writeFileSync(path.join(dir, 's1-rep1.json'), JSON.stringify(documents.main));
-    for (const sub of documents.subagents) {
-      mkdirSync(path.dirname(path.join(dir, sub.path)), { recursive: true });
-      writeFileSync(path.join(dir, sub.path), JSON.stringify(sub.trajectory));
-    }
-    const original = await checkOutcomes(originalFile);
-    const exported = await checkOutcomes(path.join(dir, 's1-rep1.json'));
+  it('fails fix-made-by-task-implementer on both, and scores the rest alike (messages backend)', async () => {
+    const { original, exported } = await exportAndCheck(
+      'full-fresh-fixer.transcript.jsonl',
+      replyOf('full-fresh-fixer'),
+      'fresh-fixer',
+    );
     expect(original['fix-made-by-task-implementer']).toBe('fail');
     expect(original['fix-resumes-implementer']).toBe('fail');
+    expect(exported).toEqual(original);
+  }, 60_000);
+});
+
+describe('a Claude Code stream-json full session (seats derived) and its ATIF export score alike', () => {
+  it('full-controller: every seat check passes on both', async () => {
+    const { original, exported } = await exportAndCheck(
+      'full-controller.claude-code.jsonl',
+      replyOf('full-controller'),
+      'cc-controller',
+    );
+    expect(Object.values(original)).toEqual(Array(6).fill('pass'));
+    expect(exported).toEqual(original);
+  }, 60_000);
+
+  it('full-fresh-fixer: the fix by another seat fails on both', async () => {
+    const { original, exported } = await exportAndCheck(
+      'full-fresh-fixer.claude-code.jsonl',
+      replyOf('full-fresh-fixer'),
+      'cc-fresh-fixer',
+    );
+    expect(original['fix-made-by-task-implementer']).toBe('fail');
     expect(exported).toEqual(original);
   }, 60_000);
 });

@@ -70,6 +70,20 @@ describe('per-seat tool counts in the rep record', () => {
     }
   });
 
+  it('counts the seats Claude Code stream-json implies (derived from parent_tool_use_id) alike', () => {
+    const text = readFileSync(path.join(fixtures, 'full-controller.claude-code.jsonl'), 'utf8');
+    const seats = seatCountsOf(text);
+    const expected = callsBySeat(text);
+    expect(seats?.map((seat) => [seat.description, seat.resumes])).toEqual([
+      ['Implement Task 1: Greeting function', 0],
+      ['Review Task 1: Greeting function', 0],
+      ['Implement Task 2: Farewell function', 1],
+      ['Review Task 2: Farewell function', 0],
+      ['Review Task 2: Farewell function', 0],
+    ]);
+    for (const seat of seats ?? []) expect(seat.toolCalls).toBe(expected.get(seat.dispatch)?.size);
+  });
+
   it('records no seats for a session without subagents, and nothing for an unreadable transcript', () => {
     const controllerOnly = controllerTranscript
       .split('\n')
