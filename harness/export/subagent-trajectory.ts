@@ -9,7 +9,7 @@
  * it (`extra.event: "resume"`).
  *
  * A seat's trajectory: step 1 is the dispatch prompt (user, `extra.dispatch`
- * names the call); then the seat's own turns as agent and user steps, as
+ * names the call; Claude Code's echo of it is not repeated); then the seat's own turns as agent and user steps, as
  * the main trajectory maps them; each resume is a user step carrying the
  * message the SendMessage sent (`extra.resume.via` = that call's id), where
  * it came in the session. Its root `extra.seat` holds the seat's facts
@@ -74,11 +74,12 @@ function seatSteps(
     resumes: seat.resumes,
   });
   const gaps = emptyMappingGaps();
+  const prompt = (dispatch === undefined ? undefined : stringField(dispatch.input, 'prompt')) ?? '';
   const steps: AtifStep[] = [
     {
       step_id: 1,
       source: 'user',
-      message: (dispatch === undefined ? undefined : stringField(dispatch.input, 'prompt')) ?? '',
+      message: prompt,
       extra: {
         dispatch: { tool_call_id: seat.dispatch, tool: seat.tool, description: seat.description },
       },
@@ -96,6 +97,8 @@ function seatSteps(
         message: turn.message,
         extra: { resume: { via: turn.via, agent_id: seat.agentId } },
       });
+    } else if (steps.length === 1 && turn.text === prompt) {
+      // Claude Code's stream-json repeats the dispatch prompt as the seat's first message.
     } else {
       steps.push(userStep(turn, stepId));
     }

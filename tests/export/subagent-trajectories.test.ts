@@ -326,7 +326,11 @@ async function exportAndCheck(
   file: string,
   reply: string,
   name: string,
-): Promise<{ original: Record<string, string>; exported: Record<string, string> }> {
+): Promise<{
+  original: Record<string, string>;
+  exported: Record<string, string>;
+  subagents: readonly { path: string; trajectory: AtifTrajectory }[];
+}> {
   const loaded = await loadResults(results);
   if (!loaded.ok) throw new Error(loaded.error.problem);
   const rep = loaded.value.reps[0];
@@ -353,6 +357,7 @@ async function exportAndCheck(
   return {
     original: await checkOutcomes(originalFile),
     exported: await checkOutcomes(path.join(dir, 's1-rep1.json')),
+    subagents: documents.subagents,
   };
 }
 
@@ -371,13 +376,21 @@ describe('planted negative: the fix made by another seat, in the original and in
 
 describe('a Claude Code stream-json full session (seats derived) and its ATIF export score alike', () => {
   it('full-controller: every seat check passes on both', async () => {
-    const { original, exported } = await exportAndCheck(
+    const { original, exported, subagents } = await exportAndCheck(
       'full-controller.claude-code.jsonl',
       replyOf('full-controller'),
       'cc-controller',
     );
     expect(Object.values(original)).toEqual(Array(6).fill('pass'));
     expect(exported).toEqual(original);
+    // The engine's echo of the dispatch prompt is not a second step; the resume is one.
+    expect(subagents).toHaveLength(5);
+    for (const { trajectory } of subagents) expect(trajectory.steps[1]?.source).toBe('agent');
+    expect(
+      subagents.flatMap(({ trajectory }) =>
+        trajectory.steps.filter((step) => step.extra?.resume !== undefined),
+      ),
+    ).toHaveLength(1);
   }, 60_000);
 
   it('full-fresh-fixer: the fix by another seat fails on both', async () => {
