@@ -217,6 +217,9 @@ describe('tool calls by seat group in the report', () => {
       ['red', 'green'],
     );
     expect(old?.unrecorded).toEqual(['green/full-greetings-rep1']);
+    expect(seatToolsSection({ seatTools: old } as ResultsModel).join('\n')).toContain(
+      '1 full-session rep(s) were recorded before per-seat counts and are not in these figures (green/full-greetings-rep1): `redgreen score <dir>` adds them',
+    );
     expect(old?.cells.find((cell) => cell.arm === 'green')?.values).toEqual([]);
   });
 
