@@ -151,20 +151,19 @@ export function readAtif(
   });
 }
 
-/** Each subagent the steps link to, with the calls that started and resumed it. */
-function linksOf(steps: readonly AtifStep[]): Map<
-  string,
-  {
-    path: string | null;
-    stepId: number;
-    agentId: string | null;
-    callIds: string[];
-  }
-> {
-  const links = new Map<
-    string,
-    { path: string | null; stepId: number; agentId: string | null; callIds: string[] }
-  >();
+/** A subagent the controller's results link to: where its trajectory is, and the calls that reached it. */
+interface SubagentLink {
+  readonly path: string | null;
+  /** The step whose result links it first (malformed lines are numbered by it). */
+  readonly stepId: number;
+  readonly agentId: string | null;
+  /** The calls whose results link it, in order: its dispatch, then its resumes. */
+  readonly callIds: string[];
+}
+
+/** Each subagent the steps link to, by its session_id. */
+function linksOf(steps: readonly AtifStep[]): Map<string, SubagentLink> {
+  const links = new Map<string, SubagentLink>();
   for (const step of steps) {
     for (const result of step.observation?.results ?? []) {
       const callId = result.source_call_id;
