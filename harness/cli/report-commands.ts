@@ -93,6 +93,7 @@ export function registerReportCommand(program: Command): void {
             csv: layout.resultsCsv,
             json: layout.resultsJson,
             html: layout.reportHtml,
+            ...(report.value.seatTools === undefined ? {} : { seats: layout.seatsCsv }),
           };
           process.stdout.write(
             `${JSON.stringify(reportJson(report.value, layout.root, files), null, 2)}\n`,

@@ -172,8 +172,10 @@ describe('per-seat tool counts through score and report', () => {
         'red/s1-rep1': { verdict: 'pass', reason: 'a full session planted for the test' },
       }),
     );
-    const result = await runCli(['report', results], { env: cleanEnv() });
+    const result = await runCli(['report', results, '--json'], { env: cleanEnv() });
     expect(result.exitCode).toBe(0);
+    const printed = JSON.parse(result.stdout) as { files: Record<string, string> };
+    expect(printed.files.seats).toBe(path.join(results, 'seats.csv'));
     const seats = seatCountsOf(transcriptOf('full-controller')) ?? [];
     const implementers = seats
       .filter((seat) => seat.description?.startsWith('Implement Task'))
