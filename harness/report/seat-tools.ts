@@ -8,7 +8,8 @@
  * Seat groups, so that a reader can compare arms whose runs started
  * different numbers of subagents: the controller is always a group of its
  * own; a subagent seat's group is the description of the dispatch that
- * created it, cut at its first `:` (the task's title) with every number
+ * created it, cut at its first `:` or spaced dash (before the task's
+ * title) with every number
  * written `N`, followed by its subagent_type: `Implement Task N ·
  * general-purpose`. A seat whose dispatch gave no description is grouped by
  * its subagent_type alone. A rep with no seat of a group counts 0 calls for
@@ -24,7 +25,11 @@ export const CONTROLLER_GROUP = 'controller';
 /** `Implement Task 2: Farewell function` + `general-purpose` → `Implement Task N · general-purpose`. */
 export function seatGroupOf(seat: Pick<SeatCount, 'subagentType' | 'description'>): string {
   const type = seat.subagentType ?? 'subagent';
-  const head = (seat.description ?? '').split(':')[0]?.replace(/\d+/g, 'N').trim() ?? '';
+  const head =
+    (seat.description ?? '')
+      .split(/:| [—–-] /)[0]
+      ?.replace(/\d+/g, 'N')
+      .trim() ?? '';
   return head === '' ? type : `${head} · ${type}`;
 }
 
@@ -78,7 +83,7 @@ export const seatToolsSchema = z
 export type SeatTools = z.infer<typeof seatToolsSchema>;
 
 export const SEAT_GROUP_RULE =
-  'Tool calls by seat count decided reps only. The controller is a group of its own; a subagent is grouped by the description of the dispatch that created it, cut at its first ":" with numbers written N, and its subagent_type; a rep with no seat of a group counts 0 for it.';
+  'Tool calls by seat count decided reps only. The controller is a group of its own; a subagent is grouped by the description of the dispatch that created it, cut at its first ":" or spaced dash with numbers written N, and its subagent_type; a rep with no seat of a group counts 0 for it.';
 
 /** What the seat figures need of one rep. */
 export interface SeatToolSource {

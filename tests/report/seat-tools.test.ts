@@ -130,6 +130,12 @@ describe('seat groups', () => {
     expect(seatGroupOf({ subagentType: 'code-reviewer', description: 'Review Task 12' })).toBe(
       'Review Task N · code-reviewer',
     );
+    expect(
+      seatGroupOf({ subagentType: 'general-purpose', description: 'Fix Task 3 — Re-export names' }),
+    ).toBe('Fix Task N · general-purpose');
+    expect(seatGroupOf({ subagentType: 'general-purpose', description: 'Re-review Task 3' })).toBe(
+      'Re-review Task N · general-purpose',
+    );
     expect(seatGroupOf({ subagentType: 'general-purpose', description: null })).toBe(
       'general-purpose',
     );
