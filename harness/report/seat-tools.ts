@@ -9,9 +9,8 @@
  * different numbers of subagents: the controller is always a group of its
  * own; a subagent seat's group is the description of the dispatch that
  * created it, cut at its first `:` or spaced dash (before the task's
- * title) with every number
- * written `N`, followed by its subagent_type: `Implement Task N ·
- * general-purpose`. A seat whose dispatch gave no description is grouped by
+ * title) with every number written `N`, followed by its subagent_type:
+ * `Implement Task N · general-purpose`. A seat whose dispatch gave no description is grouped by
  * its subagent_type alone. A rep with no seat of a group counts 0 calls for
  * it. Reps recorded before per-seat counts existed (meta.json without
  * `seats`) are listed as unrecorded until `redgreen score` adds them.
