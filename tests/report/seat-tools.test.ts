@@ -19,7 +19,7 @@ import {
   seatGroupOf,
   seatToolSummary,
 } from '../../harness/report/seat-tools.js';
-import { seatToolsSection } from '../../harness/report/seat-tools-markdown.js';
+import { seatToolsSection, seatToolsTable } from '../../harness/report/seat-tools-markdown.js';
 
 const fixtures = path.join(import.meta.dirname, 'fixtures', 'full-session');
 const controllerTranscript = readFileSync(
@@ -247,5 +247,28 @@ describe('tool calls by seat group in the report', () => {
         .reduce((sum, seat) => sum + seat.toolCalls, 0)}`,
     );
     expect(seatToolsCsv({} as ResultsModel)).toBeUndefined();
+  });
+});
+
+describe('the README sample', () => {
+  it('is the table the recorded sessions give (RED the fresh fixer, GREEN the resuming controller)', () => {
+    const summary = seatToolSummary(
+      [
+        {
+          ...source('red/x-rep1', 'red', freshFixerTranscript, 'fail'),
+          scenario: 'full-greetings',
+        },
+        {
+          ...source('green/x-rep1', 'green', controllerTranscript, 'pass'),
+          scenario: 'full-greetings',
+        },
+      ],
+      ['red', 'green'],
+    );
+    if (summary === undefined) throw new Error('no seat figures');
+    const readme = readFileSync(path.join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+    expect(readme).toContain(
+      `### full-greetings\n\n${seatToolsTable(summary, 'full-greetings')}\n`,
+    );
   });
 });
