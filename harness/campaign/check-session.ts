@@ -11,6 +11,7 @@
  * reported as not assessed. With `--layout`, the before-snapshot is the
  * scenario's fixture in that layout, built afresh.
  */
+
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { takeSnapshot } from '../fixture/index.js';
@@ -19,6 +20,7 @@ import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { readTextInput } from '../lib/text-input.js';
 import { COMMAND_JSON_VERSION } from '../report/command-json.js';
+import { readAtifSubTrajectories } from '../score/atif-subtrajectories.js';
 import { filesNeeded } from '../score/evidence-needs.js';
 import { resolveScenarioDir } from '../score/load-scenario.js';
 import { parseReplyFile } from '../score/reply-file.js';
@@ -178,7 +180,9 @@ export async function checkSession(
       fix: 'pass a transcript file (Claude Code stream-json, transcript.jsonl or ATIF v1.4), or - to read it from stdin',
     });
     if (!text.ok) return text;
-    const read = readSessionTranscript(text.value, request.transcript);
+    const read = readSessionTranscript(text.value, request.transcript, {
+      subTrajectories: await readAtifSubTrajectories(text.value, request.transcript),
+    });
     if (!read.ok) return read;
     inputs = {
       ...inputs,

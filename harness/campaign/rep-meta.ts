@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { apiReportedModel } from '../session/reported-model.js';
 import { stopModeSchema } from './config-schema.js';
+import { seatCountsSchema } from './seat-counts.js';
 
 /**
  * `meta.json` of one rep: how the session ran (not what it decided; that is
@@ -48,6 +49,8 @@ export const repMetaSchema = z
     /** tool_use blocks emitted inside subagents (counted apart from toolUses). */
     subagentToolUses: z.number().int().nonnegative(),
     subagentDispatches: z.number().int().nonnegative(),
+    /** Each subagent seat and its tool calls (seat-counts.ts); absent in files written before per-seat counts. */
+    seats: seatCountsSchema.optional(),
     toolCallsByName: z.record(z.string(), z.number().int().nonnegative()),
     turns: z.number().int().nonnegative(),
     tokens: tokenUsageSchema.nullable(),

@@ -35,6 +35,7 @@ import type { RepMeta } from './rep-meta.js';
 import { type ResolvedScenario, scenarioFacts } from './resolve-scenario.js';
 import { REP_FILES, type ResultsLayout } from './results-layout.js';
 import { scoreRepDirectory } from './score-rep-dir.js';
+import { seatsField } from './seat-counts.js';
 
 /** A built fixture variant, copied once per rep. */
 export interface PreparedVariant {
@@ -251,6 +252,7 @@ export async function runRep(
       toolUses: read.counts.toolUses,
       subagentToolUses: read.counts.subagentToolUses,
       subagentDispatches: read.counts.subagentDispatches,
+      ...seatsField(transcriptText),
       toolCallsByName: byName,
       turns: outcome.turns,
       tokens: outcome.usage,

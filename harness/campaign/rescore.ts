@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FixtureFingerprint } from '../fixture/index.js';
 import { writeFileAtomic } from '../lib/atomic-write.js';
@@ -17,6 +18,7 @@ import { type ResolvedScenario, resolveScenarioIn } from './resolve-scenario.js'
 import { REP_FILES, resultsLayout } from './results-layout.js';
 import { scenarioFoldersByPath } from './scenario-entry.js';
 import { scoreRepDirectories } from './score-rep-dir.js';
+import { refreshedSeatCounts } from './seat-counts.js';
 
 export interface RescoreSummary {
   readonly rescored: number;
@@ -73,11 +75,35 @@ export async function resolveScenarios(
 }
 
 /**
+ * A rep's meta.json as written, with `seats` (the per-seat tool counts) read
+ * again from its kept transcript; undefined when they already agree or the
+ * transcript cannot be read. Only `seats` changes: the rest of the file is
+ * kept as it is.
+ */
+async function metaWithSeats(
+  repDir: string,
+  meta: RepMeta,
+): Promise<{ file: string; meta: unknown } | undefined> {
+  let transcript: string;
+  try {
+    transcript = await readFile(path.join(repDir, REP_FILES.transcript), 'utf8');
+  } catch {
+    return undefined;
+  }
+  const seats = refreshedSeatCounts(meta.seats, transcript);
+  if (seats === undefined) return undefined;
+  const file = path.join(repDir, REP_FILES.meta);
+  const raw = (await readJson(file)) as Record<string, unknown>;
+  return { file, meta: { ...raw, seats } };
+}
+
+/**
  * Score every recorded rep of a results directory again from its files
  * (reply, transcript, snapshots, captured files, command outcomes, meta),
  * with the scenarios' current scenario files, and rewrite each score.json
  * (atomically); a damaged score.json, or one an older redgreen wrote, is
- * rebuilt the same way. Reps whose other files are missing or unreadable
+ * rebuilt the same way, and meta.json's per-seat tool counts are read again
+ * from the transcript (added to files written before they existed). Reps whose other files are missing or unreadable
  * cannot be scored: they are listed, left as they are, and only a rerun
  * (`run --resume`) repairs them. Needs no model; the ledger is left as it is.
  */
@@ -142,6 +168,7 @@ export async function rescoreResults(dir: string): Promise<Result<RescoreSummary
   const scored = await scoreRepDirectories(jobs);
   const changed: { id: string; before: string; after: string }[] = [];
   const rescored: { file: string; score: unknown }[] = [];
+  const metas: { file: string; meta: unknown }[] = [];
   for (const [index, job] of jobs.entries()) {
     const result = scored[index];
     if (result === undefined) throw new Error(`rep ${job.id} was not scored`);
@@ -155,10 +182,15 @@ export async function rescoreResults(dir: string): Promise<Result<RescoreSummary
       changed.push({ id: job.id, before, after: result.value.score.verdict });
     }
     rescored.push({ file: path.join(job.dir, REP_FILES.score), score: result.value.score });
+    const meta = await metaWithSeats(job.dir, result.value.meta);
+    if (meta !== undefined) metas.push(meta);
   }
   // Every scorable rep is scored before any file changes.
   for (const { file, score } of rescored) {
     await writeFileAtomic(file, `${JSON.stringify(score, null, 2)}\n`);
+  }
+  for (const { file, meta } of metas) {
+    await writeFileAtomic(file, `${JSON.stringify(meta, null, 2)}\n`);
   }
   unscorable.sort((a, b) => planned.indexOf(a.id) - planned.indexOf(b.id));
   return ok({ rescored: rescored.length, changed, unscorable });

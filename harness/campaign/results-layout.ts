@@ -12,6 +12,8 @@ export interface ResultsLayout {
   readonly repsDir: string;
   readonly resultsMarkdown: string;
   readonly resultsCsv: string;
+  /** Tool calls by seat, one row per full-session rep and seat group (written only when there are some). */
+  readonly seatsCsv: string;
   readonly resultsJson: string;
   readonly reportHtml: string;
   readonly overridesFile: string;
@@ -43,6 +45,7 @@ export function resultsLayout(root: string): ResultsLayout {
     repsDir: reps,
     resultsMarkdown: path.join(abs, 'results.md'),
     resultsCsv: path.join(abs, 'results.csv'),
+    seatsCsv: path.join(abs, 'seats.csv'),
     resultsJson: path.join(abs, 'results.json'),
     reportHtml: path.join(abs, 'report.html'),
     overridesFile: path.join(abs, 'overrides.json'),

@@ -14,7 +14,9 @@ export function registerExportCommand(program: Command): void {
       'write the reps of a results directory in a format other tools read. With --atif: one ATIF v1.4 ' +
         '(Agent Trajectory Interchange Format) JSON file per rep, <out>/<arm>/<scenario>-rep<N>.json, ' +
         "with the prompt, each model turn's text, reasoning and tool calls, the tool results, tokens " +
-        "and cost, and redgreen's verdict in `extra`; plus <out>/index.json listing them. Needs no model.",
+        "and cost, and redgreen's verdict in `extra`; each subagent of a full session as a trajectory of its own, " +
+        '<out>/<arm>/<scenario>-rep<N>/<agent-id>.json, linked from the dispatch that started it ' +
+        '(subagent_trajectory_ref); plus <out>/index.json listing them. Needs no model.',
     )
     .requiredOption(
       '--atif <results-dir>',

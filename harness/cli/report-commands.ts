@@ -70,7 +70,7 @@ export function registerReportCommand(program: Command): void {
   program
     .command('report')
     .description(
-      'regenerate results.md, results.csv, results.json and report.html of a results directory from disk, and print the Results table and gate outcomes.',
+      'regenerate results.md, results.csv, results.json and report.html of a results directory from disk (and seats.csv, tool calls by seat, when a scenario ran full sessions), and print the Results table and gate outcomes.',
     )
     .argument('<results-dir>', 'a directory `redgreen run` wrote')
     .option(
@@ -93,6 +93,7 @@ export function registerReportCommand(program: Command): void {
             csv: layout.resultsCsv,
             json: layout.resultsJson,
             html: layout.reportHtml,
+            ...(report.value.seatTools === undefined ? {} : { seats: layout.seatsCsv }),
           };
           process.stdout.write(
             `${JSON.stringify(reportJson(report.value, layout.root, files), null, 2)}\n`,

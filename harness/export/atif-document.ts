@@ -25,10 +25,25 @@ export const atifToolCallSchema = z
   })
   .strict();
 
+/**
+ * ATIF v1.4's link from an observation result to the trajectory of the
+ * subagent the call started (or resumed): its session_id and, redgreen's
+ * export writing each subagent to a file of its own, the file's path
+ * relative to the referring trajectory's directory.
+ */
+export const atifSubagentRefSchema = z
+  .object({
+    session_id: z.string().min(1),
+    trajectory_path: z.string().min(1).nullable().optional(),
+    extra: jsonObject.optional(),
+  })
+  .strict();
+
 export const atifObservationResultSchema = z
   .object({
     source_call_id: z.string().min(1).nullable().optional(),
     content: z.string().nullable().optional(),
+    subagent_trajectory_ref: z.array(atifSubagentRefSchema).optional(),
   })
   .strict();
 
@@ -94,6 +109,7 @@ export const atifTrajectorySchema = z
   .strict();
 
 export type AtifToolCall = z.infer<typeof atifToolCallSchema>;
+export type AtifSubagentRef = z.infer<typeof atifSubagentRefSchema>;
 export type AtifObservationResult = z.infer<typeof atifObservationResultSchema>;
 export type AtifMetrics = z.infer<typeof atifMetricsSchema>;
 export type AtifStep = z.infer<typeof atifStepSchema>;

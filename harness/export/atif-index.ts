@@ -19,6 +19,22 @@ export const atifIndexEntrySchema = z
     verdict: z.enum(['pass', 'fail', 'indeterminate']),
     steps: z.number().int().positive(),
     tool_calls: z.number().int().nonnegative(),
+    /** The rep's subagent trajectories (full sessions), each linked from the controller's dispatch. */
+    subagents: z
+      .array(
+        z
+          .object({
+            /** Relative to the index, like `file`. */
+            file: z.string().min(1),
+            session_id: z.string(),
+            agent_id: z.string().nullable(),
+            description: z.string().nullable(),
+            steps: z.number().int().positive(),
+            tool_calls: z.number().int().nonnegative(),
+          })
+          .strict(),
+      )
+      .optional(),
   })
   .strict();
 

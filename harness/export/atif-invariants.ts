@@ -50,3 +50,46 @@ export function atifInvariantProblems(trajectory: AtifTrajectory): string[] {
   }
   return problems;
 }
+
+/**
+ * The links between a trajectory and its subagents' trajectories (`subs`,
+ * by trajectory_path as the links write it), checked across documents:
+ * every `subagent_trajectory_ref` names a path that was written, with that
+ * trajectory's session_id, from the result of a call (never a bare result);
+ * every subagent trajectory is linked from some result; each subagent
+ * trajectory holds by itself (atifInvariantProblems).
+ */
+export function subagentLinkProblems(
+  main: AtifTrajectory,
+  subs: ReadonlyMap<string, AtifTrajectory>,
+): string[] {
+  const problems: string[] = [];
+  const linked = new Set<string>();
+  for (const [index, step] of main.steps.entries()) {
+    for (const [resultIndex, result] of (step.observation?.results ?? []).entries()) {
+      for (const ref of result.subagent_trajectory_ref ?? []) {
+        const where = `steps[${index}].observation.results[${resultIndex}]`;
+        if (result.source_call_id === undefined || result.source_call_id === null) {
+          problems.push(`${where} links subagent ${ref.session_id} but answers no tool call`);
+        }
+        const path = ref.trajectory_path ?? undefined;
+        const sub = path === undefined ? undefined : subs.get(path);
+        if (sub === undefined) {
+          problems.push(`${where} links ${path ?? '(no trajectory_path)'}, which is not written`);
+          continue;
+        }
+        if (sub.session_id !== ref.session_id) {
+          problems.push(
+            `${where} links ${path} as session ${ref.session_id}, but its session_id is ${sub.session_id}`,
+          );
+        }
+        linked.add(path as string);
+      }
+    }
+  }
+  for (const [path, sub] of subs) {
+    if (!linked.has(path)) problems.push(`subagent trajectory ${path} is linked from no result`);
+    problems.push(...atifInvariantProblems(sub).map((problem) => `${path}: ${problem}`));
+  }
+  return problems;
+}

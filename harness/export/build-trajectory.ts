@@ -22,19 +22,15 @@ import { isInsideSubagent, type ToolCall } from '../score/tool-call.js';
 import { readTranscript } from '../score/transcript-reader.js';
 import {
   ATIF_SCHEMA_VERSION,
-  type AtifObservationResult,
   type AtifStep,
-  type AtifToolCall,
+  type AtifSubagentRef,
   type AtifTrajectory,
 } from './atif-document.js';
-import { finalMetrics, pricedModelOf, turnMetrics } from './step-metrics.js';
+import { finalMetrics, pricedModelOf } from './step-metrics.js';
+import { seatTrajectories, subagentRefs } from './subagent-trajectory.js';
 import { emptyMappingGaps, type MappingGaps, trajectoryNotes } from './trajectory-notes.js';
-import {
-  type AgentTurn,
-  readTranscriptSequence,
-  type TranscriptSequence,
-  type UserTurn,
-} from './transcript-sequence.js';
+import { agentStep, userStep } from './trajectory-steps.js';
+import { readTranscriptSequence, type TranscriptSequence } from './transcript-sequence.js';
 
 export interface TrajectorySource {
   readonly record: CampaignRecord;
@@ -45,70 +41,6 @@ export interface TrajectorySource {
   readonly prompt: string;
   /** transcript.jsonl, verbatim. */
   readonly transcript: string;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function agentStep(
-  turn: AgentTurn,
-  stepId: number,
-  calls: ReadonlyMap<string, ToolCall>,
-  pricedModel: string | undefined,
-  gaps: MappingGaps,
-): AtifStep {
-  const toolCalls: AtifToolCall[] = [];
-  const results: AtifObservationResult[] = [];
-  const toolErrors: string[] = [];
-  for (const id of turn.toolUseIds) {
-    const call = calls.get(id);
-    if (call === undefined) {
-      gaps.callsNotRead++;
-      continue;
-    }
-    if (!isPlainObject(call.input)) gaps.argumentsWrapped++;
-    toolCalls.push({
-      tool_call_id: call.id,
-      function_name: call.name,
-      arguments: isPlainObject(call.input) ? call.input : { input: call.input },
-    });
-    if (call.output === undefined) {
-      gaps.callsWithoutResult++;
-      continue;
-    }
-    results.push({ source_call_id: call.id, content: call.output });
-    if (call.isError === true) toolErrors.push(call.id);
-  }
-  const metrics = turnMetrics(turn, pricedModel);
-  const extra: Record<string, unknown> = {};
-  if (turn.messageId !== undefined) extra.message_id = turn.messageId;
-  if (turn.error !== undefined) extra.engine_error = turn.error;
-  if (toolErrors.length > 0) extra.tool_errors = toolErrors;
-  if (turn.redactedThinking > 0) extra.redacted_thinking_blocks = turn.redactedThinking;
-  if (Object.keys(turn.otherBlocks).length > 0) extra.unmapped_blocks = turn.otherBlocks;
-  return {
-    step_id: stepId,
-    ...(turn.timestamp === undefined ? {} : { timestamp: turn.timestamp }),
-    source: 'agent',
-    ...(turn.model === undefined || turn.model === '' ? {} : { model_name: turn.model }),
-    message: turn.texts.join(''),
-    ...(turn.thinking.length === 0 ? {} : { reasoning_content: turn.thinking.join('\n\n') }),
-    ...(toolCalls.length === 0 ? {} : { tool_calls: toolCalls }),
-    ...(results.length === 0 ? {} : { observation: { results } }),
-    ...(metrics === undefined ? {} : { metrics }),
-    ...(Object.keys(extra).length === 0 ? {} : { extra }),
-  };
-}
-
-function userStep(turn: UserTurn, stepId: number): AtifStep {
-  return {
-    step_id: stepId,
-    ...(turn.timestamp === undefined ? {} : { timestamp: turn.timestamp }),
-    source: 'user',
-    message: turn.text,
-    ...(turn.synthetic ? { extra: { synthetic: true } } : {}),
-  };
 }
 
 /**
@@ -146,12 +78,15 @@ function buildSteps(
   calls: ReadonlyMap<string, ToolCall>,
   pricedModel: string | undefined,
   gaps: MappingGaps,
+  refs: ReadonlyMap<string, AtifSubagentRef[]>,
 ): AtifStep[] {
   const steps: AtifStep[] = [{ step_id: 1, source: 'user', message: source.prompt }];
   for (const turn of sequence.turns) {
     const stepId = steps.length + 1;
     if (turn.kind === 'agent') {
-      steps.push(agentStep(turn, stepId, calls, pricedModel, gaps));
+      steps.push(agentStep(turn, stepId, calls, pricedModel, gaps, refs));
+    } else if (turn.kind === 'resume') {
+      // The main conversation is read without a seat, so it has no resume turns.
     } else if (steps.length === 1 && turn.text === source.prompt) {
       gaps.promptEchoes++;
     } else {
@@ -240,7 +175,24 @@ function repExtra(
   };
 }
 
+/** The trajectory of one rep: the controller's, and one per subagent seat. */
+export interface AtifDocuments {
+  readonly main: AtifTrajectory;
+  /** Each seat's trajectory, with its path relative to the main trajectory's directory. */
+  readonly subagents: readonly { readonly path: string; readonly trajectory: AtifTrajectory }[];
+}
+
 export function buildAtifTrajectory(source: TrajectorySource): AtifTrajectory {
+  return buildAtifDocuments(source).main;
+}
+
+/**
+ * The rep's trajectory and, for a session whose controller started
+ * subagents, each seat's (subagent-trajectory.ts), in the directory
+ * `<scenario>-rep<N>/` beside the main file; the controller's dispatch and
+ * resume results link to them (`subagent_trajectory_ref`).
+ */
+export function buildAtifDocuments(source: TrajectorySource): AtifDocuments {
   const meta = source.rep.meta;
   const sequence = readTranscriptSequence(source.transcript);
   const read = readTranscript(source.transcript);
@@ -249,12 +201,43 @@ export function buildAtifTrajectory(source: TrajectorySource): AtifTrajectory {
   );
   const pricedModel = pricedModelOf(meta);
   const gaps = emptyMappingGaps();
-  const steps = buildSteps(source, sequence, calls, pricedModel, gaps);
+  const sessionId = sessionIdOf(source);
+  const subagents = seatTrajectories({
+    transcript: source.transcript,
+    toolCalls: read.toolCalls,
+    directory: `${meta.scenario}-rep${meta.rep}`,
+    parentSessionId: sessionId,
+    repId: source.rep.id,
+    meta,
+    pricedModel,
+  });
+  const steps = buildSteps(source, sequence, calls, pricedModel, gaps, subagentRefs(subagents));
   const malformedLines = Math.max(read.malformed.length, sequence.unreadableLines);
+  const main = mainTrajectory(
+    source,
+    sequence,
+    steps,
+    malformedLines,
+    pricedModel,
+    gaps,
+    sessionId,
+  );
+  return { main, subagents: subagents.map(({ path, trajectory }) => ({ path, trajectory })) };
+}
 
+function mainTrajectory(
+  source: TrajectorySource,
+  sequence: TranscriptSequence,
+  steps: AtifStep[],
+  malformedLines: number,
+  pricedModel: string | undefined,
+  gaps: MappingGaps,
+  sessionId: string,
+): AtifTrajectory {
+  const meta = source.rep.meta;
   return {
     schema_version: ATIF_SCHEMA_VERSION,
-    session_id: sessionIdOf(source),
+    session_id: sessionId,
     agent: {
       name: `redgreen/${meta.backend}`,
       version: meta.harnessVersion,

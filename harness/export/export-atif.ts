@@ -1,7 +1,9 @@
 /**
  * `redgreen export --atif`: every recorded rep of a results directory as an
  * ATIF v1.4 trajectory file, `<out>/<arm>/<scenario>-rep<N>.json` (default
- * out: `<results-dir>/atif`), plus `<out>/index.json` listing them.
+ * out: `<results-dir>/atif`), each subagent seat of a full session as its
+ * own trajectory in `<out>/<arm>/<scenario>-rep<N>/<agent-id>.json`
+ * (subagent-trajectory.ts), plus `<out>/index.json` listing them.
  *
  * Everything is read, built and checked before anything is written, so bad
  * input writes nothing; each file is written atomically, the index last.
@@ -22,8 +24,8 @@ import {
   type AtifIndexEntry,
   atifIndexSchema,
 } from './atif-index.js';
-import { atifInvariantProblems } from './atif-invariants.js';
-import { buildAtifTrajectory } from './build-trajectory.js';
+import { atifInvariantProblems, subagentLinkProblems } from './atif-invariants.js';
+import { type AtifDocuments, buildAtifDocuments } from './build-trajectory.js';
 
 export interface AtifExportOptions {
   /** Where to write; default `<results-dir>/atif`. */
@@ -80,15 +82,34 @@ function checkOutDir(outDir: string, flag: string | undefined): InputError | und
   return undefined;
 }
 
-/** Validate a document we built; a failure is a bug in the exporter, not bad input. */
-function assertValidTrajectory(trajectory: AtifTrajectory, repId: string): void {
-  const parsed = atifTrajectorySchema.safeParse(trajectory);
-  const problems = parsed.success
-    ? atifInvariantProblems(trajectory)
-    : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+/** Validate the documents we built; a failure is a bug in the exporter, not bad input. */
+function assertValidTrajectories(documents: AtifDocuments, repId: string): void {
+  const problems: string[] = [];
+  for (const [where, trajectory] of [
+    ['', documents.main] as const,
+    ...documents.subagents.map((sub) => [`${sub.path}: `, sub.trajectory] as const),
+  ]) {
+    const parsed = atifTrajectorySchema.safeParse(trajectory);
+    problems.push(
+      ...(parsed.success
+        ? atifInvariantProblems(trajectory)
+        : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)
+      ).map((problem) => `${where}${problem}`),
+    );
+  }
+  problems.push(
+    ...subagentLinkProblems(
+      documents.main,
+      new Map(documents.subagents.map((sub) => [sub.path, sub.trajectory])),
+    ),
+  );
   if (problems.length > 0) {
     throw new Error(`ATIF export of ${repId} is not valid ATIF: ${problems.join('; ')}`);
   }
+}
+
+function toolCallCount(trajectory: AtifTrajectory): number {
+  return trajectory.steps.reduce((sum, step) => sum + (step.tool_calls?.length ?? 0), 0);
 }
 
 export async function exportAtif(
@@ -102,20 +123,21 @@ export async function exportAtif(
   const outProblem = checkOutDir(outDir, options.outDir === undefined ? undefined : '--out');
   if (outProblem !== undefined) return err(outProblem);
 
-  const built: { file: string; trajectory: AtifTrajectory; entry: AtifIndexEntry }[] = [];
+  const built: { file: string; trajectory: AtifTrajectory; entry?: AtifIndexEntry }[] = [];
   for (const rep of reps) {
     const prompt = await readRepFile(rep, REP_FILES.prompt);
     if (!prompt.ok) return prompt;
     const transcript = await readRepFile(rep, REP_FILES.transcript);
     if (!transcript.ok) return transcript;
-    const trajectory = buildAtifTrajectory({
+    const documents = buildAtifDocuments({
       record,
       rep,
       override: overrides[rep.id],
       prompt: prompt.value,
       transcript: transcript.value,
     });
-    assertValidTrajectory(trajectory, rep.id);
+    assertValidTrajectories(documents, rep.id);
+    const trajectory = documents.main;
     // In a campaign of several models, each model's trajectories go in a directory of their own.
     const model = rep.meta.model.name === undefined ? '' : `${rep.meta.model.name}/`;
     const relative = `${model}${rep.meta.arm}/${rep.meta.scenario}-rep${rep.meta.rep}.json`;
@@ -123,6 +145,27 @@ export async function exportAtif(
     if (path.relative(outDir, file).startsWith('..')) {
       throw new Error(`rep ${rep.id} maps outside the export directory: ${file}`);
     }
+    const subagents = documents.subagents.map((sub) => {
+      const subRelative = `${path.posix.dirname(relative)}/${sub.path}`;
+      const subFile = path.resolve(outDir, subRelative);
+      if (path.relative(outDir, subFile).startsWith('..')) {
+        throw new Error(
+          `a subagent of rep ${rep.id} maps outside the export directory: ${subFile}`,
+        );
+      }
+      built.push({ file: subFile, trajectory: sub.trajectory });
+      const seat = sub.trajectory.extra?.seat as
+        | { agent_id: string | null; description: string | null }
+        | undefined;
+      return {
+        file: subRelative,
+        session_id: sub.trajectory.session_id,
+        agent_id: seat?.agent_id ?? null,
+        description: seat?.description ?? null,
+        steps: sub.trajectory.steps.length,
+        tool_calls: toolCallCount(sub.trajectory),
+      };
+    });
     built.push({
       file,
       trajectory,
@@ -136,7 +179,8 @@ export async function exportAtif(
         session_id: trajectory.session_id,
         verdict: overrides[rep.id]?.verdict ?? rep.score.verdict,
         steps: trajectory.steps.length,
-        tool_calls: trajectory.steps.reduce((sum, step) => sum + (step.tool_calls?.length ?? 0), 0),
+        tool_calls: toolCallCount(trajectory),
+        ...(subagents.length === 0 ? {} : { subagents }),
       },
     });
   }
@@ -146,7 +190,7 @@ export async function exportAtif(
     generated_by: `redgreen ${harnessVersion()}`,
     campaign: { id: record.campaign.id, title: record.campaign.title, identity: record.identity },
     results_dir: path.relative(outDir, layout.root).split(path.sep).join('/') || '.',
-    trajectories: built.map((item) => item.entry),
+    trajectories: built.flatMap((item) => (item.entry === undefined ? [] : [item.entry])),
     missing: [...missing],
   } satisfies AtifIndex);
 

@@ -118,7 +118,7 @@ function transcriptNotes(facts: NoteFacts): string[] {
   }
   if (sequence.subagentLines > 0) {
     notes.push(
-      `${plural(sequence.subagentLines, 'transcript line')} made inside subagents ${isAre(sequence.subagentLines)} not steps of this trajectory; their tool calls are counted in extra.subagent_tool_uses.`,
+      `${plural(sequence.subagentLines, 'transcript line')} made inside subagents ${isAre(sequence.subagentLines)} not steps of this trajectory: each subagent seat is a trajectory of its own, linked from the result of the call that started or resumed it (subagent_trajectory_ref); their tool calls are counted in extra.subagent_tool_uses.`,
     );
   }
   if (facts.malformedLines > 0) {

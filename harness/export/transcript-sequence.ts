@@ -6,6 +6,11 @@
  * facts; and counts of what is not mapped (other message types, subagent
  * lines).
  *
+ * Read for one subagent seat instead (`seat`), it is that seat's
+ * conversation: the lines made inside it (`parent_tool_use_id` = the
+ * dispatch that created it), with a `resume` turn where the controller's
+ * SendMessage to it appears; every other line counts as outside.
+ *
  * What the tool calls were and what came back is not read here: that is
  * score/transcript-reader.ts (`readTranscript`), which the exporter joins by
  * tool_use id, so the calls an export lists are exactly the ones redgreen
@@ -92,6 +97,21 @@ export interface AgentTurn {
   usageFinal: boolean;
 }
 
+/** Where the controller resumed the seat being read: its SendMessage call and the message sent. */
+export interface ResumeTurn {
+  readonly kind: 'resume';
+  /** The tool_use id of the SendMessage call. */
+  readonly via: string;
+  readonly message: string;
+  readonly timestamp: string | undefined;
+}
+
+/** Which seat's conversation to read: the dispatch that created it and the SendMessage calls that resumed it. */
+export interface SeatSelector {
+  readonly dispatch: string;
+  readonly resumes: readonly string[];
+}
+
 /** A main-session user message with text (not only tool results). */
 export interface UserTurn {
   readonly kind: 'user';
@@ -110,7 +130,7 @@ export interface SessionResult {
 }
 
 export interface TranscriptSequence {
-  readonly turns: (AgentTurn | UserTurn)[];
+  readonly turns: (AgentTurn | UserTurn | ResumeTurn)[];
   readonly init: {
     readonly sessionId: string | undefined;
     readonly model: string | undefined;
@@ -121,7 +141,7 @@ export interface TranscriptSequence {
   readonly result: SessionResult | undefined;
   /** Lines of message types this export does not map, by `type` (`system/<subtype>` for system). */
   readonly skipped: Record<string, number>;
-  /** Assistant and user lines made inside subagents (not steps of the main trajectory). */
+  /** Assistant and user lines made outside the conversation read (inside subagents, for the main one). */
   readonly subagentLines: number;
   /** Lines that are not JSON or do not have the shape their type needs. */
   readonly unreadableLines: number;
@@ -158,9 +178,22 @@ function addOnce(list: string[], value: string): void {
   if (!list.includes(value)) list.push(value);
 }
 
-/** Walk transcript text (JSON lines) in order. Pure; never throws on bad lines. */
-export function readTranscriptSequence(jsonl: string): TranscriptSequence {
-  const turns: (AgentTurn | UserTurn)[] = [];
+/** The `message` a SendMessage tool_use block sends, or '' when it names none. */
+function sentMessage(block: unknown): string {
+  const input = (block as { input?: unknown }).input;
+  if (typeof input !== 'object' || input === null) return '';
+  const message = (input as Record<string, unknown>).message;
+  return typeof message === 'string' ? message : '';
+}
+
+/**
+ * Walk transcript text (JSON lines) in order: the main session's
+ * conversation, or with `seat` one subagent seat's. Pure; never throws on
+ * bad lines.
+ */
+export function readTranscriptSequence(jsonl: string, seat?: SeatSelector): TranscriptSequence {
+  const own = seat?.dispatch ?? null;
+  const turns: (AgentTurn | UserTurn | ResumeTurn)[] = [];
   const turnById = new Map<string, AgentTurn>();
   const seenToolUses = new Set<string>();
   const skipped: Record<string, number> = {};
@@ -193,8 +226,23 @@ export function readTranscriptSequence(jsonl: string): TranscriptSequence {
         continue;
       }
       const data = parsed.data;
-      if (data.parent_tool_use_id !== null && data.parent_tool_use_id !== undefined) {
+      if ((data.parent_tool_use_id ?? null) !== own) {
         subagentLines++;
+        if (seat !== undefined && (data.parent_tool_use_id ?? null) === null) {
+          for (const block of data.message.content) {
+            const toolUse = toolUseBlockSchema.safeParse(block);
+            if (toolUse.success && seat.resumes.includes(toolUse.data.id)) {
+              if (seenToolUses.has(toolUse.data.id)) continue;
+              seenToolUses.add(toolUse.data.id);
+              turns.push({
+                kind: 'resume',
+                via: toolUse.data.id,
+                message: sentMessage(block),
+                timestamp: validTimestamp(data.timestamp),
+              });
+            }
+          }
+        }
         continue;
       }
       const key = data.message.id ?? `line-${index + 1}`;
@@ -254,7 +302,7 @@ export function readTranscriptSequence(jsonl: string): TranscriptSequence {
         continue;
       }
       const data = parsed.data;
-      if (data.parent_tool_use_id !== null && data.parent_tool_use_id !== undefined) {
+      if ((data.parent_tool_use_id ?? null) !== own) {
         subagentLines++;
         continue;
       }

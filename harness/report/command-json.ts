@@ -151,7 +151,14 @@ export const reportJsonSchema = z
     resultsDir: z.string(),
     /** The reports written (absolute paths). */
     files: z
-      .object({ markdown: z.string(), csv: z.string(), json: z.string(), html: z.string() })
+      .object({
+        markdown: z.string(),
+        csv: z.string(),
+        json: z.string(),
+        html: z.string(),
+        /** seats.csv, written when a scenario ran full sessions. */
+        seats: z.string().optional(),
+      })
       .strict(),
     /** The results model: the same object results.json holds. */
     results: resultsSchema,

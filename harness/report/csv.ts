@@ -28,3 +28,31 @@ export function resultsCsv(model: ResultsModel): string {
     },
   );
 }
+
+/** The columns of `seats.csv`, in order. */
+export const SEAT_COLUMNS = [
+  'rep_id',
+  'arm',
+  'scenario',
+  'model',
+  'verdict',
+  'group',
+  'seats',
+  'resumes',
+  'tool_calls',
+] as const;
+
+/**
+ * `seats.csv`: one row per full-session rep and seat group (the controller,
+ * then each group of subagent seats; see seat-tools.ts), with the group's
+ * seats, resumes and tool calls, every rep of any verdict (filter on
+ * `verdict` for the decided ones); undefined when no scenario ran full
+ * sessions. `model` is empty in a campaign of one model.
+ */
+export function seatToolsCsv(model: ResultsModel): string | undefined {
+  if (model.seatTools === undefined) return undefined;
+  return stringify(
+    model.seatTools.reps.map((row) => SEAT_COLUMNS.map((column) => row[column] ?? '')),
+    { header: true, columns: [...SEAT_COLUMNS] },
+  );
+}

@@ -15,6 +15,7 @@ import {
   withModelHeader,
 } from './model-tables.js';
 import type { CellSummary, Comparison, RepRow, ResultsModel } from './results-schema.js';
+import { seatToolsSection } from './seat-tools-markdown.js';
 
 function pct(value: number): string {
   return `${Math.round(value * 100)}%`;
@@ -262,6 +263,7 @@ export function resultsMarkdown(model: ResultsModel): string {
     '',
     toolUsesRule(model),
     '',
+    ...seatToolsSection(model),
     '## RED vs GREEN',
     '',
     table(withModelHeader(model, COMPARISON_COLUMNS), comparisonRows(model)),

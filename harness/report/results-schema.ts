@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { agreementSchema } from '../judge/agreement.js';
 import { judgeRowShape, judgeSectionSchema } from '../judge/report-model.js';
+import { seatToolsSchema } from './seat-tools.js';
 
 /**
  * `results.json`: everything the tables show, one object, validated on write
@@ -289,6 +290,8 @@ export const resultsSchema = z
     judge: judgeSectionSchema.optional(),
     /** Verdicts settled by hand (overrides.json) that the tables and gates use. */
     adjudicated: z.number().int().optional(),
+    /** Tool calls by seat group for full-session scenarios (seat-tools.ts); absent when none ran. */
+    seatTools: seatToolsSchema.optional(),
   })
   .strict();
 

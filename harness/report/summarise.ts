@@ -16,6 +16,7 @@ import type {
   RepRow,
   ResultsModel,
 } from './results-schema.js';
+import { seatToolSummary } from './seat-tools.js';
 import {
   bootstrapInterval,
   fisherExact,
@@ -367,6 +368,25 @@ export function summariseResults(loaded: LoadedResults): ResultsModel {
     loaded.judgementProblems,
   );
   const adjudicated = rows.filter((row) => row.verdict_source === 'override').length;
+  const seatTools = seatToolSummary(
+    rows.flatMap((row) => {
+      const rep = byId.get(row.rep_id);
+      if (rep === undefined) return [];
+      return [
+        {
+          id: row.rep_id,
+          arm: row.arm,
+          scenario: row.scenario,
+          ...(row.model === undefined ? {} : { model: row.model }),
+          verdict: row.verdict,
+          stop: rep.meta.stop,
+          toolUses: rep.meta.toolUses,
+          seats: rep.meta.seats,
+        },
+      ];
+    }),
+    record.arms.map((arm) => arm.name),
+  );
   const decision = withAdjudication(
     gateDecision(gates, cells, loaded.missing, evaluateGateOnModels),
     adjudicated,
@@ -421,6 +441,7 @@ export function summariseResults(loaded: LoadedResults): ResultsModel {
     reps: rows,
     ...(judge === undefined ? {} : { judge }),
     ...(adjudicated === 0 ? {} : { adjudicated }),
+    ...(seatTools === undefined ? {} : { seatTools }),
   };
 }
 

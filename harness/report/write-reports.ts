@@ -1,7 +1,7 @@
 import { writeFileAtomic } from '../lib/atomic-write.js';
 import type { InputError } from '../lib/input-error.js';
 import { ok, type Result } from '../lib/result.js';
-import { resultsCsv } from './csv.js';
+import { resultsCsv, seatToolsCsv } from './csv.js';
 import { renderReportHtml } from './html/report-html.js';
 import { loadResults } from './load-results.js';
 import { resultsMarkdown, terminalSummary } from './markdown.js';
@@ -10,7 +10,8 @@ import { summariseResults } from './summarise.js';
 
 /**
  * Regenerate every report of a results directory from disk (results.md,
- * results.csv, results.json, report.html), each written atomically, and optionally print
+ * results.csv, results.json, report.html, and seats.csv when a scenario ran
+ * full sessions), each written atomically, and optionally print
  * the Results table and gate outcomes. `run` calls this at the end; `redgreen
  * report <dir>` calls it on its own. Never needs a model.
  */
@@ -24,6 +25,8 @@ export async function writeReports(
   const { layout } = loaded.value;
   await writeFileAtomic(layout.resultsJson, `${JSON.stringify(model, null, 2)}\n`);
   await writeFileAtomic(layout.resultsCsv, resultsCsv(model));
+  const seats = seatToolsCsv(model);
+  if (seats !== undefined) await writeFileAtomic(layout.seatsCsv, seats);
   await writeFileAtomic(layout.resultsMarkdown, resultsMarkdown(model));
   await writeFileAtomic(layout.reportHtml, await renderReportHtml(model, loaded.value));
   options.terminal?.write(terminalSummary(model));

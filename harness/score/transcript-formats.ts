@@ -10,10 +10,8 @@
  * - `redgreen`: JSON lines written by redgreen's own `messages` backend (the
  *   same message shapes; its `system/init` line names the redgreen engine);
  * - `atif-1.4`: one ATIF v1.4 JSON document (`redgreen export --atif` writes
- *   them). Each agent step's tool_calls become tool calls under their own
- *   names (a call named Agent or Task stays one), with the observation that
- *   answers each as its output. ATIF keeps subagents in separate
- *   trajectories, so every call read from one is the controller's.
+ *   them), read by transcript-atif.ts: the controller's calls, and each
+ *   subagent trajectory its dispatch results link to, read back as a seat.
  *
  * Both JSON-lines formats go through readTranscript (transcript-reader.ts):
  * calls deduplicated by id, calls inside subagents marked by
@@ -21,11 +19,12 @@
  * none of the three is an InputError naming the source and what was expected.
  */
 import { readFile } from 'node:fs/promises';
-import { z } from 'zod';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
+import { readAtifSubTrajectories } from './atif-subtrajectories.js';
 import type { RunnerStatus } from './score-rep.js';
 import { isInsideSubagent, type ToolCall } from './tool-call.js';
+import { readAtif } from './transcript-atif.js';
 import { type MalformedLine, readTranscript, type TranscriptRead } from './transcript-reader.js';
 import { readSeats, type TranscriptSeat } from './transcript-seats.js';
 
@@ -49,19 +48,22 @@ export interface SessionTranscript {
    * transcript has no final result), as the runner decides for its own reps.
    */
   readonly ending: RunnerStatus;
-  /** The subagent seats the controller started (transcript-seats.ts); none read from ATIF yet. */
+  /** The subagent seats the controller started (transcript-seats.ts; from ATIF: transcript-atif.ts). */
   readonly seats: readonly TranscriptSeat[];
 }
 
-const EXPECTED =
+export const EXPECTED =
   'Claude Code stream-json or redgreen transcript.jsonl (JSON lines of system/assistant/user/result messages), or one ATIF-v1.4 JSON document';
-const ATIF_VERSION = 'ATIF-v1.4';
 const KNOWN_MESSAGE_TYPES = new Set(['system', 'assistant', 'user', 'result']);
 
 /** Detect the format of a transcript's text and read it. `source` names it in errors. */
 export function readSessionTranscript(
   text: string,
   source = 'transcript',
+  options: {
+    /** An ATIF trajectory's subagent trajectories, by the trajectory_path its links name (atif-subtrajectories.ts). */
+    readonly subTrajectories?: ReadonlyMap<string, string>;
+  } = {},
 ): Result<SessionTranscript, InputError> {
   const content = text.replace(/^\uFEFF/, '');
   if (content.trim() === '') {
@@ -69,7 +71,9 @@ export function readSessionTranscript(
   }
   const whole = parseJson(content);
   if (whole !== undefined && typeof whole === 'object' && whole !== null) {
-    if (!Array.isArray(whole) && 'schema_version' in whole) return readAtif(whole, source);
+    if (!Array.isArray(whole) && 'schema_version' in whole) {
+      return readAtif(whole, source, options.subTrajectories ?? new Map());
+    }
     if (Array.isArray(whole) || !('type' in whole)) {
       return err(
         inputError(
@@ -100,7 +104,9 @@ export async function readSessionTranscriptFile(
       ),
     );
   }
-  return readSessionTranscript(text, file);
+  return readSessionTranscript(text, file, {
+    subTrajectories: await readAtifSubTrajectories(text, file),
+  });
 }
 
 function parseJson(text: string): unknown {
@@ -191,163 +197,4 @@ function originOf(lines: readonly string[]): TranscriptFormat | undefined {
     }
   }
   return sawMessage ? 'claude-code-stream-json' : undefined;
-}
-
-const atifToolCallSchema = z.looseObject({
-  tool_call_id: z.string().min(1),
-  function_name: z.string().min(1),
-  arguments: z.record(z.string(), z.unknown()),
-});
-
-const atifStepSchema = z.looseObject({
-  step_id: z.number().int().min(1),
-  source: z.enum(['system', 'user', 'agent']),
-  message: z.string(),
-  tool_calls: z.array(atifToolCallSchema).nullish(),
-  observation: z
-    .looseObject({
-      results: z.array(
-        z.looseObject({
-          source_call_id: z.string().nullish(),
-          content: z.string().nullish(),
-        }),
-      ),
-    })
-    .nullish(),
-  extra: z.record(z.string(), z.unknown()).nullish(),
-});
-
-const atifSchema = z.looseObject({
-  schema_version: z.string(),
-  extra: z.unknown().optional(),
-  session_id: z.string().min(1),
-  agent: z.looseObject({ name: z.string(), model_name: z.string().nullish() }),
-  steps: z.array(atifStepSchema).min(1),
-});
-
-type AtifStep = z.infer<typeof atifStepSchema>;
-
-function readAtif(document: object, source: string): Result<SessionTranscript, InputError> {
-  const version = (document as { schema_version?: unknown }).schema_version;
-  if (version !== ATIF_VERSION) {
-    return err(
-      inputError(
-        source,
-        `is ATIF ${typeof version === 'string' ? version : '(no version)'}, not ${ATIF_VERSION}`,
-        `give an ${ATIF_VERSION} trajectory (redgreen export --atif writes them)`,
-      ),
-    );
-  }
-  const parsed = atifSchema.safeParse(document);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue === undefined ? '' : `${issue.path.join('.')}: ${issue.message}`;
-    return err(
-      inputError(
-        source,
-        `is not a readable ${ATIF_VERSION} trajectory (${where})`,
-        'give a trajectory that validates against schemas/atif-v1.4.schema.json',
-      ),
-    );
-  }
-  const toolCalls: ToolCall[] = [];
-  const seen = new Set<string>();
-  for (const step of parsed.data.steps) {
-    if (step.source !== 'agent') continue;
-    for (const call of step.tool_calls ?? []) {
-      if (seen.has(call.tool_call_id)) continue;
-      seen.add(call.tool_call_id);
-      toolCalls.push(atifToolCall(step, call));
-    }
-  }
-  const lastWords = parsed.data.steps
-    .filter((step) => step.source === 'agent' && step.message.trim() !== '')
-    .at(-1)?.message;
-  const ending = atifEnding(parsed.data);
-  const firstWords = parsed.data.steps.find(
-    (step) => step.source === 'user' && step.message.trim() !== '',
-  )?.message;
-  return ok({
-    format: 'atif-1.4',
-    toolCalls,
-    reply: lastWords,
-    model: parsed.data.agent.model_name ?? undefined,
-    prompt: firstWords,
-    malformed: [],
-    ending,
-    seats: [],
-  });
-}
-
-const recordedStatusSchema = z.looseObject({
-  kind: z.enum(['completed', 'indeterminate']),
-  stage: z.string().optional(),
-  reason: z.string().optional(),
-});
-
-/**
- * How an ATIF session ended. ATIF has no final result message: a status the
- * producer recorded in the root `extra.status` (redgreen's export writes the
- * runner's) decides; an agent step carrying an `extra.engine_error`, or a
- * trajectory that ends on a tool call nothing answered, did not finish.
- */
-function atifEnding(document: z.infer<typeof atifSchema>): RunnerStatus {
-  const extra = (document as { extra?: unknown }).extra;
-  const recorded =
-    typeof extra === 'object' && extra !== null
-      ? recordedStatusSchema.safeParse((extra as { status?: unknown }).status)
-      : undefined;
-  if (recorded?.success === true && recorded.data.kind === 'indeterminate') {
-    return {
-      kind: 'indeterminate',
-      stage: recorded.data.stage ?? 'session',
-      reason: recorded.data.reason ?? 'the trajectory records the session as indeterminate',
-    };
-  }
-  const failed = document.steps.find(
-    (step) => step.extra?.engine_error !== undefined && step.extra.engine_error !== null,
-  );
-  if (failed !== undefined) {
-    return {
-      kind: 'indeterminate',
-      stage: 'engine',
-      reason: `step ${failed.step_id} records an engine error: ${String(failed.extra?.engine_error).split('\n')[0]}`,
-    };
-  }
-  const last = document.steps.at(-1);
-  const unanswered = (last?.tool_calls ?? []).filter(
-    (toolCall) =>
-      !(last?.observation?.results ?? []).some(
-        (observed) => observed.source_call_id === toolCall.tool_call_id,
-      ),
-  );
-  if (last !== undefined && unanswered.length > 0) {
-    return {
-      kind: 'indeterminate',
-      stage: 'engine',
-      reason: `the trajectory ends on a tool call nothing answered (${unanswered[0]?.function_name}), so the session may not have finished`,
-    };
-  }
-  return { kind: 'completed' };
-}
-
-/**
- * One ATIF tool call, with its observation as output. ATIF has no error flag:
- * a call the step's `extra.tool_errors` lists (as redgreen's export writes
- * them) is marked isError; for any other call whether it failed is unknown.
- */
-function atifToolCall(step: AtifStep, call: z.infer<typeof atifToolCallSchema>): ToolCall {
-  const outputs = (step.observation?.results ?? [])
-    .filter((result) => result.source_call_id === call.tool_call_id)
-    .map((result) => result.content ?? '');
-  const errors = step.extra?.tool_errors;
-  const failed = Array.isArray(errors) && errors.includes(call.tool_call_id);
-  return {
-    id: call.tool_call_id,
-    name: call.function_name,
-    input: call.arguments,
-    parentToolUseId: null,
-    ...(outputs.length === 0 ? {} : { output: outputs.join('\n') }),
-    ...(failed ? { isError: true } : {}),
-  };
 }

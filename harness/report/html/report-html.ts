@@ -13,6 +13,7 @@ import { PAGE_STYLE } from './page-style.js';
 import { passRateChartSpec } from './pass-rate-chart.js';
 import { loadRepDetails, type RepDetails } from './rep-details.js';
 import { DEFAULT_REP_EMBED_LIMITS, type RepEmbedLimits, repTableSection } from './rep-table.js';
+import { seatToolsHtmlSection } from './seat-tools-section.js';
 import { attentionSection, gatesSection, headerSection } from './summary-sections.js';
 import { toolUsesChartSpec } from './tool-uses-chart.js';
 import { renderVegaLiteSvg } from './vega-svg.js';
@@ -80,6 +81,7 @@ ${passRateSection(model, passRateSvg)}
 ${agreementSection(model)}
 ${modelAxisSection(model, interactionSvg)}
 ${toolUsesSection(model, toolUsesSvg)}
+${seatToolsHtmlSection(model)}
 ${repTableSection(model, details, options.limits ?? DEFAULT_REP_EMBED_LIMITS)}
 ${findingsSection(model)}
 ${indeterminateSection(model)}

@@ -25,6 +25,8 @@ export const dispatchParams = z
         which: z.enum(['first', 'last', 'nth', 'any']).default('first'),
         n: z.number().int().positive().optional(),
         subagentType: nonBlank.optional(),
+        /** A pattern the dispatch's description must match (a SendMessage's `summary`, when it gives one). */
+        description: regexSource.optional(),
         kind: z.enum(KINDS).optional(),
       })
       .strict()
@@ -125,7 +127,10 @@ export function selectedDispatches(
   const pool = all.filter(
     (dispatch) =>
       (select.kind === undefined || dispatch.kind === select.kind) &&
-      (select.subagentType === undefined || dispatch.subagentType === select.subagentType),
+      (select.subagentType === undefined || dispatch.subagentType === select.subagentType) &&
+      (select.description === undefined ||
+        (dispatch.description !== null &&
+          new RegExp(select.description).test(dispatch.description))),
   );
   if (select.which === 'any') return pool;
   const one =

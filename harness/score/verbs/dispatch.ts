@@ -1,6 +1,7 @@
 /**
  * `dispatch`: the controller's subagent dispatches, selected (first, last,
- * nth, any; optionally only fresh ones of one `subagent_type`), and matched
+ * nth, any; optionally only fresh or resumes, of one `subagent_type`, or
+ * whose description matches a pattern), and matched
  * on their input: the prompt against a pattern (after markdown emphasis and
  * code spans are removed), the model's tier (at least / at most, from the
  * tier table), fresh (Agent/Task) or resume (SendMessage), and the plan task
@@ -21,17 +22,18 @@ import {
 
 export const dispatch = defineVerb({
   summary:
-    'the selected dispatch (first/last/nth/any, by subagent_type) matches prompt, model tier, fresh/resume and task',
+    'the selected dispatch (first/last/nth/any, by kind, subagent_type, description) matches prompt, model tier, fresh/resume and task',
   params: dispatchParams,
   reads: () => ['transcript'],
   validate: (params, context) => dispatchProblem(params, context),
   run: (params, evidence): VerbResult => {
     const transcript = required(evidence.transcript, 'transcript');
     const chosen = selectedDispatches(params, transcript.dispatches);
-    const which =
+    const which = `${
       params.select.which === 'nth'
         ? `dispatch ${params.select.n}`
-        : `${params.select.which} dispatch`;
+        : `${params.select.which} dispatch`
+    }${params.select.description === undefined ? '' : ` described /${params.select.description}/`}`;
     if (chosen.length === 0 && transcript.partial === true) {
       return {
         outcome: 'undecided',

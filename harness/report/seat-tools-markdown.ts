@@ -1,0 +1,67 @@
+/**
+ * results.md's "Tool calls by seat" section: per full-session scenario, one
+ * row per seat group and cell (arm, and model in a campaign of several):
+ * the group's tool calls per decided rep, their mean, median and range, and
+ * how many seats of the group those reps started. Empty when no scenario ran
+ * full sessions.
+ */
+import { markdownTable } from './markdown-table.js';
+import type { ResultsModel } from './results-schema.js';
+import type { SeatToolCell, SeatTools } from './seat-tools.js';
+
+function num(value: number | null): string {
+  return value === null ? 'n/a' : value.toFixed(1);
+}
+
+function range(cell: SeatToolCell): string {
+  return cell.min === null || cell.max === null ? 'n/a' : `${cell.min}–${cell.max}`;
+}
+
+/** The table of one scenario's seat groups. */
+export function seatToolsTable(seatTools: SeatTools, scenario: string): string {
+  const cells = seatTools.cells.filter((cell) => cell.scenario === scenario);
+  const withModel = cells.some((cell) => cell.model !== undefined);
+  return markdownTable(
+    [
+      'Seat group',
+      ...(withModel ? ['Model'] : []),
+      'Arm',
+      'Decided reps',
+      'Seats',
+      'Tool calls per decided rep',
+      'mean',
+      'median',
+      'range',
+    ],
+    cells.map((cell) => [
+      cell.group,
+      ...(withModel ? [cell.model ?? ''] : []),
+      cell.arm.toUpperCase(),
+      String(cell.values.length),
+      String(cell.seats),
+      cell.values.join(' / ') || '—',
+      num(cell.mean),
+      num(cell.median),
+      range(cell),
+    ]),
+  );
+}
+
+/** The section's lines (empty when the results hold no full-session scenario). */
+export function seatToolsSection(model: ResultsModel): string[] {
+  const seatTools = model.seatTools;
+  if (seatTools === undefined) return [];
+  const scenarios = [...new Set(seatTools.cells.map((cell) => cell.scenario))];
+  const lines = ['## Tool calls by seat', ''];
+  for (const scenario of scenarios) {
+    lines.push(`### ${scenario}`, '', seatToolsTable(seatTools, scenario), '');
+  }
+  lines.push(seatTools.rule, '');
+  if (seatTools.unrecorded.length > 0) {
+    lines.push(
+      `${seatTools.unrecorded.length} full-session rep(s) were recorded before per-seat counts and are not in these figures (${seatTools.unrecorded.slice(0, 5).join(', ')}${seatTools.unrecorded.length > 5 ? ', …' : ''}): \`redgreen score <dir>\` adds them from the kept transcripts.`,
+      '',
+    );
+  }
+  return lines;
+}
