@@ -121,7 +121,8 @@ function seatTrajectory(
     agent: {
       name: `redgreen/${sources.meta.backend}/subagent`,
       version: sources.meta.harnessVersion,
-      model_name: seat.model ?? sources.meta.model.reported ?? sources.meta.model.requested,
+      model_name:
+        seat.modelUsed ?? seat.model ?? sources.meta.model.reported ?? sources.meta.model.requested,
       extra: { subagent_type: seat.subagentType, model_requested: seat.model },
     },
     steps,
@@ -145,6 +146,7 @@ function seatTrajectory(
         tool: seat.tool,
         subagent_type: seat.subagentType,
         model: seat.model,
+        model_used: seat.modelUsed,
         description: seat.description,
         resumes: seat.resumes,
         tool_calls: seat.toolCalls,

@@ -236,13 +236,17 @@ function readLinkedSeats(
       }
     }
     const seat = sub?.ok === true ? sub.value.extra : undefined;
-    const recordedId = (seat as { seat?: { agent_id?: unknown } } | undefined)?.seat?.agent_id;
+    const recorded = (seat as { seat?: { agent_id?: unknown; model_used?: unknown } } | undefined)
+      ?.seat;
+    const recordedId = recorded?.agent_id;
+    const recordedModel = recorded?.model_used;
     seats.push({
       dispatch: dispatch.id,
       agentId: typeof recordedId === 'string' ? recordedId : link.agentId,
       tool: dispatch.name,
       subagentType: stringField(dispatch.input, 'subagent_type') ?? null,
       model: stringField(dispatch.input, 'model') ?? null,
+      modelUsed: typeof recordedModel === 'string' ? recordedModel : null,
       description: stringField(dispatch.input, 'description') ?? null,
       resumes,
       toolCalls,

@@ -132,6 +132,7 @@ describe('ATIF subagent trajectories read back as seats', () => {
         tool: 'Agent',
         subagentType: 'general-purpose',
         model: null,
+        modelUsed: null,
         description: 'Implement Task 1: Greeting function',
         resumes: ['r1'],
         toolCalls: 2,
@@ -145,6 +146,15 @@ describe('ATIF subagent trajectories read back as seats', () => {
       ['b2', 'd1'],
     ]);
     expect(read_.reply).toBe('All done.');
+  });
+
+  it('reads back the model a seat ran on from extra.seat.model_used', () => {
+    const withModel = {
+      ...sub,
+      extra: { seat: { agent_id: 'agent-1', model_used: 'claude-haiku-5-5' } },
+    };
+    const read_ = read(main, { 'rep/agent-1.json': JSON.stringify(withModel) });
+    expect(read_.seats.map((seat) => seat.modelUsed)).toEqual(['claude-haiku-5-5']);
   });
 
   it('a linked trajectory not given: the seat is known, its calls are not (malformed, numbered by the linking step)', () => {
