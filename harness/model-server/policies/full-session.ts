@@ -50,6 +50,16 @@ export function isFullSessionPolicy(name: string): name is FullSessionPolicyName
   return (FULL_SESSION_POLICIES as readonly string[]).includes(name);
 }
 
+/**
+ * Whether a prompt is a full session's, as the skill readers are given one
+ * (a `Skill:`, a `Plan:` and a `Repository:` line): `skill-reader` then plays
+ * `full-skill-reader`, so a campaign of every SDD scenario runs its full
+ * sessions with the reader it runs its probes with.
+ */
+export function isFullSessionPrompt(promptText: string): boolean {
+  return skillLine.test(promptText) && planLine.test(promptText) && repoLine.test(promptText);
+}
+
 /** The reviewer a session's policy fields; every other policy's reviewer is thorough. */
 export function reviewerVariantOf(policy: string): ReviewerVariant {
   if (policy === 'full-shallow-reviewer') return 'trusts-task-test';

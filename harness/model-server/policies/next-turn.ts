@@ -17,7 +17,12 @@ import type { ToolExchange } from '../conversation.js';
 import { scriptedModelId } from '../model-id.js';
 import type { ExtraCallOptions, PolicyContext } from './context.js';
 import { briefPathIn } from './finish.js';
-import { fullSessionProgram, isFullSessionPolicy, reviewerVariantOf } from './full-session.js';
+import {
+  fullSessionProgram,
+  isFullSessionPolicy,
+  isFullSessionPrompt,
+  reviewerVariantOf,
+} from './full-session.js';
 import { implementerProgram } from './implementer.js';
 import { type PolicyName, policyByName } from './index.js';
 import type { PolicyProgram, ToolCall, ToolOutcome } from './program.js';
@@ -104,6 +109,9 @@ function programFor(request: TurnRequest): PolicyProgram {
   }
   if (isFullSessionPolicy(request.policy)) {
     return fullSessionProgram(request.policy, label, request.promptText, request.offeredTools);
+  }
+  if (request.policy === 'skill-reader' && isFullSessionPrompt(request.promptText)) {
+    return fullSessionProgram('full-skill-reader', label, request.promptText, request.offeredTools);
   }
   const facts = readPromptFacts(request.promptText);
   const brief = facts.ok ? undefined : briefPathIn(request.promptText);
