@@ -129,6 +129,19 @@ describe('the sdd-full-runs campaign', () => {
     );
     expect(dry.stdout).toContain('sessions: 30');
     expect(dry.stdout).toContain('a full session (complete) 60 turns summed over its seats');
+    // 30 full sessions of about 10 minutes, four at a time.
+    const wall = Number(/estimated wall time: (\d+) s/.exec(dry.stdout)?.[1]);
+    expect(wall).toBeGreaterThanOrEqual(Math.ceil(30 / 4) * 600);
+    expect(dry.stdout).toContain('600 s a full session (stop: complete; assumed)');
+  });
+
+  it('--dry-run offline: the wall time counts a full session as the several reps it is', async () => {
+    const dry = await runCli(['run', campaign, '--dry-run']);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('a full session (stop: complete) about 8.7 s and 2.9 CPU s');
+    const wall = Number(/estimated wall time: (\d+) s/.exec(dry.stdout)?.[1]);
+    // 30 scripted full sessions on the claude-code backend, four at a time: well over 30 probes' 7 s.
+    expect(wall).toBeGreaterThanOrEqual(Math.ceil(30 / 4) * 8.7);
   });
 });
 
