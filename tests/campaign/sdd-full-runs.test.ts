@@ -8,7 +8,7 @@
  * negative of the campaign: RED (the review loop's "dispatch a fix subagent")
  * fails exactly its two resume checks.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, repoRoot, runCli } from '../helpers/cli.js';
@@ -17,6 +17,18 @@ import { engineUnavailable } from '../session/support/run-session.js';
 import { readJson, repLines, runCampaignCli } from './support.js';
 
 const campaign = path.join(repoRoot, 'scenarios', 'sdd-full-runs.campaign.json');
+
+/** A local obra/superpowers mirror (SUPERPOWERS_REPO, or `.mirror/obra+superpowers/repo` above). */
+function superpowersMirror(): string | undefined {
+  const fromEnv = process.env.SUPERPOWERS_REPO;
+  if (fromEnv !== undefined && fromEnv !== '') return existsSync(fromEnv) ? fromEnv : undefined;
+  for (let dir = repoRoot; path.dirname(dir) !== dir; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, '.mirror', 'obra+superpowers', 'repo');
+    if (existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+const mirror = superpowersMirror();
 
 interface CellRow {
   readonly arm: string;
@@ -119,6 +131,36 @@ describe('the sdd-full-runs campaign', () => {
     240_000,
   );
 
+  it.skipIf(mirror === undefined)(
+    'the real texts of PR #1998 as git: arms land the resume scenario where the reference texts do',
+    async () => {
+      const subdir = 'skills/subagent-driven-development';
+      const out = path.join(makeTempDir(), 'out');
+      const run = await runCampaignCli([
+        campaign,
+        '--only',
+        'scenario=fix-loop-resumes-implementer',
+        '--arm',
+        `red=git:${mirror}@0aff9eb8:${subdir}`,
+        '--arm',
+        `green=git:${mirror}@78bbfdae:${subdir}`,
+        '--backend',
+        'messages',
+        '--reps',
+        '1',
+        '--out',
+        out,
+        '--quiet',
+      ]);
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(cells(out)).toEqual([
+        'fix-loop-resumes-implementer red 0/1',
+        'fix-loop-resumes-implementer green 1/1',
+      ]);
+    },
+    240_000,
+  );
+
   it('--dry-run prices a live full session from the full-session profile', async () => {
     const dry = await runCli(['run', campaign, '--dry-run'], {
       env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test-not-a-key' }),
@@ -147,4 +189,9 @@ describe('the sdd-full-runs campaign', () => {
 
 if (engineUnavailable() !== undefined) {
   process.stderr.write(`sdd-full-runs: claude-code case skipped: ${engineUnavailable()}\n`);
+}
+if (mirror === undefined) {
+  process.stderr.write(
+    'sdd-full-runs: real-text case skipped: no obra/superpowers mirror (set SUPERPOWERS_REPO to a clone)\n',
+  );
 }
