@@ -96,6 +96,17 @@ describe('the sdd-full-runs campaign', () => {
       'max-indeterminate-share holds',
     ]);
     expect(gate.exitCode).not.toBe(0);
+    // Every stage reads what the one before wrote: a rescore from the rep files lands the same cells.
+    const rescore = await runCli(['score', out]);
+    expect(rescore.exitCode, rescore.stderr).toBe(0);
+    expect(cells(out)).toEqual([
+      'fix-loop-resumes-implementer red 0/2',
+      'fix-loop-resumes-implementer green 2/2',
+      'reviewer-catches-planted-defect red 2/2',
+      'reviewer-catches-planted-defect green 2/2',
+      'rejects-extra-features red 2/2',
+      'rejects-extra-features green 2/2',
+    ]);
   }, 240_000);
 
   it.skipIf(engineUnavailable() !== undefined)(
