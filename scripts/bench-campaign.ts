@@ -11,6 +11,14 @@
  *    writing the record; excluding the session), as a median.
  * 3. Peak RSS of the harness process at 40 and at 200 reps (sampled every
  *    50 ms); the engine processes are separate and not counted.
+ * 4. Full sessions (`stop: complete`): the sdd-full-runs campaign (three
+ *    scenarios, two arms, `scripted:full-skill-reader`, no added latency), five
+ *    or six subagent seats a rep. Per seat: the session's wall time and the
+ *    harness's own overhead outside the session (copy, snapshots, rep-time
+ *    commands such as `npm test`, the record), each divided by the rep's seats
+ *    (its subagents plus the controller); and the harness's peak RSS, in a
+ *    fresh process (on the messages backend every seat's loop runs in it).
+ *    `--full-session-only` runs just this case.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -132,7 +140,137 @@ async function measure(
   }
 }
 
+interface FullSessionMeasured {
+  readonly reps: number;
+  readonly wallMs: number;
+  readonly seats: number[];
+  readonly durationMs: number[];
+  readonly overheadMs: number[];
+  readonly peakRssMb: number;
+}
+
+/** The full-session case: the sdd-full-runs campaign, in this process. */
+async function measureFullSessions(
+  repsPerCell: number,
+  concurrency: number,
+): Promise<FullSessionMeasured> {
+  const out = mkdtempSync(path.join(os.tmpdir(), 'redgreen-bench-full-'));
+  const campaign = await loadCampaign(
+    path.join(process.cwd(), 'scenarios', 'sdd-full-runs.campaign.json'),
+    { cwd: process.cwd(), reps: repsPerCell, concurrency, backend },
+  );
+  if (!campaign.ok) throw new Error(campaign.error.problem);
+  const model = chooseModel({
+    requested: 'scripted:full-skill-reader',
+    campaignModel: campaign.value.config.model ?? '',
+    offlineModel: campaign.value.config.offlineModel ?? '',
+    env: {},
+    knownPolicies: policyNames,
+    campaignFile: campaign.value.file,
+  });
+  if (!model.ok) throw new Error(model.error.problem);
+  let peak = process.memoryUsage().rss;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 50);
+  let wallMs = 0;
+  try {
+    const summary = await runCampaign({
+      campaign: campaign.value,
+      models: singleModelAxis(model.value),
+      invocation: {
+        campaignFile: campaign.value.file,
+        arms: [],
+        reps: repsPerCell,
+        model: model.value.id,
+        backend,
+        seed: 1,
+        maxTurns: campaign.value.config.limits.maxTurns,
+        sessionTimeoutSeconds: campaign.value.config.limits.sessionTimeoutSeconds,
+        shard: null,
+        only: null,
+      },
+      outDir: path.join(out, 'results'),
+      resume: false,
+      shard: null,
+      retryIndeterminate: 0,
+      keepWorkDirs: false,
+      faults: [],
+      control: new RunControl(),
+      events: (event: RunEvent): void => {
+        if (event.type === 'run-end') wallMs = event.elapsedMs;
+      },
+      env: {},
+    });
+    if (!summary.ok) throw new Error(summary.error.problem);
+    const metas = summary.value.results.map((result) => repMetaSchema.parse(result.meta));
+    return {
+      reps: metas.length,
+      wallMs,
+      seats: metas.map((meta) => meta.subagentDispatches + 1),
+      durationMs: metas.map((meta) => meta.durationMs),
+      overheadMs: metas.map((meta) => meta.harnessOverheadMs),
+      peakRssMb: peak / 1024 / 1024,
+    };
+  } finally {
+    clearInterval(sampler);
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+async function reportFullSessions(): Promise<void> {
+  const repsPerCell = 4;
+  const concurrency = 4;
+  // In a fresh process, so the earlier cases' heap does not count against it.
+  const child = await execa(
+    process.execPath,
+    [
+      fileURLToPath(import.meta.url),
+      '--full-session-json',
+      String(repsPerCell),
+      String(concurrency),
+      '--backend',
+      backend,
+    ],
+    { reject: true },
+  );
+  const measured = JSON.parse(
+    String(child.stdout).trim().split('\n').at(-1) ?? '{}',
+  ) as FullSessionMeasured;
+  const perSeat = (values: readonly number[]): number[] =>
+    values.map((value, index) => value / (measured.seats[index] ?? 1));
+  const seatsTotal = measured.seats.reduce((sum, seats) => sum + seats, 0);
+  console.log(
+    `\n4. full sessions (sdd-full-runs, scripted:full-skill-reader, no added latency): ${measured.reps} reps at concurrency ${concurrency}, ${seatsTotal} seats (controller + subagents: ${Math.min(...measured.seats)}-${Math.max(...measured.seats)} a rep), wall ${(measured.wallMs / 1000).toFixed(1)} s`,
+  );
+  console.log(
+    `   session wall time per seat: median ${median(perSeat(measured.durationMs)).toFixed(0)} ms (a rep: median ${median(measured.durationMs).toFixed(0)} ms)`,
+  );
+  console.log(
+    `   harness overhead per seat (outside the session: copy, snapshots, rep-time commands, record): median ${median(perSeat(measured.overheadMs)).toFixed(0)} ms (a rep: median ${median(measured.overheadMs).toFixed(0)} ms, min ${Math.min(...measured.overheadMs)}, max ${Math.max(...measured.overheadMs)})`,
+  );
+  console.log(
+    `   peak RSS of the harness process: ${measured.peakRssMb.toFixed(0)} MB (${concurrency} reps at a time, each with its seats)`,
+  );
+}
+
 async function main(): Promise<void> {
+  const fullJson = process.argv.indexOf('--full-session-json');
+  if (fullJson !== -1) {
+    const measured = await measureFullSessions(
+      Number(process.argv[fullJson + 1]),
+      Number(process.argv[fullJson + 2]),
+    );
+    console.log(JSON.stringify(measured));
+    return;
+  }
+  if (process.argv.includes('--full-session-only')) {
+    console.log(
+      `redgreen bench-campaign (full sessions): backend ${backend}, ${os.cpus().length} cores, node ${process.version}`,
+    );
+    await reportFullSessions();
+    return;
+  }
   const rssOnly = process.argv.indexOf('--rss-only');
   if (rssOnly !== -1) {
     const measured = await measure(Number(process.argv[rssOnly + 1]), 8, 20);
@@ -189,6 +327,7 @@ async function main(): Promise<void> {
       .map((peak) => `${peak.reps} reps ${peak.peakRssMb.toFixed(0)} MB`)
       .join('; ')}`,
   );
+  await reportFullSessions();
   const pkg = JSON.parse(readFileSync(path.join(process.cwd(), 'package.json'), 'utf8')) as {
     version: string;
   };

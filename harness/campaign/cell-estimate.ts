@@ -124,6 +124,11 @@ export function tokenEstimateSource(model: ModelChoice, stops: readonly StopMode
           `a report session (report) ${LIVE_SESSION.turns} turns over a mean ${LIVE_SESSION.contextTokens / 1000}k-token context with ${LIVE_SESSION.outputTokensPerTurn} output tokens a turn`,
         ]
       : []),
+    ...(stops.includes('complete')
+      ? [
+          `a full session (complete) ${FULL_SESSION.turns} turns summed over its seats over a mean ${FULL_SESSION.contextTokens / 1000}k-token context with ${FULL_SESSION.outputTokensPerTurn} output tokens a turn (assumed, not measured)`,
+        ]
+      : []),
   ];
   return `per rep from a profile per stop mode, not a measurement: ${profiles.join('; ')}; context read from the prompt cache after the first turn`;
 }

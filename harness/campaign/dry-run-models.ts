@@ -21,6 +21,22 @@ function sessionsOf(model: CampaignModel, reps: readonly PlannedRep[], multi: bo
   return multi ? reps.filter((rep) => rep.model === model.name).length : reps.length;
 }
 
+/** How many of the reps (of one model, in a campaign of several) are full sessions. */
+function fullSessionsOf(
+  model: CampaignModel | undefined,
+  reps: readonly PlannedRep[],
+  request: RunRequest,
+): number {
+  const full = new Set(
+    request.campaign.scenarios
+      .filter((scenario) => scenario.config.stop === 'complete')
+      .map((scenario) => scenario.id),
+  );
+  return reps.filter(
+    (rep) => full.has(rep.scenario) && (model === undefined || rep.model === model.name),
+  ).length;
+}
+
 /** A model's reps priced one by one; null when it is scripted or unpriced. */
 function costOf(
   model: CampaignModel,
@@ -54,7 +70,13 @@ export function modelsEstimate(
   const { campaign, models } = request;
   const estimates = models.models.map((model) => ({
     model,
-    estimate: estimateRun(campaign, model.choice, sessionsOf(model, reps, models.multi), cores),
+    estimate: estimateRun(
+      campaign,
+      model.choice,
+      sessionsOf(model, reps, models.multi),
+      cores,
+      fullSessionsOf(models.multi ? model : undefined, reps, request),
+    ),
     costUsd: costOf(model, reps, models.multi, request),
   }));
   const first = estimates[0];
@@ -67,7 +89,13 @@ export function modelsEstimate(
   if (!models.multi) return { total: first.estimate, costUsd, perModel: [] };
   // The run's wall time is paced by its slowest kind of session (a live one, if any).
   const pace = live[0]?.model ?? first.model;
-  const total = estimateRun(campaign, pace.choice, reps.length, cores);
+  const total = estimateRun(
+    campaign,
+    pace.choice,
+    reps.length,
+    cores,
+    fullSessionsOf(undefined, reps, request),
+  );
   const effect = minimumDetectableRate(campaign.reps, BASELINE);
   const detectable =
     effect === null

@@ -17,6 +17,11 @@ import { pricingTable } from './pricing.js';
  * project's 2-core machine when it was quiet: 8 and 20 sessions at
  * concurrency 1, 4 and 8, wall and CPU time of the whole run (`node
  * dist/scripts/bench-estimate.js` prints the estimate against real runs).
+ * A full session (`stop: complete`) runs a controller and five or six
+ * subagent seats and costs several reps' worth: its figures come from the
+ * sdd-full-runs campaign at concurrency 1 on the same machine under a load
+ * of 8-10 (12 reps a backend), and a live one is assumed to take 10 minutes
+ * (the superpowers-evals lab's full sessions took 6-16).
  */
 export interface RunEstimate {
   readonly sessions: number;
@@ -34,6 +39,13 @@ const SCRIPTED_REP: Readonly<Record<ResolvedCampaign['backend'], RepCost>> = {
   'claude-code': { wallSeconds: 0.7, cpuSeconds: 0.95 },
   messages: { wallSeconds: 0.55, cpuSeconds: 0.18 },
 };
+/** A full session (stop: complete), scripted: measured as the module comment says. */
+const SCRIPTED_FULL_REP: Readonly<Record<ResolvedCampaign['backend'], RepCost>> = {
+  'claude-code': { wallSeconds: 8.7, cpuSeconds: 2.9 },
+  messages: { wallSeconds: 3.2, cpuSeconds: 0.56 },
+};
+/** A live full session's wall seconds (assumed, see the module comment). */
+const LIVE_FULL_SESSION_SECONDS = 600;
 /** Once per run: loading the campaign, building the fixtures, writing the reports. */
 const RUN_SETUP_SECONDS = 1;
 /** A live session that works and then reports (stop: report): turns, mean context, output a turn, seconds. */
@@ -44,10 +56,23 @@ export const LIVE_SESSION = {
   seconds: 90,
 };
 
-function wallSeconds(sessions: number, concurrency: number, cores: number, rep: RepCost): number {
+/**
+ * The larger of the latency and the CPU bound for `sessions` reps, `full` of
+ * them full sessions (each at `fullRep`, the rest at `rep`).
+ */
+function wallSeconds(
+  sessions: number,
+  concurrency: number,
+  cores: number,
+  rep: RepCost,
+  full = 0,
+  fullRep: RepCost = rep,
+): number {
   if (sessions === 0) return 0;
-  const latencyBound = Math.ceil(sessions / concurrency) * rep.wallSeconds;
-  const cpuBound = (sessions * rep.cpuSeconds) / Math.max(1, cores);
+  const meanWall = ((sessions - full) * rep.wallSeconds + full * fullRep.wallSeconds) / sessions;
+  const latencyBound = Math.ceil(sessions / concurrency) * meanWall;
+  const cpuBound =
+    ((sessions - full) * rep.cpuSeconds + full * fullRep.cpuSeconds) / Math.max(1, cores);
   return RUN_SETUP_SECONDS + Math.max(latencyBound, cpuBound);
 }
 
@@ -56,17 +81,24 @@ export function estimateRun(
   model: ModelChoice,
   sessions: number,
   cores: number,
+  /** How many of the sessions are full sessions (stop: complete). */
+  fullSessions = 0,
 ): RunEstimate {
   const { concurrency, backend } = campaign;
   const machine = `${cores} CPU core${cores === 1 ? '' : 's'} at concurrency ${concurrency}`;
   if (model.kind === 'scripted') {
     const rep = SCRIPTED_REP[backend];
+    const full = SCRIPTED_FULL_REP[backend];
+    const fullText =
+      fullSessions === 0
+        ? ''
+        : `, a full session (stop: complete) about ${full.wallSeconds} s and ${full.cpuSeconds} CPU s`;
     return {
       sessions,
-      wallSeconds: wallSeconds(sessions, concurrency, cores, rep),
+      wallSeconds: wallSeconds(sessions, concurrency, cores, rep, fullSessions, full),
       assumptions:
         `scripted policy on the local model server: no API cost; on the ${backend} backend a rep takes about ` +
-        `${rep.wallSeconds} s and ${rep.cpuSeconds} CPU s (${machine}: the larger of ` +
+        `${rep.wallSeconds} s and ${rep.cpuSeconds} CPU s${fullText} (${machine}: the larger of ` +
         `${concurrency} reps at a time and ${cores} CPU s a second); plus ${RUN_SETUP_SECONDS} s of set-up and reports`,
     };
   }
@@ -74,12 +106,20 @@ export function estimateRun(
     wallSeconds: LIVE_SESSION.seconds,
     cpuSeconds: SCRIPTED_REP[backend].cpuSeconds,
   };
+  const liveFull: RepCost = {
+    wallSeconds: LIVE_FULL_SESSION_SECONDS,
+    cpuSeconds: SCRIPTED_FULL_REP[backend].cpuSeconds,
+  };
+  const fullText =
+    fullSessions === 0
+      ? ''
+      : `, ${LIVE_FULL_SESSION_SECONDS} s a full session (stop: complete; assumed)`;
   // The cost is priced per session from its stop mode's token profile (cell-estimate.ts).
   return {
     sessions,
-    wallSeconds: wallSeconds(sessions, concurrency, cores, live),
+    wallSeconds: wallSeconds(sessions, concurrency, cores, live, fullSessions, liveFull),
     assumptions:
       `cost per session from its stop mode's token profile (above) at the model's pricing, prices as of ${pricingTable().asOf}; ` +
-      `${LIVE_SESSION.seconds} s a session (${machine})`,
+      `${LIVE_SESSION.seconds} s a session${fullText} (${machine})`,
   };
 }

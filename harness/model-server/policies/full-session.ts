@@ -1,31 +1,70 @@
 /**
- * The scripted controller of a full session (`stop: complete`). Its prompt
+ * The scripted controllers of a full session (`stop: complete`). Their prompt
  * names the plan and the repository (`Plan: /abs/plan.md`, `Repository:
  * /abs/repo`); the plan lists tasks as `### Task N: Title` headings, each
- * with a `Brief: relative/path.md` line. For each task it dispatches an
- * implementer through `Agent`, then a fresh reviewer of the task's commits;
- * when the reviewer reports issues it resumes the implementer that holds the
- * task's context with `SendMessage` (the agent id the Agent result names) and
- * has a fresh reviewer look again, up to three review rounds; then it moves
- * on and finally reports. The seats it dispatches are answered by
- * seat-programs.ts, chosen by the prompts written here.
+ * with a `Brief: relative/path.md` line. For each task a controller dispatches
+ * an implementer through `Agent`, then a fresh reviewer of the task's commits;
+ * when the reviewer reports issues a fix round follows and a fresh reviewer
+ * looks again, up to three review rounds; then it moves on and finally
+ * reports. The seats it dispatches are answered by seat-programs.ts, chosen by
+ * the prompts written here. How a fix round goes is what tells them apart:
  *
- * `full-fresh-fixer` is its calibration twin: the same, except that a fix
- * round goes to a fresh implementer (a new Agent call with the findings)
- * instead of resuming the one that did the task, the wrong move a scenario
- * about resuming must catch.
+ * - `full-controller` resumes the implementer that holds the task's context
+ *   with `SendMessage` (the agent id the Agent result names);
+ * - `full-fresh-fixer`, its calibration twin, dispatches a fresh implementer
+ *   with the findings instead (the wrong move a scenario about resuming must
+ *   catch);
+ * - `full-skill-reader` reads the SKILL.md its prompt names (`Skill:
+ *   /abs/SKILL.md`) and does what the text says (skill-mechanisms.ts): a
+ *   `breaker` fix loop resumes the implementer; an `unbounded` one ("dispatch
+ *   a fix subagent"), or a text that says neither, gets a fresh fix subagent;
+ * - `full-shallow-reviewer` and `full-accepts-extras` are full-skill-reader
+ *   with a weaker reviewer seat (seat-programs.ts `ReviewerVariant`): one
+ *   that trusts the task's own test, one that lets work outside the task's
+ *   files through. Calibration: each must fail the scenario about what its
+ *   reviewer misses.
  */
 import path from 'node:path';
 import type { Policy } from './context.js';
 import { call, type PolicyProgram, type SubProgram } from './program.js';
-import { fixMessage, implementerPrompt, reviewerPrompt, type TaskRef } from './seat-programs.js';
+import {
+  fixMessage,
+  implementerPrompt,
+  type ReviewerVariant,
+  reviewerPrompt,
+  type TaskRef,
+} from './seat-programs.js';
+import { classifyMechanisms } from './skill-mechanisms.js';
 import { bash, fileText, read, shellQuote } from './tools.js';
 
-export const FULL_SESSION_POLICIES = ['full-controller', 'full-fresh-fixer'] as const;
+export const FULL_SESSION_POLICIES = [
+  'full-controller',
+  'full-fresh-fixer',
+  'full-skill-reader',
+  'full-shallow-reviewer',
+  'full-accepts-extras',
+] as const;
 export type FullSessionPolicyName = (typeof FULL_SESSION_POLICIES)[number];
 
 export function isFullSessionPolicy(name: string): name is FullSessionPolicyName {
   return (FULL_SESSION_POLICIES as readonly string[]).includes(name);
+}
+
+/**
+ * Whether a prompt is a full session's, as the skill readers are given one
+ * (a `Skill:`, a `Plan:` and a `Repository:` line): `skill-reader` then plays
+ * `full-skill-reader`, so a campaign of every SDD scenario runs its full
+ * sessions with the reader it runs its probes with.
+ */
+export function isFullSessionPrompt(promptText: string): boolean {
+  return skillLine.test(promptText) && planLine.test(promptText) && repoLine.test(promptText);
+}
+
+/** The reviewer a session's policy fields; every other policy's reviewer is thorough. */
+export function reviewerVariantOf(policy: string): ReviewerVariant {
+  if (policy === 'full-shallow-reviewer') return 'trusts-task-test';
+  if (policy === 'full-accepts-extras') return 'accepts-extras';
+  return 'thorough';
 }
 
 const MAX_REVIEW_ROUNDS = 3;
@@ -51,8 +90,24 @@ export const fullFreshFixerPolicy = fullSessionPolicy(
   'calibration: as full-controller, but each fix round goes to a fresh implementer instead of resuming',
 );
 
+export const fullSkillReaderPolicy = fullSessionPolicy(
+  'full-skill-reader',
+  'full session: fix rounds as the SKILL.md says (breaker: resume the implementer; otherwise a fresh fix subagent)',
+);
+
+export const fullShallowReviewerPolicy = fullSessionPolicy(
+  'full-shallow-reviewer',
+  "calibration: as full-skill-reader, but reviewers only run the task's own test and approve when it passes",
+);
+
+export const fullAcceptsExtrasPolicy = fullSessionPolicy(
+  'full-accepts-extras',
+  "calibration: as full-skill-reader, but reviewers never compare the change with the task's files",
+);
+
 const planLine = /^Plan: (\/\S+\.md)$/m;
 const repoLine = /^Repository: (\/\S+)$/m;
+const skillLine = /^Skill: (\/\S+)$/m;
 const taskHeading = /^### Task (\d+): (.+)$/gm;
 const briefLine = /^Brief: (\S+)$/m;
 const agentIdOf = /agentId: ([\w-]+)/;
@@ -110,6 +165,31 @@ function* headOf(repo: string): SubProgram<string | undefined> {
   return outcome.isError || !/^[0-9a-f]{7,40}$/.test(hash) ? undefined : hash;
 }
 
+type FixMode = 'resume' | 'fresh';
+
+/**
+ * How the policy's fix rounds go: fixed for full-controller and its twin;
+ * read from the skill text for the skill readers (a Read of the SKILL.md the
+ * prompt names), or why the session stops.
+ */
+function* fixModeOf(
+  policy: FullSessionPolicyName,
+  label: string,
+  promptText: string,
+): SubProgram<FixMode | { readonly stop: string }> {
+  if (policy === 'full-controller') return 'resume';
+  if (policy === 'full-fresh-fixer') return 'fresh';
+  const skill = skillLine.exec(promptText)?.[1];
+  if (skill === undefined) {
+    return {
+      stop: `${label} needs a "Skill: /abs/SKILL.md" line in the prompt; no tools were run.`,
+    };
+  }
+  const skillRead = yield* call(read(skill));
+  if (skillRead.isError) return { stop: `${label} could not read the skill ${skill}.` };
+  return classifyMechanisms(fileText(skillRead)).fixLoop === 'breaker' ? 'resume' : 'fresh';
+}
+
 /** The controller program for a full-session policy, from the prompt's own facts. */
 export function* fullSessionProgram(
   policy: FullSessionPolicyName,
@@ -125,7 +205,9 @@ export function* fullSessionProgram(
   if (!offeredTools.has('Agent')) {
     return `${label} cannot act: the request offers no Agent tool; no tools were run.`;
   }
-  const resumes = policy === 'full-controller' && offeredTools.has('SendMessage');
+  const fixMode = yield* fixModeOf(policy, label, promptText);
+  if (typeof fixMode !== 'string') return fixMode.stop;
+  const resumes = fixMode === 'resume' && offeredTools.has('SendMessage');
   const planRead = yield* call(read(planPath));
   if (planRead.isError) return `${label} could not read the plan ${planPath}.`;
   const tasks = tasksOf(fileText(planRead), repo);

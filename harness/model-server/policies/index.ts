@@ -15,7 +15,13 @@ import type { Policy } from './context.js';
 import { echoesTemplatePolicy } from './echoes-template.js';
 import { finalReviewerPolicy } from './final-reviewer.js';
 import { forensicPolicy } from './forensic.js';
-import { fullControllerPolicy, fullFreshFixerPolicy } from './full-session.js';
+import {
+  fullAcceptsExtrasPolicy,
+  fullControllerPolicy,
+  fullFreshFixerPolicy,
+  fullShallowReviewerPolicy,
+  fullSkillReaderPolicy,
+} from './full-session.js';
 import { literalPolicy } from './literal.js';
 import { skillReaderPolicy } from './skill-reader.js';
 import { structuralPolicy } from './structural.js';
@@ -34,6 +40,9 @@ export const policyNames = [
   'reopens-parked',
   'full-controller',
   'full-fresh-fixer',
+  'full-skill-reader',
+  'full-shallow-reviewer',
+  'full-accepts-extras',
   're-reviews',
   'echoes-template',
 ] as const;
@@ -54,6 +63,9 @@ const policies: Readonly<Record<PolicyName, Policy>> = {
   'reopens-parked': reopensParkedPolicy,
   'full-controller': fullControllerPolicy,
   'full-fresh-fixer': fullFreshFixerPolicy,
+  'full-skill-reader': fullSkillReaderPolicy,
+  'full-shallow-reviewer': fullShallowReviewerPolicy,
+  'full-accepts-extras': fullAcceptsExtrasPolicy,
   're-reviews': reReviewsPolicy,
   'echoes-template': echoesTemplatePolicy,
 };

@@ -17,7 +17,12 @@ import type { ToolExchange } from '../conversation.js';
 import { scriptedModelId } from '../model-id.js';
 import type { ExtraCallOptions, PolicyContext } from './context.js';
 import { briefPathIn } from './finish.js';
-import { fullSessionProgram, isFullSessionPolicy } from './full-session.js';
+import {
+  fullSessionProgram,
+  isFullSessionPolicy,
+  isFullSessionPrompt,
+  reviewerVariantOf,
+} from './full-session.js';
 import { implementerProgram } from './implementer.js';
 import { type PolicyName, policyByName } from './index.js';
 import type { PolicyProgram, ToolCall, ToolOutcome } from './program.js';
@@ -94,15 +99,19 @@ export function nextPolicyTurn(request: TurnRequest): Result<PolicyTurn, ReplayD
 function programFor(request: TurnRequest): PolicyProgram {
   const policy = policyByName(request.policy);
   const label = scriptedModelId(request.policy);
-  // A full session's subagent: its conversation starts from a seat's dispatch prompt.
+  // A full session's subagent: its conversation starts from a seat's dispatch
+  // prompt; the session's policy (the model id) picks how its reviewers work.
   const seat = seatPromptOf(request.promptText);
   if (seat !== undefined) {
     return seat.role === 'reviewer'
-      ? reviewerProgram(seat)
+      ? reviewerProgram(seat, reviewerVariantOf(request.policy))
       : seatImplementerProgram(seat, request.promptText);
   }
   if (isFullSessionPolicy(request.policy)) {
     return fullSessionProgram(request.policy, label, request.promptText, request.offeredTools);
+  }
+  if (request.policy === 'skill-reader' && isFullSessionPrompt(request.promptText)) {
+    return fullSessionProgram('full-skill-reader', label, request.promptText, request.offeredTools);
   }
   const facts = readPromptFacts(request.promptText);
   const brief = facts.ok ? undefined : briefPathIn(request.promptText);

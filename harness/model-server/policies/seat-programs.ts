@@ -6,21 +6,27 @@
  *
  * - implementer: `You are the implementer of Task N (Title).` The program
  *   reads the brief the prompt names, writes every file the brief gives
- *   (`Create \`path\`:` followed by a fenced block), runs the brief's
- *   `Test: \`command\`` when it has one, commits, and reports the commit. A
- *   resume (a SendMessage appended as a user message) that lists review
- *   findings (`- \`path\` must contain: text`) makes it a fixer: it appends each
- *   missing text to its file, commits, and reports again. Resumes are part of
- *   the prompt text the program is built from, so replay stays exact.
+ *   (`Create \`path\`:` followed by a fenced block, wherever it stands in the
+ *   brief), runs the brief's `Test: \`command\`` when it has one, commits, and
+ *   reports the commit. A resume (a SendMessage appended as a user message)
+ *   that lists review findings (review-findings.ts) makes it a fixer: it
+ *   applies them, commits, and reports again. Resumes are part of the prompt
+ *   text the program is built from, so replay stays exact. A fresh fixer (an
+ *   implementer prompt with `Fix round: N` and the findings) only applies them.
  * - reviewer: `You are the reviewer of Task N (Title).` The program reads the
- *   brief's review requirements (the same finding lines), reads the diff of
- *   the range the prompt names, reads each required file at HEAD, and answers
- *   `Approved.` or `Issues:` with one finding a line.
+ *   brief's review requirements, reads the diff of the range the prompt names,
+ *   checks each requirement at HEAD, the change's files against the brief's
+ *   `Files:` line, runs each `must pass` command, and answers `Approved.` or
+ *   `Issues:` with one finding a line. How thorough it is depends on the
+ *   session's policy (`ReviewerVariant`), so a calibration policy can field a
+ *   reviewer that misses what a fixture plants.
  *
  * A brief is plain markdown; the fixture that holds it plants a defect by
- * giving a file whose content misses a requirement.
+ * giving a file whose content breaks a requirement, or a file outside its
+ * task for an eager implementer to write.
  */
 import { call, type PolicyProgram, type SubProgram } from './program.js';
+import { type Finding, findingLine, findingsIn, fixCommands, scopeOf } from './review-findings.js';
 import { bash, fileText, read, shellQuote } from './tools.js';
 
 const GIT_AUTHOR = '-c user.name=Scripted-Implementer -c user.email=implementer@redgreen.invalid';
@@ -108,13 +114,7 @@ interface BriefFile {
   readonly content: string;
 }
 
-interface Requirement {
-  readonly path: string;
-  readonly text: string;
-}
-
 const createFile = /^Create `([^`]+)`:\s*\n+```[^\n]*\n([\s\S]*?)\n```/gm;
-const requirementLine = /^- `([^`]+)` must contain: (.+)$/gm;
 const testLine = /^Test: `([^`]+)`$/m;
 
 function filesOf(brief: string): BriefFile[] {
@@ -124,15 +124,9 @@ function filesOf(brief: string): BriefFile[] {
   }));
 }
 
-function requirementsOf(text: string): Requirement[] {
-  return [...text.matchAll(requirementLine)].map((match) => ({
-    path: match[1] ?? '',
-    text: (match[2] ?? '').trim(),
-  }));
-}
-
-function findingLine(requirement: Requirement): string {
-  return `- \`${requirement.path}\` must contain: ${requirement.text}`;
+/** A finding's file, or its command, for a report. */
+function subjectOf(finding: Finding): string {
+  return finding.kind === 'command' ? finding.command : finding.path;
 }
 
 /** Commit everything and return the new HEAD, or why there is none. */
@@ -149,53 +143,80 @@ function* commit(repo: string, message: string): SubProgram<string> {
     : `commit ${hash}`;
 }
 
-/** The implementer seat, with a fix round for every findings message in the conversation. */
+/** One fix round: the findings of a message applied and committed; the report of it. */
+function* fixRound(seat: SeatPrompt, message: string, round: number): SubProgram<string> {
+  const { commands, applied } = fixCommands(findingsIn(message));
+  if (commands.length === 0) {
+    return `Fixed 0 finding(s) of Task ${seat.task}: none of them names a change I can make; nothing changed.`;
+  }
+  yield* call(
+    bash(`cd ${shellQuote(seat.repo)} && ${commands.join(' && ')}`, 'Apply the review findings'),
+  );
+  const committed = yield* commit(
+    seat.repo,
+    `Task ${seat.task}: fix review findings (round ${round})`,
+  );
+  const subjects = [...new Set(applied.map(subjectOf))];
+  return `Fixed ${applied.length} finding(s) of Task ${seat.task}: ${subjects.join(', ')}. ${committed}.`;
+}
+
+/**
+ * The implementer seat, with a fix round for every findings message in the
+ * conversation. A fresh fixer (its prompt names a fix round) does not write
+ * the brief's files again: it applies the findings its prompt carries.
+ */
 export function* implementerProgram(seat: SeatPrompt, promptText: string): PolicyProgram {
+  const rounds = promptText.split(new RegExp(FINDINGS_MARKER.source, 'g')).slice(1);
   const briefRead = yield* call(read(seat.brief));
   if (briefRead.isError) return `Could not read the brief ${seat.brief}; nothing was implemented.`;
-  const files = filesOf(fileText(briefRead));
-  if (files.length === 0) return `The brief ${seat.brief} asks for no file; nothing was written.`;
-  const writes = files.map(
-    (file) =>
-      `mkdir -p "$(dirname ${shellQuote(file.path)})" && printf '%s' ${shellQuote(file.content)} > ${shellQuote(file.path)}`,
-  );
-  yield* call(
-    bash(`cd ${shellQuote(seat.repo)} && ${writes.join(' && ')}`, 'Write the files of the brief'),
-  );
-  const test = testLine.exec(fileText(briefRead))?.[1];
-  let tested = '';
-  if (test !== undefined) {
-    const ran = yield* call(bash(`cd ${shellQuote(seat.repo)} && ${test}`, 'Run the test'));
-    tested = ran.isError ? ` The test \`${test}\` failed.` : ` The test \`${test}\` passed.`;
-  }
-  let report = `Implemented Task ${seat.task} (${seat.title}): wrote ${files.map((file) => file.path).join(', ')}.${tested} ${yield* commit(seat.repo, `Task ${seat.task}: ${seat.title}`)}.`;
-  const rounds = promptText.split(new RegExp(FINDINGS_MARKER.source, 'g')).slice(1);
-  for (const [index, round] of rounds.entries()) {
-    const findings = requirementsOf(round);
-    if (findings.length === 0) {
-      report = 'The findings message names no finding I can apply; nothing changed.';
-      continue;
-    }
-    const appends = findings.map(
-      (finding) => `printf '%s\\n' ${shellQuote(finding.text)} >> ${shellQuote(finding.path)}`,
+  let report: string;
+  if (seat.round > 0) {
+    report = `Nothing to fix for Task ${seat.task}: the prompt carries no findings.`;
+  } else {
+    const files = filesOf(fileText(briefRead));
+    if (files.length === 0) return `The brief ${seat.brief} asks for no file; nothing was written.`;
+    const writes = files.map(
+      (file) =>
+        `mkdir -p "$(dirname ${shellQuote(file.path)})" && printf '%s' ${shellQuote(file.content)} > ${shellQuote(file.path)}`,
     );
     yield* call(
-      bash(`cd ${shellQuote(seat.repo)} && ${appends.join(' && ')}`, 'Apply the review findings'),
+      bash(`cd ${shellQuote(seat.repo)} && ${writes.join(' && ')}`, 'Write the files of the brief'),
     );
-    const committed = yield* commit(
-      seat.repo,
-      `Task ${seat.task}: fix review findings (round ${index + 1})`,
-    );
-    report = `Fixed ${findings.length} finding(s) of Task ${seat.task}: ${findings.map((finding) => finding.path).join(', ')}. ${committed}.`;
+    const test = testLine.exec(fileText(briefRead))?.[1];
+    let tested = '';
+    if (test !== undefined) {
+      const ran = yield* call(bash(`cd ${shellQuote(seat.repo)} && ${test}`, 'Run the test'));
+      tested = ran.isError ? ` The test \`${test}\` failed.` : ` The test \`${test}\` passed.`;
+    }
+    report = `Implemented Task ${seat.task} (${seat.title}): wrote ${files.map((file) => file.path).join(', ')}.${tested} ${yield* commit(seat.repo, `Task ${seat.task}: ${seat.title}`)}.`;
+  }
+  for (const [index, round] of rounds.entries()) {
+    report = yield* fixRound(seat, round, seat.round > 0 ? seat.round : index + 1);
   }
   return report;
 }
 
-/** The reviewer seat: the diff read, each requirement checked at HEAD, a verdict. */
-export function* reviewerProgram(seat: SeatPrompt): PolicyProgram {
+/**
+ * How a scripted reviewer works, chosen by the session's policy (full-session.ts):
+ * - `thorough`: checks every review requirement at HEAD, that the change
+ *   touches only the brief's `Files:`, and runs every `must pass` command;
+ * - `trusts-task-test`: reads the diff, runs the brief's own `Test:` and
+ *   approves when it passes (it never reads the requirements or runs the
+ *   whole suite: it misses what only they show);
+ * - `accepts-extras`: thorough, but never compares the change with the
+ *   brief's `Files:` (work the task never asked for goes through).
+ */
+export type ReviewerVariant = 'thorough' | 'trusts-task-test' | 'accepts-extras';
+
+/** The reviewer seat: the diff read, the brief's requirements checked, a verdict. */
+export function* reviewerProgram(
+  seat: SeatPrompt,
+  variant: ReviewerVariant = 'thorough',
+): PolicyProgram {
   const briefRead = yield* call(read(seat.brief));
   if (briefRead.isError) return `Issues:\n- the brief ${seat.brief} could not be read`;
-  const requirements = requirementsOf(fileText(briefRead));
+  const brief = fileText(briefRead);
+  const requirements = findingsIn(brief);
   const diff = yield* call(
     bash(
       `cd ${shellQuote(seat.repo)} && git diff --stat ${seat.base}..HEAD && git diff ${seat.base}..HEAD`,
@@ -205,14 +226,54 @@ export function* reviewerProgram(seat: SeatPrompt): PolicyProgram {
   if (diff.isError || diff.text.trim() === '') {
     return `Issues:\n- the range ${seat.base}..HEAD holds no change for Task ${seat.task}`;
   }
-  const missing: Requirement[] = [];
-  for (const path of [...new Set(requirements.map((requirement) => requirement.path))]) {
+  if (variant === 'trusts-task-test') {
+    const test = testLine.exec(brief)?.[1];
+    if (test === undefined) return `Approved. Task ${seat.task}'s diff reads well.`;
+    const ran = yield* call(
+      bash(`cd ${shellQuote(seat.repo)} && ${test}`, "Run the task's own test"),
+    );
+    return ran.isError
+      ? `Issues:\n- \`${test}\` must pass`
+      : `Approved. Task ${seat.task}'s test \`${test}\` passes.`;
+  }
+  const missing: Finding[] = [];
+  const fileRequirements = requirements.filter(
+    (one): one is Extract<Finding, { text: string }> =>
+      one.kind === 'contain' || one.kind === 'absent',
+  );
+  for (const path of [...new Set(fileRequirements.map((requirement) => requirement.path))]) {
     const shown = yield* call(
       bash(`cd ${shellQuote(seat.repo)} && git show HEAD:${shellQuote(path)}`, `Read ${path}`),
     );
-    for (const requirement of requirements.filter((one) => one.path === path)) {
-      if (shown.isError || !shown.text.includes(requirement.text)) missing.push(requirement);
+    for (const requirement of fileRequirements.filter((one) => one.path === path)) {
+      const holds =
+        !shown.isError &&
+        (requirement.kind === 'absent'
+          ? !shown.text.includes(requirement.text)
+          : shown.text.includes(requirement.text));
+      if (!holds) missing.push(requirement);
     }
+  }
+  const scope = scopeOf(brief);
+  if (scope !== undefined && variant === 'thorough') {
+    const touched = yield* call(
+      bash(
+        `cd ${shellQuote(seat.repo)} && git diff --name-only ${seat.base}..HEAD`,
+        'List the files the change touches',
+      ),
+    );
+    for (const path of touched.text.split('\n').map((line) => line.trim())) {
+      if (path !== '' && !scope.includes(path)) {
+        missing.push({ kind: 'remove', path, task: seat.task });
+      }
+    }
+  }
+  for (const requirement of requirements) {
+    if (requirement.kind !== 'command') continue;
+    const ran = yield* call(
+      bash(`cd ${shellQuote(seat.repo)} && ${requirement.command}`, `Run ${requirement.command}`),
+    );
+    if (ran.isError) missing.push(requirement);
   }
   return missing.length === 0
     ? `Approved. Task ${seat.task} meets its ${requirements.length} review requirement(s).`
