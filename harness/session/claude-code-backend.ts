@@ -8,6 +8,7 @@ import {
 } from '@anthropic-ai/claude-agent-sdk';
 import type { StopMode } from '../campaign/config-schema.js';
 import { ClaudeCodeCapture } from './claude-code-capture.js';
+import { ClaudeCodeUser } from './claude-code-user.js';
 import { claudeCodeEnvironment, privateDirsOf } from './engine-env.js';
 import { type EngineProcess, spawnEngineInOwnGroup } from './engine-process.js';
 import { apiReportedModel } from './reported-model.js';
@@ -68,13 +69,14 @@ export const CLAUDE_CODE_DISALLOWED_TOOLS = ['WebFetch', 'WebSearch'] as const;
  * the other decision a controller can take, and is captured the same way
  * (the engine offers it headless only with a permission prompt tool, see
  * firstDispatchOptions). A `complete` session names SendMessage too: the
- * engine's own Agent and SendMessage run and resume its subagents.
+ * engine's own Agent and SendMessage run and resume its subagents, and
+ * AskUserQuestion is answered by the scripted user (claude-code-user.ts).
  */
 export function claudeCodeTools(stop: StopMode): string[] {
   return stop === 'first-dispatch'
     ? [...CLAUDE_CODE_TOOLS, 'SendMessage', 'AskUserQuestion']
     : stop === 'complete'
-      ? [...CLAUDE_CODE_TOOLS, 'SendMessage']
+      ? [...CLAUDE_CODE_TOOLS, 'SendMessage', 'AskUserQuestion']
       : [...CLAUDE_CODE_TOOLS];
 }
 
@@ -220,10 +222,11 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
       let lastAssistantText: string | null = null;
       let failure: string | undefined;
       const capture = request.stop === 'first-dispatch' ? new ClaudeCodeCapture() : undefined;
+      const user = ClaudeCodeUser.for(request.stop, request.user, request.transcript);
       let engineProcess: EngineProcess | undefined;
       try {
         const session = query({
-          prompt: request.prompt,
+          prompt: user === undefined ? request.prompt : user.input(request.prompt),
           options: {
             cwd: request.fixtureRepo,
             pathToClaudeCodeExecutable: options.binary,
@@ -250,6 +253,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
             abortController: abort,
             ...capture?.queryOptions(),
             ...(capture === undefined ? {} : firstDispatchOptions()),
+            ...user?.queryOptions(),
             // Its own process group: a Ctrl-C at the terminal reaches the harness, not the engine.
             spawnClaudeCodeProcess: (spawnOptions) => {
               engineProcess = spawnEngineInOwnGroup(spawnOptions, request.engineLog);
@@ -260,6 +264,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
         for await (const message of session as AsyncIterable<SDKMessage>) {
           if (capture !== undefined && !capture.observe(message)) continue;
           request.transcript.write(message);
+          user?.observe(message);
           if (message.type === 'system' && message.subtype === 'init') {
             // The init message names the model the engine was asked for, not one an API reported.
             engine = `claude-code ${message.claude_code_version}`;
@@ -284,6 +289,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
       } catch (error) {
         failure = error instanceof Error ? error.message : String(error);
       } finally {
+        user?.close();
         clearTimeout(timer);
         request.signal.removeEventListener('abort', onOuterAbort);
       }

@@ -2,9 +2,11 @@ import { mkdir } from 'node:fs/promises';
 import Anthropic from '@anthropic-ai/sdk';
 import { VERSION as SDK_VERSION } from '@anthropic-ai/sdk/version';
 import { CONTROLLER_SEAT, type SubagentSeat } from '../score/seat-record.js';
+import { runAnsweredControllerLoop } from './answered-controller-loop.js';
 import { DispatchCapture } from './dispatch-capture.js';
 import { privateDirsOf } from './engine-env.js';
 import type { Sandbox } from './sandbox.js';
+import { ScriptedUserSession, scriptedUserFor } from './scripted-user-session.js';
 import type {
   SessionBackend,
   SessionOutcome,
@@ -111,6 +113,12 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
         engine,
         sandbox: options.sandbox.kind,
       });
+      const scripted = scriptedUserFor(request.stop, request.user);
+      const user =
+        scripted === undefined
+          ? undefined
+          : new ScriptedUserSession(scripted, request.transcript, () => sessionId);
+      user?.start();
 
       const messages: Anthropic.MessageParam[] = [
         { role: 'user', content: [{ type: 'text', text: request.prompt }] },
@@ -157,26 +165,41 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
       let limitStop: string | undefined;
 
       try {
-        const loop = await runToolLoop({
-          client,
-          modelId: request.model.id,
-          system,
-          tools,
+        const loop = await runAnsweredControllerLoop({
+          user,
           messages,
           maxTurns: request.limits.maxTurns,
-          seat: CONTROLLER_SEAT,
-          parentToolUseId: null,
           transcript: request.transcript,
           sessionId,
-          signal: abort.signal,
-          onReply: (reply) => {
-            turns += 1;
-            onReply(reply);
-          },
-          answer: (call) =>
-            answerCall(call, { tools, capture, seats, toolContext, signal: abort.signal }),
-          stopAfterToolTurn: () =>
-            (capture?.captured ?? null) !== null || seats?.limitReached !== undefined,
+          run: (maxTurns) =>
+            runToolLoop({
+              client,
+              modelId: request.model.id,
+              system,
+              tools,
+              messages,
+              maxTurns,
+              seat: CONTROLLER_SEAT,
+              parentToolUseId: null,
+              transcript: request.transcript,
+              sessionId,
+              signal: abort.signal,
+              onReply: (reply) => {
+                turns += 1;
+                onReply(reply);
+              },
+              answer: (call) =>
+                answerCall(call, {
+                  tools,
+                  capture,
+                  seats,
+                  user,
+                  toolContext,
+                  signal: abort.signal,
+                }),
+              stopAfterToolTurn: () =>
+                (capture?.captured ?? null) !== null || seats?.limitReached !== undefined,
+            }),
         });
         stopReason = loop.stopReason;
         if (loop.end.kind === 'stopped' && seats?.limitReached !== undefined) {

@@ -92,6 +92,8 @@ describe('stop: complete on the messages backend', () => {
       'Grep',
       'Agent',
       'SendMessage',
+      // The scripted user answers it (scripted-user-session.ts).
+      'AskUserQuestion',
     ]);
 
     // Every message names its seat; the subagent's are marked with the dispatch that created it.

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Limits, StopMode } from '../../../harness/campaign/config-schema.js';
 import { loadPromptTemplate } from '../../../harness/campaign/prompt-template.js';
+import type { ScriptedUser } from '../../../harness/score/scripted-user.js';
 import { claudeCodeBackend } from '../../../harness/session/claude-code-backend.js';
 import { locateClaudeCodeBinary } from '../../../harness/session/locate-engine.js';
 import { messagesBackend } from '../../../harness/session/messages-backend.js';
@@ -64,6 +65,8 @@ export async function runBackendSession(options: {
   readonly limits?: Partial<Limits>;
   readonly signal?: AbortSignal;
   readonly repId?: string;
+  /** `stop: complete`: the scenario's scripted user (the defaults when absent). */
+  readonly user?: ScriptedUser;
 }): Promise<SessionRun> {
   const sandbox = await detectSandbox();
   const binary = locateClaudeCodeBinary();
@@ -96,6 +99,7 @@ export async function runBackendSession(options: {
         ...options.limits,
       },
       stop: options.stop,
+      ...(options.user === undefined ? {} : { user: options.user }),
       transcript,
       engineLog: () => {},
       signal: options.signal ?? new AbortController().signal,
