@@ -12,8 +12,18 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { scriptedModelId, startModelServer } from '../../harness/model-server/index.js';
+import { loadPromptTemplate } from '../../harness/campaign/prompt-template.js';
+import { captureFiles } from '../../harness/campaign/rep-evidence.js';
+import { takeSnapshot } from '../../harness/fixture/index.js';
+import {
+  policyNames,
+  scriptedModelId,
+  startModelServer,
+} from '../../harness/model-server/index.js';
 import { GREETING_QUESTION, STYLE_FILE } from '../../harness/model-server/policies/asks-user.js';
+import { filesNeeded } from '../../harness/score/evidence-needs.js';
+import { loadScenarioDir } from '../../harness/score/load-scenario.js';
+import { scoreRep } from '../../harness/score/score-rep.js';
 import { type ScriptedUser, scriptedUserSchema } from '../../harness/score/scripted-user.js';
 import { readSessionTranscript } from '../../harness/score/transcript-formats.js';
 import { questionToolResult } from '../../harness/session/scripted-user-session.js';
@@ -38,7 +48,20 @@ const unmatched: ScriptedUser = scriptedUserSchema.parse({
   answers: [{ id: 'deploy', pattern: 'deploy', answer: 'Deploy to staging.' }],
 });
 
-async function session(policy: string, backend: BackendName, user: ScriptedUser | undefined) {
+const scenarioDir = path.join(import.meta.dirname, 'fixtures', 'scripted-user');
+
+function loadScenario() {
+  const loaded = loadScenarioDir(scenarioDir, { knownPolicies: policyNames });
+  if (!loaded.ok) throw new Error(`${loaded.error.input}: ${loaded.error.problem}`);
+  return loaded.value;
+}
+
+async function session(
+  policy: string,
+  backend: BackendName,
+  user: ScriptedUser | undefined,
+  prompt?: (repo: string) => Promise<string>,
+) {
   const server = await startModelServer({ policy: 'structural' });
   closers.push(() => server.close());
   const repo = greetingsFixture();
@@ -47,7 +70,10 @@ async function session(policy: string, backend: BackendName, user: ScriptedUser 
     stop: 'complete',
     baseUrl: server.baseUrl,
     model: scriptedModelId(policy),
-    prompt: `Repository: ${repo}\nWrite the greeting style file the user chooses.`,
+    prompt:
+      prompt === undefined
+        ? `Repository: ${repo}\nWrite the greeting style file the user chooses.`
+        : await prompt(repo),
     fixtureRepo: repo,
     repId: `user/${backend}/${policy}`,
     ...(user === undefined ? {} : { user }),
@@ -61,7 +87,37 @@ async function session(policy: string, backend: BackendName, user: ScriptedUser 
   } catch {
     written = undefined;
   }
-  return { run, text, transcript: read.value, written };
+  return { repo, run, text, transcript: read.value, written };
+}
+
+/** One rep of the scripted-user scenario, scored by its checks. */
+async function scoredRep(policy: string, backend: BackendName, user?: ScriptedUser) {
+  const scenario = loadScenario();
+  const template = await loadPromptTemplate(path.join(scenarioDir, 'prompt.hbs'), 'scripted-user');
+  if (!template.ok) throw new Error(template.error.problem);
+  const { repo, run, transcript } = await session(
+    policy,
+    backend,
+    user ?? scenario.config.user,
+    async (fixtureRepo) =>
+      template.value.render({ fixtureRepo, planPath: scenario.config.plan, skillDir: '/skill' }),
+  );
+  const facts = { ownPlan: scenario.config.plan };
+  const captured = await captureFiles(repo, filesNeeded(scenario, 'post', facts));
+  const score = scoreRep({
+    scenario,
+    facts,
+    inputs: {
+      reply: run.outcome.finalReply ?? '',
+      toolCalls: transcript.toolCalls,
+      questions: transcript.questions,
+      after: await takeSnapshot(repo),
+      filesAfter: captured.files,
+    },
+    runner: { kind: 'completed' },
+    assessPre: false,
+  });
+  return Object.fromEntries(score.checks.map((check) => [check.id, check.outcome]));
 }
 
 const backends: BackendName[] = ['messages', 'claude-code'];
@@ -146,6 +202,22 @@ for (const backend of backends) {
           ['reply', 'default', 'Your call: follow your skill.'],
           ['reply', 'unanswered', null],
         ]);
+      });
+
+      it('the scenario’s checks pass for both ways of asking, and fail when no rule answers', async () => {
+        const passing = {
+          'asked-the-user': 'pass',
+          'style-rule-answered': 'pass',
+          'acted-on-the-answer': 'pass',
+        };
+        expect(await scoredRep('asks-user-tool', backend)).toEqual(passing);
+        expect(await scoredRep('asks-user-reply', backend)).toEqual(passing);
+        // Planted negative: the same session with a user whose rule never matches.
+        expect(await scoredRep('asks-user-tool', backend, unmatched)).toEqual({
+          'asked-the-user': 'pass',
+          'style-rule-answered': 'fail',
+          'acted-on-the-answer': 'fail',
+        });
       });
     },
   );
