@@ -14,7 +14,7 @@
  * (user-question-record.ts).
  */
 import { z } from 'zod';
-import { nameSchema, nonBlank, regexSource } from './param-types.js';
+import { compiles, nameSchema, nonBlank, regexSource } from './param-types.js';
 
 export const DEFAULT_USER_ANSWER = 'Your call: follow your skill.';
 export const DEFAULT_MAX_ANSWERS = 5;
@@ -25,7 +25,7 @@ export const answerRuleSchema = z
     id: nameSchema.refine((id) => id !== 'default', 'is reserved for the default answer'),
     /** A regular expression on the question's text, matched case-insensitively. */
     pattern: regexSource.refine(
-      (source) => !new RegExp(source, 'i').test(''),
+      (source) => !compiles(source) || !new RegExp(source, 'i').test(''),
       'matches every question (it matches the empty text): give a pattern that names what the question asks, or use "default"',
     ),
     answer: nonBlank,
