@@ -44,8 +44,8 @@ export const scriptedUserSchema = z
       ),
     /** What the user says to a question no rule matches. */
     default: nonBlank.default(DEFAULT_USER_ANSWER),
-    /** The most questions answered in one rep; later ones go unanswered. */
-    maxAnswers: z.number().int().min(1).max(50).default(DEFAULT_MAX_ANSWERS),
+    /** The most questions answered in one rep (0: none); later ones go unanswered. */
+    maxAnswers: z.number().int().min(0).max(50).default(DEFAULT_MAX_ANSWERS),
   })
   .strict();
 /** A scenario's `user` block, defaults applied. */

@@ -29,7 +29,7 @@ export const userEventSchema = z.discriminatedUnion('subtype', [
     type: z.literal('system'),
     subtype: z.literal('user_script'),
     rules: z.array(z.string().min(1)),
-    maxAnswers: z.number().int().positive(),
+    maxAnswers: z.number().int().nonnegative(),
   }),
   z.looseObject({
     type: z.literal('system'),

@@ -204,6 +204,28 @@ for (const backend of backends) {
         ]);
       });
 
+      it('a user who never answers (maxAnswers 0): the question call is refused, the session goes on without', async () => {
+        const { run, transcript, written } = await session(
+          'asks-user-tool',
+          backend,
+          scriptedUserSchema.parse({ maxAnswers: 0 }),
+        );
+        expect(run.outcome.status).toEqual({ kind: 'completed' });
+        expect(written).toBe('no-answer');
+        expect(transcript.questions?.map((q) => [q.via, q.source, q.answer])).toEqual([
+          ['tool', 'unanswered', null],
+        ]);
+        const call = transcript.toolCalls.find((c) => c.name === 'AskUserQuestion');
+        const result = toolResults(run.transcript).get(call?.id ?? '');
+        // The engine prefixes a hook's refusal with its own `PreToolUse:AskUserQuestion hook error: `.
+        expect(result?.isError).toBe(true);
+        expect(result?.text).toMatch(
+          backend === 'messages'
+            ? /^The user did not answer\.$/
+            : /^PreToolUse:AskUserQuestion hook error: The user did not answer\.$/,
+        );
+      });
+
       it('the scenario’s checks pass for both ways of asking, and fail when no rule answers', async () => {
         const passing = {
           'asked-the-user': 'pass',

@@ -174,7 +174,7 @@ describe('the scenario user block at load', () => {
     ).toMatch(/user: unknown field "answer"; remove it or fix its spelling/);
     expect(
       refusal((s) => {
-        userOf(s).maxAnswers = 0;
+        userOf(s).maxAnswers = -1;
       }),
     ).toMatch(/user\.maxAnswers/);
   });
