@@ -7,6 +7,11 @@
  * asks nothing, or asks past the user's answer limit, or when the loop ends
  * any other way (a stop after a tool turn, the turn limit, a cut-short
  * reply). Without a scripted user it is the plain loop.
+ *
+ * Each run after an answer gets the whole turn budget again: the Claude
+ * Code engine counts `maxTurns` per user message (measured on 2.1.332: a
+ * session asking once under maxTurns 2 completes in 3 turns), and both
+ * backends count alike. maxAnswers bounds how many runs there are.
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import { CONTROLLER_SEAT } from '../score/seat-record.js';
@@ -18,6 +23,7 @@ export async function runAnsweredControllerLoop(input: {
   readonly user: ScriptedUserSession | undefined;
   /** The controller's conversation; the loop and the answers append to it. */
   readonly messages: Anthropic.MessageParam[];
+  /** The turn budget of each run (the session's maxTurns). */
   readonly maxTurns: number;
   readonly transcript: TranscriptSink;
   readonly sessionId: string;
@@ -26,7 +32,7 @@ export async function runAnsweredControllerLoop(input: {
 }): Promise<ToolLoopResult> {
   let turns = 0;
   for (;;) {
-    const loop = await input.run(input.maxTurns - turns);
+    const loop = await input.run(input.maxTurns);
     turns += loop.turns;
     const result = { ...loop, turns };
     if (input.user === undefined || loop.end.kind !== 'reply' || loop.end.cutShort !== undefined) {
@@ -34,7 +40,6 @@ export async function runAnsweredControllerLoop(input: {
     }
     const answer = input.user.answerReply(loop.end.text, CONTROLLER_SEAT);
     if (answer === undefined) return result;
-    if (turns >= input.maxTurns) return { ...result, end: { kind: 'turn-limit' } };
     const content: Anthropic.TextBlockParam[] = [{ type: 'text', text: answer }];
     input.messages.push({ role: 'user', content });
     input.transcript.write({

@@ -226,6 +226,26 @@ for (const backend of backends) {
         );
       });
 
+      it('the turn limit counts the turns after each user message, as the engine does', async () => {
+        const server = await startModelServer({ policy: 'structural' });
+        closers.push(() => server.close());
+        const repo = greetingsFixture();
+        const run = await runBackendSession({
+          backend,
+          stop: 'complete',
+          baseUrl: server.baseUrl,
+          model: scriptedModelId('asks-user-reply'),
+          prompt: `Repository: ${repo}\nWrite the greeting style file the user chooses.`,
+          fixtureRepo: repo,
+          limits: { maxTurns: 2 },
+          user: fancy,
+        });
+        // One turn asks; after the answer, two more (the write, the report) fit in a fresh budget.
+        expect(run.outcome.status).toEqual({ kind: 'completed' });
+        expect(run.outcome.turns).toBe(3);
+        expect(run.outcome.finalReply).toBe(`Wrote ${STYLE_FILE}: fancy-greeting.`);
+      });
+
       it('the scenario’s checks pass for both ways of asking, and fail when no rule answers', async () => {
         const passing = {
           'asked-the-user': 'pass',
