@@ -12,6 +12,9 @@
  * - `user_answer`: what the scripted user said to it (`source`: the rule by
  *   id, the default, or `unanswered` once maxAnswers answers were given).
  *
+ * The answer to a reply is also in the transcript as the user message the
+ * session got, marked `answers_question: <question_id>`.
+ *
  * readQuestions validates each record; a record that does not match its
  * schema, or an answer to no recorded question, is a malformed line (never
  * fatal), as transcript-seats.ts treats seat records.

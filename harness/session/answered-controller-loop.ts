@@ -40,7 +40,7 @@ export async function runAnsweredControllerLoop(input: {
     }
     const answer = input.user.answerReply(loop.end.text, CONTROLLER_SEAT);
     if (answer === undefined) return result;
-    const content: Anthropic.TextBlockParam[] = [{ type: 'text', text: answer }];
+    const content: Anthropic.TextBlockParam[] = [{ type: 'text', text: answer.text }];
     input.messages.push({ role: 'user', content });
     input.transcript.write({
       type: 'user',
@@ -48,6 +48,7 @@ export async function runAnsweredControllerLoop(input: {
       parent_tool_use_id: null,
       session_id: input.sessionId,
       seat: CONTROLLER_SEAT,
+      answers_question: answer.questionId,
     });
   }
 }

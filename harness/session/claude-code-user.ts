@@ -9,7 +9,8 @@
  *   (`updatedInput.answers`, by question text, as the engine's own dialog
  *   fills them), and the engine's tool writes its usual result for answered
  *   questions. A call the user answers none of is denied with
- *   UNANSWERED_RESULT. Calls inside a subagent (they carry an `agent_id`) are
+ *   UNANSWERED_RESULT (the engine puts `PreToolUse:AskUserQuestion hook
+ *   error: ` in front). Calls inside a subagent (they carry an `agent_id`) are
  *   left to the engine.
  * - a reply that ends on a question: the session runs on streaming input. The
  *   first message is the prompt; after each `result` of the controller whose
@@ -27,6 +28,7 @@ import type { StopMode } from '../campaign/config-schema.js';
 import type { ScriptedUser } from '../score/scripted-user.js';
 import { CONTROLLER_SEAT } from '../score/seat-record.js';
 import {
+  type ReplyAnswer,
   ScriptedUserSession,
   scriptedUserFor,
   UNANSWERED_RESULT,
@@ -69,7 +71,7 @@ export class ClaudeCodeUser {
   readonly #transcript: TranscriptSink;
   #started = false;
   /** Each controller result's verdict, in order: an answer to send, or undefined (end the input). */
-  readonly #decisions: (string | undefined)[] = [];
+  readonly #decisions: (ReplyAnswer | undefined)[] = [];
   #wake: (() => void) | undefined;
   #sessionId = '';
   #ended = false;
@@ -108,8 +110,12 @@ export class ClaudeCodeUser {
       }
       const answer = this.#decisions.shift();
       if (answer === undefined) return;
-      this.#transcript.write({ ...this.#message(answer), session_id: this.#sessionId });
-      yield this.#message(answer);
+      this.#transcript.write({
+        ...this.#message(answer.text),
+        session_id: this.#sessionId,
+        answers_question: answer.questionId,
+      });
+      yield this.#message(answer.text);
     }
   }
 
@@ -135,7 +141,7 @@ export class ClaudeCodeUser {
     this.#decide(undefined);
   }
 
-  #decide(answer: string | undefined): void {
+  #decide(answer: ReplyAnswer | undefined): void {
     if (this.#ended) return;
     if (answer === undefined) this.#ended = true;
     this.#decisions.push(answer);

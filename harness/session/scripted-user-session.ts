@@ -58,6 +58,17 @@ export interface QuestionCallAnswer {
   readonly isError: boolean;
 }
 
+/**
+ * The answer to a reply that ended on a question: its text, sent as the next
+ * user message, and the question it answers. The transcript's copy of that
+ * message carries `answers_question` (the question's id), so no reader takes
+ * it for the session's prompt.
+ */
+export interface ReplyAnswer {
+  readonly text: string;
+  readonly questionId: string;
+}
+
 export class ScriptedUserSession {
   readonly #user: ScriptedUser;
   readonly #transcript: TranscriptSink;
@@ -137,9 +148,12 @@ export class ScriptedUserSession {
    * The answer to a reply, when it ends on a question and the user still
    * answers; undefined when it does not (the session then ends there).
    */
-  answerReply(reply: string, seat: SeatRecord): string | undefined {
+  answerReply(reply: string, seat: SeatRecord): ReplyAnswer | undefined {
     const question = closingQuestion(reply);
     if (question === undefined) return undefined;
-    return this.ask('reply', question, seat, null).answer ?? undefined;
+    const given = this.ask('reply', question, seat, null);
+    return given.answer === null
+      ? undefined
+      : { text: given.answer, questionId: `q-${this.#asked}` };
   }
 }

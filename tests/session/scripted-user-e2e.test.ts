@@ -170,6 +170,8 @@ for (const backend of backends) {
         expect(written).toBe('fancy-greeting');
         expect(run.outcome.finalReply).toBe(`Wrote ${STYLE_FILE}: fancy-greeting.`);
         expect(transcript.reply).toBe(`Wrote ${STYLE_FILE}: fancy-greeting.`);
+        expect(transcript.malformed).toEqual([]);
+        expect(transcript.ending).toEqual({ kind: 'completed' });
         expect(transcript.questions).toEqual([
           expect.objectContaining({
             via: 'reply',
@@ -186,6 +188,9 @@ for (const backend of backends) {
             JSON.stringify(line.message).includes('Use the fancy-greeting, please.'),
         );
         expect(answers).toHaveLength(1);
+        expect(answers[0]?.answers_question).toBe('q-1');
+        // The answer is not taken for the session's prompt.
+        expect(transcript.prompt ?? '').not.toContain('fancy-greeting');
       });
 
       it('maxAnswers reached: the session ends completed on its question, recorded unanswered', async () => {
