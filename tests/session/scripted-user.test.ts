@@ -5,7 +5,8 @@
  * or match-everything pattern, a shared id, an unknown field, a block under
  * a stop mode where it has no effect), the block entering the campaign
  * identity only when declared, the transcript records validated when read
- * back, and the tool result both backends give for answered questions.
+ * back (and scored by `redgreen check --transcript`), and the tool result
+ * both backends give for answered questions.
  */
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -29,6 +30,7 @@ import {
   scriptedUserFor,
 } from '../../harness/session/scripted-user-session.js';
 import { offeredTools } from '../../harness/session/tools/session-tools.js';
+import { repoRoot, runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
 type Json = Record<string, unknown>;
@@ -345,5 +347,52 @@ describe('the records read back', () => {
     );
     if (!whole.ok) throw new Error(whole.error.problem);
     expect(whole.value.malformed.map((line) => line.line)).toEqual([2, 3]);
+  });
+});
+
+describe('redgreen check --transcript reads the questions', () => {
+  /** The scripted-user scenario on a shipped recipe, so `check` can resolve its fixture. */
+  function shippedRecipeScenario(): string {
+    return scenarioWith((s) => {
+      s.fixture = { recipe: 'widget-v3', scenario: 's1' };
+      s.plan = 'docs/plans/2026-07-06-widget-export.md';
+    });
+  }
+
+  const lines = (answer: { source: string; rule: string | null; answer: string | null }) =>
+    [
+      { type: 'system', subtype: 'init', engine: 'redgreen-messages (@anthropic-ai/sdk 1.14.0)' },
+      { type: 'system', subtype: 'user_script', rules: ['style'], maxAnswers: 3 },
+      {
+        type: 'system',
+        subtype: 'user_question',
+        question_id: 'q-1',
+        via: 'reply',
+        text: 'Which greeting style should I write?',
+        seat: { kind: 'controller' },
+        tool_use_id: null,
+      },
+      { type: 'system', subtype: 'user_answer', question_id: 'q-1', ...answer },
+      { type: 'result', subtype: 'success', is_error: false, result: 'Wrote it.', num_turns: 2 },
+    ]
+      .map((line) => JSON.stringify(line))
+      .join('\n');
+
+  it('scores user-answered from a transcript file: the rule passes, the default fails it', async () => {
+    const scenario = shippedRecipeScenario();
+    const dir = makeTempDir();
+    const ruled = path.join(dir, 'ruled.jsonl');
+    const defaulted = path.join(dir, 'defaulted.jsonl');
+    writeFileSync(ruled, lines({ source: 'rule', rule: 'style', answer: 'fancy-greeting' }));
+    writeFileSync(
+      defaulted,
+      lines({ source: 'default', rule: null, answer: 'Your call: follow your skill.' }),
+    );
+    const passed = await runCli(['check', scenario, '--transcript', ruled], { cwd: repoRoot });
+    expect(passed.stderr).toBe('');
+    expect(passed.stdout).toMatch(/pass {2}asked-the-user: /);
+    expect(passed.stdout).toMatch(/pass {2}style-rule-answered: q-1 .* got answer style/);
+    const failed = await runCli(['check', scenario, '--transcript', defaulted], { cwd: repoRoot });
+    expect(failed.stdout).toMatch(/FAIL {2}style-rule-answered: .*none got answer rule style/);
   });
 });
