@@ -189,6 +189,7 @@ export async function checkSession(
       toolCalls: read.value.toolCalls,
       sessionModel: read.value.model ?? null,
       transcriptPartial: read.value.malformed.length > 0,
+      questions: read.value.questions,
     };
     runner = read.value.ending;
     const prompted =

@@ -10,7 +10,7 @@ import { fixtureRecord } from './resolve-scenario.js';
  * The campaign identity: a hash of everything a session depends on (each
  * model, its name and endpoint, backend and engine version, harness version, limits, seed, each
  * arm's skill tree, the prompt and its variables, the stop mode, the
- * fixtures, the `--only` subset), and of nothing it does not (reps,
+ * scripted user's answers, the fixtures, the `--only` subset), and of nothing it does not (reps,
  * concurrency, shard, cost cap, gates, checks: a rescore handles those). A results directory adopts only reps of its own identity.
  */
 export function campaignIdentity(inputs: {
@@ -55,6 +55,8 @@ export function campaignIdentity(inputs: {
           : { promptVariables: scenario.compiled.promptVariables }),
         // Only a non-default stop mode enters the hash, so identities from before it stay valid.
         ...(scenario.config.stop === 'report' ? {} : { stop: scenario.config.stop }),
+        // The scripted user's answers change the session; absent, identities stay as they were.
+        ...(scenario.config.user === undefined ? {} : { user: scenario.config.user }),
       })),
       fixtures: [...inputs.fixtures.entries()]
         .sort(([a], [b]) => (a < b ? -1 : 1))

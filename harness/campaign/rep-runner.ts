@@ -13,6 +13,7 @@ import { openDirectoriesToOwner, removeTree } from '../lib/remove-tree.js';
 import type { Facts } from '../score/placeholders.js';
 import { formatReplyFile } from '../score/reply-file.js';
 import type { RepScore } from '../score/score-rep.js';
+import type { ScriptedUser } from '../score/scripted-user.js';
 import { readTranscript } from '../score/transcript-reader.js';
 import { confinedGitRunner } from '../session/confined-git.js';
 import type { Sandbox } from '../session/sandbox.js';
@@ -179,6 +180,7 @@ export async function runRep(
             redactor,
             signal,
             stop: scenario.config.stop,
+            user: scenario.config.user,
           });
     if (
       session.outcome.status.kind === 'indeterminate' &&
@@ -342,6 +344,7 @@ async function runSession(
     readonly redactor: SecretRedactor;
     readonly signal: AbortSignal;
     readonly stop: StopMode;
+    readonly user: ScriptedUser | undefined;
   },
 ): Promise<SessionRecord> {
   const transcript = new TranscriptSink(
@@ -363,6 +366,7 @@ async function runSession(
       limits: context.campaign.limits,
       price: model.priceModel,
       stop: rep.stop,
+      user: rep.user,
       transcript,
       engineLog: engineLog.append,
       signal: rep.signal,

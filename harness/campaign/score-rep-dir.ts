@@ -19,6 +19,7 @@ import { capturedFilesSchema, commandRecordSchema } from '../score/evidence.js';
 import { parseReplyFile } from '../score/reply-file.js';
 import { type RepScore, scoreRep } from '../score/score-rep.js';
 import { readTranscript } from '../score/transcript-reader.js';
+import { readQuestions } from '../score/user-question-record.js';
 import { skillDirOfPrompt } from './prompt-skill-dir.js';
 import { type RepMeta, repMetaSchema } from './rep-meta.js';
 import { type BuiltFixture, type ResolvedScenario, scenarioFacts } from './resolve-scenario.js';
@@ -47,9 +48,9 @@ export async function scoreRepDirectory(
     );
     const after = snapshotSchema.parse(await readJson(path.join(repDir, REP_FILES.snapshotAfter)));
     const reply = parseReplyFile(await readFile(path.join(repDir, REP_FILES.reply), 'utf8')).reply;
-    const transcript = readTranscript(
-      await readFile(path.join(repDir, REP_FILES.transcript), 'utf8'),
-    );
+    const transcriptText = await readFile(path.join(repDir, REP_FILES.transcript), 'utf8');
+    const transcript = readTranscript(transcriptText);
+    const questions = readQuestions(transcriptText);
     const filesBefore = await optionalJson(path.join(repDir, REP_FILES.filesBefore), (v) =>
       capturedFilesSchema.parse(v),
     );
@@ -70,7 +71,8 @@ export async function scoreRepDirectory(
         toolCalls: transcript.toolCalls,
         sessionModel: meta.model.reported,
         skillDir: skillDirOfPrompt(scenario.prompt, scenario.config.plan, prompt) ?? null,
-        transcriptPartial: transcript.malformed.length > 0,
+        transcriptPartial: transcript.malformed.length + questions.malformed.length > 0,
+        questions: questions.questions,
         before,
         after,
         filesBefore: filesBefore?.files,

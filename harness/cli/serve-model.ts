@@ -20,6 +20,10 @@ Policies (each answers as model "scripted:<policy>", so its numbers are never mi
   full-fresh-fixer    calibration: as full-controller, but a fix goes to a fresh implementer
   re-reviews          sends a task reviewer (not an implementer) back over a task's open findings
   echoes-template     writes the skill text's own ruling/parked template lines to the ledger, goes on
+  asks-user-tool      scripted user (stop: complete): asks the greeting style with AskUserQuestion,
+                      then writes the style the answer names to greeting-style.txt
+  asks-user-reply     scripted user: replies with the question; writes the style an answer names,
+                      asks again while none does
 A request whose model id is "scripted:<policy>" is answered by that policy; any other model id is
 answered by --policy. Usage numbers in responses are estimates (about 4 characters a token).
 

@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { pathRecord, type Snapshot } from '../fixture/snapshot-schema.js';
 import type { ToolCall } from './tool-call.js';
+import type { RecordedQuestion } from './user-question-record.js';
 
 /** The parts of the evidence, each of which may be missing. */
 export const EVIDENCE_KINDS = [
@@ -91,6 +92,12 @@ export interface TranscriptEvidence {
    * missing, so a check that asserts an absence cannot be decided.
    */
   readonly partial?: boolean | undefined;
+  /**
+   * The questions the session put to its scripted user, with the answers
+   * (user-question-record.ts); undefined when the transcript records no
+   * scripted user.
+   */
+  readonly questions?: readonly RecordedQuestion[] | undefined;
 }
 
 /** What a transcript check says when what it looked for is absent from a partial transcript. */

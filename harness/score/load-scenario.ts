@@ -161,6 +161,15 @@ export function loadScenarioDir(
   const shell = scenarioShellSchema.safeParse(data.value);
   if (!shell.success) return err(scenarioFieldError(file, shell.error));
   const config = shell.data;
+  if (config.user !== undefined && config.stop !== 'complete') {
+    return err(
+      inputError(
+        `${file}: user`,
+        `has no effect under "stop": "${config.stop}" (only a complete session is answered; a question ends any other)`,
+        'set "stop": "complete" or remove the user block',
+      ),
+    );
+  }
   if (config.id !== path.basename(absolute)) {
     return err(
       inputError(

@@ -5,7 +5,9 @@
  * - `plan`: the plan the controller executes; `prompt`: a Handlebars
  *   template and its variables; `stop`: `report` (the session works, then
  *   replies) or `first-dispatch` (it ends at the controller's first subagent
- *   dispatch, which is captured);
+ *   dispatch, which is captured) or `complete` (dispatches run as subagents);
+ * - `user` (`stop: complete` only): the scripted user, who answers the
+ *   session's questions by pattern, else with a default (scripted-user.ts);
  * - `plans`: the catalogue of plans' short names and task titles readers use;
  * - `report`: the reply's contract, named sections each with its label(s)
  *   and an extractor (task, tasks, choice, text, path-judgements);
@@ -25,6 +27,7 @@ import { type CheckInput, checkSchema } from './check-schema.js';
 import { EXTRACTOR_KINDS, extractorSpecSchema } from './extractors/index.js';
 import { planCatalogueSchema } from './extractors/plan-context.js';
 import { nameSchema, nonBlank, regexSource } from './param-types.js';
+import { scriptedUserSchema } from './scripted-user.js';
 import { stopModeSchema } from './stop-mode.js';
 
 export const SCENARIO_ID = /^[a-z0-9][a-z0-9-]*$/;
@@ -131,6 +134,8 @@ export const scenarioShellSchema = z
       .describe(
         'report: the model works, then replies; first-dispatch: capture the first dispatch; complete: dispatches run as subagents',
       ),
+    /** `stop: complete` only: answers to the questions the session asks the human (scripted-user.ts). */
+    user: scriptedUserSchema.optional(),
     plans: planCatalogueSchema.default({}),
     report: z.record(nameSchema, sectionSchema).optional(),
     checks: z

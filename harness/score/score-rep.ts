@@ -29,6 +29,7 @@ import type { Facts } from './placeholders.js';
 import { readReport } from './read-report.js';
 import { summarySchema } from './scenario-schema.js';
 import { callRan, type ToolCall } from './tool-call.js';
+import type { RecordedQuestion } from './user-question-record.js';
 
 export const runnerStatusSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('completed') }).strict(),
@@ -92,6 +93,8 @@ export interface RepInputs {
   readonly skillDir?: string | null | undefined;
   /** True when lines of the transcript could not be read (see TranscriptEvidence.partial). */
   readonly transcriptPartial?: boolean | undefined;
+  /** The questions a scripted user was asked (SessionTranscript.questions), when recorded. */
+  readonly questions?: readonly RecordedQuestion[] | undefined;
   readonly before?: Snapshot | undefined;
   readonly after?: Snapshot | undefined;
   readonly filesBefore?: Readonly<Record<string, CapturedFile>> | undefined;
@@ -138,6 +141,7 @@ export function buildEvidence(request: ScoreRequest): { post: Evidence; pre: Evi
           model: inputs.sessionModel ?? null,
           skillDir: inputs.skillDir ?? null,
           partial: inputs.transcriptPartial === true,
+          questions: inputs.questions,
         };
   return {
     post: {

@@ -148,6 +148,8 @@ export function readAtif(
     malformed: seats.malformed,
     ending: atifEnding(parsed.value),
     seats: seats.seats,
+    // ATIF carries no scripted-user records: user-answered is undecided on an ATIF file.
+    questions: undefined,
   });
 }
 

@@ -27,6 +27,7 @@ import { isInsideSubagent, type ToolCall } from './tool-call.js';
 import { readAtif } from './transcript-atif.js';
 import { type MalformedLine, readTranscript, type TranscriptRead } from './transcript-reader.js';
 import { readSeats, type TranscriptSeat } from './transcript-seats.js';
+import { type RecordedQuestion, readQuestions } from './user-question-record.js';
 
 export type TranscriptFormat = 'claude-code-stream-json' | 'redgreen' | 'atif-1.4';
 
@@ -50,6 +51,12 @@ export interface SessionTranscript {
   readonly ending: RunnerStatus;
   /** The subagent seats the controller started (transcript-seats.ts; from ATIF: transcript-atif.ts). */
   readonly seats: readonly TranscriptSeat[];
+  /**
+   * The questions a scripted user was asked, with its answers
+   * (user-question-record.ts); undefined when the transcript records no
+   * scripted user (a session without one, or run elsewhere).
+   */
+  readonly questions: readonly RecordedQuestion[] | undefined;
 }
 
 export const EXPECTED =
@@ -130,15 +137,19 @@ function readJsonLines(text: string, source: string): Result<SessionTranscript, 
     return err(inputError(source, why, `give a ${EXPECTED}`));
   }
   const seats = readSeats(text, read.toolCalls, origin === 'claude-code-stream-json');
+  const questions = readQuestions(text);
   return ok({
     format: origin,
     toolCalls: read.toolCalls,
     reply: read.reply,
     model: read.model,
     prompt: read.prompt,
-    malformed: [...read.malformed, ...seats.malformed].sort((a, b) => a.line - b.line),
+    malformed: [...read.malformed, ...seats.malformed, ...questions.malformed].sort(
+      (a, b) => a.line - b.line,
+    ),
     ending: jsonLinesEnding(read),
     seats: seats.seats,
+    questions: questions.questions,
   });
 }
 

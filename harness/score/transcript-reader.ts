@@ -187,7 +187,12 @@ export function readTranscript(jsonl: string): TranscriptRead {
         continue;
       }
       const content = parsed.data.message.content;
-      if (prompt === undefined && (parsed.data.parent_tool_use_id ?? null) === null) {
+      // A scripted user's answer (user-question-record.ts) is never the prompt.
+      if (
+        prompt === undefined &&
+        (parsed.data.parent_tool_use_id ?? null) === null &&
+        !('answers_question' in parsed.data)
+      ) {
         const text =
           typeof content === 'string'
             ? content

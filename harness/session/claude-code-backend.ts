@@ -9,8 +9,10 @@ import {
 import type { StopMode } from '../campaign/config-schema.js';
 import { ClaudeCodeCapture } from './claude-code-capture.js';
 import { seatWatchFor } from './claude-code-seat-watch.js';
+import { ClaudeCodeUser } from './claude-code-user.js';
 import { claudeCodeEnvironment, privateDirsOf } from './engine-env.js';
 import { type EngineProcess, spawnEngineInOwnGroup } from './engine-process.js';
+import { combinedHooks } from './query-hooks.js';
 import { apiReportedModel } from './reported-model.js';
 import type { Sandbox } from './sandbox.js';
 import type {
@@ -69,13 +71,14 @@ export const CLAUDE_CODE_DISALLOWED_TOOLS = ['WebFetch', 'WebSearch'] as const;
  * the other decision a controller can take, and is captured the same way
  * (the engine offers it headless only with a permission prompt tool, see
  * firstDispatchOptions). A `complete` session names SendMessage too: the
- * engine's own Agent and SendMessage run and resume its subagents.
+ * engine's own Agent and SendMessage run and resume its subagents, and
+ * AskUserQuestion is answered by the scripted user (claude-code-user.ts).
  */
 export function claudeCodeTools(stop: StopMode): string[] {
   return stop === 'first-dispatch'
     ? [...CLAUDE_CODE_TOOLS, 'SendMessage', 'AskUserQuestion']
     : stop === 'complete'
-      ? [...CLAUDE_CODE_TOOLS, 'SendMessage']
+      ? [...CLAUDE_CODE_TOOLS, 'SendMessage', 'AskUserQuestion']
       : [...CLAUDE_CODE_TOOLS];
 }
 
@@ -223,10 +226,11 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
       const capture = request.stop === 'first-dispatch' ? new ClaudeCodeCapture() : undefined;
       // Seat and rep limits, watched on the stream: a limit met stops the engine (abort).
       const seatWatch = seatWatchFor(request, () => abort.abort());
+      const user = ClaudeCodeUser.for(request.stop, request.user, request.transcript);
       let engineProcess: EngineProcess | undefined;
       try {
         const session = query({
-          prompt: request.prompt,
+          prompt: user === undefined ? request.prompt : user.input(request.prompt),
           options: {
             cwd: request.fixtureRepo,
             pathToClaudeCodeExecutable: options.binary,
@@ -252,8 +256,14 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
             additionalDirectories: [request.skillDir],
             abortController: abort,
             ...capture?.queryOptions(),
-            ...(request.stop === 'complete' ? seatWatch.watch.queryOptions() : {}),
             ...(capture === undefined ? {} : firstDispatchOptions()),
+            ...user?.queryOptions(),
+            // Every part's PreToolUse hook, not only the last part's.
+            ...combinedHooks([
+              capture?.queryOptions(),
+              request.stop === 'complete' ? seatWatch.watch.queryOptions() : undefined,
+              user?.queryOptions(),
+            ]),
             // Its own process group: a Ctrl-C at the terminal reaches the harness, not the engine.
             spawnClaudeCodeProcess: (spawnOptions) => {
               engineProcess = spawnEngineInOwnGroup(spawnOptions, request.engineLog);
@@ -265,6 +275,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
           if (capture !== undefined && !capture.observe(message)) continue;
           request.transcript.write(message);
           seatWatch.watch.observe(message);
+          user?.observe(message);
           if (message.type === 'system' && message.subtype === 'init') {
             // The init message names the model the engine was asked for, not one an API reported.
             engine = `claude-code ${message.claude_code_version}`;
@@ -289,6 +300,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
       } catch (error) {
         failure = error instanceof Error ? error.message : String(error);
       } finally {
+        user?.close();
         clearTimeout(timer);
         seatWatch.stop();
         request.signal.removeEventListener('abort', onOuterAbort);

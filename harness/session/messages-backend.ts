@@ -2,10 +2,12 @@ import { mkdir } from 'node:fs/promises';
 import Anthropic from '@anthropic-ai/sdk';
 import { VERSION as SDK_VERSION } from '@anthropic-ai/sdk/version';
 import { CONTROLLER_SEAT, type SubagentSeat } from '../score/seat-record.js';
+import { runAnsweredControllerLoop } from './answered-controller-loop.js';
 import { DispatchCapture } from './dispatch-capture.js';
 import { privateDirsOf } from './engine-env.js';
 import { modelForTier } from './model-tiers.js';
 import type { Sandbox } from './sandbox.js';
+import { ScriptedUserSession, scriptedUserFor } from './scripted-user-session.js';
 import { seatSpendFor, tokenUsageOf } from './seat-spend.js';
 import type {
   SessionBackend,
@@ -113,6 +115,12 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
         engine,
         sandbox: options.sandbox.kind,
       });
+      const scripted = scriptedUserFor(request.stop, request.user);
+      const user =
+        scripted === undefined
+          ? undefined
+          : new ScriptedUserSession(scripted, request.transcript, () => sessionId);
+      user?.start();
 
       const messages: Anthropic.MessageParam[] = [
         { role: 'user', content: [{ type: 'text', text: request.prompt }] },
@@ -171,30 +179,45 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
       let limitStop: string | undefined;
 
       try {
-        const loop = await runToolLoop({
-          client,
-          modelId: request.model.id,
-          system,
-          tools,
+        const loop = await runAnsweredControllerLoop({
+          user,
           messages,
           maxTurns: request.limits.maxTurns,
-          seat: CONTROLLER_SEAT,
-          parentToolUseId: null,
           transcript: request.transcript,
           sessionId,
-          signal: abort.signal,
-          onReply: (reply) => {
-            turns += 1;
-            onReply(reply);
-            modelReported = reply.model;
-            spend.reply(null, reply.id, reply.model, tokenUsageOf(reply.usage));
-          },
-          answer: (call) =>
-            answerCall(call, { tools, capture, seats, toolContext, signal: abort.signal }),
-          stopAfterToolTurn: () =>
-            (capture?.captured ?? null) !== null ||
-            seats?.limitReached !== undefined ||
-            spend.shouldStop(),
+          run: (maxTurns) =>
+            runToolLoop({
+              client,
+              modelId: request.model.id,
+              system,
+              tools,
+              messages,
+              maxTurns,
+              seat: CONTROLLER_SEAT,
+              parentToolUseId: null,
+              transcript: request.transcript,
+              sessionId,
+              signal: abort.signal,
+              onReply: (reply) => {
+                turns += 1;
+                onReply(reply);
+                modelReported = reply.model;
+                spend.reply(null, reply.id, reply.model, tokenUsageOf(reply.usage));
+              },
+              answer: (call) =>
+                answerCall(call, {
+                  tools,
+                  capture,
+                  seats,
+                  user,
+                  toolContext,
+                  signal: abort.signal,
+                }),
+              stopAfterToolTurn: () =>
+                (capture?.captured ?? null) !== null ||
+                seats?.limitReached !== undefined ||
+                spend.shouldStop(),
+            }),
         });
         stopReason = loop.stopReason;
         const limit = seats?.limitReached ?? spend.limitReached;

@@ -1,4 +1,5 @@
 import type { Limits, StopMode } from '../campaign/config-schema.js';
+import type { ScriptedUser } from '../score/scripted-user.js';
 import type { CapturedDispatch } from './dispatch-capture.js';
 import type { Clock, PriceModel } from './seat-spend.js';
 import type { TranscriptSink } from './transcript-sink.js';
@@ -62,6 +63,12 @@ export interface SessionRequest {
    * neutral result, and ends the session without another model request.
    */
   readonly stop: StopMode;
+  /**
+   * `stop: complete` only: the scenario's scripted user, who answers the
+   * controller's questions (harness/score/scripted-user.ts); the defaults
+   * when absent.
+   */
+  readonly user?: ScriptedUser | undefined;
   readonly transcript: TranscriptSink;
   /** Receives the engine's diagnostic output (stderr), for the rep's engine.log. */
   readonly engineLog: (chunk: string) => void;

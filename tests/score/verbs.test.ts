@@ -12,6 +12,7 @@ import { type CheckResult, evaluateCheck } from '../../harness/score/evaluate.js
 import type { CommandOutcome, Evidence } from '../../harness/score/evidence.js';
 import { allOf, anyOf, notOf, type Outcome } from '../../harness/score/kleene.js';
 import type { ToolCall } from '../../harness/score/tool-call.js';
+import type { RecordedQuestion } from '../../harness/score/user-question-record.js';
 import { VERB_NAMES } from '../../harness/score/verbs/index.js';
 import { check as checkOnce, FACTS, reading, refusal, snapshot } from './verb-support.js';
 
@@ -623,6 +624,99 @@ describe('question-asked: a question to the human, by tool or by the reply’s l
       ).outcome,
     ).toBe('fail');
     expect(refusal({ verb: 'question-asked', via: [] })).toMatch(/via/);
+  });
+});
+
+describe('user-answered: what the scripted user said to the session’s questions', () => {
+  const asked = (
+    id: string,
+    via: 'tool' | 'reply',
+    text: string,
+    source: 'rule' | 'default' | 'unanswered',
+    rule: string | null = null,
+  ): RecordedQuestion => ({
+    id,
+    via,
+    text,
+    seat: 'controller',
+    toolUseId: via === 'tool' ? `toolu_${id}` : null,
+    answer: source === 'unanswered' ? null : source === 'rule' ? 'Use X.' : 'Your call.',
+    source,
+    rule,
+  });
+  const withQuestions = (
+    questions: RecordedQuestion[] | undefined,
+    partial = false,
+    reply?: string,
+  ): Evidence => ({
+    transcript: { calls: [], dispatches: [], model: null, questions, partial },
+    ...(reply === undefined ? {} : { reply: { text: reply, sections: {}, values: {} } }),
+  });
+  const session = withQuestions([
+    asked('q-1', 'tool', 'Which greeting style?', 'rule', 'style'),
+    asked('q-2', 'reply', 'Shall I deploy?', 'default'),
+    asked('q-3', 'reply', 'Shall I deploy now?', 'unanswered'),
+  ]);
+
+  it('passes on the answer rule, the default, an unanswered question, or any answer', () => {
+    expect(outcome({ verb: 'user-answered', answer: 'style' }, session)).toBe('pass');
+    expect(outcome({ verb: 'user-answered', default: true, via: ['reply'] }, session)).toBe('pass');
+    expect(outcome({ verb: 'user-answered', unanswered: true }, session)).toBe('pass');
+    expect(outcome({ verb: 'user-answered', question: 'greeting' }, session)).toBe('pass');
+    expect(check({ verb: 'user-answered', answer: 'style' }, session).observed).toBe(
+      'answer style',
+    );
+  });
+
+  it('planted negatives: another rule, the wrong way of asking, no question at all', () => {
+    expect(outcome({ verb: 'user-answered', answer: 'deploy' }, session)).toBe('fail');
+    expect(outcome({ verb: 'user-answered', answer: 'style', via: ['reply'] }, session)).toBe(
+      'fail',
+    );
+    expect(outcome({ verb: 'user-answered', default: true, question: 'greeting' }, session)).toBe(
+      'fail',
+    );
+    expect(outcome({ verb: 'user-answered' }, withQuestions([]))).toBe('fail');
+    expect(
+      outcome(
+        { verb: 'user-answered' },
+        withQuestions([asked('q-1', 'tool', 'Which?', 'unanswered')]),
+      ),
+    ).toBe('fail');
+    expect(check({ not: { verb: 'user-answered', answer: 'deploy' } }, session).outcome).toBe(
+      'pass',
+    );
+  });
+
+  it('is undecided without a transcript, without scripted-user records, or on a partial one', () => {
+    expect(check({ verb: 'user-answered' }, {}).notAssessed).toBe(true);
+    expect(outcome({ verb: 'user-answered' }, withQuestions(undefined))).toBe('undecided');
+    expect(check({ not: { verb: 'user-answered' } }, withQuestions(undefined)).outcome).toBe(
+      'undecided',
+    );
+    expect(outcome({ verb: 'user-answered', answer: 'deploy' }, withQuestions([], true))).toBe(
+      'undecided',
+    );
+  });
+
+  it('refuses params that cannot all hold, and a bad pattern, at load', () => {
+    expect(refusal({ verb: 'user-answered', answer: 'style', default: true })).toMatch(
+      /more than one of answer, default and unanswered/,
+    );
+    expect(refusal({ verb: 'user-answered', question: '(' })).toMatch(/regular expression/);
+    expect(refusal({ verb: 'user-answered', default: false })).toMatch(/default/);
+  });
+
+  it('question-asked counts a reply the scripted user answered, which is not the final reply', () => {
+    const answeredReply = withQuestions(
+      [asked('q-1', 'reply', 'Shall I deploy?', 'default')],
+      false,
+      'Deployed.',
+    );
+    expect(outcome({ verb: 'question-asked', via: ['reply'] }, answeredReply)).toBe('pass');
+    expect(
+      outcome({ verb: 'question-asked', via: ['reply'] }, withQuestions([], false, 'Deployed.')),
+    ).toBe('fail');
   });
 });
 

@@ -92,6 +92,8 @@ describe('stop: complete on the messages backend', () => {
       'Grep',
       'Agent',
       'SendMessage',
+      // The scripted user answers it (scripted-user-session.ts).
+      'AskUserQuestion',
     ]);
 
     // Every message names its seat; the subagent's are marked with the dispatch that created it.
@@ -112,7 +114,10 @@ describe('stop: complete on the messages backend', () => {
       description: 'Write a note',
     };
     const events = run.transcript
-      .filter((m) => m.type === 'system' && m.subtype !== 'init')
+      .filter(
+        (m) =>
+          m.type === 'system' && m.subtype !== 'init' && !String(m.subtype).startsWith('user_'),
+      )
       .map((m) => seatEventSchema.parse(m));
     expect(events.map((e) => [e.subtype, 'via' in e ? e.via : undefined])).toEqual([
       ['subagent_start', undefined],

@@ -3,6 +3,7 @@
  * a model name is shown (see ../model-id.ts).
  */
 import { alwaysRedoPolicy } from './always-redo.js';
+import { asksUserReplyPolicy, asksUserToolPolicy } from './asks-user.js';
 import {
   asksHumanPolicy,
   movesOnSilentlyPolicy,
@@ -45,6 +46,8 @@ export const policyNames = [
   'full-accepts-extras',
   're-reviews',
   'echoes-template',
+  'asks-user-tool',
+  'asks-user-reply',
 ] as const;
 
 export type PolicyName = (typeof policyNames)[number];
@@ -68,6 +71,8 @@ const policies: Readonly<Record<PolicyName, Policy>> = {
   'full-accepts-extras': fullAcceptsExtrasPolicy,
   're-reviews': reReviewsPolicy,
   'echoes-template': echoesTemplatePolicy,
+  'asks-user-tool': asksUserToolPolicy,
+  'asks-user-reply': asksUserReplyPolicy,
 };
 
 export function isPolicyName(name: string): name is PolicyName {

@@ -15,6 +15,7 @@ import { err, ok, type Result } from '../../lib/result.js';
 import type { ToolResultBlock } from '../api-schema.js';
 import type { ToolExchange } from '../conversation.js';
 import { scriptedModelId } from '../model-id.js';
+import { asksUserProgram, isAsksUserPolicy } from './asks-user.js';
 import type { ExtraCallOptions, PolicyContext } from './context.js';
 import { briefPathIn } from './finish.js';
 import {
@@ -112,6 +113,9 @@ function programFor(request: TurnRequest): PolicyProgram {
   }
   if (request.policy === 'skill-reader' && isFullSessionPrompt(request.promptText)) {
     return fullSessionProgram('full-skill-reader', label, request.promptText, request.offeredTools);
+  }
+  if (isAsksUserPolicy(request.policy)) {
+    return asksUserProgram(request.policy, label, request.promptText, request.offeredTools);
   }
   const facts = readPromptFacts(request.promptText);
   const brief = facts.ok ? undefined : briefPathIn(request.promptText);

@@ -24,6 +24,7 @@ import { skillRead } from './skill-read.js';
 import { toolCalled } from './tool-called.js';
 import { toolCount } from './tool-count.js';
 import { toolNotCalled } from './tool-not-called.js';
+import { userAnswered } from './user-answered.js';
 
 export const VERBS = {
   'file-exists': fileExists,
@@ -46,6 +47,7 @@ export const VERBS = {
   'skill-read': skillRead,
   dispatch,
   'question-asked': questionAsked,
+  'user-answered': userAnswered,
 } as const;
 
 export type VerbName = keyof typeof VERBS;

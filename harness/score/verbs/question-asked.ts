@@ -2,7 +2,8 @@
  * `question-asked`: the session put a question to the human: the controller
  * called a question tool (Claude Code's `AskUserQuestion`, by default), or
  * its final reply ends on a question or a request for a decision or the
- * go-ahead (extractors/language/closing-question.ts).
+ * go-ahead (extractors/language/closing-question.ts), or (in a full session
+ * with a scripted user) an earlier reply did, as the transcript records.
  * Wrap it in `not` for "did not stop to ask". A session that dispatched and
  * wrote no reply text asked nothing: with a transcript at hand, a rep without
  * reply text is read as an empty reply. `via` limits the evidence to one of
@@ -48,6 +49,15 @@ export const questionAsked = defineVerb({
     if (params.via.includes('reply')) {
       const question = closingQuestion(reply ?? '');
       if (question !== undefined) found.push(`the reply ends on "${question.slice(0, 80)}"`);
+      // A reply the scripted user answered is not the final one: its question is recorded.
+      const answered = (evidence.transcript?.questions ?? []).filter(
+        (asked) => asked.via === 'reply' && (params.seat === 'any' || params.seat === 'controller'),
+      );
+      if (question === undefined && answered[0] !== undefined) {
+        found.push(
+          `a reply ended on "${answered[0].text.slice(0, 80)}" (answered by the scripted user)`,
+        );
+      }
     }
     const where = params.via.map((via) => (via === 'tool' ? params.tool.join('/') : 'reply'));
     return found.length > 0

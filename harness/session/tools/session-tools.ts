@@ -3,20 +3,23 @@
  * is answered: Bash, Read, Glob and Grep run (tools/index.ts); the subagent
  * tools (and, under `stop: first-dispatch`, the question tool) are offered
  * under Claude Code's names and schemas (dispatch-tools.ts). Under
- * `stop: complete` a valid Agent/Task call starts a subagent and SendMessage
- * resumes one (../subagent-seats.ts); otherwise no subagent ever runs and no
+ * `stop: complete` a valid Agent/Task call starts a subagent, SendMessage
+ * resumes one (../subagent-seats.ts) and AskUserQuestion is answered by the
+ * scripted user (../scripted-user-session.ts); otherwise no subagent ever runs and no
  * one is reached: a valid call is refused with the fixed neutral result, and
  * under `stop: first-dispatch` the controller's first one is captured first
  * (../dispatch-capture.ts).
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { StopMode } from '../../campaign/config-schema.js';
+import { CONTROLLER_SEAT } from '../../score/seat-record.js';
 import {
   type DispatchCapture,
   isCapturedTool,
   NOT_RUN_RESULT,
   refusalFor,
 } from '../dispatch-capture.js';
+import type { ScriptedUserSession } from '../scripted-user-session.js';
 import type { SubagentSeats } from '../subagent-seats.js';
 import {
   agentInputSchema,
@@ -33,7 +36,8 @@ import { executeTool, type ToolContext, type ToolOutput, toolDefinitions } from 
  * tool `Agent` (as Claude Code offers it), whose calls are refused; under
  * `stop: first-dispatch` also `SendMessage` and `AskUserQuestion`, as the
  * claude-code backend offers them then; under `stop: complete` `Agent` and
- * `SendMessage`, whose calls run subagents. The last tool carries the cache
+ * `SendMessage`, whose calls run subagents, and `AskUserQuestion`, which the
+ * scripted user answers. The last tool carries the cache
  * breakpoint.
  */
 export function offeredTools(stop: StopMode): Anthropic.Tool[] {
@@ -43,7 +47,7 @@ export function offeredTools(stop: StopMode): Anthropic.Tool[] {
     ...(stop === 'first-dispatch'
       ? [sendMessageToolDefinition, askUserQuestionToolDefinition]
       : stop === 'complete'
-        ? [sendMessageToolDefinition]
+        ? [sendMessageToolDefinition, askUserQuestionToolDefinition]
         : []),
   ];
   return tools.map((tool, index) =>
@@ -71,6 +75,8 @@ export async function answerCall(
     readonly tools: readonly Anthropic.Tool[];
     readonly capture: DispatchCapture | undefined;
     readonly seats?: SubagentSeats | undefined;
+    /** Under `stop: complete`: answers AskUserQuestion calls (../scripted-user-session.ts). */
+    readonly user?: ScriptedUserSession | undefined;
     readonly toolContext: ToolContext;
     readonly signal: AbortSignal;
   },
@@ -82,6 +88,10 @@ export async function answerCall(
     if (problem !== undefined) return problem;
     if (session.seats !== undefined && call.name === 'SendMessage') {
       return session.seats.resume(call, sendMessageInputSchema.parse(call.input));
+    }
+    if (session.user !== undefined && call.name === 'AskUserQuestion') {
+      const answered = session.user.answerQuestionCall(call.id, call.input, CONTROLLER_SEAT);
+      return { content: answered.result, isError: answered.isError };
     }
     if (session.seats !== undefined && call.name !== 'AskUserQuestion') {
       return session.seats.dispatch(call, agentInputSchema.parse(call.input));

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Limits, StopMode } from '../../../harness/campaign/config-schema.js';
 import { loadPromptTemplate } from '../../../harness/campaign/prompt-template.js';
+import type { ScriptedUser } from '../../../harness/score/scripted-user.js';
 import { claudeCodeBackend } from '../../../harness/session/claude-code-backend.js';
 import { locateClaudeCodeBinary } from '../../../harness/session/locate-engine.js';
 import { messagesBackend } from '../../../harness/session/messages-backend.js';
@@ -71,6 +72,8 @@ export async function runBackendSession(options: {
   readonly clock?: Clock;
   /** False: the endpoint stands for a live model (default true: a scripted brain). */
   readonly scripted?: boolean;
+  /** `stop: complete`: the scenario's scripted user (the defaults when absent). */
+  readonly user?: ScriptedUser;
 }): Promise<SessionRun> {
   const sandbox = await detectSandbox();
   const binary = locateClaudeCodeBinary();
@@ -108,6 +111,7 @@ export async function runBackendSession(options: {
         ...options.limits,
       },
       stop: options.stop,
+      ...(options.user === undefined ? {} : { user: options.user }),
       transcript,
       engineLog: () => {},
       signal: options.signal ?? new AbortController().signal,

@@ -1,0 +1,76 @@
+/**
+ * The scripted user of a full session (`stop: complete`): a scenario's
+ * `user` block answers the questions the session puts to the human, a call
+ * of the question tool (`AskUserQuestion`) or a controller reply that ends on
+ * a question, so the session goes on instead of stalling offline.
+ *
+ * Each question's text is matched against the answer rules in order (each
+ * `pattern` a regular expression, case-insensitive); the first that matches
+ * gives its `answer`, and when none does the `default` answer is given. At
+ * most `maxAnswers` questions are answered in one rep; a question after that
+ * is recorded as unanswered (a tool call is refused, a reply ending on a
+ * question ends the session). Pure: the session room applies it
+ * (harness/session/scripted-user-session.ts) and records what it did
+ * (user-question-record.ts).
+ */
+import { z } from 'zod';
+import { compiles, nameSchema, nonBlank, regexSource } from './param-types.js';
+
+export const DEFAULT_USER_ANSWER = 'Your call: follow your skill.';
+export const DEFAULT_MAX_ANSWERS = 5;
+
+export const answerRuleSchema = z
+  .object({
+    /** Names the rule in the records and in `user-answered` checks. */
+    id: nameSchema.refine((id) => id !== 'default', 'is reserved for the default answer'),
+    /** A regular expression on the question's text, matched case-insensitively. */
+    pattern: regexSource.refine(
+      (source) => !compiles(source) || !new RegExp(source, 'i').test(''),
+      'matches every question (it matches the empty text): give a pattern that names what the question asks, or use "default"',
+    ),
+    answer: nonBlank,
+  })
+  .strict();
+export type AnswerRule = z.infer<typeof answerRuleSchema>;
+
+export const scriptedUserSchema = z
+  .object({
+    answers: z
+      .array(answerRuleSchema)
+      .default([])
+      .refine(
+        (rules) => new Set(rules.map((rule) => rule.id)).size === rules.length,
+        'two answer rules share an id: give each its own',
+      ),
+    /** What the user says to a question no rule matches. */
+    default: nonBlank.default(DEFAULT_USER_ANSWER),
+    /** The most questions answered in one rep (0: none); later ones go unanswered. */
+    maxAnswers: z.number().int().min(0).max(50).default(DEFAULT_MAX_ANSWERS),
+  })
+  .strict();
+/** A scenario's `user` block, defaults applied. */
+export type ScriptedUser = z.infer<typeof scriptedUserSchema>;
+
+/** Which rule answered a question: a rule by id, the default, or nobody (maxAnswers reached). */
+export type AnswerSource =
+  | { readonly kind: 'rule'; readonly id: string }
+  | { readonly kind: 'default' }
+  | { readonly kind: 'unanswered' };
+
+export interface ScriptedAnswer {
+  readonly answer: string | null;
+  readonly source: AnswerSource;
+}
+
+/** The answer to a question whose text is `question`, when `answered` answers were given before. */
+export function scriptedAnswer(
+  user: ScriptedUser,
+  question: string,
+  answered: number,
+): ScriptedAnswer {
+  if (answered >= user.maxAnswers) return { answer: null, source: { kind: 'unanswered' } };
+  const rule = user.answers.find((candidate) => new RegExp(candidate.pattern, 'i').test(question));
+  return rule === undefined
+    ? { answer: user.default, source: { kind: 'default' } }
+    : { answer: rule.answer, source: { kind: 'rule', id: rule.id } };
+}

@@ -1,0 +1,143 @@
+/**
+ * The scripted user's records in a transcript, one schema for the session
+ * room that writes them and the score room that reads them back. Three
+ * `system` events:
+ *
+ * - `user_script`: at the start of a session that has a scripted user (its
+ *   rule ids and answer limit), so a transcript without questions says "none
+ *   asked" rather than "not recorded";
+ * - `user_question`: a question put to the human (`via: tool`, an
+ *   AskUserQuestion question, with its tool_use id; `via: reply`, a reply
+ *   that ends on a question), its text and the seat that asked;
+ * - `user_answer`: what the scripted user said to it (`source`: the rule by
+ *   id, the default, or `unanswered` once maxAnswers answers were given).
+ *
+ * The answer to a reply is also in the transcript as the user message the
+ * session got, marked `answers_question: <question_id>`.
+ *
+ * readQuestions validates each record; a record that does not match its
+ * schema, or an answer to no recorded question, is a malformed line (never
+ * fatal), as transcript-seats.ts treats seat records.
+ */
+import { z } from 'zod';
+import { seatRecordSchema } from './seat-record.js';
+import type { MalformedLine } from './transcript-reader.js';
+
+export const QUESTION_VIAS = ['tool', 'reply'] as const;
+export const ANSWER_SOURCES = ['rule', 'default', 'unanswered'] as const;
+export const USER_EVENT_SUBTYPES = ['user_script', 'user_question', 'user_answer'] as const;
+
+export const userEventSchema = z.discriminatedUnion('subtype', [
+  z.looseObject({
+    type: z.literal('system'),
+    subtype: z.literal('user_script'),
+    rules: z.array(z.string().min(1)),
+    maxAnswers: z.number().int().nonnegative(),
+  }),
+  z.looseObject({
+    type: z.literal('system'),
+    subtype: z.literal('user_question'),
+    /** `q-1`, `q-2`, … in the order the questions were asked. */
+    question_id: z.string().min(1),
+    via: z.enum(QUESTION_VIAS),
+    text: z.string(),
+    seat: seatRecordSchema,
+    /** The AskUserQuestion call that asked it; null for a reply. */
+    tool_use_id: z.string().min(1).nullable(),
+  }),
+  z.looseObject({
+    type: z.literal('system'),
+    subtype: z.literal('user_answer'),
+    question_id: z.string().min(1),
+    answer: z.string().nullable(),
+    source: z.enum(ANSWER_SOURCES),
+    /** The answer rule's id when `source` is `rule`; else null. */
+    rule: z.string().min(1).nullable(),
+  }),
+]);
+export type UserEvent = z.infer<typeof userEventSchema>;
+
+/** One question the session asked, with the answer it got. */
+export interface RecordedQuestion {
+  readonly id: string;
+  readonly via: (typeof QUESTION_VIAS)[number];
+  readonly text: string;
+  /** `controller`, or the agent id of the subagent that asked. */
+  readonly seat: string;
+  readonly toolUseId: string | null;
+  /** The answer given; null when none was (unanswered, or no answer record). */
+  readonly answer: string | null;
+  readonly source: (typeof ANSWER_SOURCES)[number] | null;
+  readonly rule: string | null;
+}
+
+export interface QuestionsRead {
+  /** Undefined when the transcript records no scripted user (nothing can be said about answers). */
+  readonly questions: readonly RecordedQuestion[] | undefined;
+  readonly malformed: readonly MalformedLine[];
+}
+
+function parse(line: string): unknown {
+  try {
+    return JSON.parse(line) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The questions and answers a JSON-lines transcript records. */
+export function readQuestions(text: string): QuestionsRead {
+  const malformed: MalformedLine[] = [];
+  const questions: RecordedQuestion[] = [];
+  let scripted = false;
+  for (const [index, raw] of text.split('\n').entries()) {
+    const line = raw.trim();
+    if (line === '' || !line.includes('"user_')) continue;
+    const value = parse(line);
+    if (typeof value !== 'object' || value === null) continue;
+    const message = value as Record<string, unknown>;
+    if (
+      message.type !== 'system' ||
+      !(USER_EVENT_SUBTYPES as readonly unknown[]).includes(message.subtype)
+    ) {
+      continue;
+    }
+    const event = userEventSchema.safeParse(message);
+    if (!event.success) {
+      const issue = event.error.issues[0];
+      const where = issue === undefined ? '' : `${issue.path.map(String).join('.')}: `;
+      malformed.push({
+        line: index + 1,
+        problem: `${String(message.subtype)} event: ${where}${issue?.message ?? 'does not match its schema'}`,
+      });
+      continue;
+    }
+    const data = event.data;
+    if (data.subtype === 'user_script') {
+      scripted = true;
+    } else if (data.subtype === 'user_question') {
+      questions.push({
+        id: data.question_id,
+        via: data.via,
+        text: data.text,
+        seat: data.seat.kind === 'controller' ? 'controller' : data.seat.agentId,
+        toolUseId: data.tool_use_id,
+        answer: null,
+        source: null,
+        rule: null,
+      });
+    } else {
+      const at = questions.findIndex((question) => question.id === data.question_id);
+      const asked = questions[at];
+      if (asked === undefined) {
+        malformed.push({
+          line: index + 1,
+          problem: `user_answer event for ${data.question_id}, which no user_question asked`,
+        });
+        continue;
+      }
+      questions[at] = { ...asked, answer: data.answer, source: data.source, rule: data.rule };
+    }
+  }
+  return { questions: scripted || questions.length > 0 ? questions : undefined, malformed };
+}
