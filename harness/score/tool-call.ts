@@ -16,6 +16,8 @@ export const toolCallSchema = z.object({
   output: z.string().optional(),
   isError: z.boolean().optional(),
   parentToolUseId: z.string().nullable().optional(),
+  /** The model the reply that made the call names (a seat's model: its dispatch's tier, mapped). */
+  model: z.string().min(1).optional(),
 });
 
 export type ToolCall = z.infer<typeof toolCallSchema>;

@@ -31,6 +31,7 @@ const atifStepSchema = z.looseObject({
   step_id: z.number().int().min(1),
   source: z.enum(['system', 'user', 'agent']),
   message: z.string(),
+  model_name: z.string().nullish(),
   tool_calls: z.array(atifToolCallSchema).nullish(),
   observation: z
     .looseObject({
@@ -346,6 +347,9 @@ function atifToolCall(step: AtifStep, call: z.infer<typeof atifToolCallSchema>):
     name: call.function_name,
     input: call.arguments,
     parentToolUseId: null,
+    ...(typeof step.model_name === 'string' && step.model_name !== ''
+      ? { model: step.model_name }
+      : {}),
     ...(outputs.length === 0 ? {} : { output: outputs.join('\n') }),
     ...(failed ? { isError: true } : {}),
   };

@@ -31,7 +31,11 @@ const toolResultBlockSchema = z.looseObject({
 
 const assistantMessageSchema = z.looseObject({
   type: z.literal('assistant'),
-  message: z.looseObject({ id: z.string().optional(), content: z.array(blockSchema) }),
+  message: z.looseObject({
+    id: z.string().optional(),
+    model: z.string().optional(),
+    content: z.array(blockSchema),
+  }),
   parent_tool_use_id: z.string().nullable().optional(),
 });
 const userMessageSchema = z.looseObject({
@@ -151,6 +155,7 @@ export function readTranscript(jsonl: string): TranscriptRead {
         continue;
       }
       const parent = parsed.data.parent_tool_use_id ?? null;
+      const model = parsed.data.message.model;
       const messageKey = parsed.data.message.id ?? `line-${lineNumber}`;
       for (const [blockIndex, block] of parsed.data.message.content.entries()) {
         if (block.type === 'tool_use') {
@@ -168,6 +173,7 @@ export function readTranscript(jsonl: string): TranscriptRead {
               name: toolUse.data.name,
               input: toolUse.data.input,
               parentToolUseId: parent,
+              ...(model === undefined || model === '' ? {} : { model }),
             });
           }
           continue;

@@ -115,6 +115,37 @@ describe('checks by seat', () => {
     expect(outcome({ verb: 'tool-called', seat: 'subagent' }, resumed)).toBe('pass');
   });
 
+  it('a seat chosen by the tier its replies name; a seat on another tier, or naming no model, fails it', () => {
+    const tiered: ToolCall[] = [
+      calls[0] as ToolCall,
+      { ...(calls[1] as ToolCall), model: 'claude-haiku-5-5' },
+      calls[2] as ToolCall,
+      { ...(calls[3] as ToolCall), model: 'scripted:full-controller@opus' },
+      calls[4] as ToolCall,
+    ];
+    const onTiers: Evidence = {
+      transcript: {
+        ...(evidence.transcript as NonNullable<Evidence['transcript']>),
+        calls: tiered,
+      },
+    };
+    const commits = { verb: 'tool-called', tool: 'Bash', input: { command: '^git commit' } };
+    expect(outcome({ ...commits, seat: { model: 'haiku' } }, onTiers)).toBe('pass');
+    expect(
+      outcome({ ...commits, seat: { description: '^Implement ', model: 'haiku' } }, onTiers),
+    ).toBe('pass');
+    // Planted negatives: the commit was made on haiku, not opus; the reviewer's diff on opus.
+    expect(outcome({ ...commits, seat: { model: 'opus' } }, onTiers)).toBe('fail');
+    expect(outcome({ verb: 'tool-called', tool: 'Bash', seat: { model: 'opus' } }, onTiers)).toBe(
+      'pass',
+    );
+    expect(outcome({ verb: 'tool-called', tool: 'Bash', seat: { model: 'sonnet' } }, onTiers)).toBe(
+      'fail',
+    );
+    // Calls whose replies name no model are on no tier.
+    expect(outcome({ ...commits, seat: { model: 'haiku' } }, evidence)).toBe('fail');
+  });
+
   it('stays undecided without a transcript, under not as well', () => {
     const bySeat = { verb: 'tool-called', tool: 'Bash', seat: implementer };
     expect(check(bySeat, {}).notAssessed).toBe(true);
@@ -122,7 +153,10 @@ describe('checks by seat', () => {
   });
 
   it('a seat selector that names nothing, or a pattern that does not compile, is refused at load', () => {
-    expect(refusal({ verb: 'tool-called', seat: {} })).toMatch(/subagentType or description/);
+    expect(refusal({ verb: 'tool-called', seat: {} })).toMatch(
+      /subagentType, description or model/,
+    );
+    expect(refusal({ verb: 'tool-called', seat: { model: 'gpt' } })).toBeDefined();
     expect(refusal({ verb: 'tool-called', seat: { description: '(' } })).toBeDefined();
     expect(refusal({ verb: 'tool-called', seat: { agent: 'x' } })).toBeDefined();
   });
@@ -239,6 +273,32 @@ describe('reading seats back', () => {
       [10, 'subagent_end event for agent-1, which no subagent_start began'],
     ]);
     expect(read.value.seats).toHaveLength(1);
+  });
+
+  it('each call carries the model its reply names, on both transcript formats', () => {
+    const line = (model: string | undefined, parent: string | null, id: string) =>
+      JSON.stringify({
+        type: 'assistant',
+        parent_tool_use_id: parent,
+        message: {
+          id: `m-${id}`,
+          ...(model === undefined ? {} : { model }),
+          content: [{ type: 'tool_use', id, name: 'Bash', input: { command: 'ls' } }],
+        },
+      });
+    const read = readSessionTranscript(
+      [
+        line('claude-sonnet-5-5', null, 'a'),
+        line('claude-haiku-5-5', 'a', 'b'),
+        line(undefined, null, 'c'),
+      ].join('\n'),
+    );
+    if (!read.ok) throw new Error(read.error.problem);
+    expect(read.value.toolCalls.map((call) => [call.id, call.model])).toEqual([
+      ['a', 'claude-sonnet-5-5'],
+      ['b', 'claude-haiku-5-5'],
+      ['c', undefined],
+    ]);
   });
 
   it('a Claude Code transcript’s seats are derived from its dispatches and parent_tool_use_id', () => {

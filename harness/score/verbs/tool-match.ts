@@ -15,6 +15,7 @@ import {
   readsPath,
   runsProgram,
 } from '../extractors/language/shell-reads.js';
+import { MODEL_TIERS, tierOf } from '../model-tiers.js';
 import { nonBlank, regexSource, seatSelectorSchema } from '../param-types.js';
 import type { ToolCall } from '../tool-call.js';
 import { counted, listed, type ParamProblem } from '../verb.js';
@@ -24,11 +25,23 @@ import { counted, listed, type ParamProblem } from '../verb.js';
  * its subagent_type, and a pattern its description matches (both when given).
  */
 export const dispatchSeatSelectorSchema = z
-  .object({ subagentType: nonBlank.optional(), description: regexSource.optional() })
+  .object({
+    subagentType: nonBlank.optional(),
+    description: regexSource.optional(),
+    /**
+     * The tier the seat ran on (haiku < sonnet < opus < fable), read from the
+     * model its replies name: a call whose reply names no model, or one off the
+     * ladder, is in no such seat.
+     */
+    model: z.enum(MODEL_TIERS.order).optional(),
+  })
   .strict()
   .refine(
-    (selector) => selector.subagentType !== undefined || selector.description !== undefined,
-    'give subagentType or description (or write "subagent" for any subagent)',
+    (selector) =>
+      selector.subagentType !== undefined ||
+      selector.description !== undefined ||
+      selector.model !== undefined,
+    'give subagentType, description or model (or write "subagent" for any subagent)',
   );
 export type DispatchSeatSelector = z.infer<typeof dispatchSeatSelectorSchema>;
 
@@ -98,6 +111,12 @@ export function inSeat(
   );
   if (creator === undefined) return false;
   if (selector.subagentType !== undefined && creator.subagentType !== selector.subagentType) {
+    return false;
+  }
+  if (
+    selector.model !== undefined &&
+    (call.model === undefined || tierOf(call.model) !== selector.model)
+  ) {
     return false;
   }
   return (
