@@ -139,6 +139,20 @@ describe('a full session with subagents, end to end on the messages backend', ()
     expect(failing).toEqual(scenario.calibration[1]?.failing);
     // The fix was made, by the wrong seat: the planted negative by seat.
     expect(outcomes(score)['planted-finding-fixed']).toBe('pass');
+    // The fresh fixer is a seat of its own: a fixer prompt, and it only applies the findings.
+    const fixer = transcript.seats.find((seat) => seat.description?.startsWith('Fix Task 2'));
+    const fixerCalls = transcript.toolCalls.filter((c) => c.parentToolUseId === fixer?.dispatch);
+    const dispatchCall = transcript.toolCalls.find((c) => c.id === fixer?.dispatch);
+    expect(String(((dispatchCall?.input ?? {}) as { prompt?: unknown }).prompt)).toMatch(
+      /^You are the fixer of Task 2 \(Farewell function\)\.\n[\s\S]*\nFix round: 1\n/,
+    );
+    expect(
+      fixerCalls.map((c) => [c.name, (c.input as { description?: string }).description]),
+    ).toEqual([
+      ['Read', undefined],
+      ['Bash', 'Apply the review findings'],
+      ['Bash', 'Commit the work'],
+    ]);
   });
 
   it('a session stopped by the seat limit scores indeterminate, with the runner’s reason', async () => {

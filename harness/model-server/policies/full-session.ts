@@ -28,6 +28,7 @@ import path from 'node:path';
 import type { Policy } from './context.js';
 import { call, type PolicyProgram, type SubProgram } from './program.js';
 import {
+  fixerPrompt,
   fixMessage,
   implementerPrompt,
   type ReviewerVariant,
@@ -274,7 +275,7 @@ export function* fullSessionProgram(
           name: 'Agent',
           input: {
             description: `Fix Task ${task.number}: ${task.title}`,
-            prompt: `${implementerPrompt(task)}\nFix round: ${rounds}\n\n${fixMessage(task.number, findings)}`,
+            prompt: fixerPrompt(task, rounds, findings),
             subagent_type: 'general-purpose',
             run_in_background: false,
           },

@@ -11,8 +11,9 @@
  *   reports the commit. A resume (a SendMessage appended as a user message)
  *   that lists review findings (review-findings.ts) makes it a fixer: it
  *   applies them, commits, and reports again. Resumes are part of the prompt
- *   text the program is built from, so replay stays exact. A fresh fixer (an
- *   implementer prompt with `Fix round: N` and the findings) only applies them.
+ *   text the program is built from, so replay stays exact. A fresh fixer
+ *   (`You are the fixer of Task N (Title).`, its `Fix round: N` and the
+ *   findings; fixerPrompt) is a seat of its own: it only applies them.
  * - reviewer: `You are the reviewer of Task N (Title).` The program reads the
  *   brief's review requirements, reads the diff of the range the prompt names,
  *   checks each requirement at HEAD, the change's files against the brief's
@@ -31,7 +32,7 @@ import { bash, fileText, read, shellQuote } from './tools.js';
 
 const GIT_AUTHOR = '-c user.name=Scripted-Implementer -c user.email=implementer@redgreen.invalid';
 
-export type SeatRole = 'implementer' | 'reviewer';
+export type SeatRole = 'implementer' | 'reviewer' | 'fixer';
 
 export interface SeatPrompt {
   readonly role: SeatRole;
@@ -45,7 +46,7 @@ export interface SeatPrompt {
   readonly round: number;
 }
 
-const opening = /^You are the (implementer|reviewer) of Task (\d+) \((.*)\)\./m;
+const opening = /^You are the (implementer|reviewer|fixer) of Task (\d+) \((.*)\)\./m;
 const briefLine = /^Brief: (\/\S+)$/m;
 const repoLine = /^Repository: (\/\S+)$/m;
 const baseLine = /^Review range: ([0-9a-f]{7,40})\.\.HEAD$/m;
@@ -59,10 +60,12 @@ export function seatPromptOf(promptText: string): SeatPrompt | undefined {
   const brief = briefLine.exec(promptText)?.[1];
   const repo = repoLine.exec(promptText)?.[1];
   if (head === null || brief === undefined || repo === undefined) return undefined;
-  const role = head[1] === 'reviewer' ? 'reviewer' : 'implementer';
+  const role = head[1] === 'reviewer' ? 'reviewer' : head[1] === 'fixer' ? 'fixer' : 'implementer';
   const base = baseLine.exec(promptText)?.[1];
   if (role === 'reviewer' && base === undefined) return undefined;
   const round = Number(roundLine.exec(promptText)?.[1] ?? '0');
+  // A fixer works on one fix round's findings: a fixer prompt without its round is no seat prompt.
+  if (role === 'fixer' && round === 0) return undefined;
   return { role, task: Number(head[2]), title: head[3] ?? '', brief, repo, base, round };
 }
 
@@ -74,6 +77,24 @@ export function implementerPrompt(task: TaskRef): string {
     `Repository: ${task.repo}`,
     '',
     'Read the brief, write what it asks for, run its test if it names one, commit, and report the commit hash.',
+  ].join('\n');
+}
+
+/**
+ * A fresh fixer's dispatch prompt: one fix round's findings for a task, given
+ * to a new subagent rather than to the implementer that holds the task. Its
+ * seat applies the findings and commits; it never rewrites the brief's files.
+ */
+export function fixerPrompt(task: TaskRef, round: number, findings: readonly string[]): string {
+  return [
+    `You are the fixer of Task ${task.number} (${task.title}).`,
+    `Brief: ${task.brief}`,
+    `Repository: ${task.repo}`,
+    `Fix round: ${round}`,
+    '',
+    'Apply the review findings below, run the tests, commit, and report the commit hash.',
+    '',
+    fixMessage(task.number, findings),
   ].join('\n');
 }
 
