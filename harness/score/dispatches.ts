@@ -1,7 +1,10 @@
 /**
  * The controller's subagent dispatches, derived from its tool calls in
  * transcript order: every controller-seat call named `Agent` or `Task` is a
- * fresh dispatch, `SendMessage` a resume. Each dispatch's plan task is read
+ * fresh dispatch, `SendMessage` a resume. A resume the tool refused (an
+ * error result: no live agent by that id, a bad input) reached no subagent
+ * and is no dispatch; the first-dispatch capture's own refusal is the one
+ * error that still counts (it is how a probe records the decision). Each dispatch's plan task is read
  * (from its description, the scenario's rules for no-task dispatches, a file
  * of the plan it names by the scenario's patterns, then its prompt) for every
  * plan the scenario knows, so checks compare values and never read prose.
@@ -10,10 +13,17 @@ import { type Dispatch, type Reading, seatOf } from './evidence.js';
 import type { DispatchConventions } from './extractors/language/dispatch-conventions.js';
 import { readDispatchTask } from './extractors/language/dispatch-task.js';
 import { type PlanCatalogue, planEntryOf, planReadingContext } from './extractors/plan-context.js';
-import { stringField, type ToolCall } from './tool-call.js';
+import { refusedResume, stringField, type ToolCall } from './tool-call.js';
 
 const FRESH_TOOLS: readonly string[] = ['Agent', 'Task'];
 const RESUME_TOOLS: readonly string[] = ['SendMessage'];
+const AGENT_ID_IN_RESULT = /agentId: ([\w-]+)/;
+
+/** The subagent a dispatch reaches: the agent id a fresh one's result names, a resume's `to`. */
+function agentIdOf(call: ToolCall, fresh: boolean): string | null {
+  if (!fresh) return stringField(call.input, 'to') ?? null;
+  return AGENT_ID_IN_RESULT.exec(call.output ?? '')?.[1] ?? null;
+}
 
 function nullable(input: unknown, ...fields: string[]): string | null {
   for (const field of fields) {
@@ -55,6 +65,7 @@ export function dispatchesOf(
     if (seatOf(call) !== 'controller') continue;
     const fresh = FRESH_TOOLS.includes(call.name);
     if (!fresh && !RESUME_TOOLS.includes(call.name)) continue;
+    if (refusedResume(call)) continue;
     const description = nullable(call.input, 'description', 'summary');
     const prompt = nullable(call.input, 'prompt', 'message', 'content');
     const tasks: Record<string, Reading<number | 'none'>> = {};
@@ -80,6 +91,7 @@ export function dispatchesOf(
       model: nullable(call.input, 'model'),
       description,
       prompt,
+      agentId: agentIdOf(call, fresh),
       tasks,
     });
   }

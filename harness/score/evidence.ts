@@ -76,6 +76,12 @@ export interface Dispatch {
   readonly model: string | null;
   readonly description: string | null;
   readonly prompt: string | null;
+  /**
+   * The subagent it reaches: for a fresh dispatch the agent id its result
+   * names (`agentId: …`), for a resume the `to` it is sent to; null or absent
+   * when unknown.
+   */
+  readonly agentId?: string | null;
   /** The plan task it addresses, read for each plan of the scenario's catalogue, by plan path. */
   readonly tasks: Readonly<Record<string, Reading<number | 'none'>>>;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NOT_RUN_RESULT } from '../session/dispatch-capture.js';
+import { DISPATCH_REFUSAL, NOT_RUN_RESULT } from '../session/dispatch-capture.js';
 
 /**
  * One tool call a session made, as scoring sees it: what was called with
@@ -38,6 +38,20 @@ const NOT_RUN = new RegExp(`^(?:PreToolUse:\\S+ hook error: )?${escapeRegExp(NOT
  */
 export function callRan(call: ToolCall): boolean {
   return !(call.isError === true && call.output !== undefined && NOT_RUN.test(call.output.trim()));
+}
+
+/**
+ * A SendMessage the tool refused (an error result: no live agent by that id,
+ * a bad input): it reached no subagent, so it is no resume. The
+ * first-dispatch capture's own refusal is the exception: it is how a probe
+ * records the decision.
+ */
+export function refusedResume(call: ToolCall): boolean {
+  return (
+    call.name === 'SendMessage' &&
+    call.isError === true &&
+    !(call.output ?? '').includes(DISPATCH_REFUSAL)
+  );
 }
 
 /** Tool names Claude Code uses to start a subagent. */

@@ -21,7 +21,13 @@ import {
   seatEventSchema,
   seatRecordSchema,
 } from './seat-record.js';
-import { isInsideSubagent, isSubagentDispatch, stringField, type ToolCall } from './tool-call.js';
+import {
+  isInsideSubagent,
+  isSubagentDispatch,
+  refusedResume,
+  stringField,
+  type ToolCall,
+} from './tool-call.js';
 import type { MalformedLine } from './transcript-reader.js';
 
 export interface TranscriptSeat {
@@ -161,7 +167,7 @@ export function readSeats(text: string, calls: readonly ToolCall[], derive: bool
       .filter((call) => agentIdInResult.test(call.output ?? ''))
       .map((call) => call.id);
     const sendMessages = calls.filter(
-      (call) => !isInsideSubagent(call) && call.name === 'SendMessage',
+      (call) => !isInsideSubagent(call) && call.name === 'SendMessage' && !refusedResume(call),
     );
     for (const dispatch of new Set([...ran, ...callsBySeat.keys()])) {
       const call = dispatchCalls.get(dispatch);

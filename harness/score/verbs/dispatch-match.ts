@@ -28,6 +28,18 @@ export const dispatchParams = z
         /** A pattern the dispatch's description must match (a SendMessage's `summary`, when it gives one). */
         description: regexSource.optional(),
         kind: z.enum(KINDS).optional(),
+        /**
+         * A resume only: the agent it is sent to was created by a fresh
+         * dispatch with this description pattern and/or subagent_type.
+         */
+        to: z
+          .object({ description: regexSource.optional(), subagentType: nonBlank.optional() })
+          .strict()
+          .refine(
+            (to) => to.description !== undefined || to.subagentType !== undefined,
+            'give description or subagentType of the dispatch that created the agent',
+          )
+          .optional(),
       })
       .strict()
       .default({ which: 'first' }),
@@ -91,6 +103,14 @@ export function dispatchProblem(
       fix: 'drop subagentType or select fresh dispatches',
     };
   }
+  if (select.to !== undefined && (select.kind === 'fresh' || params.kind === 'fresh')) {
+    return {
+      field: 'select.to',
+      problem:
+        'names the agent a resume is sent to, but the check selects or expects fresh dispatches',
+      fix: 'drop select.to or select resumes (kind: "resume")',
+    };
+  }
   if (select.kind !== undefined && params.kind !== undefined && select.kind !== params.kind) {
     return {
       field: 'kind',
@@ -124,8 +144,23 @@ export function selectedDispatches(
   all: readonly Dispatch[],
 ): readonly Dispatch[] {
   const { select } = params;
+  const reachesChosenAgent = (dispatch: Dispatch): boolean => {
+    const to = select.to;
+    if (to === undefined) return true;
+    if (dispatch.kind !== 'resume' || dispatch.agentId === undefined || dispatch.agentId === null) {
+      return false;
+    }
+    const creator = all.find((one) => one.kind === 'fresh' && one.agentId === dispatch.agentId);
+    return (
+      creator !== undefined &&
+      (to.subagentType === undefined || creator.subagentType === to.subagentType) &&
+      (to.description === undefined ||
+        (creator.description !== null && new RegExp(to.description).test(creator.description)))
+    );
+  };
   const pool = all.filter(
     (dispatch) =>
+      reachesChosenAgent(dispatch) &&
       (select.kind === undefined || dispatch.kind === select.kind) &&
       (select.subagentType === undefined || dispatch.subagentType === select.subagentType) &&
       (select.description === undefined ||

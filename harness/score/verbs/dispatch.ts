@@ -33,7 +33,18 @@ export const dispatch = defineVerb({
       params.select.which === 'nth'
         ? `dispatch ${params.select.n}`
         : `${params.select.which} dispatch`
-    }${params.select.description === undefined ? '' : ` described /${params.select.description}/`}`;
+    }${params.select.description === undefined ? '' : ` described /${params.select.description}/`}${
+      params.select.to === undefined
+        ? ''
+        : ` sent to the agent of a dispatch ${[
+            params.select.to.description === undefined
+              ? ''
+              : `described /${params.select.to.description}/`,
+            params.select.to.subagentType ?? '',
+          ]
+            .filter((part) => part !== '')
+            .join(' of type ')}`
+    }`;
     if (chosen.length === 0 && transcript.partial === true) {
       return {
         outcome: 'undecided',
@@ -53,7 +64,9 @@ export const dispatch = defineVerb({
       params.select.which === 'any'
         ? anyOf(results.map((r) => r.outcome))
         : allOf(results.map((r) => r.outcome));
-    const shown = results
+    // The dispatches that decided the outcome first: for `any` those that passed, else those that failed.
+    const shown = [...results]
+      .sort((a, b) => rank(a.outcome, params.select.which) - rank(b.outcome, params.select.which))
       .slice(0, 3)
       .map(
         ({ one, said }) =>
@@ -66,3 +79,12 @@ export const dispatch = defineVerb({
     };
   },
 });
+
+/**
+ * Where a dispatch's outcome puts it in the detail: for `any` pass first, for
+ * the others fail first (a stable sort keeps transcript order within each).
+ */
+function rank(outcome: string, which: string): number {
+  const order = which === 'any' ? ['pass', 'undecided', 'fail'] : ['fail', 'undecided', 'pass'];
+  return order.indexOf(outcome);
+}
