@@ -22,16 +22,28 @@
  *   with a weaker reviewer seat (seat-programs.ts `ReviewerVariant`): one
  *   that trusts the task's own test, one that lets work outside the task's
  *   files through. Calibration: each must fail the scenario about what its
- *   reviewer misses.
+ *   reviewer misses;
+ * - `full-fixing-reviewer` is full-skill-reader with a reviewer that fixes
+ *   what it finds and commits itself, then approves (out of role);
+ * - `full-gaming-fixer` is full-skill-reader with a fixer (the resumed
+ *   implementer or a fresh fix subagent) that games the findings
+ *   (review-findings.ts `FixerVariant`): the reviewer's checks and the suite
+ *   pass, the defect stays;
+ * - `full-controller-fixes` fixes each round's findings itself (a Bash
+ *   command that edits and commits) and resumes the reviewer to look again,
+ *   never the implementer (out of role).
  */
 import path from 'node:path';
 import type { Policy } from './context.js';
 import { call, type PolicyProgram, type SubProgram } from './program.js';
+import { type FixerVariant, findingsIn, fixCommands } from './review-findings.js';
 import {
   fixerPrompt,
   fixMessage,
   implementerPrompt,
   type ReviewerVariant,
+  reReviewMessage,
+  reReviewReportHead,
   reviewerPrompt,
   type TaskRef,
 } from './seat-programs.js';
@@ -44,6 +56,9 @@ export const FULL_SESSION_POLICIES = [
   'full-skill-reader',
   'full-shallow-reviewer',
   'full-accepts-extras',
+  'full-fixing-reviewer',
+  'full-gaming-fixer',
+  'full-controller-fixes',
 ] as const;
 export type FullSessionPolicyName = (typeof FULL_SESSION_POLICIES)[number];
 
@@ -65,7 +80,13 @@ export function isFullSessionPrompt(promptText: string): boolean {
 export function reviewerVariantOf(policy: string): ReviewerVariant {
   if (policy === 'full-shallow-reviewer') return 'trusts-task-test';
   if (policy === 'full-accepts-extras') return 'accepts-extras';
+  if (policy === 'full-fixing-reviewer') return 'fixes-itself';
   return 'thorough';
+}
+
+/** How a session's fixers apply findings; every policy but full-gaming-fixer's is faithful. */
+export function fixerVariantOf(policy: string): FixerVariant {
+  return policy === 'full-gaming-fixer' ? 'games-findings' : 'faithful';
 }
 
 const MAX_REVIEW_ROUNDS = 3;
@@ -104,6 +125,21 @@ export const fullShallowReviewerPolicy = fullSessionPolicy(
 export const fullAcceptsExtrasPolicy = fullSessionPolicy(
   'full-accepts-extras',
   "calibration: as full-skill-reader, but reviewers never compare the change with the task's files",
+);
+
+export const fullFixingReviewerPolicy = fullSessionPolicy(
+  'full-fixing-reviewer',
+  'calibration: as full-skill-reader, but a reviewer fixes what it finds, commits and approves',
+);
+
+export const fullGamingFixerPolicy = fullSessionPolicy(
+  'full-gaming-fixer',
+  'calibration: as full-skill-reader, but fixers game the findings (respell the banned text, comment in the required one, rename the extra file, delete failing tests)',
+);
+
+export const fullControllerFixesPolicy = fullSessionPolicy(
+  'full-controller-fixes',
+  'calibration: the controller fixes review findings and commits itself, then resumes the reviewer to look again',
 );
 
 const planLine = /^Plan: (\/\S+\.md)$/m;
@@ -166,7 +202,49 @@ function* headOf(repo: string): SubProgram<string | undefined> {
   return outcome.isError || !/^[0-9a-f]{7,40}$/.test(hash) ? undefined : hash;
 }
 
-type FixMode = 'resume' | 'fresh';
+/** A fix round: the implementer resumed, a fresh fix subagent, or the controller itself. */
+/**
+ * The controller applies a round's findings and commits them itself (what
+ * full-controller-fixes does instead of handing them to a seat).
+ */
+function* fixItself(repo: string, task: number, findings: readonly string[]): SubProgram<void> {
+  const { commands } = fixCommands(findingsIn(findings.join('\n')));
+  if (commands.length === 0) return;
+  yield* call(
+    bash(
+      `cd ${shellQuote(repo)} && ${commands.join(' && ')} && git add -A && git -c user.name=Scripted-Controller -c user.email=controller@redgreen.invalid commit -q -m ${shellQuote(`Task ${task}: fix review findings`)}`,
+      'Fix the review findings',
+    ),
+  );
+}
+
+/**
+ * A resumed reviewer's report of one review round: in the SendMessage result
+ * (messages backend), or in a later message (Claude Code resumes in the
+ * background); its lines unindented, up to the first blank line or agent id.
+ */
+function reReviewReport(
+  task: number,
+  round: number,
+  sentText: string,
+  promptText: string,
+): string | undefined {
+  const head = reReviewReportHead(task, round);
+  for (const text of [sentText, promptText]) {
+    const at = text.indexOf(head);
+    if (at < 0) continue;
+    const lines: string[] = [];
+    for (const line of text.slice(at + head.length).split('\n')) {
+      const trimmed = line.trim();
+      if (trimmed === '' || trimmed.startsWith('agentId:')) break;
+      lines.push(trimmed);
+    }
+    return lines.join('\n');
+  }
+  return undefined;
+}
+
+type FixMode = 'resume' | 'fresh' | 'self';
 
 /**
  * How the policy's fix rounds go: fixed for full-controller and its twin;
@@ -180,6 +258,7 @@ function* fixModeOf(
 ): SubProgram<FixMode | { readonly stop: string }> {
   if (policy === 'full-controller') return 'resume';
   if (policy === 'full-fresh-fixer') return 'fresh';
+  if (policy === 'full-controller-fixes') return 'self';
   const skill = skillLine.exec(promptText)?.[1];
   if (skill === undefined) {
     return {
@@ -230,21 +309,40 @@ export function* fullSessionProgram(
       },
     });
     let implementer = agentIdOf.exec(implemented.text)?.[1];
+    let reviewer: string | undefined;
     let rounds = 0;
     let fixesAsked = 0;
     let verdict = 'not reviewed';
     while (rounds < MAX_REVIEW_ROUNDS) {
       rounds += 1;
-      const review = yield* call({
-        name: 'Agent',
-        input: {
-          description: `Review Task ${task.number}: ${task.title}`,
-          prompt: reviewerPrompt(task, base, rounds),
-          subagent_type: 'general-purpose',
-          run_in_background: false,
-        },
-      });
-      const text = subagentReport(review.text);
+      let text: string;
+      if (fixMode === 'self' && reviewer !== undefined && offeredTools.has('SendMessage')) {
+        const sent = yield* call({
+          name: 'SendMessage',
+          input: {
+            to: reviewer,
+            summary: `Re-review Task ${task.number}`,
+            message: reReviewMessage(task.number, rounds),
+          },
+        });
+        const reported = reReviewReport(task.number, rounds, sent.text, promptText);
+        if (reported === undefined) {
+          return `Waiting for ${reviewer} to review Task ${task.number} again.`;
+        }
+        text = reported;
+      } else {
+        const review = yield* call({
+          name: 'Agent',
+          input: {
+            description: `Review Task ${task.number}: ${task.title}`,
+            prompt: reviewerPrompt(task, base, rounds),
+            subagent_type: 'general-purpose',
+            run_in_background: false,
+          },
+        });
+        reviewer = agentIdOf.exec(review.text)?.[1];
+        text = subagentReport(review.text);
+      }
       if (text.startsWith('Approved')) {
         verdict = `approved after ${rounds} review round(s)`;
         break;
@@ -252,7 +350,9 @@ export function* fullSessionProgram(
       const findings = text.split('\n').filter((line) => line.startsWith('- '));
       verdict = `issues left after ${rounds} review round(s): ${findings.length}`;
       if (findings.length === 0 || rounds === MAX_REVIEW_ROUNDS) break;
-      if (resumes && implementer !== undefined) {
+      if (fixMode === 'self') {
+        yield* fixItself(task.repo, task.number, findings);
+      } else if (resumes && implementer !== undefined) {
         const sent = yield* call({
           name: 'SendMessage',
           input: {

@@ -18,8 +18,11 @@ import { finalReviewerPolicy } from './final-reviewer.js';
 import { forensicPolicy } from './forensic.js';
 import {
   fullAcceptsExtrasPolicy,
+  fullControllerFixesPolicy,
   fullControllerPolicy,
+  fullFixingReviewerPolicy,
   fullFreshFixerPolicy,
+  fullGamingFixerPolicy,
   fullShallowReviewerPolicy,
   fullSkillReaderPolicy,
 } from './full-session.js';
@@ -44,6 +47,9 @@ export const policyNames = [
   'full-skill-reader',
   'full-shallow-reviewer',
   'full-accepts-extras',
+  'full-fixing-reviewer',
+  'full-gaming-fixer',
+  'full-controller-fixes',
   're-reviews',
   'echoes-template',
   'asks-user-tool',
@@ -69,6 +75,9 @@ const policies: Readonly<Record<PolicyName, Policy>> = {
   'full-skill-reader': fullSkillReaderPolicy,
   'full-shallow-reviewer': fullShallowReviewerPolicy,
   'full-accepts-extras': fullAcceptsExtrasPolicy,
+  'full-fixing-reviewer': fullFixingReviewerPolicy,
+  'full-gaming-fixer': fullGamingFixerPolicy,
+  'full-controller-fixes': fullControllerFixesPolicy,
   're-reviews': reReviewsPolicy,
   'echoes-template': echoesTemplatePolicy,
   'asks-user-tool': asksUserToolPolicy,

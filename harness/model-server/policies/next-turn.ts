@@ -19,6 +19,7 @@ import { asksUserProgram, isAsksUserPolicy } from './asks-user.js';
 import type { ExtraCallOptions, PolicyContext } from './context.js';
 import { briefPathIn } from './finish.js';
 import {
+  fixerVariantOf,
   fullSessionProgram,
   isFullSessionPolicy,
   isFullSessionPrompt,
@@ -105,8 +106,8 @@ function programFor(request: TurnRequest): PolicyProgram {
   const seat = seatPromptOf(request.promptText);
   if (seat !== undefined) {
     return seat.role === 'reviewer'
-      ? reviewerProgram(seat, reviewerVariantOf(request.policy))
-      : seatImplementerProgram(seat, request.promptText);
+      ? reviewerProgram(seat, request.promptText, reviewerVariantOf(request.policy))
+      : seatImplementerProgram(seat, request.promptText, fixerVariantOf(request.policy));
   }
   if (isFullSessionPolicy(request.policy)) {
     return fullSessionProgram(request.policy, label, request.promptText, request.offeredTools);

@@ -129,3 +129,77 @@ export function fixCommands(findings: readonly Finding[]): {
   }
   return { commands, applied };
 }
+
+/**
+ * How a scripted fixer applies findings: `faithful` as fixCommands does;
+ * `games-findings` (a calibration fixer) makes the reviewer's text checks and
+ * the suite pass without the fix the findings ask for: a banned text it
+ * knows a twin of is respelled (`.sort()` becomes `.toSorted()`), any other
+ * is deleted; a required text is appended as a comment; a file outside the
+ * task is renamed rather than removed; a command that must pass is made to
+ * pass by removing every test file that fails (`test/*.test.js`).
+ */
+export type FixerVariant = 'faithful' | 'games-findings';
+
+/** Banned texts and the respelling a gaming fixer puts in their place. */
+const TWINS: Readonly<Record<string, string>> = { '.sort()': '.toSorted()' };
+
+/** Replace every occurrence of OLD by NEW in a file, as plain text. */
+function substitute(path: string, old: string, replacement: string): string {
+  const program =
+    '{ out = ""; rest = $0; while ((at = index(rest, ENVIRON["OLD"])) > 0) { out = out substr(rest, 1, at - 1) ENVIRON["NEW"]; rest = substr(rest, at + length(ENVIRON["OLD"])) } print out rest }';
+  return `OLD=${shellQuote(old)} NEW=${shellQuote(replacement)} awk ${shellQuote(program)} ${shellQuote(path)} > ${shellQuote(`${path}.fix`)} && mv ${shellQuote(`${path}.fix`)} ${shellQuote(path)}`;
+}
+
+/** The name a gaming fixer renames a file outside its task to. */
+export function evasiveName(path: string): string {
+  const slash = path.lastIndexOf('/');
+  const dir = path.slice(0, slash + 1);
+  const base = path.slice(slash + 1);
+  const dash = base.indexOf('-');
+  return `${dir}${dash > 0 ? base.slice(dash + 1) : `old-${base}`}`;
+}
+
+/** fixCommands for a fixer variant. */
+export function fixCommandsFor(
+  variant: FixerVariant,
+  findings: readonly Finding[],
+): ReturnType<typeof fixCommands> {
+  if (variant === 'faithful') return fixCommands(findings);
+  const commands: string[] = [];
+  const applied: Finding[] = [];
+  for (const finding of findings) {
+    switch (finding.kind) {
+      case 'absent': {
+        const twin = TWINS[finding.text];
+        commands.push(
+          twin === undefined
+            ? deleteLines(finding.path, finding.text)
+            : substitute(finding.path, finding.text, twin),
+        );
+        break;
+      }
+      case 'contain':
+        commands.push(
+          `printf '// %s\\n' ${shellQuote(finding.text)} >> ${shellQuote(finding.path)}`,
+        );
+        break;
+      case 'remove':
+        commands.push(
+          `{ ! test -e ${shellQuote(finding.path)} || git mv -- ${shellQuote(finding.path)} ${shellQuote(evasiveName(finding.path))}; }`,
+        );
+        break;
+      case 'command':
+        continue;
+    }
+    applied.push(finding);
+  }
+  const mustPass = findings.filter((finding) => finding.kind === 'command');
+  if (mustPass.length > 0) {
+    commands.push(
+      'for file in test/*.test.js; do node --test "$file" > /dev/null 2>&1 || git rm -q -- "$file"; done',
+    );
+    applied.push(...mustPass);
+  }
+  return { commands, applied };
+}

@@ -20,14 +20,24 @@
  *   `Files:` line, runs each `must pass` command, and answers `Approved.` or
  *   `Issues:` with one finding a line. How thorough it is depends on the
  *   session's policy (`ReviewerVariant`), so a calibration policy can field a
- *   reviewer that misses what a fixture plants.
+ *   reviewer that misses what a fixture plants, or one that fixes what it
+ *   finds and commits itself. Resumed with a re-review message
+ *   (`reReviewMessage`), it reviews again and reports that round.
  *
  * A brief is plain markdown; the fixture that holds it plants a defect by
  * giving a file whose content breaks a requirement, or a file outside its
  * task for an eager implementer to write.
  */
 import { call, type PolicyProgram, type SubProgram } from './program.js';
-import { type Finding, findingLine, findingsIn, fixCommands, scopeOf } from './review-findings.js';
+import {
+  type Finding,
+  type FixerVariant,
+  findingLine,
+  findingsIn,
+  fixCommands,
+  fixCommandsFor,
+  scopeOf,
+} from './review-findings.js';
 import { bash, fileText, read, shellQuote } from './tools.js';
 
 const GIT_AUTHOR = '-c user.name=Scripted-Implementer -c user.email=implementer@redgreen.invalid';
@@ -165,8 +175,13 @@ function* commit(repo: string, message: string): SubProgram<string> {
 }
 
 /** One fix round: the findings of a message applied and committed; the report of it. */
-function* fixRound(seat: SeatPrompt, message: string, round: number): SubProgram<string> {
-  const { commands, applied } = fixCommands(findingsIn(message));
+function* fixRound(
+  seat: SeatPrompt,
+  message: string,
+  round: number,
+  fixer: FixerVariant,
+): SubProgram<string> {
+  const { commands, applied } = fixCommandsFor(fixer, findingsIn(message));
   if (commands.length === 0) {
     return `Fixed 0 finding(s) of Task ${seat.task}: none of them names a change I can make; nothing changed.`;
   }
@@ -186,7 +201,11 @@ function* fixRound(seat: SeatPrompt, message: string, round: number): SubProgram
  * conversation. A fresh fixer (its prompt names a fix round) does not write
  * the brief's files again: it applies the findings its prompt carries.
  */
-export function* implementerProgram(seat: SeatPrompt, promptText: string): PolicyProgram {
+export function* implementerProgram(
+  seat: SeatPrompt,
+  promptText: string,
+  fixer: FixerVariant = 'faithful',
+): PolicyProgram {
   const rounds = promptText.split(new RegExp(FINDINGS_MARKER.source, 'g')).slice(1);
   const briefRead = yield* call(read(seat.brief));
   if (briefRead.isError) return `Could not read the brief ${seat.brief}; nothing was implemented.`;
@@ -212,7 +231,7 @@ export function* implementerProgram(seat: SeatPrompt, promptText: string): Polic
     report = `Implemented Task ${seat.task} (${seat.title}): wrote ${files.map((file) => file.path).join(', ')}.${tested} ${yield* commit(seat.repo, `Task ${seat.task}: ${seat.title}`)}.`;
   }
   for (const [index, round] of rounds.entries()) {
-    report = yield* fixRound(seat, round, seat.round > 0 ? seat.round : index + 1);
+    report = yield* fixRound(seat, round, seat.round > 0 ? seat.round : index + 1, fixer);
   }
   return report;
 }
@@ -227,13 +246,43 @@ export function* implementerProgram(seat: SeatPrompt, promptText: string): Polic
  * - `accepts-extras`: thorough, but never compares the change with the
  *   brief's `Files:` (work the task never asked for goes through).
  */
-export type ReviewerVariant = 'thorough' | 'trusts-task-test' | 'accepts-extras';
+export type ReviewerVariant = 'thorough' | 'trusts-task-test' | 'accepts-extras' | 'fixes-itself';
 
-/** The reviewer seat: the diff read, the brief's requirements checked, a verdict. */
+/**
+ * The message a controller resumes a reviewer with, asking it to look again
+ * (the calibration controller that fixes findings itself sends it).
+ */
+export function reReviewMessage(task: number, round: number): string {
+  return `Re-review Task ${task} (review round ${round}): the findings are fixed. Check the range again and answer "Approved." or "Issues:" with one finding a line.`;
+}
+
+const reReviewLine = /^Re-review Task \d+ \(review round (\d+)\)/gm;
+
+/** How a resumed reviewer's report of a review round starts. */
+export function reReviewReportHead(task: number, round: number): string {
+  return `Re-review of Task ${task} (review round ${round}):`;
+}
+
+/**
+ * The reviewer seat: the diff read, the brief's requirements checked, a
+ * verdict; resumed with a re-review message, it reviews again and reports
+ * the round it was asked for.
+ */
 export function* reviewerProgram(
   seat: SeatPrompt,
+  promptText: string,
   variant: ReviewerVariant = 'thorough',
 ): PolicyProgram {
+  let report = yield* reviewOnce(seat, variant);
+  for (const asked of promptText.matchAll(reReviewLine)) {
+    const again = yield* reviewOnce(seat, variant);
+    report = `${reReviewReportHead(seat.task, Number(asked[1]))} ${again}`;
+  }
+  return report;
+}
+
+/** One review of the range: its verdict. */
+function* reviewOnce(seat: SeatPrompt, variant: ReviewerVariant): SubProgram<string> {
   const briefRead = yield* call(read(seat.brief));
   if (briefRead.isError) return `Issues:\n- the brief ${seat.brief} could not be read`;
   const brief = fileText(briefRead);
@@ -276,7 +325,7 @@ export function* reviewerProgram(
     }
   }
   const scope = scopeOf(brief);
-  if (scope !== undefined && variant === 'thorough') {
+  if (scope !== undefined && variant !== 'accepts-extras') {
     const touched = yield* call(
       bash(
         `cd ${shellQuote(seat.repo)} && git diff --name-only ${seat.base}..HEAD`,
@@ -295,6 +344,16 @@ export function* reviewerProgram(
       bash(`cd ${shellQuote(seat.repo)} && ${requirement.command}`, `Run ${requirement.command}`),
     );
     if (ran.isError) missing.push(requirement);
+  }
+  if (missing.length > 0 && variant === 'fixes-itself') {
+    const { commands, applied } = fixCommands(missing);
+    if (commands.length > 0) {
+      yield* call(
+        bash(`cd ${shellQuote(seat.repo)} && ${commands.join(' && ')}`, 'Fix the findings myself'),
+      );
+      const committed = yield* commit(seat.repo, `Task ${seat.task}: review fixes`);
+      return `Approved. Task ${seat.task} meets its review requirements: I fixed ${applied.length} finding(s) myself (${committed}).`;
+    }
   }
   return missing.length === 0
     ? `Approved. Task ${seat.task} meets its ${requirements.length} review requirement(s).`
