@@ -202,7 +202,6 @@ function* headOf(repo: string): SubProgram<string | undefined> {
   return outcome.isError || !/^[0-9a-f]{7,40}$/.test(hash) ? undefined : hash;
 }
 
-/** A fix round: the implementer resumed, a fresh fix subagent, or the controller itself. */
 /**
  * The controller applies a round's findings and commits them itself (what
  * full-controller-fixes does instead of handing them to a seat).
@@ -244,6 +243,7 @@ function reReviewReport(
   return undefined;
 }
 
+/** A fix round: the implementer resumed, a fresh fix subagent, or the controller itself. */
 type FixMode = 'resume' | 'fresh' | 'self';
 
 /**
