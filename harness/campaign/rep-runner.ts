@@ -26,6 +26,7 @@ import type { ResolvedCampaign } from './load-campaign.js';
 import type { RepModel } from './model-runtime.js';
 import type { PlannedRep } from './plan.js';
 import { pricingTable } from './pricing.js';
+import { repCostUsd } from './rep-cost.js';
 import {
   captureChangedBefore,
   capturePostEvidence,
@@ -259,7 +260,7 @@ export async function runRep(
       turns: outcome.turns,
       tokens: outcome.usage,
       tokensEstimated: model.endpoint.scripted || ESTIMATED_USAGE_MARK.test(transcriptText),
-      costUsd: model.price(outcome.usage),
+      costUsd: repCostUsd(model, outcome),
       pricingAsOf: pricingTable().asOf,
       engineCostEstimateUsd: model.endpoint.scripted ? null : outcome.engineCostEstimateUsd,
       durationMs: Math.round(session.durationMs),
