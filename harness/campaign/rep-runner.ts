@@ -21,6 +21,7 @@ import { SecretRedactor } from '../session/secret-redactor.js';
 import type { SessionBackend, SessionOutcome } from '../session/session-types.js';
 import { TranscriptSink } from '../session/transcript-sink.js';
 import type { StopMode } from './config-schema.js';
+import { sessionLimitsFor } from './cost-limits.js';
 import { appendRepLine, type LedgerRepLine } from './ledger.js';
 import type { ResolvedCampaign } from './load-campaign.js';
 import type { RepModel } from './model-runtime.js';
@@ -364,7 +365,7 @@ async function runSession(
       privateDir: path.join(rep.privateDir, 'private'),
       runtimeDir: rep.runtimeDir,
       model: model.endpoint,
-      limits: context.campaign.limits,
+      limits: sessionLimitsFor(context.campaign.limits, model.endpoint.scripted),
       price: model.priceModel,
       stop: rep.stop,
       user: rep.user,
