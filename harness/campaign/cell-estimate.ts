@@ -17,7 +17,10 @@
  * - `complete` (a full session with subagents): an assumption, not yet a
  *   measurement: 60 turns summed over every seat (a controller and a few
  *   implementers and reviewers) over a mean 25k-token context, 400 output
- *   tokens a turn.
+ *   tokens a turn. A scripted user's answers are not priced: each answer
+ *   gives the controller a fresh maxTurns budget, so a session may run up to
+ *   (maxAnswers + 1) x maxTurns controller turns (bounded by the session
+ *   timeout and the cost limits), which the profile does not count.
  *
  * Context is read from the prompt cache after the first turn (written once,
  * then read each turn), as both backends arrange it. A scripted run has no
@@ -126,7 +129,7 @@ export function tokenEstimateSource(model: ModelChoice, stops: readonly StopMode
       : []),
     ...(stops.includes('complete')
       ? [
-          `a full session (complete) ${FULL_SESSION.turns} turns summed over its seats over a mean ${FULL_SESSION.contextTokens / 1000}k-token context with ${FULL_SESSION.outputTokensPerTurn} output tokens a turn (assumed, not measured)`,
+          `a full session (complete) ${FULL_SESSION.turns} turns summed over its seats over a mean ${FULL_SESSION.contextTokens / 1000}k-token context with ${FULL_SESSION.outputTokensPerTurn} output tokens a turn (assumed, not measured; a scripted user's answers not priced: each gives the controller a fresh maxTurns budget)`,
         ]
       : []),
   ];

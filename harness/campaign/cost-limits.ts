@@ -37,11 +37,22 @@ export function checkCostLimitsPriced(limits: Limits, models: ModelAxis): Result
   return ok(undefined);
 }
 
+/**
+ * The limits a rep's session is held to: the campaign's, without the cost
+ * limits when the rep's model is a scripted stand-in (it has no price, so
+ * they cannot apply; the start notice says so).
+ */
+export function sessionLimitsFor(limits: Limits, scripted: boolean): Limits {
+  if (!scripted) return limits;
+  const { repMaxCostUsd: _rep, seatMaxCostUsd: _seat, ...rest } = limits;
+  return rest;
+}
+
 /** A start notice when cost limits are set but every model is a scripted stand-in. */
 export function costLimitsOfflineNote(limits: Limits, models: ModelAxis): string | undefined {
   const fields = costLimitsOf(limits);
   if (fields.length === 0 || models.models.some((model) => model.choice.kind === 'live')) {
     return undefined;
   }
-  return `${fields.join(' and ')} do not apply offline: a scripted policy has no price`;
+  return `${fields.join(' and ')} ${fields.length === 1 ? 'does' : 'do'} not apply offline: a scripted policy has no price`;
 }

@@ -3,9 +3,13 @@
  * decided reps in its cell, so with fewer reps per cell planned (the
  * campaign's `reps`, or `--reps`) it can fail or stay undecided but never
  * hold. Said before the run and in the dry run, so nobody learns it after
- * paying for the reps. A note, not a refusal: short runs (`--reps 1`) are
+ * paying for the reps. Likewise a `green-better` or `no-regression` gate
+ * whose reps per arm cannot reach α even at the starkest split (all against
+ * none): it stays undecided. A note, not a refusal: short runs (`--reps 1`) are
  * how a campaign is smoke-tested.
  */
+import { fisherExact } from '../report/stats.js';
+import { belowThreshold } from '../report/stats-rates.js';
 import type { GateConfig } from './config-schema.js';
 import { describeGate } from './only.js';
 
@@ -14,11 +18,31 @@ export function gatesOutOfReach(campaign: {
   readonly gates: readonly GateConfig[];
   readonly reps: number;
 }): string[] {
-  return campaign.gates.flatMap((gate) =>
-    gate.kind === 'min-pass-rate' && gate.of > campaign.reps
-      ? [
-          `gate ${describeGate(gate)} needs ${gate.of} decided reps in its cell, but the run plans ${campaign.reps} per cell: it can never hold, at best it stays undecided (run with --reps ${gate.of} or more)`,
-        ]
-      : [],
+  const reps = campaign.reps;
+  return campaign.gates.flatMap((gate) => {
+    if (gate.kind === 'min-pass-rate' && gate.of > reps) {
+      return [
+        `gate ${describeGate(gate)} needs ${gate.of} decided reps in its cell, but the run plans ${reps} per cell: it can never hold, at best it stays undecided (run with --reps ${gate.of} or more)`,
+      ];
+    }
+    if (
+      (gate.kind === 'green-better' || gate.kind === 'no-regression') &&
+      !starkSplitDecides(reps, gate.alpha)
+    ) {
+      let needed = reps + 1;
+      while (needed < 1000 && !starkSplitDecides(needed, gate.alpha)) needed += 1;
+      return [
+        `gate ${describeGate(gate)} cannot be decided with ${reps} rep(s) per cell: even all against none is not below α = ${gate.alpha}, so it stays undecided (run with --reps ${needed} or more)`,
+      ];
+    }
+    return [];
+  });
+}
+
+/** Whether n reps a side, all passing against none, give a one-sided Fisher p below α. */
+function starkSplitDecides(n: number, alpha: number): boolean {
+  return belowThreshold(
+    fisherExact({ successes: n, trials: n }, { successes: 0, trials: n }, 'greater'),
+    alpha,
   );
 }

@@ -52,6 +52,8 @@ export interface ProgressOptions {
 }
 
 const DEFAULT_HEARTBEAT_MS = 30_000;
+/** How often the terminal's status line is redrawn between events. */
+const TTY_TICK_MS = 1_000;
 
 function everyUnref(tick: () => void, ms: number): () => void {
   const timer = setInterval(tick, ms);
@@ -100,7 +102,7 @@ export function progressReporter(
     const width = 24;
     const filled = tally.total === 0 ? width : Math.round((tally.done / tally.total) * width);
     const bar = `${'#'.repeat(filled)}${'.'.repeat(width - filled)}`;
-    const line = `[${bar}] ${tally.done}/${tally.total}  pass ${tally.pass}  fail ${tally.fail}  indeterminate ${tally.indeterminate}  elapsed ${formatDuration(now() - tally.started)}  eta ${eta()}  ${formatCost(tally.cost)}`;
+    const line = `[${bar}] ${tally.done}/${tally.total}  running ${tally.running}  pass ${tally.pass}  fail ${tally.fail}  indeterminate ${tally.indeterminate}  elapsed ${formatDuration(now() - tally.started)}  eta ${eta()}  ${formatCost(tally.cost)}`;
     // One column short of the width: a line that fills the last column wraps on some terminals.
     const columns = options.columns?.();
     return columns === undefined || columns < 2 ? line : line.slice(0, columns - 1);
@@ -144,6 +146,13 @@ export function progressReporter(
             (event.alreadyDone > 0 ? ` (${event.alreadyDone} already done)` : '') +
             ` — ${event.backend} backend, model ${event.model}, concurrency ${event.concurrency}`,
         );
+        if (mode === 'tty' && !quiet && event.toRun > 0) {
+          // The status line keeps time between reps (a full session can run for minutes).
+          stopHeartbeat = (options.every ?? everyUnref)(() => {
+            clearLine();
+            drawStatus();
+          }, TTY_TICK_MS);
+        }
         if (mode === 'plain' && event.toRun > 0) {
           const interval = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
           if (interval > 0) {
@@ -156,6 +165,10 @@ export function progressReporter(
         break;
       case 'rep-start':
         tally.running += 1;
+        if (mode === 'tty' && !quiet) {
+          clearLine();
+          drawStatus();
+        }
         // A retry is one more rep to finish than the run started with.
         if (event.attempt > 1 && tally.done + tally.running > tally.total) tally.total += 1;
         break;

@@ -21,11 +21,13 @@ import { SecretRedactor } from '../session/secret-redactor.js';
 import type { SessionBackend, SessionOutcome } from '../session/session-types.js';
 import { TranscriptSink } from '../session/transcript-sink.js';
 import type { StopMode } from './config-schema.js';
+import { sessionLimitsFor } from './cost-limits.js';
 import { appendRepLine, type LedgerRepLine } from './ledger.js';
 import type { ResolvedCampaign } from './load-campaign.js';
 import type { RepModel } from './model-runtime.js';
 import type { PlannedRep } from './plan.js';
 import { pricingTable } from './pricing.js';
+import { repCostUsd } from './rep-cost.js';
 import {
   captureChangedBefore,
   capturePostEvidence,
@@ -259,7 +261,7 @@ export async function runRep(
       turns: outcome.turns,
       tokens: outcome.usage,
       tokensEstimated: model.endpoint.scripted || ESTIMATED_USAGE_MARK.test(transcriptText),
-      costUsd: model.price(outcome.usage),
+      costUsd: repCostUsd(model, outcome),
       pricingAsOf: pricingTable().asOf,
       engineCostEstimateUsd: model.endpoint.scripted ? null : outcome.engineCostEstimateUsd,
       durationMs: Math.round(session.durationMs),
@@ -363,7 +365,7 @@ async function runSession(
       privateDir: path.join(rep.privateDir, 'private'),
       runtimeDir: rep.runtimeDir,
       model: model.endpoint,
-      limits: context.campaign.limits,
+      limits: sessionLimitsFor(context.campaign.limits, model.endpoint.scripted),
       price: model.priceModel,
       stop: rep.stop,
       user: rep.user,

@@ -35,6 +35,8 @@ export interface LintRow {
   readonly expected: string;
   readonly got: string;
   readonly ok: boolean;
+  /** For a row not as declared: what each check that decided it observed. */
+  readonly why?: readonly string[];
 }
 
 export interface LintReport {
@@ -210,7 +212,23 @@ async function calibrationRow(
     run.expect === 'pass'
       ? score.verdict === 'pass'
       : score.verdict === 'fail' && run.failing.every((id) => failing.includes(id));
-  return ok({ kind: 'calibration', subject, expected, got, ok: good });
+  if (good) return ok({ kind: 'calibration', subject, expected, got, ok: good });
+  // Why not: the checks that failed unexpectedly, and those expected to fail that did not.
+  const why = score.checks
+    .filter(
+      (check) =>
+        (check.outcome === 'fail' && !(run.expect === 'fail' && run.failing.includes(check.id))) ||
+        (check.outcome !== 'fail' && run.expect === 'fail' && run.failing.includes(check.id)),
+    )
+    .map((check) => `${check.outcome} ${check.detail}`);
+  return ok({
+    kind: 'calibration',
+    subject,
+    expected,
+    got,
+    ok: good,
+    why: why.length > 0 ? why : score.reasons.slice(0, 3),
+  });
 }
 
 /** Lint one scenario (an id under one of `scenariosDirs`, or a folder). */
@@ -253,6 +271,11 @@ export function formatLintReport(report: LintReport): string {
     ...report.rows.map(
       (row) =>
         `| ${row.kind} | ${cell(row.subject)} | ${cell(row.expected)} | ${cell(row.got)} | ${row.ok ? 'yes' : 'NO'} |`,
+    ),
+    ...report.rows.flatMap((row) =>
+      row.ok || row.why === undefined || row.why.length === 0
+        ? []
+        : ['', `${row.subject}:`, ...row.why.map((line) => `  - ${line.split('\n')[0]}`)],
     ),
     '',
     report.ok

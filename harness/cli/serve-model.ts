@@ -24,6 +24,8 @@ Policies (each answers as model "scripted:<policy>", so its numbers are never mi
                       then writes the style the answer names to greeting-style.txt
   asks-user-reply     scripted user: replies with the question; writes the style an answer names,
                       asks again while none does
+  full-env-dump       key canary (stop: complete): the controller and two subagents (one on the opus
+                      tier) dump their tool environment (env, /proc/self/environ, git config -l)
 A request whose model id is "scripted:<policy>" is answered by that policy; any other model id is
 answered by --policy. Usage numbers in responses are estimates (about 4 characters a token).
 

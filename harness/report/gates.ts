@@ -3,6 +3,7 @@ import { disagreementGate, INSTRUMENT_DISAGREEMENT } from '../judge/disagreement
 import type { CellSummary, GateOutcome, ResultsModel } from './results-schema.js';
 import { fisherExact } from './stats.js';
 import { adjustForMultiple } from './stats-multiple.js';
+import { belowThreshold } from './stats-rates.js';
 
 function cell(
   cells: readonly CellSummary[],
@@ -77,6 +78,23 @@ export function evaluateGate(gate: GateConfig, cells: readonly CellSummary[]): G
         return { ...base, outcome: 'undecided', figure: 'a cell has no decided reps' };
       }
       const counts = `RED ${red.pass}/${red.decided}, GREEN ${green.pass}/${green.decided}`;
+      // The starkest difference these decided reps could show (one arm all pass, the
+      // other none): when even it is not below α, the reps cannot decide the gate.
+      const starkest = fisherExact(
+        {
+          successes: gate.kind === 'green-better' ? green.decided : red.decided,
+          trials: gate.kind === 'green-better' ? green.decided : red.decided,
+        },
+        { successes: 0, trials: gate.kind === 'green-better' ? red.decided : green.decided },
+        'greater',
+      );
+      if (!belowThreshold(starkest, gate.alpha)) {
+        return {
+          ...base,
+          outcome: 'undecided',
+          figure: `${counts}; too few decided reps: even ${gate.kind === 'green-better' ? 'GREEN all passing against RED none' : 'RED all passing against GREEN none'} gives ${fmtP(starkest)}, not below α = ${gate.alpha} (run more reps)`,
+        };
+      }
       if (gate.kind === 'green-better') {
         const p = fisherExact(
           { successes: green.pass, trials: green.decided },
@@ -85,7 +103,7 @@ export function evaluateGate(gate: GateConfig, cells: readonly CellSummary[]): G
         );
         return {
           ...base,
-          outcome: p < gate.alpha ? 'holds' : 'fails',
+          outcome: belowThreshold(p, gate.alpha) ? 'holds' : 'fails',
           figure: `${counts}; ${fmtP(p)}`,
         };
       }
@@ -96,7 +114,7 @@ export function evaluateGate(gate: GateConfig, cells: readonly CellSummary[]): G
       );
       return {
         ...base,
-        outcome: p < gate.alpha ? 'fails' : 'holds',
+        outcome: belowThreshold(p, gate.alpha) ? 'fails' : 'holds',
         figure: `${counts}; RED better than GREEN: ${fmtP(p)}`,
       };
     }

@@ -2,7 +2,7 @@ import type { GateConfig } from '../campaign/config-schema.js';
 import { describeGate, evaluateGate, judgeRegressionFamily } from './gates.js';
 import type { CellSummary, GateOutcome } from './results-schema.js';
 import { holmAdjust } from './stats-holm.js';
-import { fisherExact } from './stats-rates.js';
+import { belowThreshold, fisherExact } from './stats-rates.js';
 
 /**
  * Gates in a campaign of several models. A gate names a model (it is judged
@@ -124,7 +124,7 @@ function noRegressionAcrossModels(
     }
     return {
       model: entry.model,
-      outcome: holm < gate.alpha ? ('fails' as const) : ('holds' as const),
+      outcome: belowThreshold(holm, gate.alpha) ? ('fails' as const) : ('holds' as const),
       figure: `RED ${entry.red.pass}/${entry.red.decided}, GREEN ${entry.green.pass}/${entry.green.decided}; RED better than GREEN: p = ${entry.p.toFixed(4)}, Holm ${holm.toFixed(4)}`,
     };
   });

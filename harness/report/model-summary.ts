@@ -7,7 +7,7 @@ import type {
   RepRow,
 } from './results-schema.js';
 import { holmAdjust } from './stats-holm.js';
-import { fisherExact } from './stats-rates.js';
+import { belowThreshold, fisherExact } from './stats-rates.js';
 
 /**
  * The model axis of the results: what each model of a campaign of several
@@ -137,8 +137,8 @@ function effectOf(
   alpha: number,
 ): InteractionRow['effect'] {
   if (holmGreenBetter === null || holmRedBetter === null) return 'undecided';
-  if (holmGreenBetter < alpha) return 'helps';
-  if (holmRedBetter < alpha) return 'hurts';
+  if (belowThreshold(holmGreenBetter, alpha)) return 'helps';
+  if (belowThreshold(holmRedBetter, alpha)) return 'hurts';
   return 'no clear effect';
 }
 

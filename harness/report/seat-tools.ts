@@ -187,10 +187,30 @@ export function seatToolSummary(
       });
     }
   }
+  // Every rep gets a row for every group its scenario has, 0 where it had no such seat,
+  // so a spreadsheet's mean over seats.csv is the table's mean.
+  const completeRows = counted.flatMap((rep) => {
+    const own = rows.filter((row) => row.rep_id === rep.id);
+    const scenarioGroups = new Set(
+      rows.filter((row) => row.scenario === rep.scenario).map((row) => row.group),
+    );
+    return groups
+      .filter((group) => scenarioGroups.has(group))
+      .map(
+        (group) =>
+          own.find((row) => row.group === group) ?? {
+            ...(own[0] as SeatToolRep),
+            group,
+            seats: 0,
+            resumes: 0,
+            tool_calls: 0,
+          },
+      );
+  });
   return {
     rule: SEAT_GROUP_RULE,
     cells,
-    reps: rows,
+    reps: completeRows,
     unrecorded: full.filter((rep) => rep.seats === undefined).map((rep) => rep.id),
   };
 }

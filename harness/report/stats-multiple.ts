@@ -8,6 +8,8 @@
  * threshold.
  */
 
+import { belowThreshold } from './stats-rates.js';
+
 export type Correction = 'holm' | 'none';
 
 export interface AdjustedTest {
@@ -26,7 +28,7 @@ export function adjustForMultiple(
   correction: Correction,
 ): AdjustedTest[] {
   if (correction === 'none') {
-    return pValues.map((p) => ({ p, threshold: alpha, rejected: p < alpha }));
+    return pValues.map((p) => ({ p, threshold: alpha, rejected: belowThreshold(p, alpha) }));
   }
   const m = pValues.length;
   const order = pValues.map((p, index) => ({ p, index })).sort((a, b) => a.p - b.p);
@@ -34,7 +36,7 @@ export function adjustForMultiple(
   let stillRejecting = true;
   for (const [rank, { p, index }] of order.entries()) {
     const threshold = alpha / (m - rank);
-    stillRejecting = stillRejecting && p < threshold;
+    stillRejecting = stillRejecting && belowThreshold(p, threshold);
     results[index] = { p, threshold, rejected: stillRejecting };
   }
   return results;

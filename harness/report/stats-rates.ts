@@ -162,6 +162,16 @@ export interface PowerQuestion {
 }
 
 /**
+ * Whether a p-value is below a significance threshold, as every gate reads
+ * it: strictly below, with the floating-point error of the p-value's sum set
+ * aside, so a p that is exactly the threshold in exact arithmetic (0/3
+ * against 3/3 is p = .05, computed as 0.04999999999999996) is never below it.
+ */
+export function belowThreshold(p: number, threshold: number): boolean {
+  return p < threshold * (1 - 1e-9);
+}
+
+/**
  * Power of a one-sided Fisher exact test (treatment better than control) at
  * level alpha, by exact enumeration of every pair of outcomes.
  */

@@ -128,11 +128,19 @@ function readScenarioData(file: string): Result<unknown, InputError> {
   }
 }
 
+/**
+ * Where a scenario's prompt template is: a path (with `/` or `.hbs`) from the
+ * scenario's folder; a bare name from the `prompts/` folder beside it, or, when
+ * that has no such template, from the prompts shipped with redgreen, so a
+ * scenario copied out of the repository still finds `full-session` (as bare
+ * skill names and scenario ids fall back to the shipped ones).
+ */
 function resolvePromptTemplate(dir: string, prompt: ScenarioShell['prompt']): string {
   const template = typeof prompt === 'string' ? prompt : prompt.template;
-  return template.includes('/') || template.endsWith('.hbs')
-    ? path.resolve(dir, template)
-    : path.join(path.dirname(dir), 'prompts', `${template}.hbs`);
+  if (template.includes('/') || template.endsWith('.hbs')) return path.resolve(dir, template);
+  const beside = path.join(path.dirname(dir), 'prompts', `${template}.hbs`);
+  const shipped = path.join(packageRoot(), 'scenarios', 'prompts', `${template}.hbs`);
+  return !existsSync(beside) && existsSync(shipped) ? shipped : beside;
 }
 
 /** Load and compile the scenario in `dir`. */

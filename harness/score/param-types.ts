@@ -28,7 +28,26 @@ export function compiles(source: string, flags = ''): boolean {
 export const regexSource = z
   .string()
   .min(1, 'must not be empty')
-  .refine((value) => compiles(value), 'is not a valid regular expression (JavaScript syntax)');
+  .superRefine((value, context) => {
+    const problem = regexProblem(value);
+    if (problem !== undefined) {
+      context.addIssue({
+        code: 'custom',
+        message: `is not a valid regular expression (JavaScript syntax): ${problem}`,
+      });
+    }
+  });
+
+/** Why a pattern does not compile (the engine's words, without the pattern repeated), or undefined. */
+function regexProblem(source: string): string | undefined {
+  try {
+    new RegExp(source);
+    return undefined;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /, '');
+  }
+}
 
 export const taskNumber = z.number().int().positive();
 

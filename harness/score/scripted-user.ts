@@ -38,10 +38,19 @@ export const scriptedUserSchema = z
     answers: z
       .array(answerRuleSchema)
       .default([])
-      .refine(
-        (rules) => new Set(rules.map((rule) => rule.id)).size === rules.length,
-        'two answer rules share an id: give each its own',
-      ),
+      .superRefine((rules, context) => {
+        const seen = new Set<string>();
+        for (const rule of rules) {
+          if (seen.has(rule.id)) {
+            context.addIssue({
+              code: 'custom',
+              message: `two answer rules share the id "${rule.id}": give each its own`,
+            });
+            return;
+          }
+          seen.add(rule.id);
+        }
+      }),
     /** What the user says to a question no rule matches. */
     default: nonBlank.default(DEFAULT_USER_ANSWER),
     /** The most questions answered in one rep (0: none); later ones go unanswered. */

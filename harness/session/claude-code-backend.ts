@@ -115,9 +115,24 @@ function usageOf(result: SDKResultMessage): TokenUsage {
   return totals;
 }
 
+/** The result's usage per model (the engine reports each model it ran: the seats' tiers too). */
+function usageByModelOf(result: SDKResultMessage): Record<string, TokenUsage> {
+  return Object.fromEntries(
+    Object.entries(result.modelUsage ?? {}).map(([model, used]) => [
+      model,
+      {
+        input: used.inputTokens,
+        output: used.outputTokens,
+        cacheWrite: used.cacheCreationInputTokens,
+        cacheRead: used.cacheReadInputTokens,
+      },
+    ]),
+  );
+}
+
 type OutcomeBase = Pick<
   SessionOutcome,
-  'modelReported' | 'engine' | 'engineCostEstimateUsd' | 'usage' | 'turns'
+  'modelReported' | 'engine' | 'engineCostEstimateUsd' | 'usage' | 'usageByModel' | 'turns'
 >;
 
 /** How a session that captured no dispatch ended: its reply, or why it has none. */
@@ -311,6 +326,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
         engine,
         engineCostEstimateUsd: result?.total_cost_usd ?? null,
         usage: result === undefined ? null : usageOf(result),
+        usageByModel: result === undefined ? undefined : usageByModelOf(result),
         turns: result === undefined ? turns : resultTurns,
       };
       // An engine killed by a signal redgreen did not send (a user's kill) did not run as asked.

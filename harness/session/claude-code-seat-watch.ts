@@ -40,6 +40,12 @@ export interface SeatWatchOptions {
   readonly spend: SeatSpend;
   /** Called once, when the first limit is met: the backend stops the engine. */
   readonly onLimit: () => void;
+  /**
+   * How long the hook holds a tool call whose message the stream has not shown
+   * (default 5000 ms); after it the call goes on, so a message the engine never
+   * streams cannot deadlock the session.
+   */
+  readonly seenWaitMs?: number;
 }
 
 interface WatchedSeat {
@@ -67,7 +73,7 @@ interface ApiMessage {
 const DISPATCH_TOOLS = new Set(['Agent', 'Task']);
 
 /** How long the hook waits for a call's message to reach the watch before letting it run. */
-const SEEN_WAIT_MS = 5000;
+export const SEEN_WAIT_MS = 5000;
 
 function descriptionOf(input: unknown): string | null {
   if (typeof input !== 'object' || input === null) return null;
@@ -141,7 +147,7 @@ export class ClaudeCodeSeatWatch {
       const timer = setTimeout(() => {
         this.#waiting.delete(id);
         resolve();
-      }, SEEN_WAIT_MS);
+      }, this.#options.seenWaitMs ?? SEEN_WAIT_MS);
       this.#waiting.set(id, () => {
         clearTimeout(timer);
         resolve();

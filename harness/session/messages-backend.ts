@@ -127,8 +127,13 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
       ];
       let usage: TokenUsage = { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 };
       let modelReported: string | null = null;
+      const usageByModel: Record<string, TokenUsage> = {};
       const onReply = (reply: Anthropic.Message): void => {
         usage = addUsage(usage, reply.usage);
+        usageByModel[reply.model] = addUsage(
+          usageByModel[reply.model] ?? { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 },
+          reply.usage,
+        );
       };
       // Each seat's time and cost, and the rep's cost, against the campaign's limits.
       const spend = seatSpendFor(request);
@@ -295,6 +300,7 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
       const base = {
         turns,
         usage,
+        usageByModel,
         modelReported,
         engineCostEstimateUsd: null,
         engine,

@@ -59,6 +59,9 @@ export function commandEnvironment(
     TERM: 'dumb',
     GIT_TERMINAL_PROMPT: '0',
     GIT_PAGER: 'cat',
+    // The host's /etc/gitconfig (mounted read-only with /etc) stays out of sessions: its
+    // settings would change what git does in the fixture, and `git config -l` would show them.
+    GIT_CONFIG_NOSYSTEM: '1',
     PAGER: 'cat',
     ...extra,
   };

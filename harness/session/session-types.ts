@@ -112,6 +112,12 @@ export interface SessionOutcome {
   readonly capturedDispatch: CapturedDispatch | null;
   readonly turns: number;
   readonly usage: TokenUsage | null;
+  /**
+   * The same usage split by the model each reply named, when the backend
+   * knows it: a full session's seats may run on other tiers than the
+   * controller, and each model is priced at its own rates.
+   */
+  readonly usageByModel?: Readonly<Record<string, TokenUsage>> | undefined;
   /** The model id as the engine / API reported it back. */
   readonly modelReported: string | null;
   /** The engine's own cost estimate, when it gives one (Claude Code does). */

@@ -30,6 +30,18 @@ describe('gates the planned reps cannot meet', () => {
     ).toEqual([]);
   });
 
+  it('names a green-better or no-regression gate the reps per arm cannot decide, with the reps that can', () => {
+    const better = { kind: 'green-better', scenario: 's1', alpha: 0.05 } as const;
+    const [note] = gatesOutOfReach({ gates: [better], reps: 3 });
+    expect(note).toMatch(
+      /cannot be decided with 3 rep\(s\) per cell: even all against none is not below α = 0\.05, so it stays undecided \(run with --reps 4 or more\)$/,
+    );
+    expect(gatesOutOfReach({ gates: [better], reps: 4 })).toEqual([]);
+    const strict = { kind: 'no-regression', scenario: 's1', alpha: 0.01 } as const;
+    expect(gatesOutOfReach({ gates: [strict], reps: 4 })[0]).toMatch(/run with --reps 5 or more/);
+    expect(gatesOutOfReach({ gates: [strict], reps: 5 })).toEqual([]);
+  });
+
   it('the dry run says so under --reps 2 and not under the campaign’s 5', async () => {
     const campaign = path.join(repoRoot, 'scenarios/fix-loop-breaker.campaign.json');
     const short = await runCli(['run', campaign, '--reps', '2', '--dry-run']);

@@ -157,6 +157,36 @@ describe('progress output', () => {
     expect(text()).toContain('finished 4 reps');
   });
 
+  it('on a terminal, the status line keeps time between reps and shows how many are running', () => {
+    const ticks: (() => void)[] = [];
+    let stopped = false;
+    const { text, sink } = collect('tty', {
+      every: (tick, ms) => {
+        expect(ms).toBe(1000);
+        ticks.push(tick);
+        return () => {
+          stopped = true;
+        };
+      },
+    });
+    sink(start);
+    sink({ type: 'rep-start', id: 'red/s1-rep1', attempt: 1 });
+    expect(ticks).toHaveLength(1);
+    const before = text().length;
+    ticks[0]?.();
+    ticks[0]?.();
+    const redrawn = text().slice(before);
+    // Each tick redraws the line (the clock moved), with no rep finished in between.
+    const drawn = redrawn
+      .split('\r')
+      .filter((piece) => /\[\.+\] 0\/4 {2}running 1 {2}pass 0/.test(piece));
+    expect(drawn).toHaveLength(2);
+    const elapsed = [...redrawn.matchAll(/elapsed (\d+)s/g)].map((m) => Number(m[1]));
+    expect(elapsed[1]).toBeGreaterThan(elapsed[0] ?? Number.POSITIVE_INFINITY);
+    sink(end);
+    expect(stopped).toBe(true);
+  });
+
   it('cuts the status line to the terminal width, and uses plain lines under TERM=dumb', () => {
     const { text, sink } = collect('tty', { columns: () => 40 });
     sink(start);

@@ -86,9 +86,18 @@ describe('the fix-loop-breaker and rulings-not-stalls campaigns', () => {
 describe('the SDD panel', () => {
   const panelFile = path.join(scenarios, 'sdd-panel.campaign.json');
 
-  it('runs every scenario of the repository, on a layout each of them has', () => {
+  it('runs every decision scenario of the repository; the full sessions run in sdd-full-runs', () => {
     const panel = readJson<CampaignConfig>(panelFile);
-    expect([...panel.scenarios].sort()).toEqual([...listScenarioIds(scenarios)].sort());
+    const fullRuns = readJson<CampaignConfig>(path.join(scenarios, 'sdd-full-runs.campaign.json'));
+    const stopOf = (id: string) =>
+      readJson<{ stop?: string }>(path.join(scenarios, id, 'scenario.json')).stop ?? 'report';
+    const all = listScenarioIds(scenarios);
+    expect([...panel.scenarios].sort()).toEqual(
+      all.filter((id) => stopOf(id) !== 'complete').sort(),
+    );
+    expect([...fullRuns.scenarios].sort()).toEqual(
+      all.filter((id) => stopOf(id) === 'complete').sort(),
+    );
     expect(panel.gates.map((gate) => gate.kind)).toContain('no-scenario-regresses');
   });
 

@@ -182,6 +182,8 @@ describe('the sdd-full-runs campaign', () => {
     );
     expect(dry.stdout).toContain('sessions: 30');
     expect(dry.stdout).toContain('a full session (complete) 60 turns summed over its seats');
+    // Answers of a scripted user each give the controller a fresh maxTurns: not in the price.
+    expect(dry.stdout).toContain("a scripted user's answers not priced");
     // 30 full sessions of about 10 minutes, four at a time.
     const wall = Number(/estimated wall time: (\d+) s/.exec(dry.stdout)?.[1]);
     expect(wall).toBeGreaterThanOrEqual(Math.ceil(30 / 4) * 600);

@@ -18,7 +18,7 @@ import type { CampaignModel, ModelAxis } from '../../harness/campaign/model-axis
 import { formatInputError } from '../../harness/lib/input-error.js';
 import { repoRoot } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
-import { runCampaignCli } from './support.js';
+import { repLines, runCampaignCli } from './support.js';
 
 /** A copy of scenarios/ with the default campaign's limits replaced. */
 function campaignWithLimits(limits: Record<string, unknown>): string {
@@ -130,11 +130,34 @@ describe('seat time and cost limits, and the rep cost limit, in a campaign', () 
     ).toBe(true);
   });
 
+  it('offline, a run with cost limits runs its reps as if they were not set (they cannot apply), and says so', async () => {
+    const out = path.join(makeTempDir(), 'out');
+    const run = await runCampaignCli([
+      campaignWithLimits({ repMaxCostUsd: 0.01, seatMaxCostUsd: 0.01 }),
+      '--only',
+      'arm=green,scenario=s2',
+      '--reps',
+      '1',
+      '--backend',
+      'messages',
+      '--out',
+      out,
+    ]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(`${run.stdout}${run.stderr}`).toContain(
+      'limits.repMaxCostUsd and limits.seatMaxCostUsd do not apply offline: a scripted policy has no price',
+    );
+    // The rep is decided, never stopped at a cost limit it cannot price.
+    const [line] = repLines(out);
+    expect(line?.status).toBe('completed');
+    expect(line?.verdict).toBe('pass');
+  });
+
   it('offline, the cost limits do not apply, and a notice says so', () => {
     const limits = limitsSchema.parse({ repMaxCostUsd: 1 });
     expect(checkCostLimitsPriced(limits, axisOf([{ choice: scripted }])).ok).toBe(true);
     expect(costLimitsOfflineNote(limits, axisOf([{ choice: scripted }]))).toBe(
-      'limits.repMaxCostUsd do not apply offline: a scripted policy has no price',
+      'limits.repMaxCostUsd does not apply offline: a scripted policy has no price',
     );
     expect(costLimitsOfflineNote(limits, axisOf([{ choice: live('claude-sonnet-5-5') }]))).toBe(
       undefined,

@@ -96,6 +96,33 @@ describe('gates', () => {
     );
   });
 
+  it('green-better and no-regression are undecided when the reps cannot show a difference; p = α exactly is not below it', () => {
+    const better: GateConfig = { kind: 'green-better', scenario: 's1', alpha: 0.05 };
+    // 0/3 against 3/3 is p = .05 exactly (0.04999999999999996 in floating point): never holds.
+    const three = evaluateGate(better, [cell('red', 's1', 0, 3), cell('green', 's1', 3, 0)]);
+    expect(three.outcome).toBe('undecided');
+    expect(three.figure).toMatch(
+      /too few decided reps: even GREEN all passing against RED none gives p = 0\.050/,
+    );
+    expect(evaluateGate(better, [cell('red', 's1', 0, 2), cell('green', 's1', 2, 0)]).outcome).toBe(
+      'undecided',
+    );
+    // 4 a side can: 0/4 against 4/4 holds, 1/4 against 4/4 fails.
+    expect(evaluateGate(better, [cell('red', 's1', 0, 4), cell('green', 's1', 4, 0)]).outcome).toBe(
+      'holds',
+    );
+    expect(evaluateGate(better, [cell('red', 's1', 1, 3), cell('green', 's1', 4, 0)]).outcome).toBe(
+      'fails',
+    );
+    const regression: GateConfig = { kind: 'no-regression', scenario: 's2', alpha: 0.05 };
+    expect(
+      evaluateGate(regression, [cell('red', 's2', 3, 0), cell('green', 's2', 0, 3)]).outcome,
+    ).toBe('undecided');
+    expect(
+      evaluateGate(regression, [cell('red', 's2', 4, 0), cell('green', 's2', 0, 4)]).outcome,
+    ).toBe('fails');
+  });
+
   it('no-regression fails when RED is significantly better than GREEN', () => {
     const gate: GateConfig = { kind: 'no-regression', scenario: 's2', alpha: 0.05 };
     expect(evaluateGate(gate, [cell('red', 's2', 5, 0), cell('green', 's2', 5, 0)]).outcome).toBe(

@@ -246,6 +246,16 @@ describe('tool calls by seat group in the report', () => {
         ?.filter((seat) => seat.description?.startsWith('Implement'))
         .reduce((sum, seat) => sum + seat.toolCalls, 0)}`,
     );
+    // A rep with no seat of a group its scenario has gets a 0 row, as the table counts it.
+    expect(lines).toContain(
+      'green/full-greetings-rep1,green,full-greetings,,pass,Fix Task N · general-purpose,0,0,0',
+    );
+    const groupsPerRep = new Map<string, number>();
+    for (const line of lines.slice(1)) {
+      const rep = line.split(',')[0] ?? '';
+      groupsPerRep.set(rep, (groupsPerRep.get(rep) ?? 0) + 1);
+    }
+    expect(new Set(groupsPerRep.values()).size).toBe(1);
     expect(seatToolsCsv({} as ResultsModel)).toBeUndefined();
   });
 });

@@ -94,6 +94,12 @@ describe('lint catches a calibration that is wrong', () => {
       /\| fail \(stale-artifacts-untouched\) \| fail \(first-dispatch, claimed-complete, no-foreign-ledger-adopted\) \| NO \|$/,
     );
     expect(lint.stdout).toMatch(/lint: s1 FAILS: 3 row\(s\) not as declared/);
+    // Under the table, why each row is not as declared: what the deciding checks observed.
+    expect(lint.stdout).toMatch(/\nliteral on sdd-released\/flat:\n {2}- fail first-dispatch: /);
+    expect(lint.stdout).toMatch(
+      /\nalways-redo on sdd-plan-scoped\/scoped:\n {2}- pass first-dispatch: /,
+    );
+    expect(lint.stdout).not.toMatch(/\nstructural on sdd-plan-scoped\/scoped:\n/);
   });
 });
 

@@ -8,11 +8,14 @@
  * SDK and the real engine against a brain that records each request's model;
  * the engine's half is skipped, with the reason printed, when it is absent.
  */
+
 import { afterEach, describe, expect, it } from 'vitest';
+import { priceSession } from '../../harness/campaign/model-pricing.js';
+import { repCostUsd } from '../../harness/campaign/rep-cost.js';
 import { policyAnswering, startModelServer } from '../../harness/model-server/index.js';
 import { readSessionTranscript } from '../../harness/score/transcript-formats.js';
 import { modelForTier, tierEnvironment, tierModels } from '../../harness/session/model-tiers.js';
-import type { ModelEndpoint } from '../../harness/session/session-types.js';
+import type { ModelEndpoint, TokenUsage } from '../../harness/session/session-types.js';
 import { greetingsFixture } from './support/greetings-fixture.js';
 import { type BackendName, engineUnavailable, runBackendSession } from './support/run-session.js';
 import { startTierBrain } from './support/tier-brain.js';
@@ -120,6 +123,37 @@ function tierCases(backend: BackendName) {
     expect(haiku.seatModels).toEqual(['claude-haiku-5-5']);
     expect(haiku.seats.map((seat) => seat.modelUsed)).toEqual(['claude-haiku-5-5']);
     expect(haiku.run.outcome.modelReported).toBe('claude-sonnet-5-5');
+    // The usage is split by model, so the rep prices each tier at its own rates (rep-cost.ts).
+    const byModel = haiku.run.outcome.usageByModel ?? {};
+    expect(Object.keys(byModel).sort()).toEqual(['claude-haiku-5-5', 'claude-sonnet-5-5']);
+    // Haiku 5.5 has no price in the table: the rep's cost is unknown, never priced at Sonnet's rates.
+    const table = {
+      price: () => -1,
+      priceModel: (id: string, usage: TokenUsage) => priceSession('table', id, usage),
+    };
+    expect(repCostUsd(table, haiku.run.outcome)).toBeNull();
+    const haikuRates = { input: 1, output: 5 };
+    const priced = repCostUsd(
+      {
+        price: () => -1,
+        priceModel: (id, usage) =>
+          priceSession(id === 'claude-haiku-5-5' ? haikuRates : 'table', id, usage),
+      },
+      haiku.run.outcome,
+    );
+    const sonnet = byModel['claude-sonnet-5-5'];
+    const cheap = byModel['claude-haiku-5-5'];
+    if (sonnet === undefined || cheap === undefined) throw new Error('usage by model missing');
+    expect(priced).toBeCloseTo(
+      (priceSession('table', 'claude-sonnet-5-5', sonnet) ?? Number.NaN) +
+        (priceSession(haikuRates, 'claude-haiku-5-5', cheap) ?? Number.NaN),
+      9,
+    );
+    // Planted negative: priced all at the session model's rates, the figure differs.
+    expect(priced).not.toBeCloseTo(
+      priceSession('table', 'claude-sonnet-5-5', haiku.run.outcome.usage) ?? 0,
+      9,
+    );
     const none = await tierSession(backend, 'claude-sonnet-5-5', false, undefined);
     expect(none.seatModels).toEqual(['claude-sonnet-5-5']);
     expect(none.seats.map((seat) => [seat.model, seat.modelUsed])).toEqual([

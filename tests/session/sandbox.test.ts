@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import os from 'node:os';
@@ -130,6 +131,33 @@ describe('the messages backend sandbox (bubblewrap where the machine allows)', (
       }
     } finally {
       delete process.env.ANTHROPIC_API_KEY;
+    }
+  });
+
+  it('keeps the host’s system git config out of commands (GIT_CONFIG_NOSYSTEM)', async () => {
+    const dirs = layout();
+    execFileSync('git', ['init', '-q', dirs.fixture], { env: { PATH: process.env.PATH ?? '' } });
+    for (const kind of [sandbox, { kind: 'process', description: 'test' } as Sandbox]) {
+      const out = await executeTool(
+        'Bash',
+        { command: 'git config -l --show-origin; echo "NOSYSTEM=$GIT_CONFIG_NOSYSTEM"' },
+        context(dirs, kind),
+      );
+      expect(out.content).toContain('NOSYSTEM=1');
+      expect(out.content).toContain('core.repositoryformatversion');
+      expect(out.content).not.toContain('file:/etc/gitconfig');
+    }
+    // Planted negative, where the host has a system config: without the variable git reads it.
+    const system = existsSync('/etc/gitconfig') ? readFileSync('/etc/gitconfig', 'utf8') : '';
+    if (/^\s*\[/m.test(system)) {
+      const plain = execFileSync('git', ['config', '-l', '--show-origin'], {
+        cwd: dirs.fixture,
+        env: { PATH: process.env.PATH ?? '', HOME: dirs.fixture },
+        encoding: 'utf8',
+      });
+      expect(plain).toContain('file:/etc/gitconfig');
+    } else {
+      console.log('system git config planted negative skipped: this host has no /etc/gitconfig');
     }
   });
 

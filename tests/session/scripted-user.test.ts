@@ -140,7 +140,7 @@ describe('the scenario user block at load', () => {
       (rulesOf(s)[0] as Json).pattern = '(unclosed';
     });
     expect(line).toMatch(
-      /scenario\.json: user\.answers\[0\]\.pattern: is not a valid regular expression/,
+      /scenario\.json: user\.answers\[0\]\.pattern: is not a valid regular expression \(JavaScript syntax\): [A-Z]/,
     );
     expect(line.split('\n')).toHaveLength(1);
   });
@@ -158,7 +158,7 @@ describe('the scenario user block at load', () => {
       refusal((s) => {
         rulesOf(s).push({ id: 'style', pattern: 'deploy', answer: 'No.' });
       }),
-    ).toMatch(/user\.answers: two answer rules share an id/);
+    ).toMatch(/user\.answers: two answer rules share the id "style": give each its own/);
     expect(
       refusal((s) => {
         (rulesOf(s)[0] as Json).id = 'default';

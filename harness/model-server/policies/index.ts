@@ -14,6 +14,7 @@ import {
 } from './calibration-moves.js';
 import type { Policy } from './context.js';
 import { echoesTemplatePolicy } from './echoes-template.js';
+import { fullEnvDumpPolicy } from './env-dump.js';
 import { finalReviewerPolicy } from './final-reviewer.js';
 import { forensicPolicy } from './forensic.js';
 import {
@@ -54,6 +55,7 @@ export const policyNames = [
   'echoes-template',
   'asks-user-tool',
   'asks-user-reply',
+  'full-env-dump',
 ] as const;
 
 export type PolicyName = (typeof policyNames)[number];
@@ -82,6 +84,7 @@ const policies: Readonly<Record<PolicyName, Policy>> = {
   'echoes-template': echoesTemplatePolicy,
   'asks-user-tool': asksUserToolPolicy,
   'asks-user-reply': asksUserReplyPolicy,
+  'full-env-dump': fullEnvDumpPolicy,
 };
 
 export function isPolicyName(name: string): name is PolicyName {

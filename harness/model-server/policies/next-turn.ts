@@ -17,6 +17,7 @@ import type { ToolExchange } from '../conversation.js';
 import { scriptedModelId } from '../model-id.js';
 import { asksUserProgram, isAsksUserPolicy } from './asks-user.js';
 import type { ExtraCallOptions, PolicyContext } from './context.js';
+import { ENV_DUMP_POLICY, envDumpProgram } from './env-dump.js';
 import { briefPathIn } from './finish.js';
 import {
   fixerVariantOf,
@@ -101,6 +102,10 @@ export function nextPolicyTurn(request: TurnRequest): Result<PolicyTurn, ReplayD
 function programFor(request: TurnRequest): PolicyProgram {
   const policy = policyByName(request.policy);
   const label = scriptedModelId(request.policy);
+  // The key canary's session: its controller and its own seats (env-dump.ts).
+  if (request.policy === ENV_DUMP_POLICY) {
+    return envDumpProgram(label, request.promptText, request.offeredTools);
+  }
   // A full session's subagent: its conversation starts from a seat's dispatch
   // prompt; the session's policy (the model id) picks how its reviewers work.
   const seat = seatPromptOf(request.promptText);
