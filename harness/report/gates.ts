@@ -259,7 +259,7 @@ export function judgeRegressionFamily(
             : 'no scenario to compare',
       };
     }
-    if (mine.every((test) => test.floor >= firstThreshold)) {
+    if (mine.every((test) => !belowThreshold(test.floor, firstThreshold))) {
       // Not even the starkest regression could pass the threshold: the gate cannot fail.
       return {
         outcome: 'undecided',

@@ -13,16 +13,15 @@ import { type Dispatch, type Reading, seatOf } from './evidence.js';
 import type { DispatchConventions } from './extractors/language/dispatch-conventions.js';
 import { readDispatchTask } from './extractors/language/dispatch-task.js';
 import { type PlanCatalogue, planEntryOf, planReadingContext } from './extractors/plan-context.js';
-import { refusedResume, stringField, type ToolCall } from './tool-call.js';
+import { agentIdInResult, refusedResume, stringField, type ToolCall } from './tool-call.js';
 
 const FRESH_TOOLS: readonly string[] = ['Agent', 'Task'];
 const RESUME_TOOLS: readonly string[] = ['SendMessage'];
-const AGENT_ID_IN_RESULT = /agentId: ([\w-]+)/;
 
 /** The subagent a dispatch reaches: the agent id a fresh one's result names, a resume's `to`. */
 function agentIdOf(call: ToolCall, fresh: boolean): string | null {
   if (!fresh) return stringField(call.input, 'to') ?? null;
-  return AGENT_ID_IN_RESULT.exec(call.output ?? '')?.[1] ?? null;
+  return agentIdInResult(call.output);
 }
 
 function nullable(input: unknown, ...fields: string[]): string | null {
@@ -92,6 +91,10 @@ export function dispatchesOf(
       description,
       prompt,
       agentId: agentIdOf(call, fresh),
+      // Claude Code makes an agent addressable by its `name` while it runs.
+      ...(fresh && stringField(call.input, 'name') !== undefined
+        ? { agentName: stringField(call.input, 'name') ?? null }
+        : {}),
       tasks,
     });
   }

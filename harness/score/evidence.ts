@@ -82,6 +82,8 @@ export interface Dispatch {
    * when unknown.
    */
   readonly agentId?: string | null;
+  /** A fresh dispatch's `name`, which a resume may use in place of the agent id. */
+  readonly agentName?: string | null;
   /** The plan task it addresses, read for each plan of the scenario's catalogue, by plan path. */
   readonly tasks: Readonly<Record<string, Reading<number | 'none'>>>;
 }

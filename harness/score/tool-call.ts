@@ -47,11 +47,39 @@ export function callRan(call: ToolCall): boolean {
  * records the decision.
  */
 export function refusedResume(call: ToolCall): boolean {
-  return (
-    call.name === 'SendMessage' &&
-    call.isError === true &&
-    !(call.output ?? '').includes(DISPATCH_REFUSAL)
-  );
+  if (call.name !== 'SendMessage') return false;
+  if (call.isError === true) return !(call.output ?? '').includes(DISPATCH_REFUSAL);
+  return undelivered(call.output);
+}
+
+/**
+ * Claude Code answers a SendMessage it could not deliver (no agent by that
+ * name is addressable, the agent failed) with an ordinary result whose JSON
+ * says `"success": false`, not with an error result.
+ */
+function undelivered(output: string | undefined): boolean {
+  const text = output?.trim() ?? '';
+  if (!text.startsWith('{')) return false;
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return (
+      typeof parsed === 'object' &&
+      parsed !== null &&
+      (parsed as { success?: unknown }).success === false
+    );
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The agent id a fresh dispatch's result names: the `agentId: …` line at the
+ * start of a line, the last one (Claude Code indents the subagent's report
+ * above it, so an id the report quotes is never taken for the agent's own).
+ */
+export function agentIdInResult(output: string | undefined): string | null {
+  const found = [...(output ?? '').matchAll(/^agentId: ([\w-]+)/gm)];
+  return found.at(-1)?.[1] ?? null;
 }
 
 /** Tool names Claude Code uses to start a subagent. */

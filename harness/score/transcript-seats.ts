@@ -22,6 +22,7 @@ import {
   seatRecordSchema,
 } from './seat-record.js';
 import {
+  agentIdInResult,
   isInsideSubagent,
   isSubagentDispatch,
   refusedResume,
@@ -55,8 +56,6 @@ export interface SeatsRead {
   readonly seats: readonly TranscriptSeat[];
   readonly malformed: readonly MalformedLine[];
 }
-
-const agentIdInResult = /agentId: ([\w-]+)/;
 
 function parse(line: string): unknown {
   try {
@@ -164,14 +163,14 @@ export function readSeats(text: string, calls: readonly ToolCall[], derive: bool
   }));
   if (seats.length === 0 && derive) {
     const ran = [...dispatchCalls.values()]
-      .filter((call) => agentIdInResult.test(call.output ?? ''))
+      .filter((call) => agentIdInResult(call.output) !== null)
       .map((call) => call.id);
     const sendMessages = calls.filter(
       (call) => !isInsideSubagent(call) && call.name === 'SendMessage' && !refusedResume(call),
     );
     for (const dispatch of new Set([...ran, ...callsBySeat.keys()])) {
       const call = dispatchCalls.get(dispatch);
-      const agentId = agentIdInResult.exec(call?.output ?? '')?.[1] ?? null;
+      const agentId = agentIdInResult(call?.output);
       seats.push({
         dispatch,
         agentId,

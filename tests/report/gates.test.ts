@@ -123,6 +123,22 @@ describe('gates', () => {
     ).toBe('fails');
   });
 
+  it('no-scenario-regresses is undecided, never holds, when a total regression sits at p = α', () => {
+    const panel: GateConfig = {
+      kind: 'no-scenario-regresses',
+      alpha: 0.05,
+      correction: 'holm',
+    } as GateConfig;
+    // RED 3/3 against GREEN 0/3: p = .05 exactly (0.04999999999999996): it cannot be shown.
+    const result = evaluateGate(panel, [cell('red', 's2', 3, 0), cell('green', 's2', 0, 3)]);
+    expect(result.outcome).toBe('undecided');
+    expect(result.figure).toMatch(/too few decided reps to show a regression/);
+    // With 4 a side the same regression fails it.
+    expect(evaluateGate(panel, [cell('red', 's2', 4, 0), cell('green', 's2', 0, 4)]).outcome).toBe(
+      'fails',
+    );
+  });
+
   it('no-regression fails when RED is significantly better than GREEN', () => {
     const gate: GateConfig = { kind: 'no-regression', scenario: 's2', alpha: 0.05 };
     expect(evaluateGate(gate, [cell('red', 's2', 5, 0), cell('green', 's2', 5, 0)]).outcome).toBe(

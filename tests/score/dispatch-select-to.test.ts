@@ -92,6 +92,41 @@ describe('dispatch select.to: the resume must reach the chosen agent', () => {
     ).toEqual(['Agent']);
   });
 
+  it('Claude Code’s undelivered message (an ordinary result saying success: false) is no resume', () => {
+    const undelivered = send(
+      's1',
+      'agent-1',
+      JSON.stringify({
+        success: false,
+        message: "No agent named 'agent-1' is currently addressable.",
+      }),
+    );
+    expect(outcomeOf([implementer, reviewer, undelivered]).outcome).toBe('fail');
+    const delivered = send(
+      's1',
+      'agent-1',
+      JSON.stringify({ success: true, resumedAgentId: 'agent-1' }),
+    );
+    expect(outcomeOf([implementer, reviewer, delivered]).outcome).toBe('pass');
+  });
+
+  it('a resume by the name the dispatch gave its agent reaches it; an id quoted in a report is not the agent’s', () => {
+    const named: ToolCall = {
+      ...implementer,
+      input: { ...(implementer.input as object), name: 'task2-impl' },
+    };
+    expect(outcomeOf([named, reviewer, send('s1', 'task2-impl', 'Fixed 1 finding')]).outcome).toBe(
+      'pass',
+    );
+    // The report quotes another agent's id above the real one (Claude Code indents the report).
+    const quoting: ToolCall = {
+      ...implementer,
+      output: '  I checked agentId: agent-2 as asked.\n  agentId: agent-2\nagentId: agent-1',
+    };
+    expect(outcomeOf([quoting, reviewer, send('s1', 'agent-1', 'Fixed')]).outcome).toBe('pass');
+    expect(outcomeOf([quoting, reviewer, send('s1', 'agent-2', 'Fixed')]).outcome).toBe('fail');
+  });
+
   it('the first-dispatch capture’s refusal still records the resume as the decision', () => {
     const captured = send('s1', 'agent-1', DISPATCH_REFUSAL, true);
     expect(dispatchesOf([captured], catalogue, [PLAN], []).map((one) => one.kind)).toEqual([

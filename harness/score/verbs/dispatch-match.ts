@@ -150,7 +150,11 @@ export function selectedDispatches(
     if (dispatch.kind !== 'resume' || dispatch.agentId === undefined || dispatch.agentId === null) {
       return false;
     }
-    const creator = all.find((one) => one.kind === 'fresh' && one.agentId === dispatch.agentId);
+    const creator = all.find(
+      (one) =>
+        one.kind === 'fresh' &&
+        (one.agentId === dispatch.agentId || one.agentName === dispatch.agentId),
+    );
     return (
       creator !== undefined &&
       (to.subagentType === undefined || creator.subagentType === to.subagentType) &&
