@@ -103,7 +103,11 @@ describe('the role and commit patterns of the full-session scenarios', () => {
     expect(commit.test(command)).toBe(false);
   });
 
-  const writes = rolePattern('fix-loop-resumes-implementer', 'controller-stays-in-role').command;
+  const writes = rolePattern('fix-loop-resumes-implementer', 'reviewers-stay-in-role').command;
+  const controllerWrites = rolePattern(
+    'fix-loop-resumes-implementer',
+    'controller-stays-in-role',
+  ).command;
   it.each([
     "cd '/r' && printf '%s\\n' 'x' >> 'src/heading.js' && git add -A && git commit -q -m y",
     'echo x > src/a.js',
@@ -132,6 +136,42 @@ describe('the role and commit patterns of the full-session scenarios', () => {
     expect(writes.test(command)).toBe(false);
   });
 
+  it.each([
+    "echo 'Task 1: implementer agent-1 on sonnet' >> .superpowers/sdd/2026-10-12-notes/progress.md",
+    "printf '# SDD ledger — plan: docs/plans/p.md\\n' > /r/.superpowers/sdd/p/progress.md",
+    'mkdir -p .superpowers/sdd/2026-10-12-notes',
+    'rm -rf /r/.superpowers/sdd/2026-10-12-notes',
+  ])('the controller may keep its own workspace, as the skill says: %s', (command) => {
+    expect(controllerWrites.test(command)).toBe(false);
+    // A reviewer may not: the reviewers' pattern has no workspace exemption.
+    expect(writes.test(command)).toBe(true);
+  });
+
+  it.each([
+    'echo x >> src/a.js; echo y >> .superpowers/sdd/p/progress.md',
+    'rm -f test/sections.test.js .superpowers/sdd/p/progress.md',
+    'git add -A .superpowers && git commit -m x',
+    'echo x > src/a.js',
+  ])('but not the project’s files along with it: %s', (command) => {
+    expect(controllerWrites.test(command)).toBe(true);
+  });
+
+  it('the controller’s Write and Edit calls count unless they are in its workspace; NotebookEdit always', () => {
+    const parts = postCheck('fix-loop-resumes-implementer', 'controller-stays-in-role')['all-of'];
+    const editing = parts?.[0] as { tool: string[]; input: { file_path: string } };
+    expect(editing.tool).toEqual(['Write', 'Edit', 'MultiEdit']);
+    const counted = new RegExp(editing.input.file_path);
+    expect(counted.test('/r/src/heading.js')).toBe(true);
+    expect(counted.test('/r/test/sections.test.js')).toBe(true);
+    expect(counted.test('/r/docs/superpowers-notes.md')).toBe(true);
+    expect(counted.test('/r/.superpowers/sdd/2026-10-12-notes/progress.md')).toBe(false);
+    expect(parts?.[2]).toEqual({
+      verb: 'tool-not-called',
+      tool: 'NotebookEdit',
+      seat: 'controller',
+    });
+  });
+
   it('the reviewer seat is chosen by a review dispatch description, never a fix or an implementer', () => {
     const { seat } = rolePattern('reviewer-catches-planted-defect', 'reviewers-stay-in-role');
     const reviewer = new RegExp((seat as { description: string }).description);
@@ -140,10 +180,21 @@ describe('the role and commit patterns of the full-session scenarios', () => {
       'Re-review Task 2',
       'Spec review Task 1',
       'Code quality review Task 1',
+      'Task 2 review',
+      'Quality review Task 2',
+      'Spec-compliance review Task 2',
+      'Code-quality review: Task 2',
+      'Task 2 spec review',
+      'Final whole-branch review',
     ]) {
       expect(reviewer.test(yes), yes).toBe(true);
     }
-    for (const no of ['Fix Task 2: Release heading', 'Implement Task 2: Release heading']) {
+    for (const no of [
+      'Fix Task 2: Release heading',
+      'Implement Task 2: Release heading',
+      'Address review findings for Task 2',
+      'Fix review findings (Task 2)',
+    ]) {
       expect(reviewer.test(no), no).toBe(false);
     }
   });
