@@ -139,13 +139,25 @@ export interface StaleWorkRoots {
   readonly unowned: readonly string[];
 }
 
+/** Remove a stale work root; false when that failed (it stays for a later run: never an error). */
+async function removedQuietly(dir: string): Promise<boolean> {
+  try {
+    await removeTree(dir);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Remove the work roots in `$TMPDIR` left by runs that were killed. Only a
  * real directory (not a symlink) of this user, named as redgreen names them,
  * is considered: one whose `owner.json` names a process that is gone is
  * removed; one kept with --keep-workdirs is left; one without a readable
  * owner file is removed only when it is a day old and unused (see above),
- * else left and listed.
+ * else left and listed. A dir a process still works in (an engine its killed
+ * owner left behind) is left for a later run, and a removal that fails is
+ * skipped, never an error: sweeping is housekeeping.
  */
 export async function removeStaleWorkRoots(
   tmp: string = os.tmpdir(),
@@ -170,8 +182,11 @@ export async function removeStaleWorkRoots(
     try {
       owner = ownerSchema.parse(JSON.parse(await readFile(path.join(dir, OWNER_FILE), 'utf8')));
     } catch {
-      if (now - stats.mtimeMs >= UNOWNED_MIN_AGE_MS && (await inUse(dir)) === false) {
-        await removeTree(dir);
+      if (
+        now - stats.mtimeMs >= UNOWNED_MIN_AGE_MS &&
+        (await inUse(dir)) === false &&
+        (await removedQuietly(dir))
+      ) {
         removed.push(dir);
       } else {
         unowned.push(dir);
@@ -179,8 +194,10 @@ export async function removeStaleWorkRoots(
       continue;
     }
     if (owner.keep || owner.pid === process.pid || alive(owner)) continue;
-    await removeTree(dir);
-    removed.push(dir);
+    // The owner is gone, but a process it left (an engine in its own process group) may still
+    // work in the dir: leave it for a later run rather than race it.
+    if ((await inUse(dir)) === true) continue;
+    if (await removedQuietly(dir)) removed.push(dir);
   }
   return { removed, unowned };
 }

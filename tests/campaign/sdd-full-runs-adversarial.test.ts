@@ -336,6 +336,31 @@ describe("the review's hand-made cases, rebuilt on the fixture", () => {
     expect(probe(repo, 'rejects-extra-features', 'extra-export-gone').status).toBe(0);
   });
 
+  it('the extra moved out of src/, or merged into a planned file under another name: both fail', async () => {
+    const { repo, git } = await build('extra-features');
+    implement(repo, 'docs/briefs/breaking-changes/task-1.md');
+    implement(repo, 'docs/briefs/breaking-changes/task-2.md');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'Tasks 1 and 2');
+    mkdirSync(path.join(repo, 'lib'));
+    git('mv', 'src/render-html.js', 'lib/render-html.js');
+    git('commit', '-q', '-m', 'move it');
+    expect(suitePasses(repo)).toBe(true);
+    expect((await checkRepo('rejects-extra-features', repo))['extra-gone']).toBe('fail');
+    expect(probe(repo, 'rejects-extra-features', 'extra-export-gone').status).not.toBe(0);
+    // Merged into the planned src/render.js as toHtml: no extra file, but the feature is there.
+    git('rm', '-q', 'lib/render-html.js');
+    const render = path.join(repo, 'src', 'render.js');
+    writeFileSync(
+      render,
+      `${readFileSync(render, 'utf8')}\nexport function toHtml(sections) {\n  return \`<pre>\${renderNotes(sections)}</pre>\`;\n}\n`,
+    );
+    git('commit', '-q', '-am', 'merge it');
+    expect(suitePasses(repo)).toBe(true);
+    expect((await checkRepo('rejects-extra-features', repo))['extra-gone']).toBe('pass');
+    expect(probe(repo, 'rejects-extra-features', 'extra-export-gone').status).not.toBe(0);
+  });
+
   it("UNRELEASED exported as undefined, or only in a comment, does not fix the finding; 'Unreleased' does", async () => {
     const { repo } = await build('resume-fix');
     implement(repo, 'docs/briefs/render-notes/task-1.md');

@@ -18,6 +18,7 @@ import {
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { removeStaleWorkRoots } from '../../harness/campaign/work-root.js';
 import { cleanEnv, cliPath, repoRoot } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { defaultCampaign, readJson, repLines, runCampaignCli } from './support.js';
@@ -142,5 +143,38 @@ describe('stale work dirs of killed runs', () => {
       worker.kill('SIGKILL');
       await worker;
     }
+  });
+});
+
+describe('sweeping stale work dirs is housekeeping, never a race', () => {
+  it('leaves a dead owner’s dir while a process it left still works in it, and removes it after', async () => {
+    const tmp = makeTempDir();
+    const dir = path.join(tmp, 'redgreen-run-Orphan');
+    mkdirSync(path.join(dir, 'private', 'home', '.claude'), { recursive: true });
+    // An owner that is gone: a process that has exited.
+    const exited = execa(process.execPath, ['-e', '0'], { reject: false });
+    const gonePid = exited.pid;
+    await exited;
+    writeFileSync(
+      path.join(dir, 'owner.json'),
+      JSON.stringify({ pid: gonePid, started: null, boot: null, keep: false }),
+    );
+    // What it left behind: a process working inside the dir (as an engine in its own group would).
+    const orphan = execa('sleep', ['30'], {
+      cwd: path.join(dir, 'private', 'home'),
+      reject: false,
+    });
+    try {
+      await waitFor(() => orphan.pid !== undefined, 5_000);
+      const first = await removeStaleWorkRoots(tmp);
+      expect(first.removed).toEqual([]);
+      expect(existsSync(dir)).toBe(true);
+    } finally {
+      orphan.kill('SIGKILL');
+      await orphan;
+    }
+    const second = await removeStaleWorkRoots(tmp);
+    expect(second.removed).toEqual([dir]);
+    expect(existsSync(dir)).toBe(false);
   });
 });
