@@ -122,6 +122,20 @@ function noRegressionAcrossModels(
         figure: `a cell has no decided reps${infrastructureNote(entry.mine, 'undecided')}`,
       };
     }
+    // The starkest regression these reps allow (RED all, GREEN none), at the Holm factor it
+    // would get as the family's smallest p: when even it is not below α, the gate cannot fail.
+    const floor = fisherExact(
+      { successes: entry.red.decided, trials: entry.red.decided },
+      { successes: 0, trials: entry.green.decided },
+      'greater',
+    );
+    if (!belowThreshold(Math.min(1, floor * models.length), gate.alpha)) {
+      return {
+        model: entry.model,
+        outcome: 'undecided' as const,
+        figure: `RED ${entry.red.pass}/${entry.red.decided}, GREEN ${entry.green.pass}/${entry.green.decided}; too few decided reps to show a regression: even RED all against GREEN none gives p = ${floor.toFixed(4)}, ${models.length} x that is not below α = ${gate.alpha} (run more reps)`,
+      };
+    }
     return {
       model: entry.model,
       outcome: belowThreshold(holm, gate.alpha) ? ('fails' as const) : ('holds' as const),

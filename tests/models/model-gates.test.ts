@@ -105,6 +105,28 @@ describe('gates by model', () => {
     expect(evaluateGateOnModels(gate, borderline).outcome).toBe('holds');
   });
 
+  it('no-regression on every model is undecided, never holds, when its reps cannot show a regression after Holm', () => {
+    const gate: GateConfig = { kind: 'no-regression', scenario: 's2', alpha: 0.05, model: 'every' };
+    // RED 3/3 against GREEN 0/3 on both models: p = .05 each, 2 x .05 after Holm: it cannot fail.
+    const stark = [
+      cell('a', 's2', 'red', 3, 0),
+      cell('a', 's2', 'green', 0, 3),
+      cell('b', 's2', 'red', 3, 0),
+      cell('b', 's2', 'green', 0, 3),
+    ];
+    const result = evaluateGateOnModels(gate, stark);
+    expect(result.outcome).toBe('undecided');
+    expect(result.figure).toMatch(/too few decided reps to show a regression/);
+    // 5 a side can: the same total regression fails it (planted negative).
+    const five = [
+      cell('a', 's2', 'red', 5, 0),
+      cell('a', 's2', 'green', 0, 5),
+      cell('b', 's2', 'red', 5, 0),
+      cell('b', 's2', 'green', 0, 5),
+    ];
+    expect(evaluateGateOnModels(gate, five).outcome).toBe('fails');
+  });
+
   it('green-better on every model needs each model’s own test', () => {
     const gate: GateConfig = { kind: 'green-better', scenario: 's1', alpha: 0.05, model: 'every' };
     expect(evaluateGateOnModels(gate, cells).outcome).toBe('fails');
