@@ -188,7 +188,7 @@ export function fisherPower(question: PowerQuestion): number {
       const pc = binomialProbability(c, n, control);
       if (pc === 0) continue;
       const p = fisherExact({ successes: t, trials: n }, { successes: c, trials: n }, 'greater');
-      if (p <= alpha * (1 + 1e-9)) power += pt * pc;
+      if (belowThreshold(p, alpha)) power += pt * pc;
     }
   }
   return power;

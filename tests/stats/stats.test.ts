@@ -98,6 +98,11 @@ describe('power of a one-sided Fisher test at α = .05', () => {
     );
   });
 
+  it('counts only p strictly below α, as the gates do: 3 per arm detect nothing (3/3 against 0/3 is p = .05)', () => {
+    expect(fisherPower({ trialsPerArm: 3, control: 0.2, treatment: 0.8 })).toBe(0);
+    expect(fisherPower({ trialsPerArm: 4, control: 0.2, treatment: 0.8 })).toBeGreaterThan(0);
+  });
+
   it('is the size of the test, at most α, when there is no effect', () => {
     const size = fisherPower({ trialsPerArm: 10, control: 0.5, treatment: 0.5 });
     expect(size).toBeGreaterThan(0);
