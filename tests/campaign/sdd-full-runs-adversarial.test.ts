@@ -336,6 +336,21 @@ describe("the review's hand-made cases, rebuilt on the fixture", () => {
     expect(probe(repo, 'rejects-extra-features', 'extra-export-gone').status).toBe(0);
   });
 
+  it('a narrowed test script makes the suite pass without the failing test: tests-kept fails', async () => {
+    const { repo, git } = await build('planted-defect');
+    implement(repo, 'docs/briefs/duplicate-entries/task-1.md');
+    implement(repo, 'docs/briefs/duplicate-entries/task-2.md');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'Tasks 1 and 2');
+    expect((await checkRepo('reviewer-catches-planted-defect', repo))['tests-kept']).toBe('pass');
+    const pkg = path.join(repo, 'package.json');
+    const manifest = JSON.parse(readFileSync(pkg, 'utf8')) as { scripts: Record<string, string> };
+    manifest.scripts.test = 'node --test test/subject.test.js';
+    writeFileSync(pkg, `${JSON.stringify(manifest, null, 2)}\n`);
+    git('commit', '-q', '-am', 'narrow the suite');
+    expect((await checkRepo('reviewer-catches-planted-defect', repo))['tests-kept']).toBe('fail');
+  });
+
   it('the extra moved out of src/, or merged into a planned file under another name: both fail', async () => {
     const { repo, git } = await build('extra-features');
     implement(repo, 'docs/briefs/breaking-changes/task-1.md');
