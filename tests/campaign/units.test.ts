@@ -164,7 +164,7 @@ describe('progress output', () => {
     sink(start);
     sink(done);
     expect(text()).toMatch(
-      /\] 1\/2 {2}pass 0 {2}fail 1 {2}indeterminate 0 {2}elapsed \d+s {2}eta \d+s {2}\$0\.50/,
+      /\] 1\/2 {2}running 0 {2}pass 0 {2}fail 1 {2}indeterminate 0 {2}elapsed \d+s {2}eta \d+s {2}\$0\.50/,
     );
   });
 

@@ -182,6 +182,8 @@ describe('ATIF v1.4 from redgreen export --atif', () => {
       output: 'Subagent dispatch is not available in this session.',
       isError: true,
       parentToolUseId: null,
+      // The model the step names (ATIF's step model_name), as every call now carries it.
+      model: 'scripted:skill-reader',
     });
   });
 });
