@@ -8,8 +8,7 @@
  * none): it stays undecided. A note, not a refusal: short runs (`--reps 1`) are
  * how a campaign is smoke-tested.
  */
-import { fisherExact } from '../report/stats.js';
-import { belowThreshold } from '../report/stats-rates.js';
+import { belowThreshold, starkestSplitP } from '../report/stats-rates.js';
 import type { GateConfig } from './config-schema.js';
 import { describeGate } from './only.js';
 
@@ -41,8 +40,5 @@ export function gatesOutOfReach(campaign: {
 
 /** Whether n reps a side, all passing against none, give a one-sided Fisher p below α. */
 function starkSplitDecides(n: number, alpha: number): boolean {
-  return belowThreshold(
-    fisherExact({ successes: n, trials: n }, { successes: 0, trials: n }, 'greater'),
-    alpha,
-  );
+  return belowThreshold(starkestSplitP(n, n), alpha);
 }

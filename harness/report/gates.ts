@@ -3,7 +3,7 @@ import { disagreementGate, INSTRUMENT_DISAGREEMENT } from '../judge/disagreement
 import type { CellSummary, GateOutcome, ResultsModel } from './results-schema.js';
 import { fisherExact } from './stats.js';
 import { adjustForMultiple } from './stats-multiple.js';
-import { belowThreshold } from './stats-rates.js';
+import { belowThreshold, starkestSplitP } from './stats-rates.js';
 
 function cell(
   cells: readonly CellSummary[],
@@ -80,14 +80,10 @@ export function evaluateGate(gate: GateConfig, cells: readonly CellSummary[]): G
       const counts = `RED ${red.pass}/${red.decided}, GREEN ${green.pass}/${green.decided}`;
       // The starkest difference these decided reps could show (one arm all pass, the
       // other none): when even it is not below α, the reps cannot decide the gate.
-      const starkest = fisherExact(
-        {
-          successes: gate.kind === 'green-better' ? green.decided : red.decided,
-          trials: gate.kind === 'green-better' ? green.decided : red.decided,
-        },
-        { successes: 0, trials: gate.kind === 'green-better' ? red.decided : green.decided },
-        'greater',
-      );
+      const starkest =
+        gate.kind === 'green-better'
+          ? starkestSplitP(green.decided, red.decided)
+          : starkestSplitP(red.decided, green.decided);
       if (!belowThreshold(starkest, gate.alpha)) {
         return {
           ...base,
@@ -206,11 +202,7 @@ export function judgeRegressionFamily(
                 { successes: green.pass, trials: green.decided },
                 'greater',
               ),
-              floor: fisherExact(
-                { successes: red.decided, trials: red.decided },
-                { successes: 0, trials: green.decided },
-                'greater',
-              ),
+              floor: starkestSplitP(red.decided, green.decided),
             },
           ],
     ),

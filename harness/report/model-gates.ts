@@ -2,7 +2,7 @@ import type { GateConfig } from '../campaign/config-schema.js';
 import { describeGate, evaluateGate, judgeRegressionFamily } from './gates.js';
 import type { CellSummary, GateOutcome } from './results-schema.js';
 import { holmAdjust } from './stats-holm.js';
-import { belowThreshold, fisherExact } from './stats-rates.js';
+import { belowThreshold, fisherExact, starkestSplitP } from './stats-rates.js';
 
 /**
  * Gates in a campaign of several models. A gate names a model (it is judged
@@ -124,11 +124,7 @@ function noRegressionAcrossModels(
     }
     // The starkest regression these reps allow (RED all, GREEN none), at the Holm factor it
     // would get as the family's smallest p: when even it is not below α, the gate cannot fail.
-    const floor = fisherExact(
-      { successes: entry.red.decided, trials: entry.red.decided },
-      { successes: 0, trials: entry.green.decided },
-      'greater',
-    );
+    const floor = starkestSplitP(entry.red.decided, entry.green.decided);
     if (!belowThreshold(Math.min(1, floor * models.length), gate.alpha)) {
       return {
         model: entry.model,

@@ -172,6 +172,19 @@ export function belowThreshold(p: number, threshold: number): boolean {
 }
 
 /**
+ * The smallest one-sided Fisher p that decided reps of these sizes allow: the
+ * first arm all passing against the second none. When even it is not below
+ * a gate's threshold, no outcome of those reps can decide the gate.
+ */
+export function starkestSplitP(firstDecided: number, secondDecided: number): number {
+  return fisherExact(
+    { successes: firstDecided, trials: firstDecided },
+    { successes: 0, trials: secondDecided },
+    'greater',
+  );
+}
+
+/**
  * Power of a one-sided Fisher exact test (treatment better than control) at
  * level alpha, by exact enumeration of every pair of outcomes.
  */
