@@ -17,33 +17,52 @@ function range(cell: SeatToolCell): string {
   return cell.min === null || cell.max === null ? 'n/a' : `${cell.min}–${cell.max}`;
 }
 
+/** The columns of a scenario's seat table (results.md and report.html alike). */
+export function seatToolsColumns(withModel: boolean): string[] {
+  return [
+    'Seat group',
+    ...(withModel ? ['Model'] : []),
+    'Arm',
+    'Decided reps',
+    'Seats',
+    'Tool calls per decided rep',
+    'mean',
+    'median',
+    'range',
+  ];
+}
+
+/** The columns that hold a number (report.html aligns them). */
+export const SEAT_TOOLS_NUMERIC_COLUMNS: ReadonlySet<string> = new Set([
+  'Decided reps',
+  'Seats',
+  'mean',
+  'median',
+  'range',
+]);
+
+/** One cell's row, as text, in seatToolsColumns' order. */
+export function seatToolsRow(cell: SeatToolCell, withModel: boolean): string[] {
+  return [
+    cell.group,
+    ...(withModel ? [cell.model ?? ''] : []),
+    cell.arm.toUpperCase(),
+    String(cell.values.length),
+    String(cell.seats),
+    cell.values.join(' / ') || '—',
+    num(cell.mean),
+    num(cell.median),
+    range(cell),
+  ];
+}
+
 /** The table of one scenario's seat groups. */
 export function seatToolsTable(seatTools: SeatTools, scenario: string): string {
   const cells = seatTools.cells.filter((cell) => cell.scenario === scenario);
   const withModel = cells.some((cell) => cell.model !== undefined);
   return markdownTable(
-    [
-      'Seat group',
-      ...(withModel ? ['Model'] : []),
-      'Arm',
-      'Decided reps',
-      'Seats',
-      'Tool calls per decided rep',
-      'mean',
-      'median',
-      'range',
-    ],
-    cells.map((cell) => [
-      cell.group,
-      ...(withModel ? [cell.model ?? ''] : []),
-      cell.arm.toUpperCase(),
-      String(cell.values.length),
-      String(cell.seats),
-      cell.values.join(' / ') || '—',
-      num(cell.mean),
-      num(cell.median),
-      range(cell),
-    ]),
+    seatToolsColumns(withModel),
+    cells.map((cell) => seatToolsRow(cell, withModel)),
   );
 }
 

@@ -5,11 +5,12 @@
  * Nothing when no scenario ran full sessions.
  */
 import type { ResultsModel } from '../results-schema.js';
+import {
+  SEAT_TOOLS_NUMERIC_COLUMNS,
+  seatToolsColumns,
+  seatToolsRow,
+} from '../seat-tools-markdown.js';
 import { html, type SafeHtml, scrollingTable } from './html-template.js';
-
-function num(value: number | null): string {
-  return value === null ? 'n/a' : value.toFixed(1);
-}
 
 export function seatToolsHtmlSection(model: ResultsModel): SafeHtml | '' {
   const seatTools = model.seatTools;
@@ -18,26 +19,17 @@ export function seatToolsHtmlSection(model: ResultsModel): SafeHtml | '' {
   const tables = scenarios.map((scenario) => {
     const cells = seatTools.cells.filter((cell) => cell.scenario === scenario);
     const withModel = cells.some((cell) => cell.model !== undefined);
-    const rows = cells.map(
-      (cell) =>
-        html`<tr class="seat-row"><td>${cell.group}</td>${withModel ? html`<td>${cell.model ?? ''}</td>` : ''}<td>${cell.arm.toUpperCase()}</td><td class="num">${cell.values.length}</td><td class="num">${cell.seats}</td><td>${cell.values.join(' / ') || '—'}</td><td class="num">${num(cell.mean)}</td><td class="num">${num(cell.median)}</td><td class="num">${cell.min === null || cell.max === null ? 'n/a' : `${cell.min}–${cell.max}`}</td></tr>`,
-    );
+    const columns = seatToolsColumns(withModel);
+    const rows = cells.map((cell) => {
+      const tds = seatToolsRow(cell, withModel).map((text, index) =>
+        SEAT_TOOLS_NUMERIC_COLUMNS.has(columns[index] ?? '')
+          ? html`<td class="num">${text}</td>`
+          : html`<td>${text}</td>`,
+      );
+      return html`<tr class="seat-row">${tds}</tr>`;
+    });
     return html`<h3>${scenario}</h3>
-${scrollingTable(
-  `Tool calls by seat, ${scenario}`,
-  [
-    'Seat group',
-    ...(withModel ? ['Model'] : []),
-    'Arm',
-    'Decided reps',
-    'Seats',
-    'Tool calls per decided rep',
-    'mean',
-    'median',
-    'range',
-  ],
-  html`<tbody>${rows}</tbody>`,
-)}`;
+${scrollingTable(`Tool calls by seat, ${scenario}`, columns, html`<tbody>${rows}</tbody>`)}`;
   });
   return html`<section id="seat-tools" aria-labelledby="seat-tools-title">
 <h2 id="seat-tools-title">Tool calls by seat</h2>
