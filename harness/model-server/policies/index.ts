@@ -18,6 +18,7 @@ import { fullEnvDumpPolicy } from './env-dump.js';
 import { finalReviewerPolicy } from './final-reviewer.js';
 import { forensicPolicy } from './forensic.js';
 import {
+  FULL_SESSION_POLICIES,
   fullAcceptsExtrasPolicy,
   fullControllerFixesPolicy,
   fullControllerPolicy,
@@ -43,14 +44,7 @@ export const policyNames = [
   'resume-cheap-model',
   'moves-on-silently',
   'reopens-parked',
-  'full-controller',
-  'full-fresh-fixer',
-  'full-skill-reader',
-  'full-shallow-reviewer',
-  'full-accepts-extras',
-  'full-fixing-reviewer',
-  'full-gaming-fixer',
-  'full-controller-fixes',
+  ...FULL_SESSION_POLICIES,
   're-reviews',
   'echoes-template',
   'asks-user-tool',
