@@ -14,6 +14,7 @@
  * which calls were made, described by that dispatch's input.
  */
 
+import { parseJsonLine } from '../lib/json-line.js';
 import { apiReportedModel } from '../session/reported-model.js';
 import {
   SEAT_EVENT_SUBTYPES,
@@ -57,14 +58,6 @@ export interface SeatsRead {
   readonly malformed: readonly MalformedLine[];
 }
 
-function parse(line: string): unknown {
-  try {
-    return JSON.parse(line) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
 function issueOf(error: { issues: readonly { path: PropertyKey[]; message: string }[] }): string {
   const issue = error.issues[0];
   if (issue === undefined) return 'does not match the expected shape';
@@ -84,7 +77,7 @@ export function readSeats(text: string, calls: readonly ToolCall[], derive: bool
   for (const [index, raw] of text.split('\n').entries()) {
     const line = raw.trim();
     if (line === '') continue;
-    const value = parse(line);
+    const value = parseJsonLine(line);
     if (typeof value !== 'object' || value === null) continue;
     const message = value as Record<string, unknown>;
     const lineNumber = index + 1;

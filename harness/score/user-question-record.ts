@@ -20,6 +20,7 @@
  * fatal), as transcript-seats.ts treats seat records.
  */
 import { z } from 'zod';
+import { parseJsonLine } from '../lib/json-line.js';
 import { seatRecordSchema } from './seat-record.js';
 import type { MalformedLine } from './transcript-reader.js';
 
@@ -77,14 +78,6 @@ export interface QuestionsRead {
   readonly malformed: readonly MalformedLine[];
 }
 
-function parse(line: string): unknown {
-  try {
-    return JSON.parse(line) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The questions and answers a JSON-lines transcript records. */
 export function readQuestions(text: string): QuestionsRead {
   const malformed: MalformedLine[] = [];
@@ -93,7 +86,7 @@ export function readQuestions(text: string): QuestionsRead {
   for (const [index, raw] of text.split('\n').entries()) {
     const line = raw.trim();
     if (line === '' || !line.includes('"user_')) continue;
-    const value = parse(line);
+    const value = parseJsonLine(line);
     if (typeof value !== 'object' || value === null) continue;
     const message = value as Record<string, unknown>;
     if (
