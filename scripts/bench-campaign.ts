@@ -28,10 +28,11 @@ import { execa } from 'execa';
 import { defaultCampaignFile, loadCampaign } from '../harness/campaign/load-campaign.js';
 import { singleModelAxis } from '../harness/campaign/model-axis.js';
 import { chooseModel } from '../harness/campaign/model-choice.js';
-import { repMetaSchema } from '../harness/campaign/rep-meta.js';
+import { type RepMeta, repMetaSchema } from '../harness/campaign/rep-meta.js';
 import { runCampaign } from '../harness/campaign/run-campaign.js';
 import { RunControl } from '../harness/campaign/run-control.js';
 import type { RunEvent } from '../harness/campaign/run-events.js';
+import type { FaultRuleInput } from '../harness/model-server/faults.js';
 import { policyNames } from '../harness/model-server/index.js';
 
 function flag(name: string, fallback: string): string {
@@ -68,21 +69,34 @@ interface Measured {
   readonly reps: number;
 }
 
-async function measure(
-  repsPerCell: number,
-  concurrency: number,
-  latency: number,
-): Promise<Measured> {
+interface BenchRun {
+  readonly metas: readonly RepMeta[];
+  readonly wallMs: number;
+  readonly peakRssMb: number;
+}
+
+/**
+ * Run one campaign offline in this process with a scripted policy, sampling
+ * the harness's RSS every 50 ms, and return every rep's meta.json, the run's
+ * wall time and the peak RSS. The temp results are removed afterwards.
+ */
+async function benchRun(options: {
+  readonly campaignFile: string;
+  readonly policy: string;
+  readonly repsPerCell: number;
+  readonly concurrency: number;
+  readonly faults: readonly FaultRuleInput[];
+}): Promise<BenchRun> {
   const out = mkdtempSync(path.join(os.tmpdir(), 'redgreen-bench-'));
-  const campaign = await loadCampaign(defaultCampaignFile(), {
+  const campaign = await loadCampaign(options.campaignFile, {
     cwd: process.cwd(),
-    reps: repsPerCell,
-    concurrency,
+    reps: options.repsPerCell,
+    concurrency: options.concurrency,
     backend,
   });
   if (!campaign.ok) throw new Error(campaign.error.problem);
   const model = chooseModel({
-    requested: 'scripted:structural',
+    requested: `scripted:${options.policy}`,
     campaignModel: campaign.value.config.model ?? '',
     offlineModel: campaign.value.config.offlineModel ?? '',
     env: {},
@@ -95,10 +109,6 @@ async function measure(
     peak = Math.max(peak, process.memoryUsage().rss);
   }, 50);
   let wallMs = 0;
-  const events = (event: RunEvent): void => {
-    if (event.type === 'run-end') wallMs = event.elapsedMs;
-  };
-  const dir = path.join(out, 'results');
   try {
     const summary = await runCampaign({
       campaign: campaign.value,
@@ -106,38 +116,58 @@ async function measure(
       invocation: {
         campaignFile: campaign.value.file,
         arms: [],
-        reps: repsPerCell,
+        reps: options.repsPerCell,
         model: model.value.id,
         backend,
         seed: 1,
-        maxTurns: 40,
-        sessionTimeoutSeconds: 600,
+        maxTurns: campaign.value.config.limits.maxTurns,
+        sessionTimeoutSeconds: campaign.value.config.limits.sessionTimeoutSeconds,
         shard: null,
         only: null,
       },
-      outDir: dir,
+      outDir: path.join(out, 'results'),
       resume: false,
       shard: null,
       retryIndeterminate: 0,
       keepWorkDirs: false,
-      faults: latency > 0 ? [{ kind: 'delay', minMs: latency, maxMs: latency }] : [],
+      faults: options.faults,
       control: new RunControl(),
-      events,
+      events: (event: RunEvent): void => {
+        if (event.type === 'run-end') wallMs = event.elapsedMs;
+      },
       env: {},
     });
     if (!summary.ok) throw new Error(summary.error.problem);
-    const metas = summary.value.results.map((result) => repMetaSchema.parse(result.meta));
     return {
+      metas: summary.value.results.map((result) => repMetaSchema.parse(result.meta)),
       wallMs,
-      turns: metas.map((meta) => meta.turns),
-      overheadMs: metas.map((meta) => meta.harnessOverheadMs),
       peakRssMb: peak / 1024 / 1024,
-      reps: metas.length,
     };
   } finally {
     clearInterval(sampler);
     rmSync(out, { recursive: true, force: true });
   }
+}
+
+async function measure(
+  repsPerCell: number,
+  concurrency: number,
+  latency: number,
+): Promise<Measured> {
+  const run = await benchRun({
+    campaignFile: defaultCampaignFile(),
+    policy: 'structural',
+    repsPerCell,
+    concurrency,
+    faults: latency > 0 ? [{ kind: 'delay', minMs: latency, maxMs: latency }] : [],
+  });
+  return {
+    wallMs: run.wallMs,
+    turns: run.metas.map((meta) => meta.turns),
+    overheadMs: run.metas.map((meta) => meta.harnessOverheadMs),
+    peakRssMb: run.peakRssMb,
+    reps: run.metas.length,
+  };
 }
 
 interface FullSessionMeasured {
@@ -154,68 +184,21 @@ async function measureFullSessions(
   repsPerCell: number,
   concurrency: number,
 ): Promise<FullSessionMeasured> {
-  const out = mkdtempSync(path.join(os.tmpdir(), 'redgreen-bench-full-'));
-  const campaign = await loadCampaign(
-    path.join(process.cwd(), 'scenarios', 'sdd-full-runs.campaign.json'),
-    { cwd: process.cwd(), reps: repsPerCell, concurrency, backend },
-  );
-  if (!campaign.ok) throw new Error(campaign.error.problem);
-  const model = chooseModel({
-    requested: 'scripted:full-skill-reader',
-    campaignModel: campaign.value.config.model ?? '',
-    offlineModel: campaign.value.config.offlineModel ?? '',
-    env: {},
-    knownPolicies: policyNames,
-    campaignFile: campaign.value.file,
+  const run = await benchRun({
+    campaignFile: path.join(process.cwd(), 'scenarios', 'sdd-full-runs.campaign.json'),
+    policy: 'full-skill-reader',
+    repsPerCell,
+    concurrency,
+    faults: [],
   });
-  if (!model.ok) throw new Error(model.error.problem);
-  let peak = process.memoryUsage().rss;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 50);
-  let wallMs = 0;
-  try {
-    const summary = await runCampaign({
-      campaign: campaign.value,
-      models: singleModelAxis(model.value),
-      invocation: {
-        campaignFile: campaign.value.file,
-        arms: [],
-        reps: repsPerCell,
-        model: model.value.id,
-        backend,
-        seed: 1,
-        maxTurns: campaign.value.config.limits.maxTurns,
-        sessionTimeoutSeconds: campaign.value.config.limits.sessionTimeoutSeconds,
-        shard: null,
-        only: null,
-      },
-      outDir: path.join(out, 'results'),
-      resume: false,
-      shard: null,
-      retryIndeterminate: 0,
-      keepWorkDirs: false,
-      faults: [],
-      control: new RunControl(),
-      events: (event: RunEvent): void => {
-        if (event.type === 'run-end') wallMs = event.elapsedMs;
-      },
-      env: {},
-    });
-    if (!summary.ok) throw new Error(summary.error.problem);
-    const metas = summary.value.results.map((result) => repMetaSchema.parse(result.meta));
-    return {
-      reps: metas.length,
-      wallMs,
-      seats: metas.map((meta) => meta.subagentDispatches + 1),
-      durationMs: metas.map((meta) => meta.durationMs),
-      overheadMs: metas.map((meta) => meta.harnessOverheadMs),
-      peakRssMb: peak / 1024 / 1024,
-    };
-  } finally {
-    clearInterval(sampler);
-    rmSync(out, { recursive: true, force: true });
-  }
+  return {
+    reps: run.metas.length,
+    wallMs: run.wallMs,
+    seats: run.metas.map((meta) => meta.subagentDispatches + 1),
+    durationMs: run.metas.map((meta) => meta.durationMs),
+    overheadMs: run.metas.map((meta) => meta.harnessOverheadMs),
+    peakRssMb: run.peakRssMb,
+  };
 }
 
 async function reportFullSessions(): Promise<void> {
