@@ -35,7 +35,7 @@
  */
 import path from 'node:path';
 import type { Policy } from './context.js';
-import { call, type PolicyProgram, type SubProgram } from './program.js';
+import { call, type PolicyProgram, type SubProgram, type ToolCall } from './program.js';
 import { type FixerVariant, findingsIn, fixCommands } from './review-findings.js';
 import {
   fixerPrompt,
@@ -270,6 +270,14 @@ function* fixModeOf(
   return classifyMechanisms(fileText(skillRead)).fixLoop === 'breaker' ? 'resume' : 'fresh';
 }
 
+/** A subagent dispatch the controller waits for (general-purpose, in the foreground). */
+function foregroundAgent(description: string, prompt: string): ToolCall {
+  return {
+    name: 'Agent',
+    input: { description, prompt, subagent_type: 'general-purpose', run_in_background: false },
+  };
+}
+
 /** The controller program for a full-session policy, from the prompt's own facts. */
 export function* fullSessionProgram(
   policy: FullSessionPolicyName,
@@ -299,15 +307,9 @@ export function* fullSessionProgram(
       lines.push(`Task ${task.number}: stopped, the repository has no readable HEAD.`);
       break;
     }
-    const implemented = yield* call({
-      name: 'Agent',
-      input: {
-        description: `Implement Task ${task.number}: ${task.title}`,
-        prompt: implementerPrompt(task),
-        subagent_type: 'general-purpose',
-        run_in_background: false,
-      },
-    });
+    const implemented = yield* call(
+      foregroundAgent(`Implement Task ${task.number}: ${task.title}`, implementerPrompt(task)),
+    );
     let implementer = agentIdOf.exec(implemented.text)?.[1];
     let reviewer: string | undefined;
     let rounds = 0;
@@ -331,15 +333,12 @@ export function* fullSessionProgram(
         }
         text = reported;
       } else {
-        const review = yield* call({
-          name: 'Agent',
-          input: {
-            description: `Review Task ${task.number}: ${task.title}`,
-            prompt: reviewerPrompt(task, base, rounds),
-            subagent_type: 'general-purpose',
-            run_in_background: false,
-          },
-        });
+        const review = yield* call(
+          foregroundAgent(
+            `Review Task ${task.number}: ${task.title}`,
+            reviewerPrompt(task, base, rounds),
+          ),
+        );
         reviewer = agentIdOf.exec(review.text)?.[1];
         text = subagentReport(review.text);
       }
@@ -371,15 +370,12 @@ export function* fullSessionProgram(
           }
         }
       } else {
-        const fresh = yield* call({
-          name: 'Agent',
-          input: {
-            description: `Fix Task ${task.number}: ${task.title}`,
-            prompt: fixerPrompt(task, rounds, findings),
-            subagent_type: 'general-purpose',
-            run_in_background: false,
-          },
-        });
+        const fresh = yield* call(
+          foregroundAgent(
+            `Fix Task ${task.number}: ${task.title}`,
+            fixerPrompt(task, rounds, findings),
+          ),
+        );
         implementer = agentIdOf.exec(fresh.text)?.[1] ?? implementer;
       }
     }
