@@ -103,7 +103,7 @@ describe.skipIf(skip !== false)('Ctrl-C pressed again and again while reps spawn
     expect(ownerInfo?.pgrp).not.toBe(shellInfo?.tpgid);
 
     // Ctrl-C again and again while the reps in flight start their processes.
-    for (let press = 0; press < 30; press += 1) {
+    for (let press = 0; press < 30 && !terminal.ended(); press += 1) {
       terminal.press('C-c');
       await sleep(25);
     }

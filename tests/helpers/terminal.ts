@@ -17,6 +17,8 @@ export interface Terminal {
   shellPid(): number;
   /** The pane's text (with its scrollback). */
   screen(): string;
+  /** Whether the command has ended (its exit status is written). */
+  ended(): boolean;
   /** Resolves with the command's exit status once it has ended. */
   exited(timeoutMs: number): Promise<number>;
   /** Stop the tmux server and everything in it. */
@@ -52,6 +54,8 @@ export function runInTerminal(args: readonly string[], env: Record<string, strin
         .map(([name, value]) => quote(`${name}=${value}`))
         .join(' ')} ${quote(process.execPath)} ${quote(cliPath)} ${args.map(quote).join(' ')}`,
       `echo $? > ${quote(statusFile)}`,
+      // Keys pressed after the command ended must not end the pane (and with it the server).
+      "trap '' INT",
       'exec sleep 600',
       '',
     ].join('\n'),
@@ -68,6 +72,7 @@ export function runInTerminal(args: readonly string[], env: Record<string, strin
     },
     shellPid: () => Number(tmux('display-message', '-p', '-t', 'main', '#{pane_pid}').trim()),
     screen: () => tmux('capture-pane', '-p', '-J', '-t', 'main', '-S', '-1000'),
+    ended: () => existsSync(statusFile) && readFileSync(statusFile, 'utf8').trim() !== '',
     exited: async (timeoutMs) => {
       const deadline = Date.now() + timeoutMs;
       while (!existsSync(statusFile) || readFileSync(statusFile, 'utf8').trim() === '') {
