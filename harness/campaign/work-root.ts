@@ -155,9 +155,9 @@ async function removedQuietly(dir: string): Promise<boolean> {
  * is considered: one whose `owner.json` names a process that is gone is
  * removed; one kept with --keep-workdirs is left; one without a readable
  * owner file is removed only when it is a day old and unused (see above),
- * else left and listed. A dir a process still works in (an engine its killed
- * owner left behind) is left for a later run, and a removal that fails is
- * skipped, never an error: sweeping is housekeeping.
+ * else left and listed. A removal that fails (an engine its killed owner
+ * left behind still writing in it) is skipped, never an error: the dir stays
+ * for a later run; sweeping is housekeeping.
  */
 export async function removeStaleWorkRoots(
   tmp: string = os.tmpdir(),
@@ -194,9 +194,6 @@ export async function removeStaleWorkRoots(
       continue;
     }
     if (owner.keep || owner.pid === process.pid || alive(owner)) continue;
-    // The owner is gone, but a process it left (an engine in its own process group) may still
-    // work in the dir: leave it for a later run rather than race it.
-    if ((await inUse(dir)) === true) continue;
     if (await removedQuietly(dir)) removed.push(dir);
   }
   return { removed, unowned };
