@@ -93,6 +93,12 @@ export interface TranscriptEvidence {
   readonly dispatches: readonly Dispatch[];
   /** The controller's model, when the transcript or the run says; a dispatch without a model inherits it. */
   readonly model: string | null;
+  /**
+   * The session's working directory (its repository), from the transcript's
+   * init message: file writes named by absolute path are read relative to it.
+   * Null or absent when unknown: only relative paths are then repository paths.
+   */
+  readonly repoDir?: string | null | undefined;
   /** The directory of the skill under test as the session was given it; null or absent when unknown. */
   readonly skillDir?: string | null | undefined;
   /**

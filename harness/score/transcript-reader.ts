@@ -56,6 +56,7 @@ const systemMessageSchema = z.looseObject({
   subtype: z.string().optional(),
   model: z.string().optional(),
   claude_code_version: z.string().optional(),
+  cwd: z.string().optional(),
 });
 
 export interface MalformedLine {
@@ -92,6 +93,8 @@ export interface TranscriptRead {
   /** From the `system/init` message, when present. */
   readonly model: string | undefined;
   readonly claudeCodeVersion: string | undefined;
+  /** The session's working directory, from the `system/init` message. */
+  readonly cwd: string | undefined;
   readonly malformed: readonly MalformedLine[];
 }
 
@@ -124,6 +127,7 @@ export function readTranscript(jsonl: string): TranscriptRead {
   let model: string | undefined;
   let prompt: string | undefined;
   let claudeCodeVersion: string | undefined;
+  let cwd: string | undefined;
   let ignoredLines = 0;
 
   const lines = jsonl.split('\n');
@@ -193,11 +197,13 @@ export function readTranscript(jsonl: string): TranscriptRead {
         continue;
       }
       const content = parsed.data.message.content;
-      // A scripted user's answer (user-question-record.ts) is never the prompt.
+      // A scripted user's answer (user-question-record.ts) is never the prompt, and neither is
+      // text the engine added itself (`isSynthetic`: a loaded skill's own words).
       if (
         prompt === undefined &&
         (parsed.data.parent_tool_use_id ?? null) === null &&
-        !('answers_question' in parsed.data)
+        !('answers_question' in parsed.data) &&
+        parsed.data.isSynthetic !== true
       ) {
         const text =
           typeof content === 'string'
@@ -247,6 +253,7 @@ export function readTranscript(jsonl: string): TranscriptRead {
       if (parsed.data.subtype === 'init') {
         model = parsed.data.model ?? model;
         claudeCodeVersion = parsed.data.claude_code_version ?? claudeCodeVersion;
+        cwd = parsed.data.cwd ?? cwd;
       }
     } else {
       ignoredLines++;
@@ -278,6 +285,7 @@ export function readTranscript(jsonl: string): TranscriptRead {
     prompt,
     model,
     claudeCodeVersion,
+    cwd,
     malformed,
   };
 }

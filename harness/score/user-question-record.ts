@@ -66,6 +66,12 @@ export interface RecordedQuestion {
   /** `controller`, or the agent id of the subagent that asked. */
   readonly seat: string;
   readonly toolUseId: string | null;
+  /**
+   * The id of the last tool call the transcript records before the question
+   * (null when none came before it): where a question asked in a reply stands
+   * among the session's calls, for ordering checks.
+   */
+  readonly afterCall?: string | null | undefined;
   /** The answer given; null when none was (unanswered, or no answer record). */
   readonly answer: string | null;
   readonly source: (typeof ANSWER_SOURCES)[number] | null;
@@ -83,8 +89,10 @@ export function readQuestions(text: string): QuestionsRead {
   const malformed: MalformedLine[] = [];
   const questions: RecordedQuestion[] = [];
   let scripted = false;
+  let lastCall: string | null = null;
   for (const [index, raw] of text.split('\n').entries()) {
     const line = raw.trim();
+    if (line.includes('"tool_use"')) lastCall = lastToolUseId(line) ?? lastCall;
     if (line === '' || !line.includes('"user_')) continue;
     const value = parseJsonLine(line);
     if (typeof value !== 'object' || value === null) continue;
@@ -115,6 +123,7 @@ export function readQuestions(text: string): QuestionsRead {
         text: data.text,
         seat: data.seat.kind === 'controller' ? 'controller' : data.seat.agentId,
         toolUseId: data.tool_use_id,
+        afterCall: lastCall,
         answer: null,
         source: null,
         rule: null,
@@ -133,4 +142,22 @@ export function readQuestions(text: string): QuestionsRead {
     }
   }
   return { questions: scripted || questions.length > 0 ? questions : undefined, malformed };
+}
+
+/** The id of the last tool_use block of an assistant message line, or undefined. */
+function lastToolUseId(line: string): string | undefined {
+  const value = parseJsonLine(line) as { type?: unknown; message?: { content?: unknown } } | null;
+  if (value === null || typeof value !== 'object' || value.type !== 'assistant') return undefined;
+  const content = value.message?.content;
+  if (!Array.isArray(content)) return undefined;
+  const ids = content
+    .filter(
+      (block): block is { type: 'tool_use'; id: string } =>
+        typeof block === 'object' &&
+        block !== null &&
+        (block as { type?: unknown }).type === 'tool_use' &&
+        typeof (block as { id?: unknown }).id === 'string',
+    )
+    .map((block) => block.id);
+  return ids.at(-1);
 }

@@ -744,6 +744,282 @@ describe('a verb that throws is a bug: undecided, marked broken, never a pass', 
   });
 });
 
+describe('skill-invoked / skill-not-invoked: the Skill tool, a read, a shell read, by seat', () => {
+  const repo = '/work/repo';
+  const calls: ToolCall[] = [
+    { id: 't1', name: 'Skill', input: { skill: 'superpowers:test-driven-development' } },
+    { id: 't2', name: 'Read', input: { file_path: '/lib/skills/brainstorming/SKILL.md' } },
+    { id: 't3', name: 'Bash', input: { command: 'cat /lib/skills/writing-plans/SKILL.md | head' } },
+    { id: 't4', name: 'Skill', input: { skill: 'debugging' }, parentToolUseId: 'agent-1' },
+  ];
+  const evidence: Evidence = {
+    transcript: { calls, dispatches: [], model: null, repoDir: repo },
+  };
+  it('passes on a Skill call by bare or qualified name, and records the forms seen', () => {
+    const qualified = check(
+      { verb: 'skill-invoked', skill: 'superpowers:test-driven-development' },
+      evidence,
+    );
+    expect(qualified.outcome).toBe('pass');
+    expect(qualified.observed).toBe('tool');
+    expect(outcome({ verb: 'skill-invoked', skill: 'test-driven-development' }, evidence)).toBe(
+      'pass',
+    );
+    expect(outcome({ verb: 'skill-invoked', pattern: '^test-' }, evidence)).toBe('pass');
+    expect(outcome({ verb: 'skill-invoked', skill: 'brainstorming', form: 'read' }, evidence)).toBe(
+      'pass',
+    );
+    expect(
+      outcome({ verb: 'skill-invoked', skill: 'writing-plans', form: 'shell' }, evidence),
+    ).toBe('pass');
+    expect(outcome({ verb: 'skill-invoked', skill: 'debugging', seat: 'subagent' }, evidence)).toBe(
+      'pass',
+    );
+  });
+  it('planted negatives: a read is no tool invocation, another plugin, another seat', () => {
+    const read = check({ verb: 'skill-invoked', skill: 'brainstorming' }, evidence);
+    expect(read.outcome).toBe('fail');
+    expect(read.observed).toBe('read');
+    expect(read.detail).toContain('only in another form');
+    expect(
+      outcome({ verb: 'skill-invoked', skill: 'other:test-driven-development' }, evidence),
+    ).toBe('fail');
+    expect(
+      outcome({ verb: 'skill-invoked', skill: 'debugging', seat: 'controller' }, evidence),
+    ).toBe('fail');
+    expect(outcome({ verb: 'skill-not-invoked', skill: 'test-driven-development' }, evidence)).toBe(
+      'fail',
+    );
+    expect(outcome({ verb: 'skill-not-invoked' }, evidence)).toBe('fail');
+  });
+  it('skill-not-invoked passes when the skill is absent in the form and seat asked', () => {
+    expect(outcome({ verb: 'skill-not-invoked', skill: 'brainstorming' }, evidence)).toBe('pass');
+    expect(
+      outcome({ verb: 'skill-not-invoked', skill: 'debugging', seat: 'controller' }, evidence),
+    ).toBe('pass');
+    const none: Evidence = { transcript: { calls: [], dispatches: [], model: null } };
+    expect(outcome({ verb: 'skill-not-invoked' }, none)).toBe('pass');
+  });
+  it('is undecided without a transcript, and on a partial one that does not show the skill', () => {
+    expect(outcome({ verb: 'skill-invoked', skill: 'x' }, {})).toBe('undecided');
+    expect(outcome({ verb: 'skill-not-invoked', skill: 'x' }, {})).toBe('undecided');
+    const partial: Evidence = {
+      transcript: { calls, dispatches: [], model: null, partial: true },
+    };
+    expect(outcome({ verb: 'skill-invoked', skill: 'absent' }, partial)).toBe('undecided');
+    expect(outcome({ verb: 'skill-not-invoked', skill: 'absent' }, partial)).toBe('undecided');
+  });
+  it('refuses a skill named twice, and an unknown form, at load', () => {
+    expect(refusal({ verb: 'skill-invoked', skill: 'a', pattern: 'b' })).toContain('pattern');
+    expect(refusal({ verb: 'skill-invoked', form: 'glance' })).toContain('form');
+  });
+});
+
+describe('order: the first event of one kind before the first of another, never vacuous', () => {
+  const repo = '/work/repo';
+  const implementation = { event: 'write', paths: ['src/**'], except: ['**/*.test.*'] };
+  const tdd = { event: 'skill', skill: 'test-driven-development' };
+  const session = (...calls: ToolCall[]): Evidence => ({
+    transcript: { calls, dispatches: [], model: null, repoDir: repo },
+  });
+  const skill: ToolCall = {
+    id: 's',
+    name: 'Skill',
+    input: { skill: 'lib:test-driven-development' },
+  };
+  const writeImpl: ToolCall = {
+    id: 'w',
+    name: 'Write',
+    input: { file_path: `${repo}/src/add.js`, content: 'x' },
+  };
+  const writeTest: ToolCall = {
+    id: 'v',
+    name: 'Write',
+    input: { file_path: `${repo}/src/add.test.js`, content: 'x' },
+  };
+  const bashImpl: ToolCall = {
+    id: 'b',
+    name: 'Bash',
+    input: { command: `cd ${repo} && cat > src/add.js <<'EOF'\nexport const add = 1;\nEOF` },
+  };
+  it('passes when the skill is invoked before the first implementation write', () => {
+    const result = check(
+      { verb: 'order', first: tdd, then: implementation, ifThenAbsent: 'fail' },
+      session(skill, writeTest, writeImpl),
+    );
+    expect(result.outcome).toBe('pass');
+    expect(result.observed).toBe('first before then');
+  });
+  it('planted negatives: the write first (also through Bash), or the skill never invoked', () => {
+    expect(
+      outcome(
+        { verb: 'order', first: tdd, then: implementation, ifThenAbsent: 'pass' },
+        session(writeImpl, skill),
+      ),
+    ).toBe('fail');
+    const shell = check(
+      { verb: 'order', first: tdd, then: implementation, ifThenAbsent: 'pass' },
+      session(bashImpl, skill),
+    );
+    expect(shell.outcome).toBe('fail');
+    expect(shell.detail).toContain('> src/add.js');
+    const never = check(
+      { verb: 'order', first: tdd, then: implementation, ifThenAbsent: 'pass' },
+      session(writeImpl),
+    );
+    expect(never.outcome).toBe('fail');
+    expect(never.observed).toBe('then only');
+  });
+  it('a test file is not implementation: only the except-filtered write counts', () => {
+    expect(
+      outcome(
+        { verb: 'order', first: tdd, then: implementation, ifThenAbsent: 'fail' },
+        session(writeTest, skill, writeImpl),
+      ),
+    ).toBe('pass');
+  });
+  it('when "then" never happens, says what ifThenAbsent says, and nothing else', () => {
+    const onlySkill = session(skill);
+    expect(
+      outcome({ verb: 'order', first: tdd, then: implementation, ifThenAbsent: 'pass' }, onlySkill),
+    ).toBe('pass');
+    expect(
+      outcome({ verb: 'order', first: tdd, then: implementation, ifThenAbsent: 'fail' }, onlySkill),
+    ).toBe('fail');
+    expect(
+      outcome(
+        { verb: 'order', first: tdd, then: implementation, ifThenAbsent: 'undecided' },
+        onlySkill,
+      ),
+    ).toBe('undecided');
+  });
+  it('orders the parts of one compound command left to right; one part is no order', () => {
+    const tests = { event: 'tool', tool: 'Bash', input: { command: 'pytest' } };
+    const testsFirst = session({
+      id: 'c',
+      name: 'Bash',
+      input: { command: 'pytest -q && git commit -am done' },
+    });
+    const commit = { event: 'write', paths: ['**'] };
+    const runThenCommit = {
+      verb: 'order',
+      first: { event: 'skill', form: 'shell' },
+      then: commit,
+      ifThenAbsent: 'fail',
+    };
+    expect(
+      outcome(
+        {
+          verb: 'order',
+          first: tests,
+          then: { event: 'tool', tool: 'Bash', input: { command: 'git commit' } },
+          ifThenAbsent: 'fail',
+        },
+        testsFirst,
+      ),
+    ).toBe('pass');
+    expect(
+      outcome(
+        {
+          verb: 'order',
+          first: { event: 'tool', tool: 'Bash', input: { command: 'git commit' } },
+          then: tests,
+          ifThenAbsent: 'fail',
+        },
+        testsFirst,
+      ),
+    ).toBe('fail');
+    // A read and a write in one simple command: neither comes first.
+    const cp = session({ id: 'd', name: 'Bash', input: { command: 'cat a/SKILL.md > src/x.js' } });
+    const same = check({ ...runThenCommit, then: { event: 'write', paths: ['src/**'] } }, cp);
+    expect(same.outcome).toBe('fail');
+    expect(same.observed).toBe('same command');
+    const split = session({
+      id: 'e',
+      name: 'Bash',
+      input: { command: 'cat a/SKILL.md; echo 1 > src/x.js' },
+    });
+    expect(outcome({ ...runThenCommit, then: { event: 'write', paths: ['src/**'] } }, split)).toBe(
+      'pass',
+    );
+  });
+  it('reads questions and the scripted user’s answers in place', () => {
+    const asked: RecordedQuestion = {
+      id: 'q-1',
+      via: 'reply',
+      text: 'Shall I skip the tests?',
+      seat: 'controller',
+      toolUseId: null,
+      afterCall: 's',
+      answer: 'Yes',
+      source: 'rule',
+      rule: 'skip',
+    };
+    const evidence: Evidence = {
+      transcript: {
+        calls: [skill, writeImpl],
+        dispatches: [],
+        model: null,
+        repoDir: repo,
+        questions: [asked],
+      },
+    };
+    expect(
+      outcome(
+        {
+          verb: 'order',
+          first: { event: 'answer', answer: 'skip' },
+          then: implementation,
+          ifThenAbsent: 'fail',
+        },
+        evidence,
+      ),
+    ).toBe('pass');
+    expect(
+      outcome(
+        { verb: 'order', first: implementation, then: { event: 'question' }, ifThenAbsent: 'fail' },
+        evidence,
+      ),
+    ).toBe('fail');
+  });
+  it('is undecided without a transcript, or on a partial one', () => {
+    expect(
+      outcome({ verb: 'order', first: tdd, then: implementation, ifThenAbsent: 'pass' }, {}),
+    ).toBe('undecided');
+    const partial: Evidence = {
+      transcript: {
+        calls: [skill, writeImpl],
+        dispatches: [],
+        model: null,
+        repoDir: repo,
+        partial: true,
+      },
+    };
+    expect(
+      outcome({ verb: 'order', first: tdd, then: implementation, ifThenAbsent: 'pass' }, partial),
+    ).toBe('undecided');
+  });
+  it('refuses a missing ifThenAbsent, an unknown event and a bad glob at load', () => {
+    expect(refusal({ verb: 'order', first: tdd, then: implementation })).toContain('ifThenAbsent');
+    expect(
+      refusal({
+        verb: 'order',
+        first: { event: 'nap' },
+        then: implementation,
+        ifThenAbsent: 'fail',
+      }),
+    ).toContain('first');
+    expect(
+      refusal({
+        verb: 'order',
+        first: tdd,
+        then: { event: 'write', paths: ['src/[x'] },
+        ifThenAbsent: 'fail',
+      }),
+    ).toContain('paths');
+  });
+});
+
 describe('combinators in a scenario', () => {
   it('all-of / any-of / not combine by Kleene logic and explain themselves', () => {
     const pass = { verb: 'file-exists', path: 'src/a.py' };

@@ -13,6 +13,7 @@ import { filesMatching } from './files-matching.js';
 import { gitBranch } from './git-branch.js';
 import { gitClean } from './git-clean.js';
 import { gitHeadUnchanged } from './git-head-unchanged.js';
+import { order } from './order.js';
 import { questionAsked } from './question-asked.js';
 import { replyContains } from './reply-contains.js';
 import { replyEquals } from './reply-equals.js';
@@ -20,6 +21,8 @@ import { replyIsTask } from './reply-is-task.js';
 import { replyOneOf } from './reply-one-of.js';
 import { replyPathJudged } from './reply-path-judged.js';
 import { replyTasks } from './reply-tasks.js';
+import { skillInvoked } from './skill-invoked.js';
+import { skillNotInvoked } from './skill-not-invoked.js';
 import { skillRead } from './skill-read.js';
 import { toolCalled } from './tool-called.js';
 import { toolCount } from './tool-count.js';
@@ -45,6 +48,9 @@ export const VERBS = {
   'tool-not-called': toolNotCalled,
   'tool-count': toolCount,
   'skill-read': skillRead,
+  'skill-invoked': skillInvoked,
+  'skill-not-invoked': skillNotInvoked,
+  order,
   dispatch,
   'question-asked': questionAsked,
   'user-answered': userAnswered,

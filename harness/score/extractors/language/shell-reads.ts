@@ -18,7 +18,7 @@
 import { bashCommand, stringField, type ToolCall } from '../../tool-call.js';
 import { basename, programOf, type SimpleCommand, simpleCommands } from './shell-words.js';
 
-const READ_PROGRAMS = new Set([
+export const READ_PROGRAMS: ReadonlySet<string> = new Set([
   'cat',
   'head',
   'tail',

@@ -64,3 +64,36 @@ export function programOf(command: SimpleCommand): { program: string; args: read
 export function basename(word: string): string {
   return word.replace(/\/+$/, '').split('/').pop() ?? word;
 }
+
+/**
+ * A command line without its here-document bodies: the lines after a `<<WORD`
+ * (or `<<-WORD`, `<<'WORD'`, `<<"WORD"`) up to the line that is WORD alone
+ * are data fed to a program, not commands. The line holding the `<<` stays
+ * (its redirections and program are the command).
+ */
+export function withoutHeredocBodies(commandLine: string): string {
+  const lines = commandLine.split('\n');
+  const kept: string[] = [];
+  let ends: string[] = [];
+  for (const line of lines) {
+    if (ends.length > 0) {
+      const first = ends[0] as string;
+      if (line.replace(/^\t+/, '') === first) ends = ends.slice(1);
+      continue;
+    }
+    kept.push(line);
+    ends = [...line.matchAll(/<<-?\s*(?:'([^']+)'|"([^"]+)"|\\?([A-Za-z_][\w-]*))/g)].map(
+      (found) => found[1] ?? found[2] ?? found[3] ?? '',
+    );
+  }
+  return kept.join('\n');
+}
+
+/**
+ * The simple commands of a command line as the event list counts them: its
+ * here-document bodies left out, then split as simpleCommands splits. A
+ * simple command's index here is its position inside the one tool call.
+ */
+export function commandParts(commandLine: string): SimpleCommand[] {
+  return simpleCommands(withoutHeredocBodies(commandLine));
+}

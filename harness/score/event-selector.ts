@@ -1,0 +1,213 @@
+/**
+ * An event selector: which events of the session's event list
+ * (session-events.ts) a check or a stop is about. One shape per kind:
+ *
+ * - `{ "event": "tool", "tool": "Bash", "input": { "command": "pytest" }, "seat": … }`
+ * - `{ "event": "dispatch", "description": "^Implement" }`: an Agent, Task or
+ *   SendMessage call (a SendMessage is matched by its `summary`)
+ * - `{ "event": "skill", "skill": "test-driven-development", "form": "tool" }`
+ *   (or `pattern` instead of `skill`; `form`: tool, read, shell or any,
+ *   default tool)
+ * - `{ "event": "write", "paths": ["src/**"], "except": ["**\/*.test.*"] }`:
+ *   a file written by a tool or a shell command (`paths` default `**`)
+ * - `{ "event": "question", "via": ["tool"] }`: a question to the human
+ * - `{ "event": "answer", "answer": "<rule id>" }` (or `default: true`,
+ *   `unanswered: true`): the scripted user's answer
+ *
+ * `seat` (controller, subagent, any, or a dispatch's seat) narrows every kind
+ * but `answer`, and defaults to any. Matching returns why an event matched,
+ * as a reader would quote it, or undefined.
+ */
+import { z } from 'zod';
+import type { Dispatch } from './evidence.js';
+import { globSchema, nonBlank, regexSource, seatSelectorSchema } from './param-types.js';
+import type { SessionEvent } from './session-events.js';
+import { SKILL_FORMS, sameSkill } from './skill-invocations.js';
+import { stringField } from './tool-call.js';
+import { globMatcher } from './verbs/glob.js';
+import { dispatchSeatSelectorSchema, inSeat } from './verbs/tool-match.js';
+
+const seat = z.union([seatSelectorSchema, dispatchSeatSelectorSchema]).default('any');
+const names = z.union([nonBlank, z.array(nonBlank).min(1)]);
+
+export const DISPATCH_TOOLS: readonly string[] = ['Agent', 'Task', 'SendMessage'];
+
+export const eventSelectorSchema = z.discriminatedUnion('event', [
+  z
+    .object({
+      event: z.literal('tool'),
+      tool: names.optional(),
+      input: z.record(z.string().min(1), regexSource).optional(),
+      seat,
+    })
+    .strict(),
+  z
+    .object({
+      event: z.literal('dispatch'),
+      description: regexSource.optional(),
+      subagentType: nonBlank.optional(),
+      seat,
+    })
+    .strict(),
+  z
+    .object({
+      event: z.literal('skill'),
+      skill: nonBlank.optional(),
+      pattern: regexSource.optional(),
+      form: z.enum([...SKILL_FORMS, 'any']).default('tool'),
+      seat,
+    })
+    .strict()
+    .refine((selector) => !(selector.skill !== undefined && selector.pattern !== undefined), {
+      message: 'give skill or pattern, not both',
+      path: ['pattern'],
+    }),
+  z
+    .object({
+      event: z.literal('write'),
+      paths: z.array(globSchema).min(1).default(['**']),
+      except: z.array(globSchema).min(1).optional(),
+      seat,
+    })
+    .strict(),
+  z
+    .object({
+      event: z.literal('question'),
+      via: z
+        .array(z.enum(['tool', 'reply']))
+        .min(1)
+        .default(['tool', 'reply']),
+      pattern: regexSource.optional(),
+      seat,
+    })
+    .strict(),
+  z
+    .object({
+      event: z.literal('answer'),
+      answer: z.string().min(1).optional(),
+      default: z.literal(true).optional(),
+      unanswered: z.literal(true).optional(),
+    })
+    .strict()
+    .refine(
+      (selector) =>
+        [selector.answer, selector.default, selector.unanswered].filter((v) => v !== undefined)
+          .length <= 1,
+      { message: 'give at most one of answer, default, unanswered', path: ['answer'] },
+    ),
+]);
+export type EventSelector = z.infer<typeof eventSelectorSchema>;
+export type EventSelectorInput = z.input<typeof eventSelectorSchema>;
+
+function listOf(value: string | readonly string[] | undefined): readonly string[] | undefined {
+  return value === undefined ? undefined : typeof value === 'string' ? [value] : value;
+}
+
+function fieldText(input: unknown, field: string): string | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  const value = (input as Record<string, unknown>)[field];
+  if (value === undefined) return undefined;
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** Why `event` is one the selector picks, or undefined. `dispatches` place dispatch seats. */
+export function eventMatch(
+  selector: EventSelector,
+  event: SessionEvent,
+  dispatches: readonly Dispatch[] = [],
+): string | undefined {
+  if (selector.event === 'answer') {
+    if (event.kind !== 'answer') return undefined;
+    const { question } = event;
+    if (selector.default === true && question.source !== 'default') return undefined;
+    if (selector.unanswered === true && question.source !== 'unanswered') return undefined;
+    if (selector.answer !== undefined && question.rule !== selector.answer) return undefined;
+    if (question.source === null) return undefined;
+    return `answer ${question.rule ?? question.source} to "${question.text.slice(0, 60)}"`;
+  }
+  const call = 'call' in event ? event.call : null;
+  const seatOk =
+    call === null
+      ? selector.seat === 'any' || selector.seat === event.seat
+      : inSeat(selector.seat, call, dispatches);
+  if (!seatOk) return undefined;
+  switch (selector.event) {
+    case 'tool': {
+      if (event.kind !== 'tool') return undefined;
+      const tools = listOf(selector.tool);
+      if (tools !== undefined && !tools.includes(event.call.name)) return undefined;
+      for (const [field, pattern] of Object.entries(selector.input ?? {})) {
+        const text =
+          field === 'command' && event.command !== undefined
+            ? event.command
+            : fieldText(event.call.input, field);
+        if (text === undefined || !new RegExp(pattern).test(text)) return undefined;
+      }
+      return event.command === undefined
+        ? `${event.call.name} (${event.call.id})`
+        : `Bash ${event.command.slice(0, 60)} (${event.call.id})`;
+    }
+    case 'dispatch': {
+      if (event.kind !== 'tool' || !DISPATCH_TOOLS.includes(event.call.name)) return undefined;
+      const described =
+        stringField(event.call.input, 'description') ?? stringField(event.call.input, 'summary');
+      if (
+        selector.description !== undefined &&
+        (described === undefined || !new RegExp(selector.description).test(described))
+      ) {
+        return undefined;
+      }
+      if (
+        selector.subagentType !== undefined &&
+        stringField(event.call.input, 'subagent_type') !== selector.subagentType
+      ) {
+        return undefined;
+      }
+      return `${event.call.name} ${described ?? ''} (${event.call.id})`.replace('  ', ' ');
+    }
+    case 'skill': {
+      if (event.kind !== 'skill') return undefined;
+      const { invocation } = event;
+      if (selector.form !== 'any' && invocation.form !== selector.form) return undefined;
+      if (selector.skill !== undefined && !sameSkill(invocation.name, selector.skill)) {
+        return undefined;
+      }
+      if (
+        selector.pattern !== undefined &&
+        !new RegExp(selector.pattern).test(invocation.name) &&
+        !new RegExp(selector.pattern).test(invocation.bare)
+      ) {
+        return undefined;
+      }
+      return `${invocation.how} (${invocation.callId})`;
+    }
+    case 'write': {
+      if (event.kind !== 'write') return undefined;
+      if (!globMatcher(selector.paths)(event.path)) return undefined;
+      if (selector.except !== undefined && globMatcher(selector.except)(event.path)) {
+        return undefined;
+      }
+      return `${event.how} ${event.path} (${event.call.id})`;
+    }
+    case 'question': {
+      if (event.kind !== 'question' || !selector.via.includes(event.via)) return undefined;
+      if (selector.pattern !== undefined && !new RegExp(selector.pattern, 'i').test(event.text)) {
+        return undefined;
+      }
+      return `question via ${event.via}: "${event.text.slice(0, 60)}"`;
+    }
+  }
+}
+
+/** The first event a selector picks, with why, or undefined. Events must be in order. */
+export function firstMatch(
+  selector: EventSelector,
+  events: readonly SessionEvent[],
+  dispatches: readonly Dispatch[] = [],
+): { readonly event: SessionEvent; readonly why: string } | undefined {
+  for (const event of events) {
+    const why = eventMatch(selector, event, dispatches);
+    if (why !== undefined) return { event, why };
+  }
+  return undefined;
+}
