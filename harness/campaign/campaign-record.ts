@@ -92,6 +92,19 @@ export const campaignRecordSchema = z
           layout: z.string(),
           source: skillSourceRecordSchema,
           tree: z.string(),
+          /** A library arm: the plugin name it installs under, its overrides, its skills' content hashes. */
+          library: z
+            .object({
+              pluginName: z.string(),
+              overrides: z.array(
+                z.object({ skill: z.string(), source: skillSourceRecordSchema }).strict(),
+              ),
+              skills: z.array(
+                z.object({ name: z.string(), dir: z.string(), sha256: z.string() }).strict(),
+              ),
+            })
+            .strict()
+            .optional(),
         })
         .strict(),
     ),
@@ -100,7 +113,7 @@ export const campaignRecordSchema = z
         .object({
           id: z.string(),
           title: z.string(),
-          plan: z.string(),
+          plan: z.string().optional(),
           fixture: z
             .object({
               recipe: z.string(),

@@ -22,12 +22,20 @@
  *   (maxAnswers + 1) x maxTurns controller turns (bounded by the session
  *   timeout and the cost limits), which the profile does not count.
  *
+ * - an event stop (`{ at: … }`, such as the first Skill call): a probe that
+ *   ends at the call its selector picks: 1 turn over a 20k-token context
+ *   (the engine's system prompt and tools, the skills listing, the prompt),
+ *   200 output tokens. Offline, a triggering probe ends at its first request;
+ *   a stop at a later event (the first implementation write) costs more
+ *   turns than the profile says. The dry run prints the same scenario's
+ *   run-to-completion figure (the `report` profile) beside it.
+ *
  * Context is read from the prompt cache after the first turn (written once,
  * then read each turn), as both backends arrange it. A scripted run has no
  * API tokens and no cost: its figures are n/a (the model server's own
  * estimates land in each rep's meta.json).
  */
-import type { StopMode } from './config-schema.js';
+import { type StopSpec, sessionStopOf } from '../score/stop-mode.js';
 import { LIVE_SESSION } from './estimate.js';
 import type { ModelChoice } from './model-choice.js';
 import type { PricingConfig } from './model-config.js';
@@ -52,11 +60,26 @@ export const FULL_SESSION: SessionProfile = {
   outputTokensPerTurn: 400,
 };
 
-const PROFILES: Readonly<Record<StopMode, SessionProfile>> = {
+/** A probe that ends at the call an event stop picks (see the module comment). */
+export const EVENT_PROBE_SESSION: SessionProfile = {
+  turns: 1,
+  contextTokens: 20_000,
+  outputTokensPerTurn: 200,
+};
+
+type ProfileName = 'report' | 'first-dispatch' | 'complete' | 'event';
+
+const PROFILES: Readonly<Record<ProfileName, SessionProfile>> = {
   report: LIVE_SESSION,
   'first-dispatch': PROBE_SESSION,
   complete: FULL_SESSION,
+  event: EVENT_PROBE_SESSION,
 };
+
+function profileOf(stop: StopSpec): ProfileName {
+  const { mode, at } = sessionStopOf(stop);
+  return at === undefined ? mode : 'event';
+}
 
 export interface CellEstimate {
   /** Tokens one rep sends and receives (input, cache writes and reads, output); null when scripted. */
@@ -68,13 +91,13 @@ export interface CellEstimate {
 }
 
 /** The usage one live session of a stop mode is assumed to have. */
-export function sessionUsage(stop: StopMode): {
+export function sessionUsage(stop: StopSpec): {
   input: number;
   cacheWrite: number;
   cacheRead: number;
   output: number;
 } {
-  const { turns, contextTokens, outputTokensPerTurn } = PROFILES[stop];
+  const { turns, contextTokens, outputTokensPerTurn } = PROFILES[profileOf(stop)];
   return {
     input: turns * 200,
     cacheWrite: contextTokens + turns * outputTokensPerTurn,
@@ -85,7 +108,7 @@ export function sessionUsage(stop: StopMode): {
 
 /** One live session's cost at a model's pricing (the dated table, an endpoint's, or unpriced: null); null when scripted. */
 export function sessionCostUsd(
-  stop: StopMode,
+  stop: StopSpec,
   model: ModelChoice,
   pricing: PricingConfig = 'table',
 ): number | null {
@@ -94,7 +117,7 @@ export function sessionCostUsd(
 }
 
 export function estimateCell(
-  stop: StopMode,
+  stop: StopSpec,
   model: ModelChoice,
   reps: number,
   pricing: PricingConfig = 'table',
@@ -110,7 +133,8 @@ export function estimateCell(
 }
 
 /** Where the token figures come from, for the dry run's footnote: the profiles of the stop modes the run has. */
-export function tokenEstimateSource(model: ModelChoice, stops: readonly StopMode[]): string {
+export function tokenEstimateSource(model: ModelChoice, specs: readonly StopSpec[]): string {
+  const stops = specs.map(profileOf);
   if (model.kind === 'scripted') {
     return "n/a: a scripted policy spends no API tokens (the local server estimates its own, in each rep's meta.json)";
   }
@@ -125,6 +149,11 @@ export function tokenEstimateSource(model: ModelChoice, stops: readonly StopMode
     ...(stops.includes('report')
       ? [
           `a report session (report) ${LIVE_SESSION.turns} turns over a mean ${LIVE_SESSION.contextTokens / 1000}k-token context with ${LIVE_SESSION.outputTokensPerTurn} output tokens a turn`,
+        ]
+      : []),
+    ...(stops.includes('event')
+      ? [
+          `an event probe (stop at an event) ${EVENT_PROBE_SESSION.turns} turn over a ${EVENT_PROBE_SESSION.contextTokens / 1000}k-token context with ${EVENT_PROBE_SESSION.outputTokensPerTurn} output tokens (a stop at a later event costs more turns)`,
         ]
       : []),
     ...(stops.includes('complete')

@@ -59,7 +59,8 @@ export interface CheckReport {
   readonly schemaVersion: typeof COMMAND_JSON_VERSION;
   readonly command: CheckCommand;
   readonly scenario: string;
-  readonly ownPlan: string;
+  /** The plan the session executed; null for a scenario without a plan. */
+  readonly ownPlan: string | null;
   readonly sources: {
     readonly transcript: {
       readonly file: string;
@@ -87,11 +88,11 @@ const MAX_TRANSCRIPT_BYTES = 256 * 1024 * 1024;
  * and those the scenario's catalogue names; a `--plan` must be one of them.
  */
 function fixturePlans(
-  ownPlan: string,
+  ownPlan: string | undefined,
   ledgerPlans: readonly string[],
   catalogue: readonly string[],
 ): string[] {
-  return [...new Set([ownPlan, ...ledgerPlans, ...catalogue])];
+  return [...new Set([...(ownPlan === undefined ? [] : [ownPlan]), ...ledgerPlans, ...catalogue])];
 }
 
 /** Score one session's files against a scenario. */
@@ -149,12 +150,17 @@ export async function checkSession(
       );
     }
   }
-  const ownPlan = request.plan ?? recipeFacts.value.plan;
+  // A scenario without a plan has none, whatever its recipe's.
+  const ownPlan =
+    scenario.value.config.plan === undefined ? undefined : (request.plan ?? recipeFacts.value.plan);
   const facts = fixtureFacts({
     plan: ownPlan,
     branch: recipeFacts.value.branch,
     ledgers: recipeFacts.value.ledgers,
-    knownPlans: [...Object.keys(scenario.value.config.plans), recipeFacts.value.plan],
+    knownPlans: [
+      ...Object.keys(scenario.value.config.plans),
+      ...(recipeFacts.value.plan === undefined ? [] : [recipeFacts.value.plan]),
+    ],
     variables: scenario.value.config.fixture.variables,
   });
 
@@ -195,7 +201,11 @@ export async function checkSession(
     const prompted =
       read.value.prompt === undefined
         ? undefined
-        : skillDirOfPrompt(scenario.value.prompt, scenario.value.config.plan, read.value.prompt);
+        : skillDirOfPrompt(
+            scenario.value.prompt,
+            scenario.value.config.plan ?? '',
+            read.value.prompt,
+          );
     if (skillDir === null && prompted !== undefined) skillDir = { path: prompted, from: 'prompt' };
     transcriptSource = {
       file: request.transcript,
@@ -274,7 +284,7 @@ export async function checkSession(
     schemaVersion: COMMAND_JSON_VERSION,
     command,
     scenario: scenario.value.id,
-    ownPlan,
+    ownPlan: ownPlan ?? null,
     sources: {
       transcript: transcriptSource,
       reply: replySource,
@@ -348,7 +358,7 @@ export function formatCheckReport(report: CheckReport): string {
       : `${sources.transcript.format}, ${sources.transcript.toolCalls} tool call(s)${sources.transcript.malformedLines === 0 ? '' : `, ${sources.transcript.malformedLines} unreadable line(s) skipped`}`;
   const lines = [
     `verdict: ${score.verdict}`,
-    `scenario: ${report.scenario} (own plan ${report.ownPlan})`,
+    `scenario: ${report.scenario} (${report.ownPlan === null ? 'no plan' : `own plan ${report.ownPlan}`})`,
     `evidence: transcript ${transcript}; reply ${sources.reply ?? 'none'}; repository ${sources.repo ?? 'none'}${sources.toolUses === null ? '' : `; tool_uses ${sources.toolUses}`}`,
     'values read:',
     ...Object.entries(score.values).map(

@@ -16,6 +16,34 @@ const nameSchema = z
     'use lower-case letters, digits and dashes, starting with a letter',
   );
 
+/**
+ * A skills library as an arm's text: its source (a directory or
+ * git:<repo>@<ref>[:<subdir>] holding skills/<name>/SKILL.md), skills it
+ * replaces from other sources (by directory name), and the plugin name it
+ * installs under when it ships no `.claude-plugin/plugin.json`.
+ */
+export const librarySpecSchema = z
+  .object({
+    source: z
+      .string()
+      .min(1)
+      .describe('a directory, or git:<repo>@<ref>:<subdir> holding skills/<name>/SKILL.md'),
+    overrides: z
+      .record(
+        z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'a skill directory name under skills/'),
+        z.string().min(1),
+      )
+      .default({})
+      .describe('skills replaced from another skill source, by their directory name'),
+    name: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]*$/, 'use lower-case letters, digits and dashes')
+      .optional()
+      .describe('the plugin name when the library has no .claude-plugin/plugin.json'),
+  })
+  .strict();
+export type LibrarySpec = z.infer<typeof librarySpecSchema>;
+
 export const armSchema = z
   .object({
     name: nameSchema,
@@ -24,10 +52,18 @@ export const armSchema = z
     skill: z
       .string()
       .min(1)
+      .optional()
       .describe('a directory, or git:<repo>@<ref>:<subdir> (materialised with git archive)'),
+    library: librarySpecSchema
+      .optional()
+      .describe('a whole skills library, installed per rep as the engine finds a plugin'),
     layout: z.string().min(1).describe('the fixture layout this arm runs on (flat | scoped)'),
   })
-  .strict();
+  .strict()
+  .refine((arm) => (arm.skill === undefined) !== (arm.library === undefined), {
+    message: 'give the arm either "skill" (one skill folder) or "library" (a skills library)',
+    path: ['skill'],
+  });
 
 export const gateSchema = z.discriminatedUnion('kind', [
   z

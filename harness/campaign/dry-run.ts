@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { detectableEffect } from '../report/stats-power.js';
+import { stopText } from '../score/stop-mode.js';
 import { estimateCell, tokenEstimateSource } from './cell-estimate.js';
 import { modelsEstimate } from './dry-run-models.js';
 import { planRun, shardOf } from './plan.js';
@@ -43,13 +44,18 @@ export function dryRunLines(request: RunRequest, resume?: ResumeState): string[]
   for (const model of request.models.models) {
     for (const scenario of campaign.scenarios) {
       const cell = estimateCell(scenario.config.stop, model.choice, campaign.reps, model.pricing);
+      // An event stop beside what the same scenario would cost run to completion.
+      const whole =
+        typeof scenario.config.stop === 'string'
+          ? undefined
+          : estimateCell('report', model.choice, campaign.reps, model.pricing).tokensPerRep;
       const figures =
         cell.tokensPerRep === null
           ? 'tokens and cost n/a (scripted)'
-          : `~${Math.round(cell.tokensPerRep / 1000)}k tokens/rep, ${cell.costPerRepUsd === null || cell.costUsd === null ? 'cost n/a (unpriced)' : `$${cell.costPerRepUsd.toFixed(2)}/rep, $${cell.costUsd.toFixed(2)}/cell`}`;
+          : `~${Math.round(cell.tokensPerRep / 1000)}k tokens/rep${whole === undefined || whole === null ? '' : ` (run to completion: ~${Math.round(whole / 1000)}k)`}, ${cell.costPerRepUsd === null || cell.costUsd === null ? 'cost n/a (unpriced)' : `$${cell.costPerRepUsd.toFixed(2)}/rep, $${cell.costUsd.toFixed(2)}/cell`}`;
       for (const arm of campaign.arms) {
         lines.push(
-          `  cell ${multi ? `${model.name} ` : ''}${scenario.id.toUpperCase()} ${arm.name.toUpperCase()}: ${arm.label} (${arm.source.spec}), fixture ${scenario.config.fixture.scenario}/${arm.layout}, ${campaign.reps} rep(s), ${scenario.config.stop}; ${figures}; detects ${effect}`,
+          `  cell ${multi ? `${model.name} ` : ''}${scenario.id.toUpperCase()} ${arm.name.toUpperCase()}: ${arm.label} (${arm.source.spec}), fixture ${scenario.config.fixture.scenario}/${arm.layout}, ${campaign.reps} rep(s), ${stopText(scenario.config.stop)}; ${figures}; detects ${effect}`,
         );
       }
     }
@@ -62,7 +68,11 @@ export function dryRunLines(request: RunRequest, resume?: ResumeState): string[]
   const footnoteModel =
     request.models.models.find((model) => model.choice.kind === 'live') ?? request.models.models[0];
   if (footnoteModel === undefined) throw new Error('a run without a model');
-  const stops = [...new Set(campaign.scenarios.map((scenario) => scenario.config.stop))];
+  const stops = [
+    ...new Map(
+      campaign.scenarios.map((scenario) => [stopText(scenario.config.stop), scenario.config.stop]),
+    ).values(),
+  ];
   lines.push(
     `sessions: ${sessions}${shard ? ` (shard ${shard.index}/${shard.count} of ${plan.length})` : ''}, backend ${campaign.backend}, concurrency ${campaign.concurrency}`,
     `estimated cost: ${cost === null ? 'n/a (unpriced)' : `$${cost.toFixed(2)}`}; estimated wall time: ${Math.ceil(estimate.wallSeconds)} s`,

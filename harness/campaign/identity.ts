@@ -44,6 +44,8 @@ export function campaignIdentity(inputs: {
         role: arm.role,
         layout: arm.layout,
         tree: inputs.trees.get(arm.name),
+        // A library arm is installed as a plugin, not given as a folder; one-folder arms hash as before.
+        ...(arm.library === undefined ? {} : { installed: 'library' }),
       })),
       scenarios: campaign.scenarios.map((scenario) => ({
         id: scenario.id,
@@ -55,6 +57,11 @@ export function campaignIdentity(inputs: {
           : { promptVariables: scenario.compiled.promptVariables }),
         // Only a non-default stop mode enters the hash, so identities from before it stay valid.
         ...(scenario.config.stop === 'report' ? {} : { stop: scenario.config.stop }),
+        // What the session is offered and told besides the prompt; absent, identities stay as they were.
+        ...(scenario.config.tools === undefined ? {} : { tools: scenario.config.tools }),
+        ...(scenario.config.instructions === undefined
+          ? {}
+          : { instructions: scenario.config.instructions }),
         // The scripted user's answers change the session; absent, identities stay as they were.
         ...(scenario.config.user === undefined ? {} : { user: scenario.config.user }),
       })),

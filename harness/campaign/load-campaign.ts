@@ -5,6 +5,7 @@ import { type InputError, inputError } from '../lib/input-error.js';
 import { packageRoot } from '../lib/package-root.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { inputErrorFromZod } from '../lib/zod-input-error.js';
+import { toolChangesProblem } from '../session/session-tool-table.js';
 import {
   type BackendName,
   type CampaignConfig,
@@ -13,7 +14,9 @@ import {
   type Limits,
   limitsSchema,
 } from './config-schema.js';
+import { type ResolvedLibrary, resolveLibrary } from './library-source.js';
 import { checkOnly, gatesFor, type OnlySelection, selected } from './only.js';
+import { renderedPromptProblem } from './prompt-template.js';
 import { type ResolvedScenario, resolveScenarioIn } from './resolve-scenario.js';
 import { scenarioFolderCandidates } from './scenario-entry.js';
 import { resolveSkillSource, type SkillSource } from './skill-source.js';
@@ -25,7 +28,10 @@ export interface ResolvedArm {
   readonly role: 'red' | 'green';
   readonly label: string;
   readonly layout: string;
+  /** The skill folder's source; for a library arm, the library's own source. */
   readonly source: SkillSource;
+  /** A library arm's sources (its overrides too); undefined for a one-folder arm. */
+  readonly library?: ResolvedLibrary | undefined;
 }
 
 /** A campaign file with every reference checked and every CLI override applied. */
@@ -115,6 +121,13 @@ async function resolveScenario(
   return resolveScenarioIn(scenarioDir);
 }
 
+/** A source spec with its path (a directory, or a git: source's repository) made absolute. */
+function absoluteSource(spec: string, base: string): string {
+  const git = /^git:(.+?)@([^@:]+(?::.*)?)$/.exec(spec);
+  if (git !== null) return `git:${path.resolve(base, git[1] ?? '')}@${git[2] ?? ''}`;
+  return spec.startsWith('git:') ? spec : path.resolve(base, spec);
+}
+
 function parseArmOverride(text: string): { name: string; spec: string } | undefined {
   const index = text.indexOf('=');
   if (index <= 0 || index === text.length - 1) return undefined;
@@ -141,9 +154,15 @@ export async function loadCampaign(
   const sources = new Map(
     config.arms.map((arm, index) => [
       arm.name,
-      { spec: arm.skill, base: campaignDir, input: `${absolute}: arms[${index}].skill` },
+      {
+        spec: arm.skill ?? arm.library?.source ?? '',
+        base: campaignDir,
+        input: `${absolute}: arms[${index}].${arm.skill === undefined ? 'library.source' : 'skill'}`,
+      },
     ]),
   );
+  // `--arm name:skill=source`: a library arm's override, resolved against the working directory.
+  const librarySkills = new Map<string, Record<string, string>>();
   const overridden = new Set<string>();
   for (const text of overrides.arms ?? []) {
     const parsed = parseArmOverride(text);
@@ -152,9 +171,44 @@ export async function loadCampaign(
         inputError(
           `--arm ${text}`,
           'is not name=source',
-          'write it as --arm red=<dir or git:repo@ref:subdir>',
+          'write it as --arm red=<dir or git:repo@ref:subdir>, or --arm green:<skill>=<source> for a library arm',
         ),
       );
+    }
+    const skillAt = parsed.name.indexOf(':');
+    if (skillAt > 0) {
+      const armName = parsed.name.slice(0, skillAt);
+      const skill = parsed.name.slice(skillAt + 1);
+      const arm = config.arms.find((candidate) => candidate.name === armName);
+      if (arm?.library === undefined) {
+        return err(
+          inputError(
+            `--arm ${text}`,
+            arm === undefined
+              ? `the campaign has no arm "${armName}"`
+              : `arm "${armName}" is a one-skill arm, whose skills cannot be replaced one by one`,
+            `replace a library arm's skill (arms with "library": ${
+              config.arms
+                .filter((candidate) => candidate.library !== undefined)
+                .map((candidate) => candidate.name)
+                .join(', ') || 'none'
+            }), or the arm's whole source with --arm ${armName}=<source>`,
+          ),
+        );
+      }
+      const replaced = librarySkills.get(armName) ?? {};
+      if (Object.hasOwn(replaced, skill)) {
+        return err(
+          inputError(
+            `--arm ${parsed.name}`,
+            'is given twice',
+            'give each skill of an arm one source',
+          ),
+        );
+      }
+      replaced[skill] = absoluteSource(parsed.spec, overrides.cwd);
+      librarySkills.set(armName, replaced);
+      continue;
     }
     if (!sources.has(parsed.name)) {
       return err(
@@ -244,6 +298,44 @@ export async function loadCampaign(
     }
     const source = sources.get(arm.name);
     if (source === undefined) throw new Error(`no skill source recorded for arm ${arm.name}`);
+    if (arm.library === undefined) {
+      for (const scenario of scenarios) {
+        const unnamed = renderedPromptProblem(scenario.prompt, { skillDir: true, planPath: false });
+        if (unnamed !== undefined) {
+          return err(
+            inputError(`scenario ${scenario.id} for arm ${arm.name}`, unnamed.problem, unnamed.fix),
+          );
+        }
+      }
+    }
+    if (arm.library !== undefined) {
+      // Overrides from the file resolve against it; --arm ones against the working directory.
+      const fileOverrides = Object.fromEntries(
+        Object.entries(arm.library.overrides).map(([skill, spec]) => [
+          skill,
+          absoluteSource(spec, campaignDir),
+        ]),
+      );
+      const library = await resolveLibrary(
+        {
+          source: source.spec,
+          overrides: { ...fileOverrides, ...librarySkills.get(arm.name) },
+          name: arm.library.name,
+        },
+        source.base,
+        source.input,
+      );
+      if (!library.ok) return library;
+      arms.push({
+        name: arm.name,
+        role: arm.role,
+        label: arm.label,
+        layout: arm.layout,
+        source: library.value.source,
+        library: library.value,
+      });
+      continue;
+    }
     const resolved = await resolveSkillSource(source.spec, source.base, source.input);
     if (!resolved.ok) return resolved;
     arms.push({
@@ -327,6 +419,23 @@ export async function loadCampaign(
     }
   }
 
+  const backend = overrides.backend ?? config.backend;
+  for (const scenario of scenarios) {
+    const problem =
+      scenario.config.tools === undefined
+        ? undefined
+        : toolChangesProblem(backend, scenario.config.tools);
+    if (problem !== undefined) {
+      return err(
+        inputError(
+          `${scenario.compiled.file}: tools.${problem.field}`,
+          problem.problem,
+          `${problem.fix}, or run with another --backend`,
+        ),
+      );
+    }
+  }
+
   const limitsInput = {
     ...config.limits,
     ...(overrides.maxTurns === undefined ? {} : { maxTurns: overrides.maxTurns }),
@@ -360,7 +469,7 @@ export async function loadCampaign(
     scenarios,
     reps: overrides.reps ?? config.reps,
     concurrency: overrides.concurrency ?? config.concurrency,
-    backend: overrides.backend ?? config.backend,
+    backend,
     seed: overrides.seed ?? config.seed,
     limits,
     gates: gates.kept,

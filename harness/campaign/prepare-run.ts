@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { cp, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   buildFixture,
@@ -21,6 +21,7 @@ import {
 } from './campaign-record.js';
 import { campaignIdentity } from './identity.js';
 import { createLedger, readLedger } from './ledger.js';
+import { composeLibrary, readLibrary } from './library-source.js';
 import type { ResolvedArm, ResolvedCampaign } from './load-campaign.js';
 import type { ModelAxis } from './model-axis.js';
 import { displayBaseUrl } from './model-choice.js';
@@ -77,12 +78,24 @@ export interface PrepareOptions {
   readonly keepWorkDirs: boolean;
 }
 
-async function skillTree(arm: ResolvedArm): Promise<string> {
+/** Where a library arm's library is composed (with its overrides) in a run's work root. */
+function composedLibraryDir(workRoot: string, arm: ResolvedArm): string {
+  return path.join(workRoot, 'libraries', arm.name);
+}
+
+async function skillTree(arm: ResolvedArm, workRoot: string): Promise<string> {
+  if (arm.library !== undefined)
+    return composeLibrary(arm.library, composedLibraryDir(workRoot, arm));
   return arm.source.kind === 'git' ? arm.source.tree : directoryTreeId(arm.source.dir);
 }
 
 function sourceRecord(arm: ResolvedArm): CampaignRecord['arms'][number]['source'] {
-  const source = arm.source;
+  return skillSourceRecord(arm.source);
+}
+
+function skillSourceRecord(
+  source: ResolvedArm['source'],
+): CampaignRecord['arms'][number]['source'] {
   return source.kind === 'git'
     ? {
         kind: 'git',
@@ -133,22 +146,67 @@ async function buildVariants(
           inputError(`fixture ${key}`, `could not be built: ${problem}`, 'fix the fixture recipe'),
         );
       }
+      const missing = (scenario.config.instructions ?? []).find(
+        (file) => !existsSync(path.join(dir, file)),
+      );
+      if (missing !== undefined) {
+        return err(
+          inputError(
+            `${scenario.compiled.file}: instructions`,
+            `names ${missing}, which fixture ${key} does not hold`,
+            'name a file the fixture writes (a tracked file or a layout file), or add it to the recipe',
+          ),
+        );
+      }
       variants.set(key, { dir, fingerprint: built.value, snapshot: await takeSnapshot(dir) });
     }
   }
   return ok(variants);
 }
 
-/** Copy each arm's skill into the results directory (read-only), unless a resumed run already did. */
+/**
+ * Copy each arm's skill (or library) into the results directory
+ * (read-only), unless a resumed run already did. Library arms must install
+ * under one plugin name, or the qualified skill names would tell the arm.
+ */
 async function prepareSkills(
   campaign: ResolvedCampaign,
   layout: ResultsLayout,
   trees: ReadonlyMap<string, string>,
+  workRoot: string,
 ): Promise<Result<Map<string, PreparedSkill>, InputError>> {
   const skills = new Map<string, PreparedSkill>();
   for (const arm of campaign.arms) {
     const dir = layout.skillDir(arm.name);
     const tree = trees.get(arm.name) ?? '';
+    if (arm.library !== undefined) {
+      if (!existsSync(dir)) await copyTree(composedLibraryDir(workRoot, arm), dir);
+      const contents = await readLibrary(dir, arm.library.name);
+      if (contents.skills.length === 0) {
+        return err(
+          inputError(
+            `arm ${arm.name}`,
+            'its library holds no skills/<name>/SKILL.md',
+            'point the arm at a skills library',
+          ),
+        );
+      }
+      const other = [...skills.entries()].find(
+        ([, prepared]) =>
+          prepared.library !== undefined && prepared.library.pluginName !== contents.pluginName,
+      );
+      if (other !== undefined) {
+        return err(
+          inputError(
+            `arm ${arm.name}`,
+            `installs its library as plugin "${contents.pluginName}" and arm ${other[0]} as "${other[1].library?.pluginName}": the skill names the sessions see would tell the arm`,
+            'give both libraries the same plugin name (their .claude-plugin/plugin.json, or library.name)',
+          ),
+        );
+      }
+      skills.set(arm.name, { dir, tree, neutralName: contents.pluginName, library: contents });
+      continue;
+    }
     if (!existsSync(path.join(dir, 'SKILL.md'))) {
       const materialised = await materialiseSkill(arm.source, dir);
       if (materialised.tree !== tree) {
@@ -239,7 +297,7 @@ export async function prepareRun(
     });
   }
 
-  const skills = await prepareSkills(campaign, layout, trees);
+  const skills = await prepareSkills(campaign, layout, trees, workRoot);
   if (!skills.ok) {
     await lock.value();
     return fail(skills.error);
@@ -277,6 +335,22 @@ export async function prepareRun(
       layout: arm.layout,
       source: sourceRecord(arm),
       tree: trees.get(arm.name) ?? '',
+      ...(arm.library === undefined
+        ? {}
+        : {
+            library: {
+              pluginName: skills.value.get(arm.name)?.library?.pluginName ?? '',
+              overrides: arm.library.overrides.map((override) => ({
+                skill: override.skill,
+                source: skillSourceRecord(override.source),
+              })),
+              skills: (skills.value.get(arm.name)?.library?.skills ?? []).map((skill) => ({
+                name: skill.name,
+                dir: skill.dir,
+                sha256: skill.sha256,
+              })),
+            },
+          }),
     })),
     scenarios: campaign.scenarios.map((scenario) => ({
       id: scenario.id,
@@ -324,7 +398,7 @@ async function computeIdentity(
 ): Promise<Result<ComputedIdentity, InputError>> {
   const { campaign } = options;
   const trees = new Map<string, string>();
-  for (const arm of campaign.arms) trees.set(arm.name, await skillTree(arm));
+  for (const arm of campaign.arms) trees.set(arm.name, await skillTree(arm, workRoot));
   const variants = await buildVariants(campaign, workRoot);
   if (!variants.ok) return variants;
   const fixtures = new Map<string, FixtureFingerprint>(
@@ -420,4 +494,10 @@ async function extendRecordedPlan(
   });
   await writeFileAtomic(layout.campaignFile, `${JSON.stringify(extended, null, 2)}\n`);
   return ok(record.value.reps);
+}
+
+/** Copy a composed (read-only) library into the results directory, keeping its modes. */
+async function copyTree(from: string, to: string): Promise<void> {
+  await mkdir(path.dirname(to), { recursive: true });
+  await cp(from, to, { recursive: true });
 }

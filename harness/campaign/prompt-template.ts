@@ -56,13 +56,15 @@ function referencedNames(program: hbs.AST.Program): Set<string> {
 
 /**
  * Load a Handlebars prompt template and check, before any session starts,
- * that it uses every variable a session needs and no variable redgreen does
- * not supply.
+ * that it uses no variable redgreen does not supply (and no {{planPath}} in
+ * a scenario without a plan). Whether the rendered prompt names what a
+ * session needs depends on the arm: see renderedPromptProblem.
  */
 export async function loadPromptTemplate(
   templatePath: string,
   inputName: string,
   scenarioVariables: Readonly<Record<string, string>> = {},
+  options: { readonly hasPlan: boolean } = { hasPlan: true },
 ): Promise<Result<PromptTemplate, InputError>> {
   let source: string;
   try {
@@ -100,13 +102,12 @@ export async function loadPromptTemplate(
       ),
     );
   }
-  const missing = promptVariableNames.filter((name) => !used.has(name));
-  if (missing.length > 0) {
+  if (!options.hasPlan && used.has('planPath')) {
     return err(
       inputError(
         inputName,
-        `prompt template ${templatePath} never mentions {{${missing[0]}}}, so sessions would not know it`,
-        `add {{${missing[0]}}} to the template`,
+        `prompt template ${templatePath} uses {{planPath}}, but the scenario has no plan`,
+        'give the scenario a "plan", or take {{planPath}} out of the template',
       ),
     );
   }
@@ -116,4 +117,39 @@ export async function loadPromptTemplate(
     source,
     render: (variables: PromptVariables) => compiled({ ...scenarioVariables, ...variables }),
   });
+}
+
+const SKILL_MARK = 'RGPROMPTSKILLMARK';
+const PLAN_MARK = 'RGPROMPTPLANMARK';
+
+/**
+ * What the rendered prompt fails to tell a session, or undefined: a
+ * one-folder arm's sessions learn their skill only from the prompt, so it
+ * must name {{skillDir}}; a scenario with a plan must name {{planPath}}.
+ * Checked on the rendered text, so a mention a condition or a comment hides
+ * does not count. A library arm's skills are installed, and its prompt need
+ * name neither.
+ */
+export function renderedPromptProblem(
+  template: PromptTemplate,
+  needs: { readonly skillDir: boolean; readonly planPath: boolean },
+): { readonly problem: string; readonly fix: string } | undefined {
+  const rendered = template.render({
+    skillDir: SKILL_MARK,
+    fixtureRepo: '/repo',
+    planPath: needs.planPath ? PLAN_MARK : '',
+  });
+  if (needs.skillDir && !rendered.includes(SKILL_MARK)) {
+    return {
+      problem: `prompt template ${template.path} never mentions {{skillDir}} in what it renders, so a one-folder arm's sessions would not know their skill`,
+      fix: 'add {{skillDir}} to the template, or make the arm a library (its skills are installed)',
+    };
+  }
+  if (needs.planPath && !rendered.includes(PLAN_MARK)) {
+    return {
+      problem: `prompt template ${template.path} never mentions {{planPath}} in what it renders, so sessions would not know their plan`,
+      fix: 'add {{planPath}} to the template',
+    };
+  }
+  return undefined;
 }

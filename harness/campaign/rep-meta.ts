@@ -82,6 +82,8 @@ export const repMetaSchema = z
     stopReason: z.string().nullable(),
     /** The scenario's stop mode (absent in files written before stop modes existed: report). */
     stop: stopModeSchema.default('report'),
+    /** An event stop's selectors (`stop: { at: … }`; `stop` is then report); absent for the named modes. */
+    stopAt: z.array(z.unknown()).optional(),
     /** Whether the session ended at a captured first dispatch (its input is in reply.md). */
     dispatchCaptured: z.boolean().default(false),
     harnessVersion: z.string(),
@@ -89,6 +91,29 @@ export const repMetaSchema = z
       .object({ recipe: z.string(), scenario: z.string(), layout: z.string(), head: z.string() })
       .strict(),
     skill: z.object({ tree: z.string() }).strict(),
+    /** A library arm: what was installed (plugin name, each skill's content hash) and the hooks run. */
+    library: z
+      .object({
+        pluginName: z.string(),
+        skills: z.array(z.object({ name: z.string(), sha256: z.string() }).strict()),
+        hooks: z.array(
+          z
+            .object({
+              event: z.literal('SessionStart'),
+              command: z.string(),
+              exitCode: z.number().int().nullable(),
+              timedOut: z.boolean(),
+              stdoutBytes: z.number().int().nonnegative(),
+              stdoutSha256: z.string(),
+            })
+            .strict(),
+        ),
+        hooksNotRun: z.array(z.string()),
+      })
+      .strict()
+      .optional(),
+    /** The project instruction files the session was given (paths in the repository, content hashes). */
+    instructions: z.array(z.object({ path: z.string(), sha256: z.string() }).strict()).optional(),
     /** How many times the API key was found (and replaced) in what the session produced. */
     secretRedactions: z.number().int().nonnegative(),
     /** `readable`, or what git could not do with the repository after the session (a session may damage it). */

@@ -7,6 +7,7 @@ import {
   type Snapshot,
   takeSnapshotAfterSession,
 } from '../fixture/index.js';
+import { sha256Hex } from '../lib/hash.js';
 import { childrenStoppedFromOutside, lastOutsideSignal } from '../lib/outside-signals.js';
 import { harnessVersion } from '../lib/package-root.js';
 import { openDirectoriesToOwner, removeTree } from '../lib/remove-tree.js';
@@ -14,15 +15,20 @@ import type { Facts } from '../score/placeholders.js';
 import { formatReplyFile } from '../score/reply-file.js';
 import type { RepScore } from '../score/score-rep.js';
 import type { ScriptedUser } from '../score/scripted-user.js';
+import { type StopSpec, sessionStopOf } from '../score/stop-mode.js';
 import { readTranscript } from '../score/transcript-reader.js';
 import { confinedGitRunner } from '../session/confined-git.js';
+import type { InstalledLibrary } from '../session/installed-library.js';
+import type { ProjectInstruction } from '../session/project-instructions.js';
 import type { Sandbox } from '../session/sandbox.js';
 import { SecretRedactor } from '../session/secret-redactor.js';
+import type { ToolChanges } from '../session/session-tool-table.js';
 import type { SessionBackend, SessionOutcome } from '../session/session-types.js';
 import { TranscriptSink } from '../session/transcript-sink.js';
-import type { StopMode } from './config-schema.js';
 import { sessionLimitsFor } from './cost-limits.js';
 import { appendRepLine, type LedgerRepLine } from './ledger.js';
+import { installLibrary } from './library-install.js';
+import type { LibraryContents } from './library-source.js';
 import type { ResolvedCampaign } from './load-campaign.js';
 import type { RepModel } from './model-runtime.js';
 import type { PlannedRep } from './plan.js';
@@ -56,8 +62,10 @@ export interface PreparedVariant {
 export interface PreparedSkill {
   readonly dir: string;
   readonly tree: string;
-  /** The directory name sessions see (the skill's own name, the same for every arm). */
+  /** The directory name sessions see (the skill's own name, or the library's plugin name: the same for every arm). */
   readonly neutralName: string;
+  /** A library arm's contents (library-source.ts); undefined for a one-folder arm. */
+  readonly library?: LibraryContents | undefined;
 }
 
 /** Everything shared by the reps of one run. */
@@ -143,9 +151,10 @@ export async function runRep(
   const partialDir = `${finalDir}.partial-${process.pid}`;
   await removeTree(partialDir);
   await mkdir(partialDir, { recursive: true });
+  // Named by a hash of the rep, so no path a session sees (its skill or library, its repo) tells the arm.
   const privateDir = path.join(
     context.workRoot,
-    `${planned.model === null ? '' : `${planned.model}-`}${planned.arm}-${planned.scenario}-${planned.rep}-${attempt}`,
+    `rep-${sha256Hex(`${planned.id}\u0000${attempt}`).slice(0, 12)}`,
   );
   await removeTree(privateDir);
   await mkdir(privateDir, { recursive: true });
@@ -156,12 +165,23 @@ export async function runRep(
     const repo = path.join(privateDir, 'repo');
     const copied = await copyFixture(variant.dir, repo);
     if (!copied.ok) throw new Error(`copying the fixture failed: ${copied.error.problem}`);
-    const skillDir = path.join(privateDir, 'skills', skill.neutralName);
-    await copySkill(skill.dir, skillDir);
+    const installed =
+      skill.library === undefined
+        ? undefined
+        : await installLibrary({
+            from: skill.dir,
+            contents: skill.library,
+            privateDir,
+            fixtureDir: repo,
+            sandbox: context.sandbox,
+          });
+    const skillDir = installed?.library.root ?? path.join(privateDir, 'skills', skill.neutralName);
+    if (installed === undefined) await copySkill(skill.dir, skillDir);
+    const instructions = await readInstructions(repo, scenario.config.instructions);
     const prompt = scenario.prompt.render({
       skillDir,
       fixtureRepo: repo,
-      planPath: scenario.config.plan,
+      planPath: scenario.config.plan ?? '',
     });
     await writeFile(path.join(partialDir, REP_FILES.prompt), prompt);
     await writeJson(path.join(partialDir, REP_FILES.snapshotBefore), variant.snapshot, redactor);
@@ -183,6 +203,9 @@ export async function runRep(
             signal,
             stop: scenario.config.stop,
             user: scenario.config.user,
+            library: installed?.library,
+            instructions,
+            tools: scenario.config.tools,
           });
     if (
       session.outcome.status.kind === 'indeterminate' &&
@@ -277,7 +300,10 @@ export async function runRep(
       engine: outcome.engine,
       sandbox: context.sandboxDescription,
       stopReason: outcome.stopReason,
-      stop: scenario.config.stop,
+      stop: sessionStopOf(scenario.config.stop).mode,
+      ...(typeof scenario.config.stop === 'string'
+        ? {}
+        : { stopAt: [...(sessionStopOf(scenario.config.stop).at ?? [])] }),
       dispatchCaptured: captured !== null,
       harnessVersion: harnessVersion(),
       fixture: {
@@ -287,6 +313,15 @@ export async function runRep(
         head: variant.fingerprint.head,
       },
       skill: { tree: skill.tree },
+      ...(installed === undefined ? {} : { library: installed.record }),
+      ...(instructions === undefined
+        ? {}
+        : {
+            instructions: instructions.map((file) => ({
+              path: path.relative(repo, file.path),
+              sha256: sha256Hex(file.text),
+            })),
+          }),
       secretRedactions: redactor.count,
       repositoryAfterSession:
         after.gitProblem === null ? 'readable' : `git could not read it: ${after.gitProblem}`,
@@ -345,10 +380,14 @@ async function runSession(
     readonly runtimeDir: string;
     readonly redactor: SecretRedactor;
     readonly signal: AbortSignal;
-    readonly stop: StopMode;
+    readonly stop: StopSpec;
     readonly user: ScriptedUser | undefined;
+    readonly library: InstalledLibrary | undefined;
+    readonly instructions: readonly ProjectInstruction[] | undefined;
+    readonly tools: ToolChanges | undefined;
   },
 ): Promise<SessionRecord> {
+  const stop = sessionStopOf(rep.stop);
   const transcript = new TranscriptSink(
     path.join(rep.partialDir, REP_FILES.transcript),
     rep.redactor,
@@ -367,8 +406,12 @@ async function runSession(
       model: model.endpoint,
       limits: sessionLimitsFor(context.campaign.limits, model.endpoint.scripted),
       price: model.priceModel,
-      stop: rep.stop,
+      stop: stop.mode,
+      ...(stop.at === undefined ? {} : { stopAt: stop.at }),
       user: rep.user,
+      library: rep.library,
+      instructions: rep.instructions,
+      tools: rep.tools,
       transcript,
       engineLog: engineLog.append,
       signal: rep.signal,
@@ -522,4 +565,21 @@ class EngineLog {
   text(): string {
     return this.#parts.join('');
   }
+}
+
+/**
+ * The project instruction files a scenario names, read from the rep's
+ * fixture copy (campaign loading checked that each variant holds them).
+ */
+async function readInstructions(
+  repo: string,
+  files: readonly string[] | undefined,
+): Promise<ProjectInstruction[] | undefined> {
+  if (files === undefined) return undefined;
+  const read: ProjectInstruction[] = [];
+  for (const file of files) {
+    const absolute = path.join(repo, file);
+    read.push({ path: absolute, text: await readFile(absolute, 'utf8') });
+  }
+  return read;
 }

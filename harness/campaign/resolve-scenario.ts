@@ -16,7 +16,11 @@ import { policyNames } from '../model-server/index.js';
 import { type CompiledScenario, loadScenarioDir } from '../score/load-scenario.js';
 import type { Facts } from '../score/placeholders.js';
 import type { ScenarioShell } from '../score/scenario-schema.js';
-import { loadPromptTemplate, type PromptTemplate } from './prompt-template.js';
+import {
+  loadPromptTemplate,
+  type PromptTemplate,
+  renderedPromptProblem,
+} from './prompt-template.js';
 
 export interface ResolvedScenario {
   readonly id: string;
@@ -61,11 +65,13 @@ export async function resolveScenarioIn(
       ),
     );
   }
-  if (fixtureScenario.plan !== config.plan) {
+  if (config.plan !== undefined && fixtureScenario.plan !== config.plan) {
     return err(
       inputError(
         `${file}: plan`,
-        `"${config.plan}" is not the plan the fixture's controller executes ("${fixtureScenario.plan}")`,
+        fixtureScenario.plan === undefined
+          ? `"${config.plan}" names a plan, and the fixture's scenario has none`
+          : `"${config.plan}" is not the plan the fixture's controller executes ("${fixtureScenario.plan}")`,
         'name the same plan as the recipe, or the prompt and the scoring would disagree',
       ),
     );
@@ -85,8 +91,17 @@ export async function resolveScenarioIn(
     compiled.value.promptTemplate,
     `${file}: prompt`,
     compiled.value.promptVariables,
+    { hasPlan: config.plan !== undefined },
   );
   if (!prompt.ok) return prompt;
+  // Every arm needs the plan named; only a one-folder arm its skill (load-campaign.ts checks that).
+  const planless = renderedPromptProblem(prompt.value, {
+    skillDir: false,
+    planPath: config.plan !== undefined,
+  });
+  if (planless !== undefined) {
+    return err(inputError(`${file}: prompt`, planless.problem, planless.fix));
+  }
   return ok({
     id: config.id,
     config,
@@ -110,7 +125,7 @@ export function fixtureRecord(config: ScenarioShell): {
 
 /** What a rep's fixture is, for its facts: a built fixture's fingerprint fields. */
 export interface BuiltFixture {
-  readonly plan: string;
+  readonly plan?: string | undefined;
   readonly ledgers: readonly {
     readonly path: string;
     readonly plan: string;
@@ -137,7 +152,7 @@ export function scenarioFacts(
   }
   return ok(
     fixtureFacts({
-      plan: fixture.plan,
+      plan: scenario.config.plan === undefined ? undefined : fixture.plan,
       branch: scenario.recipe.spec.repository.branch,
       ledgers: fixture.ledgers,
       knownPlans: Object.keys(scenario.config.plans),

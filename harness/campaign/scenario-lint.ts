@@ -16,10 +16,13 @@ import { withTempWorkDir } from '../lib/temp-work-dir.js';
 import { resolveScenarioDir } from '../score/load-scenario.js';
 import { repScoreSchema } from '../score/score-rep.js';
 import { detectSandbox } from '../session/sandbox.js';
+import { toolChangesProblem } from '../session/session-tool-table.js';
 import { type BackendName, campaignSchema, limitsSchema } from './config-schema.js';
 import { readLedger } from './ledger.js';
+import { resolveLibrary } from './library-source.js';
 import type { ResolvedCampaign } from './load-campaign.js';
 import { singleModelAxis } from './model-axis.js';
+import { renderedPromptProblem } from './prompt-template.js';
 import { capturePreEvidence } from './rep-evidence.js';
 import { type ResolvedScenario, resolveScenarioIn, scenarioFacts } from './resolve-scenario.js';
 import { REP_FILES, resultsLayout } from './results-layout.js';
@@ -100,12 +103,37 @@ async function calibrationCampaign(
   backend: BackendName,
   file: string,
 ): Promise<Result<ResolvedCampaign, InputError>> {
-  const source = await resolveSkillSource(
-    run.skillDir,
-    scenario.compiled.dir,
-    `${scenario.compiled.file}: calibration skill`,
-  );
+  const where = `${scenario.compiled.file}: calibration ${run.library === undefined ? 'skill' : 'library'}`;
+  const library =
+    run.library === undefined
+      ? undefined
+      : await resolveLibrary(
+          { source: run.skillDir, overrides: run.library.overrides },
+          scenario.compiled.dir,
+          where,
+        );
+  if (library !== undefined && !library.ok) return library;
+  const source =
+    library === undefined
+      ? await resolveSkillSource(run.skillDir, scenario.compiled.dir, where)
+      : ok(library.value.source);
   if (!source.ok) return source;
+  if (library === undefined) {
+    const unnamed = renderedPromptProblem(scenario.prompt, { skillDir: true, planPath: false });
+    if (unnamed !== undefined) return err(inputError(where, unnamed.problem, unnamed.fix));
+  }
+  if (scenario.config.tools !== undefined) {
+    const problem = toolChangesProblem(backend, scenario.config.tools);
+    if (problem !== undefined) {
+      return err(
+        inputError(
+          `${scenario.compiled.file}: tools.${problem.field}`,
+          problem.problem,
+          `${problem.fix}, or lint with another --backend`,
+        ),
+      );
+    }
+  }
   const config = campaignSchema.parse({
     id: `lint-${scenario.id}`,
     title: `scenario lint: ${scenario.config.title}`,
@@ -114,7 +142,9 @@ async function calibrationCampaign(
         name: 'calibration',
         role: run.expect === 'pass' ? 'green' : 'red',
         label: path.basename(run.skillDir),
-        skill: run.skillDir,
+        ...(library === undefined
+          ? { skill: run.skillDir }
+          : { library: { source: run.skillDir, overrides: run.library?.overrides ?? {} } }),
         layout: run.layout,
       },
     ],
@@ -135,6 +165,7 @@ async function calibrationCampaign(
         label: path.basename(run.skillDir),
         layout: run.layout,
         source: source.value,
+        ...(library === undefined ? {} : { library: library.value }),
       },
     ],
     scenarios: [scenario],

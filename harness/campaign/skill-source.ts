@@ -27,7 +27,7 @@ export type SkillSource =
       readonly tree: string;
     };
 
-const GIT_SPEC = /^git:(.+)@([^@:]+):(.*)$/;
+const GIT_SPEC = /^git:(.+)@([^@:]+)(?::(.*))?$/;
 
 /** Git in the user's skills repository, isolated from the host's git setup like all of redgreen's git. */
 async function git(
@@ -43,14 +43,16 @@ async function git(
 }
 
 /**
- * Parse and check a skill source without copying anything: the directory
- * exists and holds SKILL.md, or the repository, ref and subdirectory resolve
- * to a tree with SKILL.md. `baseDir` resolves relative paths.
+ * Parse a source and check that it names a directory, without copying
+ * anything: a directory on this machine, or a repository, ref and
+ * subdirectory that resolve to a tree. `baseDir` resolves relative paths;
+ * `what` names the kind of directory in errors (`skill directory`).
  */
-export async function resolveSkillSource(
+export async function resolveSourceTree(
   spec: string,
   baseDir: string,
   inputName: string,
+  what: string,
 ): Promise<Result<SkillSource, InputError>> {
   const gitMatch = GIT_SPEC.exec(spec);
   if (spec.startsWith('git:')) {
@@ -58,8 +60,8 @@ export async function resolveSkillSource(
       return err(
         inputError(
           inputName,
-          `"${spec}" is not a git skill source`,
-          'write it as git:<repo>@<ref>:<subdir>',
+          `"${spec}" is not a git source`,
+          'write it as git:<repo>@<ref>:<subdir> (an empty <subdir> is the repository root)',
         ),
       );
     }
@@ -95,17 +97,7 @@ export async function resolveSkillSource(
         inputError(
           inputName,
           `"${subdir}" is not a directory at ${ref} in ${repo}`,
-          'name the skill directory relative to the repository root',
-        ),
-      );
-    }
-    const skillFile = await git(repo, ['cat-file', '-e', `${tree.stdout}:SKILL.md`]);
-    if (!skillFile.ok) {
-      return err(
-        inputError(
-          inputName,
-          `${subdir || '(root)'} at ${ref} has no SKILL.md`,
-          'point at a skill directory',
+          `name the ${what} relative to the repository root`,
         ),
       );
     }
@@ -113,24 +105,66 @@ export async function resolveSkillSource(
   }
   const dir = path.resolve(baseDir, spec);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    return err(
-      inputError(
-        inputName,
-        `skill directory ${dir} does not exist`,
-        'point at a directory that holds SKILL.md',
-      ),
-    );
-  }
-  if (!existsSync(path.join(dir, 'SKILL.md'))) {
-    return err(
-      inputError(
-        inputName,
-        `${dir} has no SKILL.md`,
-        'point at a skill directory (the one that holds SKILL.md)',
-      ),
-    );
+    return err(inputError(inputName, `${what} ${dir} does not exist`, `point at a ${what}`));
   }
   return ok({ kind: 'dir', spec, dir });
+}
+
+/** The names of the entries of a directory inside a source (`''`: its root), or undefined when it is none. */
+export async function sourceEntries(
+  source: SkillSource,
+  relative: string,
+): Promise<readonly { name: string; directory: boolean }[] | undefined> {
+  if (source.kind === 'git') {
+    const treeish = relative === '' ? source.tree : `${source.tree}:${relative}`;
+    const listed = await git(source.repo, ['ls-tree', treeish]);
+    if (!listed.ok) return undefined;
+    return listed.stdout
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => {
+        const [meta = '', name = ''] = line.split('\t');
+        return { name, directory: meta.split(' ')[1] === 'tree' };
+      });
+  }
+  try {
+    const entries = await readdir(path.join(source.dir, relative), { withFileTypes: true });
+    return entries.map((entry) => ({ name: entry.name, directory: entry.isDirectory() }));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Parse and check a skill source without copying anything: the directory
+ * exists and holds SKILL.md, or the repository, ref and subdirectory resolve
+ * to a tree with SKILL.md. `baseDir` resolves relative paths.
+ */
+export async function resolveSkillSource(
+  spec: string,
+  baseDir: string,
+  inputName: string,
+): Promise<Result<SkillSource, InputError>> {
+  const resolved = await resolveSourceTree(spec, baseDir, inputName, 'skill directory');
+  if (!resolved.ok) return resolved;
+  const source = resolved.value;
+  const entries = await sourceEntries(source, '');
+  if (!(entries ?? []).some((entry) => entry.name === 'SKILL.md' && !entry.directory)) {
+    return err(
+      source.kind === 'git'
+        ? inputError(
+            inputName,
+            `${source.subdir || '(root)'} at ${source.ref} has no SKILL.md`,
+            'point at a skill directory',
+          )
+        : inputError(
+            inputName,
+            `${source.dir} has no SKILL.md`,
+            'point at a skill directory (the one that holds SKILL.md)',
+          ),
+    );
+  }
+  return ok(source);
 }
 
 function run(

@@ -22,6 +22,7 @@ import { type CompiledSection, compileSections } from './compile-report.js';
 import type { ExtractorKind } from './extractors/index.js';
 import { checkProblemError, scenarioFieldError } from './scenario-errors.js';
 import { SCENARIO_ID, type ScenarioShell, scenarioShellSchema } from './scenario-schema.js';
+import { sessionStopOf, stopText } from './stop-mode.js';
 import { validationContext } from './validation-context.js';
 
 export type { ObservationNode } from './compile-observation.js';
@@ -32,8 +33,10 @@ export const OLD_SCORING_FILE = 'scoring.json';
 
 export interface CalibrationRun {
   readonly policy: string;
-  /** Absolute path of the skill directory (checked when lint runs it). */
+  /** Absolute path of the skill directory, or of the library (checked when lint runs it). */
   readonly skillDir: string;
+  /** When the run is a library arm: its overrides' absolute skill directories, by skill. */
+  readonly library?: { readonly overrides: Readonly<Record<string, string>> } | undefined;
   readonly layout: string;
   readonly expect: 'pass' | 'fail';
   /** For a must-fail run: post checks that must be among the failing ones. */
@@ -173,11 +176,13 @@ export function loadScenarioDir(
     return err(
       inputError(
         `${file}: user`,
-        `has no effect under "stop": "${config.stop}" (only a complete session is answered; a question ends any other)`,
+        `has no effect under "stop": "${stopText(config.stop)}" (only a complete session is answered; a question ends any other)`,
         'set "stop": "complete" or remove the user block',
       ),
     );
   }
+  const stopProblem = stopAtProblem(file, config);
+  if (stopProblem !== undefined) return err(stopProblem);
   if (config.id !== path.basename(absolute)) {
     return err(
       inputError(
@@ -195,13 +200,13 @@ export function loadScenarioDir(
         : section.extract.kind) as ExtractorKind,
     ]),
   );
-  const facts = fixtureFactShapes(Object.keys(config.fixture.variables));
+  const facts = fixtureFactShapes(Object.keys(config.fixture.variables), config.plan !== undefined);
   const compiledSections = compileSections(file, config, { sections, facts });
   if (!compiledSections.ok) return compiledSections;
   const context: CompileContext = {
     sections,
     facts,
-    knownFacts: { ownPlan: config.plan },
+    knownFacts: config.plan === undefined ? {} : { ownPlan: config.plan },
     ...validationContext(config, compiledSections.value),
   };
 
@@ -269,7 +274,18 @@ export function loadScenarioDir(
         ),
       );
     }
-    const skillDir = calibrationSkillDir(run.skill, absolute);
+    const skillDir = calibrationSkillDir(run.skill ?? run.library ?? '', absolute);
+    const library =
+      run.library === undefined
+        ? undefined
+        : {
+            overrides: Object.fromEntries(
+              Object.entries(run.overrides ?? {}).map(([skill, dir]) => [
+                skill,
+                calibrationSkillDir(dir, absolute),
+              ]),
+            ),
+          };
     const unknownId = run.failing.find((id) => !postIds.has(id));
     if (unknownId !== undefined) {
       return err(
@@ -283,6 +299,7 @@ export function loadScenarioDir(
     calibration.push({
       policy: run.policy,
       skillDir,
+      ...(library === undefined ? {} : { library }),
       layout: run.layout,
       expect: run.expect,
       failing: run.failing,
@@ -363,4 +380,37 @@ export function resolveScenarioDir(
     );
   }
   return ok(path.join(found, idOrDir));
+}
+
+/**
+ * What an event stop cannot do: stop at an answer (the scripted user's, not
+ * a call the session makes), stop at a question nobody can be asked (the
+ * question tool is offered only when `tools.add` names it), or run with a
+ * scripted user (an event stop works as a `report` session).
+ */
+function stopAtProblem(file: string, config: ScenarioShell): InputError | undefined {
+  const { at } = sessionStopOf(config.stop);
+  if (at === undefined) return undefined;
+  const where = `${file}: stop.at`;
+  if (at.some((selector) => selector.event === 'answer')) {
+    return inputError(
+      where,
+      "names an answer, which is the scripted user's, not a call the session makes",
+      'stop at the question (event "question"), or at a call',
+    );
+  }
+  const asks = config.tools?.add?.includes('AskUserQuestion') === true;
+  if (
+    at.some(
+      (selector) =>
+        selector.event === 'question' && (!asks || selector.via.some((via) => via === 'reply')),
+    )
+  ) {
+    return inputError(
+      where,
+      'stops at a question, which a stopped session can only be asked through the question tool',
+      'add "AskUserQuestion" to tools.add and give the question selector "via": ["tool"], or use "stop": "first-dispatch"',
+    );
+  }
+  return undefined;
 }

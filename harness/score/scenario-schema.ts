@@ -26,9 +26,9 @@ import { judgeSpecSchema } from '../judge/judge-spec.js';
 import { type CheckInput, checkSchema } from './check-schema.js';
 import { EXTRACTOR_KINDS, extractorSpecSchema } from './extractors/index.js';
 import { planCatalogueSchema } from './extractors/plan-context.js';
-import { nameSchema, nonBlank, regexSource } from './param-types.js';
+import { nameSchema, nonBlank, regexSource, repoPathSchema } from './param-types.js';
 import { scriptedUserSchema } from './scripted-user.js';
-import { stopModeSchema } from './stop-mode.js';
+import { stopSpecSchema } from './stop-mode.js';
 
 export const SCENARIO_ID = /^[a-z0-9][a-z0-9-]*$/;
 const variableName = z.string().regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'use letters, digits and _');
@@ -77,16 +77,35 @@ export const observationSchema = z.union([
 
 const armSchema = {
   policy: z.string().regex(/^[a-z][a-z-]*$/, 'a scripted policy name such as structural'),
-  /** The skill directory it runs with, relative to the scenario folder. */
-  skill: z.string().min(1),
+  /** The skill directory it runs with, relative to the scenario folder (or a shipped text's bare name). */
+  skill: z.string().min(1).optional(),
+  /** A skills library it runs with instead, installed as a library arm's is (same path rules). */
+  library: z.string().min(1).optional(),
+  /** The library's skills replaced from other skill folders, by directory name (same path rules). */
+  overrides: z.record(z.string().min(1), z.string().min(1)).optional(),
   /** The fixture layout it runs on. */
   layout: z.string().min(1),
   why: z.string().optional(),
 };
 
+const oneText = {
+  check: (run: { skill?: string | undefined; library?: string | undefined; overrides?: unknown }) =>
+    (run.skill === undefined) !== (run.library === undefined) &&
+    (run.overrides === undefined || run.library !== undefined),
+  message:
+    'give "skill" (one skill folder) or "library" (a skills library, with optional "overrides")',
+};
+
 export const calibrationSchema = z
   .object({
-    mustPass: z.array(z.object(armSchema).strict()).min(1),
+    mustPass: z
+      .array(
+        z
+          .object(armSchema)
+          .strict()
+          .refine(oneText.check, { message: oneText.message, path: ['skill'] }),
+      )
+      .min(1),
     mustFail: z
       .array(
         z
@@ -95,7 +114,8 @@ export const calibrationSchema = z
             /** Post-check ids that must be among the failing ones: it fails for the right reason. */
             failing: z.array(nameSchema).min(1),
           })
-          .strict(),
+          .strict()
+          .refine(oneText.check, { message: oneText.message, path: ['skill'] }),
       )
       .min(1),
   })
@@ -127,13 +147,37 @@ export const scenarioShellSchema = z
         variables: z.record(variableName, z.string()).default({}),
       })
       .strict(),
-    plan: z.string().min(1).describe("the session's own plan, relative to the fixture repo"),
+    plan: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "the session's own plan, relative to the fixture repo (none: a scenario without one)",
+      ),
     prompt: promptSchema,
-    stop: stopModeSchema
+    stop: stopSpecSchema
       .default('report')
       .describe(
-        'report: the model works, then replies; first-dispatch: capture the first dispatch; complete: dispatches run as subagents',
+        'report: the model works, then replies; first-dispatch: capture the first dispatch; complete: dispatches run as subagents; { at: <event selector> }: capture the first call that makes such an event',
       ),
+    /**
+     * Tools beyond the backend's defaults the session is offered (`add`:
+     * EnterWorktree, AskUserQuestion, WebFetch, …), or defaults it is not
+     * (`remove`), checked against the backend's table (harness/session/session-tool-table.ts).
+     */
+    tools: z
+      .object({
+        add: z.array(nonBlank).min(1).optional(),
+        remove: z.array(nonBlank).min(1).optional(),
+      })
+      .strict()
+      .optional(),
+    /**
+     * The project instruction files (`CLAUDE.md`, `AGENTS.md`) of the fixture
+     * the session loads, as the engine loads a project's; nothing else of
+     * the fixture's `.claude/` is ever loaded.
+     */
+    instructions: z.array(repoPathSchema).min(1).optional(),
     /** `stop: complete` only: answers to the questions the session asks the human (scripted-user.ts). */
     user: scriptedUserSchema.optional(),
     plans: planCatalogueSchema.default({}),

@@ -5,9 +5,45 @@
  * controller's dispatches really run as subagents, each its own seat, and the
  * session ends with the controller's reply). A leaf module: the scenario
  * file's schema, the campaign room, the session room and rep meta all read it.
+ *
+ * `{ "at": <event selector> }` (or a list of them, any of which stops) is an
+ * event stop: the session works as under `report`, and the first call that
+ * makes an event a selector picks (a Skill call, the first write of an
+ * implementation file, a dispatch: event-selector.ts) is captured, refused
+ * with a neutral result, and ends the session. `first-dispatch` is the
+ * dispatch-or-question case of it, kept by name.
  */
 import { z } from 'zod';
+import { type EventSelector, eventSelectorSchema } from './event-selector.js';
 
 export const STOP_MODES = ['report', 'first-dispatch', 'complete'] as const;
 export const stopModeSchema = z.enum(STOP_MODES);
 export type StopMode = z.infer<typeof stopModeSchema>;
+
+/** A scenario's `stop`: a mode by name, or an event stop. */
+export const stopSpecSchema = z.union([
+  stopModeSchema,
+  z
+    .object({
+      at: z.union([eventSelectorSchema, z.array(eventSelectorSchema).min(1)]),
+    })
+    .strict(),
+]);
+export type StopSpec = z.infer<typeof stopSpecSchema>;
+
+/** A stop spec as a session runs it: the base mode, and the event selectors that stop it (if any). */
+export interface SessionStop {
+  readonly mode: StopMode;
+  readonly at: readonly EventSelector[] | undefined;
+}
+
+export function sessionStopOf(stop: StopSpec): SessionStop {
+  if (typeof stop === 'string') return { mode: stop, at: undefined };
+  return { mode: 'report', at: Array.isArray(stop.at) ? stop.at : [stop.at] };
+}
+
+/** How a stop reads in a line of text: `report`, `first-dispatch`, `stop at skill`. */
+export function stopText(stop: StopSpec): string {
+  const { mode, at } = sessionStopOf(stop);
+  return at === undefined ? mode : `stop at ${at.map((selector) => selector.event).join('|')}`;
+}

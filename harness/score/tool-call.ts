@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DISPATCH_REFUSAL, NOT_RUN_RESULT } from '../session/dispatch-capture.js';
+import { DISPATCH_REFUSAL, NOT_RUN_RESULT } from '../session/refusals.js';
 
 /**
  * One tool call a session made, as scoring sees it: what was called with

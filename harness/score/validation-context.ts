@@ -17,9 +17,10 @@ const OWN_PLAN = /^\{\{\s*ownPlan\s*\}\}$/;
 
 /** The plans of a scenario: its own plan first, then its catalogue's, each once. */
 export function scenarioPlans(shell: ScenarioShell): KnownPlan[] {
-  const paths = [shell.plan, ...Object.keys(shell.plans)].filter(
-    (plan, index, all) => all.findIndex((other) => samePlan(other, plan)) === index,
-  );
+  const paths = [
+    ...(shell.plan === undefined ? [] : [shell.plan]),
+    ...Object.keys(shell.plans),
+  ].filter((plan, index, all) => all.findIndex((other) => samePlan(other, plan)) === index);
   return paths.map((path) => {
     const count = taskCountOf(shell.plans, path);
     return { path, taskCount: count === undefined || count === 0 ? undefined : count };
@@ -36,7 +37,7 @@ export function knownPlanOf(
   plan: string,
   plans: readonly KnownPlan[],
 ): KnownPlan | 'unknown' | undefined {
-  if (OWN_PLAN.test(plan.trim())) return plans[0];
+  if (OWN_PLAN.test(plan.trim())) return plans[0] ?? 'unknown';
   if (plan.includes('{{')) return undefined;
   return plans.find((known) => samePlan(known.path, plan)) ?? 'unknown';
 }

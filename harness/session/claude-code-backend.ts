@@ -8,13 +8,18 @@ import {
 } from '@anthropic-ai/claude-agent-sdk';
 import type { StopMode } from '../campaign/config-schema.js';
 import { ClaudeCodeCapture } from './claude-code-capture.js';
+import { claudeCodeRefusalHook } from './claude-code-refusals.js';
 import { seatWatchFor } from './claude-code-seat-watch.js';
 import { ClaudeCodeUser } from './claude-code-user.js';
+import { eventStopRule } from './dispatch-capture.js';
 import { claudeCodeEnvironment, privateDirsOf } from './engine-env.js';
 import { type EngineProcess, spawnEngineInOwnGroup } from './engine-process.js';
+import type { InstalledLibrary } from './installed-library.js';
+import { instructionsReminder } from './project-instructions.js';
 import { combinedHooks } from './query-hooks.js';
 import { apiReportedModel } from './reported-model.js';
 import type { Sandbox } from './sandbox.js';
+import { SESSION_TOOLS, sessionToolNames, type ToolChanges } from './session-tool-table.js';
 import type {
   SessionBackend,
   SessionOutcome,
@@ -31,7 +36,11 @@ import { writeShellPrefix } from './shell-prefix.js';
  * stays available so that a session ignoring the prompt's scope limit is
  * recorded doing so. In `dontAsk` mode anything else is denied.
  */
-export function claudeCodeAllowedTools(fixtureDir: string, skillDir: string): string[] {
+export function claudeCodeAllowedTools(
+  fixtureDir: string,
+  skillDir: string,
+  offered: readonly string[] = [],
+): string[] {
   const under = (dir: string): string => `/${dir}/**`;
   return [
     'Bash',
@@ -40,8 +49,13 @@ export function claudeCodeAllowedTools(fixtureDir: string, skillDir: string): st
     `Edit(${under(fixtureDir)})`,
     `Write(${under(fixtureDir)})`,
     'Task',
+    // Tools a scenario adds that act only inside the session (worktrees of the fixture, a todo list).
+    ...offered.filter((tool) => SELF_CONTAINED_TOOLS.includes(tool)),
   ];
 }
+
+/** Added tools the engine runs itself that reach nothing outside the fixture. */
+const SELF_CONTAINED_TOOLS: readonly string[] = ['EnterWorktree', 'ExitWorktree', 'TodoWrite'];
 
 /**
  * The tools a session has: a general-purpose agent's file, shell and
@@ -49,18 +63,9 @@ export function claudeCodeAllowedTools(fixtureDir: string, skillDir: string): st
  * Grep, and adds scheduling, worktree and skill tools a fixture session has
  * no use for).
  */
-export const CLAUDE_CODE_TOOLS = [
-  'Bash',
-  'Read',
-  'Glob',
-  'Grep',
-  'Edit',
-  'Write',
-  'NotebookEdit',
-  'Task',
-] as const;
+export const CLAUDE_CODE_TOOLS = SESSION_TOOLS['claude-code'].defaults;
 
-export const CLAUDE_CODE_DISALLOWED_TOOLS = ['WebFetch', 'WebSearch'] as const;
+export const CLAUDE_CODE_DISALLOWED_TOOLS: readonly string[] = ['WebFetch', 'WebSearch'];
 
 /**
  * The tools of a session in a stop mode. `Task` is advertised to the model as
@@ -74,12 +79,13 @@ export const CLAUDE_CODE_DISALLOWED_TOOLS = ['WebFetch', 'WebSearch'] as const;
  * engine's own Agent and SendMessage run and resume its subagents, and
  * AskUserQuestion is answered by the scripted user (claude-code-user.ts).
  */
-export function claudeCodeTools(stop: StopMode): string[] {
-  return stop === 'first-dispatch'
-    ? [...CLAUDE_CODE_TOOLS, 'SendMessage', 'AskUserQuestion']
-    : stop === 'complete'
-      ? [...CLAUDE_CODE_TOOLS, 'SendMessage', 'AskUserQuestion']
-      : [...CLAUDE_CODE_TOOLS];
+export function claudeCodeTools(
+  stop: StopMode,
+  options: { readonly library: boolean; readonly changes?: ToolChanges | undefined } = {
+    library: false,
+  },
+): string[] {
+  return sessionToolNames('claude-code', stop, options);
 }
 
 /**
@@ -238,14 +244,29 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
       let resultTurns = 0;
       let lastAssistantText: string | null = null;
       let failure: string | undefined;
-      const capture = request.stop === 'first-dispatch' ? new ClaudeCodeCapture() : undefined;
+      const capture =
+        request.stopAt !== undefined
+          ? new ClaudeCodeCapture(eventStopRule(request.stopAt, request.fixtureRepo))
+          : request.stop === 'first-dispatch'
+            ? new ClaudeCodeCapture()
+            : undefined;
+      const tools = claudeCodeTools(request.stop, {
+        library: request.library !== undefined,
+        changes: request.tools,
+      });
+      const library = request.library;
+      const prompt =
+        request.instructions === undefined || request.instructions.length === 0
+          ? request.prompt
+          : `${instructionsReminder(request.instructions)}\n\n${request.prompt}`;
+      let loaded: { plugins: readonly string[]; skills: readonly string[] } | undefined;
       // Seat and rep limits, watched on the stream: a limit met stops the engine (abort).
       const seatWatch = seatWatchFor(request, () => abort.abort());
       const user = ClaudeCodeUser.for(request.stop, request.user, request.transcript);
       let engineProcess: EngineProcess | undefined;
       try {
         const session = query({
-          prompt: user === undefined ? request.prompt : user.input(request.prompt),
+          prompt: user === undefined ? prompt : user.input(prompt),
           options: {
             cwd: request.fixtureRepo,
             pathToClaudeCodeExecutable: options.binary,
@@ -262,20 +283,30 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
             // resumes a subagent (SendMessage) from its transcript on disk.
             persistSession: request.stop === 'complete',
             systemPrompt: { type: 'preset', preset: 'claude_code' },
-            tools: claudeCodeTools(request.stop),
-            allowedTools: claudeCodeAllowedTools(request.fixtureRepo, request.skillDir),
-            disallowedTools: [...CLAUDE_CODE_DISALLOWED_TOOLS],
+            tools,
+            allowedTools: claudeCodeAllowedTools(request.fixtureRepo, request.skillDir, tools),
+            disallowedTools: CLAUDE_CODE_DISALLOWED_TOOLS.filter((tool) => !tools.includes(tool)),
+            // A library arm: its plugin, and exactly its skills listed (not the engine's own).
+            ...(library === undefined
+              ? {}
+              : {
+                  plugins: [{ type: 'local' as const, path: library.root }],
+                  skills: library.skills.map((skill) => skill.name),
+                }),
             permissionMode: 'dontAsk',
             maxTurns: request.limits.maxTurns,
             model: request.model.id,
             additionalDirectories: [request.skillDir],
             abortController: abort,
             ...capture?.queryOptions(),
-            ...(capture === undefined ? {} : firstDispatchOptions()),
+            ...(capture === undefined && !tools.includes('AskUserQuestion')
+              ? {}
+              : firstDispatchOptions()),
             ...user?.queryOptions(),
             // Every part's PreToolUse hook, not only the last part's.
             ...combinedHooks([
               capture?.queryOptions(),
+              claudeCodeRefusalHook(request.stop),
               request.stop === 'complete' ? seatWatch.watch.queryOptions() : undefined,
               user?.queryOptions(),
             ]),
@@ -294,6 +325,10 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
           if (message.type === 'system' && message.subtype === 'init') {
             // The init message names the model the engine was asked for, not one an API reported.
             engine = `claude-code ${message.claude_code_version}`;
+            loaded = {
+              plugins: (message.plugins ?? []).map((plugin) => plugin.name),
+              skills: message.skills ?? [],
+            };
           } else if (message.type === 'assistant') {
             if (message.parent_tool_use_id === null) {
               turns += 1;
@@ -358,6 +393,20 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
           capturedDispatch: null,
         };
       }
+      const missing = library === undefined ? [] : notLoaded(library, loaded);
+      if (missing.length > 0) {
+        return {
+          ...base,
+          status: {
+            kind: 'indeterminate',
+            stage: 'engine',
+            reason: `the engine did not load the installed skills library (missing: ${missing.join(', ')})`,
+          },
+          finalReply: lastAssistantText,
+          stopReason: null,
+          capturedDispatch: null,
+        };
+      }
       const captured = capture?.result() ?? null;
       if (captured !== null) {
         // The decision was observed; how the engine then wound down does not change it.
@@ -365,7 +414,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
           ...base,
           status: { kind: 'completed' },
           finalReply: captured.turnText,
-          stopReason: 'first-dispatch',
+          stopReason: request.stopAt === undefined ? 'first-dispatch' : 'stop-at',
           capturedDispatch: captured.dispatch,
         };
       }
@@ -378,4 +427,16 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
       return { ...outcome, capturedDispatch: null };
     },
   };
+}
+
+/** What of an installed library the engine's init message does not list (its plugin, its skills). */
+function notLoaded(
+  library: InstalledLibrary,
+  loaded: { plugins: readonly string[]; skills: readonly string[] } | undefined,
+): string[] {
+  if (loaded === undefined) return [`plugin ${library.pluginName}`];
+  return [
+    ...(loaded.plugins.includes(library.pluginName) ? [] : [`plugin ${library.pluginName}`]),
+    ...library.skills.map((skill) => skill.name).filter((name) => !loaded.skills.includes(name)),
+  ];
 }

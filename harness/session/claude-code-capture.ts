@@ -26,6 +26,7 @@ import {
   DispatchCapture,
   NOT_RUN_RESULT,
   refusalFor,
+  type StopRule,
 } from './dispatch-capture.js';
 import { StreamedToolInputs } from './streamed-tool-inputs.js';
 
@@ -67,10 +68,15 @@ export interface EngineCapture {
 
 /** One session's capture: the hook, and the messages it needs to record the call as sent. */
 export class ClaudeCodeCapture {
-  readonly #capture = new DispatchCapture();
+  readonly #capture: DispatchCapture;
   readonly #streamed = new StreamedToolInputs();
   readonly #emitted = new Map<string, EmittedToolUse>();
   readonly #textByMessage = new Map<string, string>();
+
+  /** A capture of the first call `rule` picks (default: the first dispatch or question). */
+  constructor(rule?: StopRule) {
+    this.#capture = new DispatchCapture(rule);
+  }
 
   /** What to add to `query()`'s options. */
   queryOptions(): Pick<Options, 'hooks' | 'includePartialMessages'> {

@@ -13,6 +13,12 @@
  * after it are not run and get a fixed "not run" result. A dispatch made
  * inside a subagent is never the controller's, and is not captured.
  */
+import { type EventSelector, eventMatch } from '../score/event-selector.js';
+import { eventsOfCall } from '../score/session-events.js';
+import { DISPATCH_REFUSAL, NOT_RUN_RESULT, QUESTION_REFUSAL } from './refusals.js';
+import { toolRefusal } from './session-tool-table.js';
+
+export { DISPATCH_REFUSAL, NOT_RUN_RESULT, QUESTION_REFUSAL } from './refusals.js';
 
 /** The tools through which a controller dispatches work to a subagent. */
 export const DISPATCH_TOOL_NAMES: readonly string[] = ['Agent', 'Task', 'SendMessage'];
@@ -34,21 +40,15 @@ export function isCapturedTool(name: string): boolean {
 }
 
 /**
- * The result a refused dispatch gets, in both stop modes. Plain and neutral:
- * it says what is true (no subagent will run) and nothing about why.
+ * The fixed result that refuses a captured call of this tool: a dispatch's
+ * or a question's as above; any other call an event stop captures gets
+ * `<Tool> is not available in this session.`, as plain.
  */
-export const DISPATCH_REFUSAL = 'Subagent dispatch is not available in this session.';
-
-/** The result a refused question to the human gets: as plain, and as silent about why. */
-export const QUESTION_REFUSAL = 'Asking the user is not available in this session.';
-
-/** The fixed result that refuses a captured call of this tool. */
 export function refusalFor(tool: string): string {
-  return isQuestionTool(tool) ? QUESTION_REFUSAL : DISPATCH_REFUSAL;
+  if (isQuestionTool(tool)) return QUESTION_REFUSAL;
+  if (isDispatchTool(tool)) return DISPATCH_REFUSAL;
+  return toolRefusal(tool);
 }
-
-/** The result of a call that came after a captured dispatch in the same turn. */
-export const NOT_RUN_RESULT = 'Not run.';
 
 /** The controller's first dispatch (or question): the tool_use block as the model sent it. */
 export interface CapturedDispatch {
@@ -75,18 +75,53 @@ export interface ObservedCall {
  */
 export type CallFate = 'run' | 'capture' | 'skip';
 
-/** The capture state of one session: the first controller dispatch or question, once seen. */
+/** Which calls end a session: the first that this says yes to is captured. */
+export type StopRule = (call: ObservedCall) => boolean;
+
+/** `first-dispatch`: the controller's dispatch or question to the human. */
+export const firstDispatchRule: StopRule = (call) =>
+  !call.insideSubagent && isCapturedTool(call.tool);
+
+/**
+ * An event stop: a call that makes an event one of the selectors picks
+ * (harness/score/session-events.ts reads the call as the event list does;
+ * `repoDir` places the paths it writes).
+ */
+export function eventStopRule(selectors: readonly EventSelector[], repoDir: string): StopRule {
+  return (call) => {
+    const events = eventsOfCall(
+      {
+        id: call.toolUseId,
+        name: call.tool,
+        input: call.input,
+        parentToolUseId: call.insideSubagent ? 'subagent' : null,
+      },
+      0,
+      repoDir,
+    );
+    return selectors.some((selector) =>
+      events.some((event) => eventMatch(selector, event) !== undefined),
+    );
+  };
+}
+
+/** The capture state of one session: the first call its stop rule picks, once seen. */
 export class DispatchCapture {
   #captured: CapturedDispatch | null = null;
+  readonly #rule: StopRule;
+
+  constructor(rule: StopRule = firstDispatchRule) {
+    this.#rule = rule;
+  }
 
   get captured(): CapturedDispatch | null {
     return this.#captured;
   }
 
-  /** Decide a call's fate, recording it when it is the controller's first dispatch or question. */
+  /** Decide a call's fate, recording it when it is the first call the stop rule picks. */
   decide(call: ObservedCall): CallFate {
     if (this.#captured !== null) return 'skip';
-    if (call.insideSubagent || !isCapturedTool(call.tool)) return 'run';
+    if (!this.#rule(call)) return 'run';
     this.#captured = { toolUseId: call.toolUseId, tool: call.tool, input: call.input };
     return 'capture';
   }

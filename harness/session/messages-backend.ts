@@ -3,9 +3,11 @@ import Anthropic from '@anthropic-ai/sdk';
 import { VERSION as SDK_VERSION } from '@anthropic-ai/sdk/version';
 import { CONTROLLER_SEAT, type SubagentSeat } from '../score/seat-record.js';
 import { runAnsweredControllerLoop } from './answered-controller-loop.js';
-import { DispatchCapture } from './dispatch-capture.js';
+import { DispatchCapture, eventStopRule } from './dispatch-capture.js';
 import { privateDirsOf } from './engine-env.js';
+import { type InstalledLibrary, librarySystemText } from './installed-library.js';
 import { modelForTier } from './model-tiers.js';
+import { instructionsReminder } from './project-instructions.js';
 import type { Sandbox } from './sandbox.js';
 import { ScriptedUserSession, scriptedUserFor } from './scripted-user-session.js';
 import { seatSpendFor, tokenUsageOf } from './seat-spend.js';
@@ -20,12 +22,18 @@ import { runToolLoop } from './tool-loop.js';
 import { executeTool, toolDefinitions } from './tools/index.js';
 import { answerCall, offeredTools } from './tools/session-tools.js';
 
-function systemPromptFor(fixtureRepo: string, tools: readonly Anthropic.Tool[]): string {
+function systemPromptFor(
+  fixtureRepo: string,
+  tools: readonly Anthropic.Tool[],
+  library?: InstalledLibrary,
+): string {
   return [
     'You are an autonomous software engineering agent working in a git repository.',
     `Working directory: ${fixtureRepo}`,
     `You act only through the tools provided (${tools.map((tool) => tool.name).join(', ')}). Paths given to Read, Glob and Grep are absolute.`,
     "Follow the user's instructions exactly, including any scope limits and any report they ask for.",
+    // The engine's SessionStart hook context and skills listing, in its words (installed-library.ts).
+    ...(library === undefined ? [] : ['', librarySystemText(library)]),
   ].join('\n');
 }
 
@@ -94,8 +102,16 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
       }, request.limits.sessionTimeoutSeconds * 1000);
       const onOuterAbort = (): void => abort.abort();
       request.signal.addEventListener('abort', onOuterAbort, { once: true });
-      const tools = offeredTools(request.stop);
-      const capture = request.stop === 'first-dispatch' ? new DispatchCapture() : undefined;
+      const tools = offeredTools(request.stop, {
+        library: request.library !== undefined,
+        changes: request.tools,
+      });
+      const capture =
+        request.stopAt !== undefined
+          ? new DispatchCapture(eventStopRule(request.stopAt, request.fixtureRepo))
+          : request.stop === 'first-dispatch'
+            ? new DispatchCapture()
+            : undefined;
       const toolContext = {
         sandbox: options.sandbox,
         fixtureDir: request.fixtureRepo,
@@ -123,7 +139,16 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
       user?.start();
 
       const messages: Anthropic.MessageParam[] = [
-        { role: 'user', content: [{ type: 'text', text: request.prompt }] },
+        {
+          role: 'user',
+          content: [
+            // The project instruction files the scenario names, as the engine gives a CLAUDE.md.
+            ...(request.instructions === undefined || request.instructions.length === 0
+              ? []
+              : [{ type: 'text' as const, text: instructionsReminder(request.instructions) }]),
+            { type: 'text', text: request.prompt },
+          ],
+        },
       ];
       let usage: TokenUsage = { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 };
       let modelReported: string | null = null;
@@ -138,7 +163,7 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
       // Each seat's time and cost, and the rep's cost, against the campaign's limits.
       const spend = seatSpendFor(request);
       const endTimeWatch = spend.watchTime(() => abort.abort());
-      const system = systemPromptFor(request.fixtureRepo, tools);
+      const system = systemPromptFor(request.fixtureRepo, tools, request.library);
       const seatSystem = systemPromptFor(request.fixtureRepo, SUBAGENT_TOOLS);
       const seats =
         request.stop === 'complete'
@@ -217,6 +242,7 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
                   user,
                   toolContext,
                   signal: abort.signal,
+                  library: request.library,
                 }),
               stopAfterToolTurn: () =>
                 (capture?.captured ?? null) !== null ||
@@ -232,7 +258,7 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
         } else if (loop.end.kind === 'stopped') {
           // The session ends at the dispatch: no further model request.
           finalReply = loop.end.text.trim() === '' ? null : loop.end.text;
-          stopReason = 'first-dispatch';
+          stopReason = request.stopAt === undefined ? 'first-dispatch' : 'stop-at';
         } else if (loop.end.kind === 'reply') {
           finalReply = loop.end.text;
           cutShort = loop.end.cutShort;

@@ -33,6 +33,8 @@ export interface ConfinedCommand {
   readonly fallbackHome: string;
   readonly timeoutMs: number;
   readonly maxOutputBytes: number;
+  /** Variables the command gets besides the scrubbed environment (a plugin hook's CLAUDE_PLUGIN_ROOT); never a credential. */
+  readonly env?: Readonly<Record<string, string>> | undefined;
 }
 
 export interface CommandResult {
@@ -114,7 +116,7 @@ function bubblewrapArgv(command: ConfinedCommand): string[] {
       readOnly: command.readOnlyDirs,
       home: SANDBOX_HOME,
       cwd: command.fixtureDir,
-      env: commandEnvironment(SANDBOX_HOME),
+      env: commandEnvironment(SANDBOX_HOME, { ...command.env }),
     }),
     '--',
     ...command.argv,
@@ -129,7 +131,7 @@ export function runConfined(sandbox: Sandbox, command: ConfinedCommand): Promise
       : [
           command.argv[0] ?? 'true',
           command.argv.slice(1),
-          commandEnvironment(command.fallbackHome),
+          commandEnvironment(command.fallbackHome, { ...command.env }),
         ];
   return new Promise((resolve) => {
     const child = spawn(file, args, {

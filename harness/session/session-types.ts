@@ -1,7 +1,11 @@
 import type { Limits, StopMode } from '../campaign/config-schema.js';
+import type { EventSelector } from '../score/event-selector.js';
 import type { ScriptedUser } from '../score/scripted-user.js';
 import type { CapturedDispatch } from './dispatch-capture.js';
+import type { InstalledLibrary } from './installed-library.js';
+import type { ProjectInstruction } from './project-instructions.js';
 import type { Clock, PriceModel } from './seat-spend.js';
+import type { ToolChanges } from './session-tool-table.js';
 import type { TranscriptSink } from './transcript-sink.js';
 
 export type { CapturedDispatch } from './dispatch-capture.js';
@@ -45,7 +49,7 @@ export interface SessionRequest {
   readonly prompt: string;
   /** The session's working directory: its own copy of the fixture repository. */
   readonly fixtureRepo: string;
-  /** The read-only skill copy the prompt points at. */
+  /** The read-only skill copy the prompt points at (a library arm: the installed plugin directory). */
   readonly skillDir: string;
   /** A private directory for this session's HOME, config and TMPDIR. */
   readonly privateDir: string;
@@ -63,6 +67,19 @@ export interface SessionRequest {
    * neutral result, and ends the session without another model request.
    */
   readonly stop: StopMode;
+  /**
+   * An event stop (`stop: { at: … }`, harness/score/stop-mode.ts): the first
+   * controller call that makes an event one of these selectors picks is
+   * captured, refused with a neutral result, and ends the session, as a
+   * first dispatch is. `stop` is then `report`.
+   */
+  readonly stopAt?: readonly EventSelector[] | undefined;
+  /** A library arm's installed skills library (plugin directory, skills, hook outputs). */
+  readonly library?: InstalledLibrary | undefined;
+  /** The project instruction files the scenario names, given as the engine gives a project's CLAUDE.md. */
+  readonly instructions?: readonly ProjectInstruction[] | undefined;
+  /** The scenario's additions to and removals from the backend's tools (session-tool-table.ts). */
+  readonly tools?: ToolChanges | undefined;
   /**
    * `stop: complete` only: the scenario's scripted user, who answers the
    * controller's questions (harness/score/scripted-user.ts); the defaults

@@ -107,6 +107,7 @@ export async function runToolLoop(input: ToolLoopInput): Promise<ToolLoopResult>
     );
     if (reply.stop_reason === 'tool_use' && toolUses.length > 0) {
       const results: Anthropic.ToolResultBlockParam[] = [];
+      const followUps: Anthropic.TextBlockParam[] = [];
       for (const call of toolUses) {
         const output = await input.answer(call);
         results.push({
@@ -115,6 +116,7 @@ export async function runToolLoop(input: ToolLoopInput): Promise<ToolLoopResult>
           content: output.content,
           is_error: output.isError,
         });
+        if (output.followUp !== undefined) followUps.push({ type: 'text', text: output.followUp });
       }
       input.transcript.write({
         type: 'user',
@@ -122,7 +124,17 @@ export async function runToolLoop(input: ToolLoopInput): Promise<ToolLoopResult>
         ...stamp,
         seat: input.seat,
       });
-      input.messages.push({ role: 'user', content: results });
+      // Text the engine adds beside the results (a loaded skill), recorded as Claude Code records it.
+      for (const followUp of followUps) {
+        input.transcript.write({
+          type: 'user',
+          message: { role: 'user', content: [followUp] },
+          ...stamp,
+          seat: input.seat,
+          isSynthetic: true,
+        });
+      }
+      input.messages.push({ role: 'user', content: [...results, ...followUps] });
       if (input.stopAfterToolTurn()) {
         return { end: { kind: 'stopped', text: textOf(reply) }, turns, stopReason };
       }

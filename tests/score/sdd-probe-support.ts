@@ -25,7 +25,7 @@ export function probe(id: string): CompiledScenario {
 
 /** The plan's ledger path in the scoped layout. */
 export function ledgerOf(id: string): string {
-  const plan = probe(id).config.plan;
+  const plan = probe(id).config.plan ?? '';
   return `.superpowers/sdd/${path.basename(plan, '.md')}/progress.md`;
 }
 
@@ -55,7 +55,7 @@ export interface ProbeSession {
 
 export function scoreProbe(id: string, session: ProbeSession): RepScore {
   const scenario = probe(id);
-  const plan = scenario.config.plan;
+  const plan = scenario.config.plan ?? '';
   const ledger = ledgerOf(id);
   const files = session.ledger === undefined ? {} : { [ledger]: session.ledger };
   const after = snapshot(files);

@@ -9,6 +9,7 @@
  * passes every check; full-fresh-fixer fails for the right reasons (no
  * resume; the fix commit made by another seat than task 2's implementer).
  */
+
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -23,6 +24,7 @@ import {
 import { filesNeeded } from '../../harness/score/evidence-needs.js';
 import { loadScenarioDir } from '../../harness/score/load-scenario.js';
 import { scoreRep } from '../../harness/score/score-rep.js';
+import { sessionStopOf } from '../../harness/score/stop-mode.js';
 import { readSessionTranscript } from '../../harness/score/transcript-formats.js';
 import { greetingsFixture } from './support/greetings-fixture.js';
 import {
@@ -55,12 +57,12 @@ async function rep(policy: string, backend: BackendName = 'messages') {
   if (!template.ok) throw new Error(template.error.problem);
   const run = await runBackendSession({
     backend,
-    stop: scenario.config.stop,
+    stop: sessionStopOf(scenario.config.stop).mode,
     baseUrl: server.baseUrl,
     model: scriptedModelId(policy),
     prompt: template.value.render({
       fixtureRepo: repo,
-      planPath: scenario.config.plan,
+      planPath: scenario.config.plan ?? '',
       skillDir: planScopedSkill,
     }),
     fixtureRepo: repo,
@@ -69,7 +71,7 @@ async function rep(policy: string, backend: BackendName = 'messages') {
   const text = `${run.transcript.map((line) => JSON.stringify(line)).join('\n')}\n`;
   const transcript = readSessionTranscript(text, 'transcript.jsonl');
   if (!transcript.ok) throw new Error(transcript.error.problem);
-  const facts = { ownPlan: scenario.config.plan };
+  const facts = { ownPlan: scenario.config.plan ?? '' };
   const captured = await captureFiles(repo, filesNeeded(scenario, 'post', facts));
   const score = scoreRep({
     scenario,
@@ -180,7 +182,7 @@ describe('a full session with subagents, end to end on the messages backend', ()
     expect(read.value.seats).toHaveLength(2);
     const score = scoreRep({
       scenario,
-      facts: { ownPlan: scenario.config.plan },
+      facts: { ownPlan: scenario.config.plan ?? '' },
       inputs: { toolCalls: read.value.toolCalls },
       runner: { kind: 'indeterminate', stage: 'limit', reason: 'seat limit' },
       assessPre: false,

@@ -19,7 +19,14 @@ import {
   NOT_RUN_RESULT,
   refusalFor,
 } from '../dispatch-capture.js';
+import { type InstalledLibrary, skillToolAnswer } from '../installed-library.js';
 import type { ScriptedUserSession } from '../scripted-user-session.js';
+import {
+  REFUSED_TOOLS,
+  sessionToolNames,
+  type ToolChanges,
+  toolRefusal,
+} from '../session-tool-table.js';
 import type { SubagentSeats } from '../subagent-seats.js';
 import {
   agentInputSchema,
@@ -30,6 +37,7 @@ import {
   sendMessageToolDefinition,
 } from './dispatch-tools.js';
 import { executeTool, type ToolContext, type ToolOutput, toolDefinitions } from './index.js';
+import { skillToolDefinition, webFetchToolDefinition } from './skill-tools.js';
 
 /**
  * The tools a session is offered: Bash, Read, Glob and Grep, and the subagent
@@ -40,20 +48,33 @@ import { executeTool, type ToolContext, type ToolOutput, toolDefinitions } from 
  * scripted user answers. The last tool carries the cache
  * breakpoint.
  */
-export function offeredTools(stop: StopMode): Anthropic.Tool[] {
-  const tools = [
-    ...toolDefinitions,
-    agentToolDefinition,
-    ...(stop === 'first-dispatch'
-      ? [sendMessageToolDefinition, askUserQuestionToolDefinition]
-      : stop === 'complete'
-        ? [sendMessageToolDefinition, askUserQuestionToolDefinition]
-        : []),
-  ];
+export function offeredTools(
+  stop: StopMode,
+  options: { readonly library: boolean; readonly changes?: ToolChanges | undefined } = {
+    library: false,
+  },
+): Anthropic.Tool[] {
+  const tools = sessionToolNames('messages', stop, options).map((name) => {
+    const definition = DEFINITIONS.get(name);
+    if (definition === undefined) throw new Error(`the messages backend has no ${name} tool`);
+    return definition;
+  });
   return tools.map((tool, index) =>
     index === tools.length - 1 ? { ...tool, cache_control: { type: 'ephemeral' } } : tool,
   );
 }
+
+/** Every tool the backend can offer, by name (the table in ../session-tool-table.ts lists them). */
+const DEFINITIONS: ReadonlyMap<string, Anthropic.Tool> = new Map(
+  [
+    ...toolDefinitions,
+    agentToolDefinition,
+    sendMessageToolDefinition,
+    askUserQuestionToolDefinition,
+    skillToolDefinition,
+    webFetchToolDefinition,
+  ].map((tool) => [tool.name, tool]),
+);
 
 /** Whether a call names a subagent or question tool this session offers (`Task` is Agent's other name). */
 function offersCapturedTool(tools: readonly Anthropic.Tool[], name: string): boolean {
@@ -79,10 +100,33 @@ export async function answerCall(
     readonly user?: ScriptedUserSession | undefined;
     readonly toolContext: ToolContext;
     readonly signal: AbortSignal;
+    /** The installed skills library, whose Skill tool calls are answered here. */
+    readonly library?: InstalledLibrary | undefined;
   },
 ): Promise<ToolOutput> {
   if ((session.capture?.captured ?? null) !== null || session.seats?.limitReached !== undefined)
     return { content: NOT_RUN_RESULT, isError: true };
+  const offered = session.tools.some((tool) => tool.name === call.name);
+  // An event stop decides every call before it runs; a dispatch or question after its input is checked.
+  if (
+    offered &&
+    !isCapturedTool(call.name) &&
+    session.capture?.decide({
+      toolUseId: call.id,
+      tool: call.name,
+      input: call.input,
+      insideSubagent: false,
+    }) === 'capture'
+  ) {
+    return { content: refusalFor(call.name), isError: true };
+  }
+  if (offered && REFUSED_TOOLS.includes(call.name)) {
+    return { content: toolRefusal(call.name), isError: true };
+  }
+  if (offered && call.name === 'Skill' && session.library !== undefined) {
+    const answer = skillToolAnswer(session.library, call.input);
+    return { content: answer.result, isError: answer.isError, followUp: answer.loaded };
+  }
   if (offersCapturedTool(session.tools, call.name)) {
     const problem = dispatchInputProblem(call.name, call.input);
     if (problem !== undefined) return problem;

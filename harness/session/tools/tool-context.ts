@@ -17,6 +17,12 @@ export interface ToolContext {
 export interface ToolOutput {
   readonly content: string;
   readonly isError: boolean;
+  /**
+   * Text the engine puts beside the result in the same user message (a
+   * loaded skill's text, after a Skill call's result), recorded as a
+   * synthetic user message, as Claude Code records it.
+   */
+  readonly followUp?: string | undefined;
 }
 
 export function toolError(message: string): ToolOutput {

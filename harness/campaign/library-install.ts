@@ -1,0 +1,139 @@
+/**
+ * Install a library arm's skills library for one rep, the way a user's
+ * engine finds it: as a Claude Code plugin directory (the Agent SDK's local
+ * `plugins` option), under `<rep's private dir>/plugins/<plugin name>`, a
+ * path that names no arm. Measured on Claude Code 2.1.332 (README "Skills
+ * libraries"): a plugin's skills are listed to the model as
+ * `<plugin>:<name>` with their descriptions and loaded through the Skill
+ * tool, with no setting source at all, so the fixture's `.claude/` is never
+ * read; project or user skills would need the engine to read settings.
+ *
+ * The plugin's SessionStart command hooks (matcher `startup`, or none) run
+ * here, before the session, through the same confinement as model commands
+ * (sandbox.ts runConfined: the fixture read-write, the plugin read-only, a
+ * scrubbed environment plus `CLAUDE_PLUGIN_ROOT` and `CLAUDE_PROJECT_DIR`),
+ * never inside the engine, which would run them with its own environment
+ * (the API key among it: measured). The installed copy's hooks.json is
+ * replaced by one that replays each hook's recorded output (`cat`), so the
+ * engine reads it exactly as it would the hook's; the messages backend reads
+ * the same outputs (installed-library.ts). Other hook events are not run.
+ */
+import { chmod, cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { sha256Hex } from '../lib/hash.js';
+import type { InstalledLibrary, SessionStartOutput } from '../session/installed-library.js';
+import { runConfined, type Sandbox } from '../session/sandbox.js';
+import { shellQuote } from '../session/shell-prefix.js';
+import type { LibraryContents } from './library-source.js';
+import type { RepMeta } from './rep-meta.js';
+
+/** What meta.json records of the installed library. */
+export type LibraryInstallRecord = NonNullable<RepMeta['library']>;
+
+const HOOK_TIMEOUT_MS = 60_000;
+const HOOK_OUTPUT_MAX_BYTES = 1_000_000;
+
+/** Whether a SessionStart matcher fires on a fresh session (`startup`). */
+function firesOnStartup(matcher: string | undefined): boolean {
+  if (matcher === undefined || matcher === '' || matcher === '*') return true;
+  try {
+    return new RegExp(`^(?:${matcher})$`).test('startup');
+  } catch {
+    return matcher.split('|').includes('startup');
+  }
+}
+
+export async function installLibrary(options: {
+  /** The arm's composed library in the results directory (read-only). */
+  readonly from: string;
+  readonly contents: LibraryContents;
+  /** The rep's private directory (outside the fixture). */
+  readonly privateDir: string;
+  readonly fixtureDir: string;
+  readonly sandbox: Sandbox;
+}): Promise<{ readonly library: InstalledLibrary; readonly record: LibraryInstallRecord }> {
+  const { contents } = options;
+  const root = path.join(options.privateDir, 'plugins', contents.pluginName);
+  await mkdir(path.dirname(root), { recursive: true });
+  await cp(options.from, root, { recursive: true });
+  if (!contents.hasManifest) {
+    await mkdir(path.join(root, '.claude-plugin'), { recursive: true });
+    await writeFile(
+      path.join(root, '.claude-plugin', 'plugin.json'),
+      `${JSON.stringify({ name: contents.pluginName }, null, 2)}\n`,
+    );
+  } else {
+    // Hooks declared in the manifest are replaced with the replay below, like hooks.json.
+    const file = path.join(root, '.claude-plugin', 'plugin.json');
+    const manifest = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    if ('hooks' in manifest) {
+      const { hooks: _replaced, ...rest } = manifest;
+      await rm(file, { force: true });
+      await writeFile(file, `${JSON.stringify(rest, null, 2)}\n`);
+    }
+  }
+
+  const outputs: SessionStartOutput[] = [];
+  const records: LibraryInstallRecord['hooks'] = [];
+  const replay: { type: 'command'; command: string }[] = [];
+  const outputDir = path.join(options.privateDir, 'hook-output');
+  await mkdir(outputDir, { recursive: true });
+  for (const [index, hook] of contents.hooks.entries()) {
+    if (!firesOnStartup(hook.matcher)) continue;
+    const result = await runConfined(options.sandbox, {
+      // Standard output is what the engine reads of a hook; its diagnostics are dropped.
+      argv: ['/bin/bash', '-c', `{ ${hook.command}\n} 2>/dev/null`],
+      fixtureDir: options.fixtureDir,
+      readOnlyDirs: [root],
+      fallbackHome: path.join(options.privateDir, 'hook-home'),
+      timeoutMs: HOOK_TIMEOUT_MS,
+      maxOutputBytes: HOOK_OUTPUT_MAX_BYTES,
+      env: { CLAUDE_PLUGIN_ROOT: root, CLAUDE_PROJECT_DIR: options.fixtureDir },
+    });
+    const stdout = result.output;
+    outputs.push({ command: hook.command, exitCode: result.exitCode, stdout });
+    records.push({
+      event: 'SessionStart',
+      command: hook.command,
+      exitCode: result.exitCode,
+      timedOut: result.timedOut,
+      stdoutBytes: Buffer.byteLength(stdout),
+      stdoutSha256: sha256Hex(stdout),
+    });
+    const file = path.join(outputDir, `session-start-${index + 1}.out`);
+    await writeFile(file, stdout);
+    replay.push({
+      type: 'command',
+      command: `cat ${shellQuote(file)}; exit ${result.exitCode ?? 1}`,
+    });
+  }
+  const hooksFile = path.join(root, 'hooks', 'hooks.json');
+  await rm(hooksFile, { force: true });
+  if (replay.length > 0) {
+    await mkdir(path.dirname(hooksFile), { recursive: true });
+    await writeFile(
+      hooksFile,
+      `${JSON.stringify({ hooks: { SessionStart: [{ matcher: 'startup', hooks: replay }] } }, null, 2)}\n`,
+    );
+  }
+  await chmod(root, 0o555);
+  return {
+    library: {
+      pluginName: contents.pluginName,
+      root,
+      skills: contents.skills.map((skill) => ({
+        name: `${contents.pluginName}:${skill.name}`,
+        description: skill.description,
+        dir: path.join(root, 'skills', skill.dir),
+        body: skill.body,
+      })),
+      sessionStart: outputs,
+    },
+    record: {
+      pluginName: contents.pluginName,
+      skills: contents.skills.map((skill) => ({ name: skill.name, sha256: skill.sha256 })),
+      hooks: records,
+      hooksNotRun: [...contents.hooksNotRun],
+    },
+  };
+}

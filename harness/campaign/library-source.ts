@@ -1,0 +1,224 @@
+/**
+ * An arm whose text is a whole skills library: a directory or `git:` source
+ * holding `skills/<name>/SKILL.md` (and, where present, a Claude Code plugin
+ * manifest `.claude-plugin/plugin.json` and `hooks/hooks.json`, as
+ * obra/superpowers ships them), plus overrides that replace named skills
+ * with another source's (the skill under test at the branch ref, the rest of
+ * the library at the released ref).
+ *
+ * resolveLibrary checks the sources without copying anything; composeLibrary
+ * writes the library with its overrides into a directory (git sources
+ * through `git archive`, never a working tree); readLibrary reads what a
+ * composed library holds: its plugin name, each skill's name, description,
+ * text and content hash, and its SessionStart hooks.
+ */
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { sha256Hex } from '../lib/hash.js';
+import { type InputError, inputError } from '../lib/input-error.js';
+import { removeTree } from '../lib/remove-tree.js';
+import { err, ok, type Result } from '../lib/result.js';
+import {
+  materialiseSkill,
+  resolveSkillSource,
+  resolveSourceTree,
+  type SkillSource,
+  sourceEntries,
+} from './skill-source.js';
+import { directoryTreeId } from './tree-id.js';
+
+/** A library arm's sources, checked. */
+export interface ResolvedLibrary {
+  readonly source: SkillSource;
+  /** Skills replaced from another source, by the directory name under `skills/`. */
+  readonly overrides: readonly { readonly skill: string; readonly source: SkillSource }[];
+  /** The plugin name when the library has no manifest (the arm's `library.name`). */
+  readonly name: string | undefined;
+}
+
+/** The name a library without a manifest installs under, the same for every arm. */
+export const DEFAULT_LIBRARY_NAME = 'skills';
+
+/** Check a library source and its overrides; `baseDir` resolves relative paths. */
+export async function resolveLibrary(
+  spec: {
+    readonly source: string;
+    readonly overrides: Readonly<Record<string, string>>;
+    readonly name?: string | undefined;
+  },
+  baseDir: string,
+  inputName: string,
+): Promise<Result<ResolvedLibrary, InputError>> {
+  const resolved = await resolveSourceTree(spec.source, baseDir, inputName, 'skills library');
+  if (!resolved.ok) return resolved;
+  const source = resolved.value;
+  const skills = await sourceEntries(source, 'skills');
+  const names = (skills ?? []).filter((entry) => entry.directory).map((entry) => entry.name);
+  if (names.length === 0) {
+    return err(
+      inputError(
+        inputName,
+        `${spec.source} holds no skills/<name>/ directory`,
+        'point at a skills library: a directory (or git: source) with skills/<name>/SKILL.md',
+      ),
+    );
+  }
+  const overrides: { skill: string; source: SkillSource }[] = [];
+  for (const [skill, overrideSpec] of Object.entries(spec.overrides)) {
+    const where = `${inputName} overrides.${skill}`;
+    if (!names.includes(skill)) {
+      return err(
+        inputError(
+          where,
+          `the library has no skill "${skill}" to replace`,
+          `name one of ${names.join(', ')}`,
+        ),
+      );
+    }
+    const override = await resolveSkillSource(overrideSpec, baseDir, where);
+    if (!override.ok) return override;
+    overrides.push({ skill, source: override.value });
+  }
+  return ok({ source, overrides, name: spec.name });
+}
+
+/** Write the library with its overrides into `dest`, files read-only; returns its tree id. */
+export async function composeLibrary(library: ResolvedLibrary, dest: string): Promise<string> {
+  await materialiseSkill(library.source, dest);
+  for (const override of library.overrides) {
+    const target = path.join(dest, 'skills', override.skill);
+    await removeTree(target);
+    await materialiseSkill(override.source, target);
+  }
+  return directoryTreeId(dest);
+}
+
+/** One skill of a library, as the engine lists it. */
+export interface LibrarySkill {
+  /** Its directory under `skills/`. */
+  readonly dir: string;
+  /** The SKILL.md's `name:` (else the directory name). */
+  readonly name: string;
+  readonly description: string;
+  /** SKILL.md after its front matter: what loading the skill gives the model. */
+  readonly body: string;
+  readonly sha256: string;
+}
+
+/** A SessionStart command hook of the library's plugin. */
+export interface LibraryHook {
+  readonly event: 'SessionStart';
+  readonly matcher: string | undefined;
+  readonly command: string;
+}
+
+/** What a composed library holds. */
+export interface LibraryContents {
+  /** The plugin name its skills are qualified with (`superpowers:brainstorming`). */
+  readonly pluginName: string;
+  /** Whether it ships `.claude-plugin/plugin.json` (else redgreen writes one when installing). */
+  readonly hasManifest: boolean;
+  readonly skills: readonly LibrarySkill[];
+  readonly hooks: readonly LibraryHook[];
+  /** Hook events of the plugin that redgreen does not run (only SessionStart is run). */
+  readonly hooksNotRun: readonly string[];
+}
+
+const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+
+/** A SKILL.md's front matter fields and the text after it. */
+export function splitSkillFile(text: string): {
+  readonly fields: Record<string, unknown>;
+  readonly body: string;
+} {
+  const found = FRONT_MATTER.exec(text);
+  if (found === null) return { fields: {}, body: text };
+  let fields: Record<string, unknown> = {};
+  try {
+    const parsed = parseYaml(found[1] ?? '') as unknown;
+    if (typeof parsed === 'object' && parsed !== null) fields = parsed as Record<string, unknown>;
+  } catch {
+    fields = {};
+  }
+  return { fields, body: text.slice(found[0].length) };
+}
+
+async function readJsonObject(file: string): Promise<Record<string, unknown> | undefined> {
+  try {
+    const value = JSON.parse(await readFile(file, 'utf8')) as unknown;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The command hooks of a hooks.json object, by event. */
+function hooksOf(value: unknown): { hooks: LibraryHook[]; notRun: string[] } {
+  const events = (value as { hooks?: unknown } | undefined)?.hooks;
+  if (typeof events !== 'object' || events === null) return { hooks: [], notRun: [] };
+  const hooks: LibraryHook[] = [];
+  const notRun: string[] = [];
+  for (const [event, groups] of Object.entries(events as Record<string, unknown>)) {
+    if (event !== 'SessionStart') {
+      notRun.push(event);
+      continue;
+    }
+    for (const group of Array.isArray(groups) ? groups : []) {
+      const matcher = (group as { matcher?: unknown }).matcher;
+      for (const hook of ((group as { hooks?: unknown }).hooks as unknown[] | undefined) ?? []) {
+        const { type, command } = hook as { type?: unknown; command?: unknown };
+        if (type === 'command' && typeof command === 'string') {
+          hooks.push({
+            event: 'SessionStart',
+            matcher: typeof matcher === 'string' ? matcher : undefined,
+            command,
+          });
+        }
+      }
+    }
+  }
+  return { hooks, notRun };
+}
+
+/** Read what a composed library in `dir` holds. */
+export async function readLibrary(
+  dir: string,
+  fallbackName: string | undefined,
+): Promise<LibraryContents> {
+  const manifest = await readJsonObject(path.join(dir, '.claude-plugin', 'plugin.json'));
+  const named = manifest?.name;
+  const pluginName =
+    typeof named === 'string' && named.trim() !== ''
+      ? named.trim()
+      : (fallbackName ?? DEFAULT_LIBRARY_NAME);
+  const skills: LibrarySkill[] = [];
+  const skillsDir = path.join(dir, 'skills');
+  for (const entry of (await readdir(skillsDir, { withFileTypes: true })).sort((a, b) =>
+    a.name < b.name ? -1 : 1,
+  )) {
+    const file = path.join(skillsDir, entry.name, 'SKILL.md');
+    if (!entry.isDirectory() || !existsSync(file)) continue;
+    const bytes = await readFile(file);
+    const { fields, body } = splitSkillFile(bytes.toString('utf8'));
+    const name =
+      typeof fields.name === 'string' && fields.name.trim() !== ''
+        ? fields.name.trim()
+        : entry.name;
+    const description =
+      typeof fields.description === 'string' ? fields.description.trim().replace(/\s+/g, ' ') : '';
+    skills.push({ dir: entry.name, name, description, body, sha256: sha256Hex(bytes) });
+  }
+  const inline = manifest?.hooks;
+  const hookFile =
+    typeof inline === 'string' ? path.resolve(dir, inline) : path.join(dir, 'hooks', 'hooks.json');
+  const declared =
+    typeof inline === 'object' && inline !== null
+      ? { hooks: inline }
+      : await readJsonObject(hookFile);
+  const { hooks, notRun } = hooksOf(declared);
+  return { pluginName, hasManifest: manifest !== undefined, skills, hooks, hooksNotRun: notRun };
+}

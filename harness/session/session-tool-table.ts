@@ -1,0 +1,132 @@
+/**
+ * The tools each backend offers a session: one table, which the backends
+ * build their tool lists from and which checks and scenarios are validated
+ * against (a tool a scenario adds must be one its backend can offer).
+ *
+ * - `defaults`: every session's tools (Claude Code names `Task` what it
+ *   advertises as `Agent`);
+ * - `byStop`: what a stop mode adds (the dispatch and question tools of
+ *   `first-dispatch` and `complete`);
+ * - `library`: what an installed skills library adds (the engine's Skill tool);
+ * - `addable`: what a scenario's `tools.add` may add. `WebFetch` and
+ *   `WebSearch` are offered, never run: every call gets a neutral refusal
+ *   (sessions have no network). `AskUserQuestion` outside `complete` is
+ *   refused too, unless an event stop captures it.
+ *
+ * A scenario's `tools.remove` may take away any default or stop tool.
+ */
+import type { StopMode } from '../score/stop-mode.js';
+
+export type BackendName = 'claude-code' | 'messages';
+
+interface BackendTools {
+  readonly defaults: readonly string[];
+  readonly byStop: Readonly<Record<StopMode, readonly string[]>>;
+  readonly library: readonly string[];
+  readonly addable: readonly string[];
+}
+
+const DISPATCH_AND_QUESTION = ['SendMessage', 'AskUserQuestion'] as const;
+
+export const SESSION_TOOLS: Readonly<Record<BackendName, BackendTools>> = {
+  'claude-code': {
+    defaults: ['Bash', 'Read', 'Glob', 'Grep', 'Edit', 'Write', 'NotebookEdit', 'Task'],
+    byStop: {
+      report: [],
+      'first-dispatch': DISPATCH_AND_QUESTION,
+      complete: DISPATCH_AND_QUESTION,
+    },
+    library: ['Skill'],
+    addable: [
+      'AskUserQuestion',
+      'EnterWorktree',
+      'ExitWorktree',
+      'WebFetch',
+      'WebSearch',
+      'TodoWrite',
+    ],
+  },
+  messages: {
+    defaults: ['Bash', 'Read', 'Glob', 'Grep', 'Agent'],
+    byStop: {
+      report: [],
+      'first-dispatch': DISPATCH_AND_QUESTION,
+      complete: DISPATCH_AND_QUESTION,
+    },
+    library: ['Skill'],
+    addable: ['AskUserQuestion', 'WebFetch'],
+  },
+};
+
+/** Tools offered but answered with a neutral refusal whenever called. */
+export const REFUSED_TOOLS: readonly string[] = ['WebFetch', 'WebSearch'];
+
+/** The refusal a call of a refused tool gets (the same on both backends). */
+export function toolRefusal(tool: string): string {
+  return `${tool} is not available in this session.`;
+}
+
+export interface ToolChanges {
+  readonly add?: readonly string[] | undefined;
+  readonly remove?: readonly string[] | undefined;
+}
+
+/** `Agent` and its legacy name `Task` are one tool. */
+function sameTool(a: string, b: string): boolean {
+  const canonical = (name: string): string => (name === 'Task' ? 'Agent' : name);
+  return canonical(a) === canonical(b);
+}
+
+/** The tools a session is offered, in the backend's names. */
+export function sessionToolNames(
+  backend: BackendName,
+  stop: StopMode,
+  options: { readonly library: boolean; readonly changes?: ToolChanges | undefined },
+): string[] {
+  const table = SESSION_TOOLS[backend];
+  const names = [
+    ...table.defaults,
+    ...table.byStop[stop],
+    ...(options.library ? table.library : []),
+    ...(options.changes?.add ?? []),
+  ];
+  const removed = options.changes?.remove ?? [];
+  return names.filter(
+    (name, index) =>
+      names.findIndex((other) => sameTool(other, name)) === index &&
+      !removed.some((gone) => sameTool(gone, name)),
+  );
+}
+
+/** Why a scenario's tool changes cannot run on a backend, or undefined. */
+export function toolChangesProblem(
+  backend: BackendName,
+  changes: ToolChanges,
+):
+  | { readonly field: 'add' | 'remove'; readonly problem: string; readonly fix: string }
+  | undefined {
+  const table = SESSION_TOOLS[backend];
+  const offerable = [...table.defaults, ...Object.values(table.byStop).flat(), ...table.library];
+  for (const tool of changes.add ?? []) {
+    if (
+      !table.addable.some((name) => sameTool(name, tool)) &&
+      !offerable.some((name) => sameTool(name, tool))
+    ) {
+      return {
+        field: 'add',
+        problem: `"${tool}" is not a tool the ${backend} backend can offer`,
+        fix: `add one of ${table.addable.join(', ')}`,
+      };
+    }
+  }
+  for (const tool of changes.remove ?? []) {
+    if (!offerable.some((name) => sameTool(name, tool))) {
+      return {
+        field: 'remove',
+        problem: `"${tool}" is not one of the ${backend} backend's tools`,
+        fix: `remove one of ${[...new Set(offerable)].join(', ')}`,
+      };
+    }
+  }
+  return undefined;
+}
