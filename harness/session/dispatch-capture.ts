@@ -15,7 +15,7 @@
  */
 import { type EventSelector, eventMatch } from '../score/event-selector.js';
 import { eventsOfCall } from '../score/session-events.js';
-import { DISPATCH_REFUSAL, NOT_RUN_RESULT, QUESTION_REFUSAL } from './refusals.js';
+import { DISPATCH_REFUSAL, QUESTION_REFUSAL } from './refusals.js';
 import { toolRefusal } from './session-tool-table.js';
 
 export { DISPATCH_REFUSAL, NOT_RUN_RESULT, QUESTION_REFUSAL } from './refusals.js';

@@ -100,7 +100,11 @@ async function scoredRep(policy: string, backend: BackendName, user?: ScriptedUs
     backend,
     user ?? scenario.config.user,
     async (fixtureRepo) =>
-      template.value.render({ fixtureRepo, planPath: scenario.config.plan ?? '', skillDir: '/skill' }),
+      template.value.render({
+        fixtureRepo,
+        planPath: scenario.config.plan ?? '',
+        skillDir: '/skill',
+      }),
   );
   const facts = { ownPlan: scenario.config.plan ?? '' };
   const captured = await captureFiles(repo, filesNeeded(scenario, 'post', facts));
