@@ -194,6 +194,7 @@ export async function checkSession(
       ...inputs,
       toolCalls: read.value.toolCalls,
       sessionModel: read.value.model ?? null,
+      repoDir: read.value.cwd ?? null,
       transcriptPartial: read.value.malformed.length > 0,
       questions: read.value.questions,
     };

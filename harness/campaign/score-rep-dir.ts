@@ -70,6 +70,7 @@ export async function scoreRepDirectory(
         reply,
         toolCalls: transcript.toolCalls,
         sessionModel: meta.model.reported,
+        repoDir: transcript.cwd ?? null,
         skillDir: skillDirOfPrompt(scenario.prompt, scenario.config.plan ?? '', prompt) ?? null,
         transcriptPartial: transcript.malformed.length + questions.malformed.length > 0,
         questions: questions.questions,

@@ -61,6 +61,7 @@ import {
   type PolicyName,
 } from './policies/index.js';
 import { nextPolicyTurn } from './policies/next-turn.js';
+import type { ConversationText } from './policies/skill-trigger.js';
 import { openRequestLog, type RequestLog, type RequestLogEntry } from './request-log.js';
 import { sessionKeyOf } from './session-key.js';
 import { formatSse, messageEvents } from './sse-events.js';
@@ -304,6 +305,7 @@ async function handleMessages(
       policy: policy as PolicyName,
       sessionKey: session.key,
       promptText: promptTextOf(message.messages),
+      conversation: conversationTextOf(message),
       offeredTools: new Set((message.tools ?? []).map((tool) => tool.name)),
       exchanges: history.value.exchanges,
       seed: settings.seed,
@@ -403,6 +405,30 @@ function judgeContent(
   if (answer.kind === 'text') return [{ type: 'text', text: answer.text }];
   const id = `toolu_judge_${sha256Hex([sessionKey, judge, String(turn)].join('\u0000')).slice(0, 20)}`;
   return [{ type: 'tool_use', id, name: JUDGE_TOOL_NAME, input: answer.input }];
+}
+
+/** The system prompt and `system` messages' text, and each user message's text blocks. */
+function conversationTextOf(message: CreateMessageRequest): ConversationText {
+  const system =
+    message.system === undefined
+      ? []
+      : typeof message.system === 'string'
+        ? [message.system]
+        : message.system.map((block) => block.text);
+  const systemMessages = message.messages
+    .filter((entry) => entry.role === 'system')
+    .flatMap((entry) => contentBlocks(entry).filter(isTextBlock))
+    .map((block) => block.text);
+  return {
+    system: [...system, ...systemMessages].join('\n\n'),
+    userMessages: message.messages
+      .filter((entry) => entry.role === 'user')
+      .map((entry) =>
+        contentBlocks(entry)
+          .filter(isTextBlock)
+          .map((block) => block.text),
+      ),
+  };
 }
 
 /** The user's own words: every text block of the user messages, in order. */

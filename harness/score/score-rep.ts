@@ -89,6 +89,8 @@ export interface RepInputs {
   readonly toolCalls?: readonly ToolCall[] | undefined;
   /** The controller's model as reported, for dispatches that inherit it. */
   readonly sessionModel?: string | null | undefined;
+  /** The session's working directory (its repository), from the transcript, when known. */
+  readonly repoDir?: string | null | undefined;
   /** The skill directory the session was told to follow (what skill-read looks for), when known. */
   readonly skillDir?: string | null | undefined;
   /** True when lines of the transcript could not be read (see TranscriptEvidence.partial). */
@@ -139,6 +141,7 @@ export function buildEvidence(request: ScoreRequest): { post: Evidence; pre: Evi
           calls,
           dispatches: dispatchesOf(calls, catalogue, plans, list(facts.foreignPlans)),
           model: inputs.sessionModel ?? null,
+          repoDir: inputs.repoDir ?? null,
           skillDir: inputs.skillDir ?? null,
           partial: inputs.transcriptPartial === true,
           questions: inputs.questions,

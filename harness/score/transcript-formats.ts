@@ -41,6 +41,8 @@ export interface SessionTranscript {
   readonly model: string | undefined;
   /** The session's prompt (its first user message), when the transcript holds it. */
   readonly prompt: string | undefined;
+  /** The session's working directory, when the transcript names it (its init message). */
+  readonly cwd?: string | undefined;
   /** Lines of a JSON-lines transcript that could not be read (never fatal once the format is known). */
   readonly malformed: readonly MalformedLine[];
   /**
@@ -144,6 +146,7 @@ function readJsonLines(text: string, source: string): Result<SessionTranscript, 
     reply: read.reply,
     model: read.model,
     prompt: read.prompt,
+    cwd: read.cwd,
     malformed: [...read.malformed, ...seats.malformed, ...questions.malformed].sort(
       (a, b) => a.line - b.line,
     ),

@@ -30,6 +30,7 @@ import {
 } from './full-session.js';
 import { literalPolicy } from './literal.js';
 import { skillReaderPolicy } from './skill-reader.js';
+import { TRIGGER_POLICIES, triggerPolicies } from './skill-trigger.js';
 import { structuralPolicy } from './structural.js';
 
 export const policyNames = [
@@ -50,6 +51,7 @@ export const policyNames = [
   'asks-user-tool',
   'asks-user-reply',
   'full-env-dump',
+  ...TRIGGER_POLICIES,
 ] as const;
 
 export type PolicyName = (typeof policyNames)[number];
@@ -79,6 +81,7 @@ const policies: Readonly<Record<PolicyName, Policy>> = {
   'asks-user-tool': asksUserToolPolicy,
   'asks-user-reply': asksUserReplyPolicy,
   'full-env-dump': fullEnvDumpPolicy,
+  ...triggerPolicies,
 };
 
 export function isPolicyName(name: string): name is PolicyName {

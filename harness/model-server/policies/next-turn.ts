@@ -36,12 +36,24 @@ import {
   implementerProgram as seatImplementerProgram,
   seatPromptOf,
 } from './seat-programs.js';
+import {
+  type ConversationText,
+  emptyConversation,
+  isTriggerPolicy,
+  triggerProgram,
+} from './skill-trigger.js';
 
 export interface TurnRequest {
   readonly policy: PolicyName;
   readonly sessionKey: string;
   /** The user's text (the campaign prompt), from which the policy learns its paths. */
   readonly promptText: string;
+  /**
+   * What the client sent besides the user's words: the system prompt and
+   * any `system` messages (where the engine lists installed skills), and the
+   * user messages' text blocks in order, one string each.
+   */
+  readonly conversation?: ConversationText | undefined;
   readonly offeredTools: ReadonlySet<string>;
   readonly exchanges: readonly ToolExchange[];
   /** Without a seed a policy makes no optional extra calls. */
@@ -119,6 +131,14 @@ function programFor(request: TurnRequest): PolicyProgram {
   }
   if (request.policy === 'skill-reader' && isFullSessionPrompt(request.promptText)) {
     return fullSessionProgram('full-skill-reader', label, request.promptText, request.offeredTools);
+  }
+  if (isTriggerPolicy(request.policy)) {
+    return triggerProgram(
+      request.policy,
+      label,
+      request.conversation ?? emptyConversation(request),
+      request.offeredTools,
+    );
   }
   if (isAsksUserPolicy(request.policy)) {
     return asksUserProgram(request.policy, label, request.promptText, request.offeredTools);

@@ -22,6 +22,8 @@ export const toolNames = [
   'Task',
   'SendMessage',
   'AskUserQuestion',
+  'Skill',
+  'Write',
 ] as const;
 export type ToolName = (typeof toolNames)[number];
 
