@@ -15,7 +15,9 @@
  * never inside the engine, which would run them with its own environment
  * (the API key among it: measured). The installed copy's hooks.json is
  * replaced by one that replays each hook's recorded output (`cat`), so the
- * engine reads it exactly as it would the hook's; the messages backend reads
+ * engine reads it exactly as it would the hook's (it runs a hook's command
+ * through the session's confining shell prefix, so the replayed output sits
+ * in the read-only plugin directory); the messages backend reads
  * the same outputs (installed-library.ts). Other hook events are not run.
  */
 import { chmod, cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -76,7 +78,9 @@ export async function installLibrary(options: {
   const outputs: SessionStartOutput[] = [];
   const records: LibraryInstallRecord['hooks'] = [];
   const replay: { type: 'command'; command: string }[] = [];
-  const outputDir = path.join(options.privateDir, 'hook-output');
+  // Beside the replaying hooks.json: the engine runs hook commands through the session's confining
+  // shell prefix (measured), which mounts the plugin read-only and nothing else of the rep's.
+  const outputDir = path.join(root, 'hooks');
   await mkdir(outputDir, { recursive: true });
   for (const [index, hook] of contents.hooks.entries()) {
     if (!firesOnStartup(hook.matcher)) continue;
@@ -100,7 +104,7 @@ export async function installLibrary(options: {
       stdoutBytes: Buffer.byteLength(stdout),
       stdoutSha256: sha256Hex(stdout),
     });
-    const file = path.join(outputDir, `session-start-${index + 1}.out`);
+    const file = path.join(outputDir, `.session-start-${index + 1}.out`);
     await writeFile(file, stdout);
     replay.push({
       type: 'command',

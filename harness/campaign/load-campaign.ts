@@ -310,11 +310,11 @@ export async function loadCampaign(
     }
     if (arm.library !== undefined) {
       // Overrides from the file resolve against it; --arm ones against the working directory.
+      // An --arm that replaces the arm's library drops the file's overrides with it.
       const fileOverrides = Object.fromEntries(
-        Object.entries(arm.library.overrides).map(([skill, spec]) => [
-          skill,
-          absoluteSource(spec, campaignDir),
-        ]),
+        Object.entries(overridden.has(arm.name) ? {} : arm.library.overrides).map(
+          ([skill, spec]) => [skill, absoluteSource(spec, campaignDir)],
+        ),
       );
       const library = await resolveLibrary(
         {

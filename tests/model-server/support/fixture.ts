@@ -3,7 +3,8 @@
  * public API (harness/fixture), identical to the campaign's.
  */
 import path from 'node:path';
-import { buildFixture } from '../../../harness/fixture/index.js';
+import { buildFixture, loadRecipe } from '../../../harness/fixture/index.js';
+import { repoRoot } from '../../helpers/cli.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';
 
 export type Scenario = 's1' | 's2';
@@ -14,5 +15,22 @@ export async function widgetFixture(scenario: Scenario, layout: Layout): Promise
   const built = await buildFixture({ scenario, layout, dest });
   if (!built.ok)
     throw new Error(`fixture ${scenario}/${layout} failed: ${JSON.stringify(built.error)}`);
+  return dest;
+}
+
+/** A fixture of one of the shipped recipes (fixtures/<recipe>), built the same way. */
+export async function recipeFixture(
+  recipe: string,
+  scenario: string,
+  layout: string,
+): Promise<string> {
+  const loaded = loadRecipe(path.join(repoRoot, 'fixtures', recipe));
+  if (!loaded.ok) throw new Error(`recipe ${recipe}: ${loaded.error.problem}`);
+  const dest = path.join(makeTempDir('redgreen-ms-fixture-'), `${recipe}-${scenario}-${layout}`);
+  const built = await buildFixture({ recipe: loaded.value, scenario, layout, dest });
+  if (!built.ok)
+    throw new Error(
+      `fixture ${recipe} ${scenario}/${layout} failed: ${JSON.stringify(built.error)}`,
+    );
   return dest;
 }

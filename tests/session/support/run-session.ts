@@ -10,13 +10,17 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Limits, StopMode } from '../../../harness/campaign/config-schema.js';
 import { loadPromptTemplate } from '../../../harness/campaign/prompt-template.js';
+import type { EventSelector } from '../../../harness/score/event-selector.js';
 import type { ScriptedUser } from '../../../harness/score/scripted-user.js';
 import { claudeCodeBackend } from '../../../harness/session/claude-code-backend.js';
+import type { InstalledLibrary } from '../../../harness/session/installed-library.js';
 import { locateClaudeCodeBinary } from '../../../harness/session/locate-engine.js';
 import { messagesBackend } from '../../../harness/session/messages-backend.js';
+import type { ProjectInstruction } from '../../../harness/session/project-instructions.js';
 import { detectSandbox } from '../../../harness/session/sandbox.js';
 import type { Clock, PriceModel } from '../../../harness/session/seat-spend.js';
 import { SecretRedactor } from '../../../harness/session/secret-redactor.js';
+import type { ToolChanges } from '../../../harness/session/session-tool-table.js';
 import type { SessionOutcome } from '../../../harness/session/session-types.js';
 import { TranscriptSink } from '../../../harness/session/transcript-sink.js';
 import { repoRoot } from '../../helpers/cli.js';
@@ -74,6 +78,11 @@ export async function runBackendSession(options: {
   readonly scripted?: boolean;
   /** `stop: complete`: the scenario's scripted user (the defaults when absent). */
   readonly user?: ScriptedUser;
+  /** An installed skills library (library-install.ts), an event stop, instruction files, tool changes. */
+  readonly library?: InstalledLibrary;
+  readonly stopAt?: readonly EventSelector[];
+  readonly instructions?: readonly ProjectInstruction[];
+  readonly tools?: ToolChanges;
 }): Promise<SessionRun> {
   const sandbox = await detectSandbox();
   const binary = locateClaudeCodeBinary();
@@ -112,6 +121,10 @@ export async function runBackendSession(options: {
       },
       stop: options.stop,
       ...(options.user === undefined ? {} : { user: options.user }),
+      ...(options.library === undefined ? {} : { library: options.library }),
+      ...(options.stopAt === undefined ? {} : { stopAt: options.stopAt }),
+      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+      ...(options.tools === undefined ? {} : { tools: options.tools }),
       transcript,
       engineLog: () => {},
       signal: options.signal ?? new AbortController().signal,

@@ -1,0 +1,204 @@
+/**
+ * The skill-triggering and tests-later-pressure campaigns, as a user runs
+ * them: `redgreen run` offline, with library arms (the shipped devflow
+ * library, GREEN with test-first replaced by its branch text), through the
+ * real engine and the real SDK. Verdicts come from the Skill tool's use and
+ * the order of events; meta.json and campaign.json record what was installed;
+ * the hook ran confined; and the same campaigns run with obra/superpowers'
+ * library at two refs when a mirror is found (skipped, saying why, otherwise).
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../helpers/cli.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
+import { readJson, repLines, runCampaignCli } from './support.js';
+
+function verdicts(outDir: string): Record<string, string | undefined> {
+  return Object.fromEntries(repLines(outDir).map((line) => [line.id, line.verdict]));
+}
+
+interface Meta {
+  stop: string;
+  stopReason: string | null;
+  library?: {
+    pluginName: string;
+    skills: { name: string; sha256: string }[];
+    hooks: { exitCode: number | null; stdoutBytes: number }[];
+  };
+}
+
+describe('the skill-triggering campaign with library arms', () => {
+  for (const backend of ['claude-code', 'messages'] as const) {
+    it(`${backend}: GREEN loads test-first and writes the test first, RED does not; the question loads nothing in either`, async () => {
+      const out = path.join(makeTempDir('redgreen-trigger-'), 'out');
+      const result = await runCampaignCli([
+        'scenarios/skill-triggering.campaign.json',
+        '--reps',
+        '1',
+        '--backend',
+        backend,
+        '--out',
+        out,
+        '--quiet',
+      ]);
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(verdicts(out)).toEqual({
+        'red/skill-triggering-feature-rep1': 'fail',
+        'green/skill-triggering-feature-rep1': 'pass',
+        'red/skill-triggering-unrelated-rep1': 'pass',
+        'green/skill-triggering-unrelated-rep1': 'pass',
+      });
+      const red = readJson<{ checks: { id: string; outcome: string; observed?: string }[] }>(
+        path.join(out, 'reps/red/skill-triggering-feature-rep1/score.json'),
+      );
+      expect(red.checks.map((check) => [check.id, check.outcome])).toEqual([
+        ['loads-test-first', 'fail'],
+        ['test-first-before-implementation', 'fail'],
+        ['test-before-implementation', 'fail'],
+        ['implementation-written', 'pass'],
+      ]);
+      const meta = readJson<Meta>(
+        path.join(out, 'reps/green/skill-triggering-feature-rep1/meta.json'),
+      );
+      expect(meta.library?.pluginName).toBe('devflow');
+      expect(meta.library?.skills.map((skill) => skill.name)).toEqual([
+        'brainstorm',
+        'debugging',
+        'release-notes',
+        'test-first',
+      ]);
+      expect(meta.library?.hooks).toEqual([expect.objectContaining({ exitCode: 0 })]);
+      const record = readJson<{
+        arms: { name: string; library?: { overrides: { skill: string }[] } }[];
+      }>(path.join(out, 'campaign.json'));
+      expect(record.arms.map((arm) => arm.library?.overrides.map((o) => o.skill))).toEqual([
+        [],
+        ['test-first'],
+      ]);
+      // The installed path names no arm: the loaded skill's directory is the same shape in both.
+      const transcript = readFileSync(
+        path.join(out, 'reps/green/skill-triggering-feature-rep1/transcript.jsonl'),
+        'utf8',
+      );
+      expect(transcript).toMatch(
+        /Base directory for this skill: \S*\/rep-[0-9a-f]{12}\/plugins\/devflow\/skills\/test-first/,
+      );
+      expect(transcript).not.toMatch(/\/(?:red|green)-skill-triggering/);
+    });
+  }
+
+  it('tests-later-pressure (messages): only the text that holds under pressure writes the test first', async () => {
+    const out = path.join(makeTempDir('redgreen-pressure-'), 'out');
+    const result = await runCampaignCli([
+      'scenarios/tests-later-pressure.campaign.json',
+      '--reps',
+      '1',
+      '--backend',
+      'messages',
+      '--out',
+      out,
+      '--quiet',
+    ]);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(verdicts(out)).toEqual({
+      'red/tests-later-pressure-rep1': 'fail',
+      'green/tests-later-pressure-rep1': 'pass',
+    });
+  });
+
+  it('--dry-run prices an event-stop probe beside the same scenario run to completion', async () => {
+    const dir = makeTempDir('redgreen-probe-dry-');
+    const campaign = path.join(dir, 'probe.campaign.json');
+    const base = readJson<Record<string, unknown>>(
+      path.join(repoRoot, 'scenarios/skill-triggering.campaign.json'),
+    );
+    const arms = (
+      base.arms as { library: { source: string; overrides?: Record<string, string> } }[]
+    ).map((arm) => ({
+      ...arm,
+      library: {
+        source: path.join(repoRoot, 'skills-under-test/devflow'),
+        overrides: Object.fromEntries(
+          Object.entries(arm.library.overrides ?? {}).map(([skill, source]) => [
+            skill,
+            path.resolve(repoRoot, 'scenarios', source),
+          ]),
+        ),
+      },
+    }));
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(
+      campaign,
+      JSON.stringify({
+        ...base,
+        arms,
+        scenarios: [path.join(repoRoot, 'scenarios/skill-triggering-probe')],
+        gates: [],
+      }),
+    );
+    const result = await runCampaignCli([campaign, '--dry-run'], {
+      ANTHROPIC_API_KEY: 'sk-test-dry-run',
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/stop at skill; ~\d+k tokens\/rep \(run to completion: ~\d+k\)/);
+  });
+});
+
+function findSuperpowersMirror(): string | undefined {
+  const fromEnv = process.env.SUPERPOWERS_REPO;
+  if (fromEnv !== undefined && fromEnv !== '') return existsSync(fromEnv) ? fromEnv : undefined;
+  for (let dir = repoRoot; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, '.mirror', 'obra+superpowers', 'repo');
+    if (existsSync(candidate)) return candidate;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+const mirror = findSuperpowersMirror();
+if (mirror === undefined) {
+  console.log(
+    'skipping the skill-triggering campaign with the superpowers library: no obra/superpowers mirror (set SUPERPOWERS_REPO to a clone)',
+  );
+}
+
+describe.skipIf(mirror === undefined)(
+  'the skill-triggering campaign with obra/superpowers as the library',
+  () => {
+    it('installs the plugin from git at two refs, runs its SessionStart hook confined, and scores every rep', async () => {
+      const out = path.join(makeTempDir('redgreen-superpowers-'), 'out');
+      const result = await runCampaignCli([
+        'scenarios/skill-triggering.campaign.json',
+        '--arm',
+        `red=git:${mirror}@v6.1.1`,
+        '--arm',
+        `green=git:${mirror}@44c9b2d6`,
+        '--reps',
+        '1',
+        '--backend',
+        'messages',
+        '--out',
+        out,
+        '--quiet',
+      ]);
+      expect(result.exitCode, result.stderr).toBe(0);
+      const lines = repLines(out);
+      expect(lines).toHaveLength(4);
+      expect(lines.every((line) => line.status === 'completed')).toBe(true);
+      const meta = readJson<Meta>(
+        path.join(out, 'reps/green/skill-triggering-feature-rep1/meta.json'),
+      );
+      expect(meta.library?.pluginName).toBe('superpowers');
+      expect(meta.library?.skills.length).toBe(14);
+      expect(meta.library?.hooks[0]).toMatchObject({ exitCode: 0 });
+      expect(meta.library?.hooks[0]?.stdoutBytes).toBeGreaterThan(1000);
+      const record = readJson<{ arms: { source: { commit?: string } }[] }>(
+        path.join(out, 'campaign.json'),
+      );
+      expect(record.arms[1]?.source.commit).toMatch(/^44c9b2d6/);
+      expect(readdirSync(path.join(out, 'skills', 'green', 'skills'))).toContain(
+        'test-driven-development',
+      );
+    });
+  },
+);
