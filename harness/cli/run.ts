@@ -68,7 +68,7 @@ export function registerRunCommand(program: Command): void {
     )
     .option(
       '--arm <name=source>',
-      "replace an arm's skill text: a directory or git:<repo>@<ref>:<subdir> (repeatable)",
+      "replace an arm's text: a skill directory or git:<repo>@<ref>:<subdir>; for a library arm, its whole skills library (a directory or git:<repo>@<ref>[:<subdir>] holding skills/<name>/SKILL.md); name:skill=source replaces one skill of a library arm (repeatable)",
       collect,
     )
     .option(
@@ -156,6 +156,9 @@ export function registerRunCommand(program: Command): void {
         '  redgreen run scenarios/sdd-panel.campaign.json --arm red=<dir> --arm green=<dir>',
         '  redgreen run --arm red=git:../superpowers@4118245:skills/subagent-driven-development \\',
         '               --arm green=git:../superpowers@e90e40fb:skills/subagent-driven-development',
+        '  redgreen run scenarios/skill-triggering.campaign.json                  # library arms: skills installed as a plugin',
+        '  redgreen run scenarios/skill-triggering.campaign.json --arm red=git:../superpowers@v6.1.1 \\',
+        '               --arm green=git:../superpowers@main --arm green:test-driven-development=<dir>',
         '  redgreen run --resume results/plan-scoped-workspace-20261130-101500Z',
         '',
         'Exit status: 0 when every planned rep is recorded, 1 when the run stopped early or reps are missing,',

@@ -1,0 +1,239 @@
+/**
+ * Library arms and the scenario fields that go with them, through their
+ * public interfaces: a library source and its overrides are checked before
+ * anything is copied, composed with the override in place, and read back as
+ * the engine will list it; the tool table refuses what a backend cannot
+ * offer; a scenario without a plan, an event stop and a library calibration
+ * load, and what cannot work is refused at load with the field and the fix.
+ */
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  composeLibrary,
+  readLibrary,
+  resolveLibrary,
+  splitSkillFile,
+} from '../../harness/campaign/library-source.js';
+import { resolveScenarioIn } from '../../harness/campaign/resolve-scenario.js';
+import { loadScenarioDir } from '../../harness/score/load-scenario.js';
+import { eventStopRule } from '../../harness/session/dispatch-capture.js';
+import {
+  hookContext,
+  librarySystemText,
+  skillToolAnswer,
+} from '../../harness/session/installed-library.js';
+import { sessionToolNames, toolChangesProblem } from '../../harness/session/session-tool-table.js';
+import { repoRoot } from '../helpers/cli.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
+import { runCampaignCli } from './support.js';
+
+const devflow = path.join(repoRoot, 'skills-under-test', 'devflow');
+const v2 = path.join(repoRoot, 'skills-under-test', 'devflow-test-first-v2');
+
+describe('library sources', () => {
+  it('composes the library with an override in place and reads what the engine will list', async () => {
+    const resolved = await resolveLibrary(
+      { source: devflow, overrides: { 'test-first': v2 } },
+      repoRoot,
+      'arm',
+    );
+    expect(resolved.ok).toBe(true);
+    if (!resolved.ok) return;
+    const dest = path.join(makeTempDir(), 'lib');
+    const tree = await composeLibrary(resolved.value, dest);
+    expect(tree).toMatch(/^[0-9a-f]{40}$/);
+    const contents = await readLibrary(dest, undefined);
+    expect(contents.pluginName).toBe('devflow');
+    expect(contents.skills.map((skill) => skill.name)).toEqual([
+      'brainstorm',
+      'debugging',
+      'release-notes',
+      'test-first',
+    ]);
+    expect(contents.skills.find((skill) => skill.name === 'test-first')?.description).toContain(
+      'adding a feature',
+    );
+    expect(contents.hooks).toEqual([
+      expect.objectContaining({ event: 'SessionStart', matcher: 'startup|clear|compact' }),
+    ]);
+    expect(readFileSync(path.join(dest, 'skills', 'test-first', 'SKILL.md'), 'utf8')).toBe(
+      readFileSync(path.join(v2, 'SKILL.md'), 'utf8'),
+    );
+  });
+
+  it('a library without a manifest installs under its given name; front matter is split off', async () => {
+    const dir = makeTempDir();
+    mkdirSync(path.join(dir, 'skills', 'only'), { recursive: true });
+    writeFileSync(
+      path.join(dir, 'skills', 'only', 'SKILL.md'),
+      '---\nname: only\ndescription: >\n  Use when\n  folded\n---\nBody.\n',
+    );
+    const contents = await readLibrary(dir, 'mine');
+    expect(contents.pluginName).toBe('mine');
+    expect(contents.hasManifest).toBe(false);
+    expect(contents.skills[0]).toMatchObject({
+      name: 'only',
+      description: 'Use when folded',
+      body: 'Body.\n',
+    });
+    expect(splitSkillFile('no front matter').body).toBe('no front matter');
+  });
+
+  it('refuses a source with no skills/ and an override of a skill the library lacks', async () => {
+    const empty = await resolveLibrary({ source: v2, overrides: {} }, repoRoot, 'arm');
+    expect(empty.ok ? '' : empty.error.problem).toContain('holds no skills/<name>/ directory');
+    const unknown = await resolveLibrary(
+      { source: devflow, overrides: { tdd: v2 } },
+      repoRoot,
+      'arm',
+    );
+    expect(unknown.ok ? '' : unknown.error.problem).toContain('has no skill "tdd"');
+    expect(unknown.ok ? '' : unknown.error.fix).toContain('test-first');
+  });
+
+  it('refuses arms whose libraries install under different plugin names (the name would tell the arm)', async () => {
+    const dir = makeTempDir();
+    const other = path.join(dir, 'other');
+    cpSync(devflow, other, { recursive: true });
+    writeFileSync(path.join(other, '.claude-plugin', 'plugin.json'), '{"name":"otherflow"}\n');
+    const result = await runCampaignCli([
+      'scenarios/skill-triggering.campaign.json',
+      '--arm',
+      `green=${other}`,
+      '--only',
+      'scenario=skill-triggering-unrelated',
+      '--out',
+      path.join(dir, 'out'),
+    ]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('installs its library as plugin "otherflow"');
+  });
+});
+
+describe('what a session is told and offered', () => {
+  const library = {
+    pluginName: 'devflow',
+    root: '/p/devflow',
+    skills: [
+      {
+        name: 'devflow:tdd',
+        description: 'Use when adding code',
+        dir: '/p/devflow/skills/tdd',
+        body: 'Test first.\n',
+      },
+    ],
+    sessionStart: [
+      { command: 'x', exitCode: 0, stdout: '{"hookSpecificOutput":{"additionalContext":"Hi."}}' },
+      { command: 'y', exitCode: 1, stdout: 'failed' },
+    ],
+  };
+  it('lists the skills after the hooks context, and answers the Skill tool as the engine does', () => {
+    expect(librarySystemText(library)).toBe(
+      'SessionStart hook additional context: Hi.\n\nThe following skills are available for use with the Skill tool:\n\n- devflow:tdd: Use when adding code',
+    );
+    expect(hookContext({ command: 'z', exitCode: 0, stdout: 'plain text\n' })).toBe('plain text');
+    expect(skillToolAnswer(library, { skill: 'tdd' })).toEqual({
+      result: 'Launching skill: tdd',
+      isError: false,
+      loaded: 'Base directory for this skill: /p/devflow/skills/tdd\n\nTest first.\n',
+    });
+    expect(skillToolAnswer(library, { skill: 'other:tdd' })).toMatchObject({
+      result: '<tool_use_error>Unknown skill: other:tdd</tool_use_error>',
+      isError: true,
+    });
+  });
+
+  it('the tool table: defaults, a library adds Skill, changes are checked against the backend', () => {
+    expect(
+      sessionToolNames('messages', 'report', { library: true, changes: { remove: ['Task'] } }),
+    ).toEqual(['Bash', 'Read', 'Glob', 'Grep', 'Skill']);
+    expect(
+      sessionToolNames('claude-code', 'report', { library: false, changes: { add: ['WebFetch'] } }),
+    ).toContain('WebFetch');
+    expect(toolChangesProblem('messages', { add: ['EnterWorktree'] })?.problem).toContain(
+      'not a tool the messages backend can offer',
+    );
+    expect(toolChangesProblem('claude-code', { add: ['EnterWorktree'] })).toBeUndefined();
+    expect(toolChangesProblem('claude-code', { remove: ['Nope'] })?.field).toBe('remove');
+  });
+
+  it('an event stop reads a call as the event list does', () => {
+    const rule = eventStopRule([{ event: 'write', paths: ['src/**'], seat: 'any' }], '/r');
+    const call = (tool: string, input: unknown) => ({
+      toolUseId: 't',
+      tool,
+      input,
+      insideSubagent: false,
+    });
+    expect(rule(call('Write', { file_path: '/r/src/a.js', content: '' }))).toBe(true);
+    expect(rule(call('Write', { file_path: '/r/test/a.test.js', content: '' }))).toBe(false);
+    expect(rule(call('Bash', { command: 'cd /r && echo x > src/b.js' }))).toBe(true);
+    expect(rule(call('Read', { file_path: '/r/src/a.js' }))).toBe(false);
+  });
+});
+
+describe('scenario files for skills as users have them', () => {
+  const copyOf = (id: string, change: (scenario: Record<string, unknown>) => void): string => {
+    const dir = path.join(makeTempDir(), 'scenarios', id);
+    cpSync(path.join(repoRoot, 'scenarios', id), dir, { recursive: true });
+    const file = path.join(dir, 'scenario.json');
+    const scenario = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    change(scenario);
+    writeFileSync(file, JSON.stringify(scenario));
+    return dir;
+  };
+  const problem = async (dir: string): Promise<string> => {
+    const resolved = await resolveScenarioIn(dir);
+    return resolved.ok
+      ? ''
+      : `${resolved.error.input}: ${resolved.error.problem} (${resolved.error.fix})`;
+  };
+
+  it('loads a scenario without a plan, an event stop and library calibrations', async () => {
+    expect(await problem(path.join(repoRoot, 'scenarios', 'skill-triggering-probe'))).toBe('');
+    const loaded = loadScenarioDir(path.join(repoRoot, 'scenarios', 'skill-triggering-feature'));
+    expect(loaded.ok && loaded.value.calibration[0]?.library?.overrides).toEqual({
+      'test-first': v2,
+    });
+  });
+
+  it('refuses a plan fact, {{planPath}}, a stop at an answer, a question nobody can ask, and two texts for one calibration', async () => {
+    expect(
+      await problem(
+        copyOf('skill-triggering-feature', (s) => {
+          (s.checks as { post: unknown[] }).post.push({
+            id: 'x',
+            verb: 'file-exists',
+            path: '{{ownPlan}}',
+          });
+        }),
+      ),
+    ).toContain('{{ownPlan}}');
+    const template = copyOf('skill-triggering-feature', () => {});
+    writeFileSync(path.join(template, 'prompt.hbs'), 'Do {{planPath}}.\n');
+    expect(await problem(template)).toContain('uses {{planPath}}, but the scenario has no plan');
+    expect(
+      await problem(
+        copyOf('skill-triggering-probe', (s) => {
+          s.stop = { at: { event: 'answer' } };
+        }),
+      ),
+    ).toContain('stop.at: names an answer');
+    expect(
+      await problem(
+        copyOf('skill-triggering-probe', (s) => {
+          s.stop = { at: { event: 'question' } };
+        }),
+      ),
+    ).toContain('add "AskUserQuestion" to tools.add');
+    expect(
+      await problem(
+        copyOf('skill-triggering-feature', (s) => {
+          const calibration = s.calibration as { mustPass: Record<string, unknown>[] };
+          (calibration.mustPass[0] as Record<string, unknown>).skill = 'sdd-released';
+        }),
+      ),
+    ).toContain('give "skill" (one skill folder) or "library"');
+  });
+});
