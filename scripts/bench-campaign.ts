@@ -19,8 +19,15 @@
  *    (its subagents plus the controller); and the harness's peak RSS, in a
  *    fresh process (on the messages backend every seat's loop runs in it).
  *    `--full-session-only` runs just this case.
+ * 5. Skills libraries (`--skills-only` runs just this case): (a) the harness's
+ *    overhead per rep of a library arm (the devflow library installed as a
+ *    plugin, its SessionStart hook run confined) against a one-folder arm, on
+ *    the same scenario, as medians, and their difference; (b) the estimated
+ *    input tokens (the local server's estimate: input plus cache) of a
+ *    stop-at-first-skill probe against the same feature request run to
+ *    completion, as medians, and their ratio.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -237,7 +244,130 @@ async function reportFullSessions(): Promise<void> {
   );
 }
 
+/** Input-side tokens of a rep as the local server estimates them (input, cache writes and reads). */
+function inputTokens(meta: RepMeta): number {
+  const tokens = meta.tokens;
+  return tokens === null ? 0 : tokens.input + tokens.cacheWrite + tokens.cacheRead;
+}
+
+async function reportSkills(): Promise<void> {
+  const root = process.cwd();
+  const work = mkdtempSync(path.join(os.tmpdir(), 'redgreen-bench-skills-'));
+  try {
+    // (a) The same scenario for a library arm and a one-folder arm (whose prompt must name its folder).
+    const scenarioDir = path.join(work, 'bench-overhead');
+    cpSync(path.join(root, 'scenarios', 'skill-triggering-unrelated'), scenarioDir, {
+      recursive: true,
+    });
+    const scenario = JSON.parse(
+      readFileSync(path.join(scenarioDir, 'scenario.json'), 'utf8'),
+    ) as Record<string, unknown>;
+    writeFileSync(
+      path.join(scenarioDir, 'scenario.json'),
+      JSON.stringify({
+        ...scenario,
+        id: 'bench-overhead',
+        fixture: { recipe: path.join(root, 'fixtures', 'textkit'), scenario: 'start' },
+      }),
+    );
+    writeFileSync(
+      path.join(scenarioDir, 'prompt.hbs'),
+      `${readFileSync(path.join(scenarioDir, 'prompt.hbs'), 'utf8').trim()} (Skills, if any: {{skillDir}}.)\n`,
+    );
+    const base = {
+      title: 'bench',
+      scenarios: ['./bench-overhead'],
+      reps: 10,
+      model: 'claude-sonnet-5-5',
+      offlineModel: 'scripted:skill-trigger',
+      backend,
+    };
+    const overheadFile = path.join(work, 'overhead.campaign.json');
+    writeFileSync(
+      overheadFile,
+      JSON.stringify({
+        ...base,
+        id: 'bench-overhead',
+        arms: [
+          {
+            name: 'library',
+            role: 'red',
+            label: 'library',
+            library: { source: path.join(root, 'skills-under-test', 'devflow') },
+            layout: 'default',
+          },
+          {
+            name: 'folder',
+            role: 'green',
+            label: 'one folder',
+            skill: path.join(root, 'skills-under-test', 'devflow-test-first-v2'),
+            layout: 'default',
+          },
+        ],
+      }),
+    );
+    const overhead = await benchRun({
+      campaignFile: overheadFile,
+      policy: 'skill-trigger',
+      repsPerCell: 10,
+      concurrency: 1,
+      faults: [],
+    });
+    const byArm = (arm: string): number[] =>
+      overhead.metas.filter((meta) => meta.arm === arm).map((meta) => meta.harnessOverheadMs);
+    const library = median(byArm('library'));
+    const folder = median(byArm('folder'));
+    console.log(
+      `\n5. skills libraries (scripted:skill-trigger; (a) at concurrency 1, load average ${os.loadavg()[0]?.toFixed(1)})\n   (a) harness overhead per rep: library arm (install + SessionStart hook) median ${library.toFixed(0)} ms, one-folder arm median ${folder.toFixed(0)} ms; the library adds ${(library - folder).toFixed(0)} ms (${byArm('library').length} + ${byArm('folder').length} reps)`,
+    );
+    // (b) A stop-at-first-skill probe against the same request run to completion (GREEN's text).
+    const tokensFile = path.join(root, 'scenarios', 'bench-skill-tokens.campaign.json');
+    const campaign = JSON.parse(
+      readFileSync(path.join(root, 'scenarios', 'skill-triggering.campaign.json'), 'utf8'),
+    ) as { arms: unknown[] };
+    writeFileSync(
+      tokensFile,
+      JSON.stringify({
+        ...campaign,
+        id: 'bench-skill-tokens',
+        arms: campaign.arms.slice(1),
+        scenarios: ['skill-triggering-probe', 'skill-triggering-feature'],
+        gates: [],
+      }),
+    );
+    try {
+      const tokens = await benchRun({
+        campaignFile: tokensFile,
+        policy: 'skill-trigger',
+        repsPerCell: 3,
+        concurrency: 3,
+        faults: [],
+      });
+      const of = (id: string): number[] =>
+        tokens.metas.filter((meta) => meta.scenario === id).map(inputTokens);
+      const probe = median(of('skill-triggering-probe'));
+      const whole = median(of('skill-triggering-feature'));
+      const turns = (id: string): number =>
+        median(tokens.metas.filter((meta) => meta.scenario === id).map((meta) => meta.turns));
+      console.log(
+        `   (b) estimated input tokens a rep: stop-at-first-skill probe median ${probe} (${turns('skill-triggering-probe')} turn(s)), the same request run to completion median ${whole} (${turns('skill-triggering-feature')} turns): ratio ${(probe / whole).toFixed(3)}`,
+      );
+    } finally {
+      rmSync(tokensFile, { force: true });
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--skills-only')) {
+    console.log(
+      `redgreen bench-campaign (skills libraries): backend ${backend}, ${os.cpus().length} cores, node ${process.version}`,
+    );
+    await reportSkills();
+    return;
+  }
   const fullJson = process.argv.indexOf('--full-session-json');
   if (fullJson !== -1) {
     const measured = await measureFullSessions(
@@ -311,6 +441,7 @@ async function main(): Promise<void> {
       .join('; ')}`,
   );
   await reportFullSessions();
+  await reportSkills();
   const pkg = JSON.parse(readFileSync(path.join(process.cwd(), 'package.json'), 'utf8')) as {
     version: string;
   };

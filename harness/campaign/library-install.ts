@@ -20,7 +20,18 @@
  * in the read-only plugin directory); the messages backend reads
  * the same outputs (installed-library.ts). Other hook events are not run.
  */
-import { chmod, cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  copyFile,
+  cp,
+  link,
+  mkdir,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
 import path from 'node:path';
 import { sha256Hex } from '../lib/hash.js';
 import type { InstalledLibrary, SessionStartOutput } from '../session/installed-library.js';
@@ -45,36 +56,67 @@ function firesOnStartup(matcher: string | undefined): boolean {
   }
 }
 
-export async function installLibrary(options: {
-  /** The arm's composed library in the results directory (read-only). */
-  readonly from: string;
+/** A library placed in a rep's private directory, its hooks not run yet. */
+export interface PlacedLibrary {
+  readonly root: string;
   readonly contents: LibraryContents;
-  /** The rep's private directory (outside the fixture). */
-  readonly privateDir: string;
-  readonly fixtureDir: string;
-  readonly sandbox: Sandbox;
-}): Promise<{ readonly library: InstalledLibrary; readonly record: LibraryInstallRecord }> {
-  const { contents } = options;
-  const root = path.join(options.privateDir, 'plugins', contents.pluginName);
-  await mkdir(path.dirname(root), { recursive: true });
-  await cp(options.from, root, { recursive: true });
-  if (!contents.hasManifest) {
-    await mkdir(path.join(root, '.claude-plugin'), { recursive: true });
-    await writeFile(
-      path.join(root, '.claude-plugin', 'plugin.json'),
-      `${JSON.stringify({ name: contents.pluginName }, null, 2)}\n`,
-    );
-  } else {
-    // Hooks declared in the manifest are replaced with the replay below, like hooks.json.
-    const file = path.join(root, '.claude-plugin', 'plugin.json');
-    const manifest = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
-    if ('hooks' in manifest) {
-      const { hooks: _replaced, ...rest } = manifest;
-      await rm(file, { force: true });
-      await writeFile(file, `${JSON.stringify(rest, null, 2)}\n`);
+}
+
+/**
+ * Link (or, across file systems, copy) every file of a composed library into
+ * `to`: the files are read-only and nothing here writes into one (a file
+ * redgreen replaces is unlinked first), so a hard link is as good as a copy
+ * and costs a fraction of it.
+ */
+async function linkTree(from: string, to: string): Promise<void> {
+  await mkdir(to, { recursive: true });
+  for (const entry of await readdir(from, { withFileTypes: true })) {
+    const source = path.join(from, entry.name);
+    const target = path.join(to, entry.name);
+    if (entry.isDirectory()) await linkTree(source, target);
+    else if (entry.isSymbolicLink()) await cp(source, target, { verbatimSymlinks: true });
+    else if (entry.isFile()) {
+      try {
+        await link(source, target);
+      } catch {
+        await copyFile(source, target);
+        await chmod(target, (await stat(source)).mode & 0o777);
+      }
     }
   }
+}
 
+/** Put the library where the rep's engine loads it: `<private dir>/plugins/<plugin name>`, with a manifest. */
+export async function placeLibrary(options: {
+  readonly from: string;
+  readonly contents: LibraryContents;
+  readonly privateDir: string;
+}): Promise<PlacedLibrary> {
+  const { contents } = options;
+  const root = path.join(options.privateDir, 'plugins', contents.pluginName);
+  await linkTree(options.from, root);
+  const manifestFile = path.join(root, '.claude-plugin', 'plugin.json');
+  if (!contents.hasManifest) {
+    await mkdir(path.dirname(manifestFile), { recursive: true });
+    await writeFile(manifestFile, `${JSON.stringify({ name: contents.pluginName }, null, 2)}\n`);
+  } else {
+    // Hooks declared in the manifest are replaced with the replay below, like hooks.json.
+    const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as Record<string, unknown>;
+    if ('hooks' in manifest) {
+      const { hooks: _replaced, ...rest } = manifest;
+      await rm(manifestFile, { force: true });
+      await writeFile(manifestFile, `${JSON.stringify(rest, null, 2)}\n`);
+    }
+  }
+  return { root, contents };
+}
+
+/** Run a placed library's SessionStart hooks confined, install their replay, and describe the result. */
+export async function startLibrary(
+  placed: PlacedLibrary,
+  options: { readonly privateDir: string; readonly fixtureDir: string; readonly sandbox: Sandbox },
+): Promise<{ readonly library: InstalledLibrary; readonly record: LibraryInstallRecord }> {
+  const { root, contents } = placed;
   const outputs: SessionStartOutput[] = [];
   const records: LibraryInstallRecord['hooks'] = [];
   const replay: { type: 'command'; command: string }[] = [];
@@ -140,4 +182,15 @@ export async function installLibrary(options: {
       hooksNotRun: [...contents.hooksNotRun],
     },
   };
+}
+
+/** Place a library and start it: what a rep does, in one call (tests and tools). */
+export async function installLibrary(options: {
+  readonly from: string;
+  readonly contents: LibraryContents;
+  readonly privateDir: string;
+  readonly fixtureDir: string;
+  readonly sandbox: Sandbox;
+}): Promise<{ readonly library: InstalledLibrary; readonly record: LibraryInstallRecord }> {
+  return startLibrary(await placeLibrary(options), options);
 }

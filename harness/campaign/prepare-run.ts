@@ -204,7 +204,13 @@ async function prepareSkills(
           ),
         );
       }
-      skills.set(arm.name, { dir, tree, neutralName: contents.pluginName, library: contents });
+      skills.set(arm.name, {
+        dir,
+        tree,
+        neutralName: contents.pluginName,
+        library: contents,
+        installFrom: composedLibraryDir(workRoot, arm),
+      });
       continue;
     }
     if (!existsSync(path.join(dir, 'SKILL.md'))) {

@@ -27,7 +27,7 @@ import type { SessionBackend, SessionOutcome } from '../session/session-types.js
 import { TranscriptSink } from '../session/transcript-sink.js';
 import { sessionLimitsFor } from './cost-limits.js';
 import { appendRepLine, type LedgerRepLine } from './ledger.js';
-import { installLibrary } from './library-install.js';
+import { placeLibrary, startLibrary } from './library-install.js';
 import type { LibraryContents } from './library-source.js';
 import type { ResolvedCampaign } from './load-campaign.js';
 import type { RepModel } from './model-runtime.js';
@@ -66,6 +66,8 @@ export interface PreparedSkill {
   readonly neutralName: string;
   /** A library arm's contents (library-source.ts); undefined for a one-folder arm. */
   readonly library?: LibraryContents | undefined;
+  /** Where reps install a library arm's library from: its composed copy in the run's work root (same file system, so hard links work). */
+  readonly installFrom?: string | undefined;
 }
 
 /** Everything shared by the reps of one run. */
@@ -163,18 +165,22 @@ export async function runRep(
   const redactor = new SecretRedactor([model.endpoint.apiKey, ...context.secrets]);
   try {
     const repo = path.join(privateDir, 'repo');
-    const copied = await copyFixture(variant.dir, repo);
-    if (!copied.ok) throw new Error(`copying the fixture failed: ${copied.error.problem}`);
-    const installed =
+    // A library arm's plugin is placed while the fixture is copied; its hooks run in the copy.
+    const [copied, placed] = await Promise.all([
+      copyFixture(variant.dir, repo),
       skill.library === undefined
         ? undefined
-        : await installLibrary({
-            from: skill.dir,
+        : placeLibrary({
+            from: skill.installFrom ?? skill.dir,
             contents: skill.library,
             privateDir,
-            fixtureDir: repo,
-            sandbox: context.sandbox,
-          });
+          }),
+    ]);
+    if (!copied.ok) throw new Error(`copying the fixture failed: ${copied.error.problem}`);
+    const installed =
+      placed === undefined
+        ? undefined
+        : await startLibrary(placed, { privateDir, fixtureDir: repo, sandbox: context.sandbox });
     const skillDir = installed?.library.root ?? path.join(privateDir, 'skills', skill.neutralName);
     if (installed === undefined) await copySkill(skill.dir, skillDir);
     const instructions = await readInstructions(repo, scenario.config.instructions);

@@ -415,7 +415,13 @@ export function summariseResults(loaded: LoadedResults): ResultsModel {
       role: arm.role,
       label: arm.label,
       layout: arm.layout,
-      source: skillSourceText(arm.source),
+      // A library arm: its library, the plugin it installs as, and the skills it replaces.
+      source:
+        arm.library === undefined
+          ? skillSourceText(arm.source)
+          : `library ${skillSourceText(arm.source)} as plugin ${arm.library.pluginName}${arm.library.overrides
+              .map((override) => `, ${override.skill} from ${skillSourceText(override.source)}`)
+              .join('')}`,
       tree: arm.tree,
     })),
     scenarios: record.scenarios.map((scenario) => ({ id: scenario.id, title: scenario.title })),
