@@ -7,7 +7,7 @@
  * the hook ran confined; and the same campaigns run with obra/superpowers'
  * library at two refs when a mirror is found (skipped, saying why, otherwise).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/cli.js';
@@ -107,6 +107,63 @@ describe('the skill-triggering campaign with library arms', () => {
     });
   });
 
+  it('instructions: the named CLAUDE.md reaches the session and is recorded; a file the fixture lacks is refused', async () => {
+    const dir = makeTempDir('redgreen-instructions-');
+    const scenarioDir = path.join(dir, 'with-claude-md');
+    cpSync(path.join(repoRoot, 'scenarios', 'skill-triggering-unrelated'), scenarioDir, {
+      recursive: true,
+    });
+    const file = path.join(scenarioDir, 'scenario.json');
+    const scenario = readJson<Record<string, unknown>>(file);
+    const write = (instructions: string[]) =>
+      writeFileSync(
+        file,
+        JSON.stringify({
+          ...scenario,
+          id: 'with-claude-md',
+          fixture: { recipe: path.join(repoRoot, 'fixtures', 'textkit'), scenario: 'start' },
+          instructions,
+        }),
+      );
+    write(['CLAUDE.md']);
+    const campaign = path.join(dir, 'c.campaign.json');
+    writeFileSync(
+      campaign,
+      JSON.stringify({
+        id: 'with-claude-md',
+        title: 'instructions',
+        arms: [
+          {
+            name: 'green',
+            role: 'green',
+            label: 'devflow',
+            library: { source: path.join(repoRoot, 'skills-under-test', 'devflow') },
+            layout: 'claude-md',
+          },
+        ],
+        scenarios: ['./with-claude-md'],
+        reps: 1,
+        model: 'claude-sonnet-5-5',
+        offlineModel: 'scripted:skill-trigger',
+        backend: 'messages',
+      }),
+    );
+    const out = path.join(dir, 'out');
+    const result = await runCampaignCli([campaign, '--out', out, '--quiet']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const rep = path.join(out, 'reps/green/with-claude-md-rep1');
+    expect(
+      readJson<{ instructions?: { path: string }[] }>(path.join(rep, 'meta.json')).instructions,
+    ).toEqual([{ path: 'CLAUDE.md', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
+    expect(readFileSync(path.join(rep, 'transcript.jsonl'), 'utf8')).not.toContain(
+      'Do not write test files',
+    );
+    write(['AGENTS.md']);
+    const refused = await runCampaignCli([campaign, '--out', path.join(dir, 'out2')]);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain('instructions: names AGENTS.md, which fixture');
+  });
+
   it('--dry-run prices an event-stop probe beside the same scenario run to completion', async () => {
     const dir = makeTempDir('redgreen-probe-dry-');
     const campaign = path.join(dir, 'probe.campaign.json');
@@ -127,7 +184,6 @@ describe('the skill-triggering campaign with library arms', () => {
         ),
       },
     }));
-    const { writeFileSync } = await import('node:fs');
     writeFileSync(
       campaign,
       JSON.stringify({
