@@ -88,14 +88,14 @@ describe('the skill-triggering campaign with library arms', () => {
     });
   }
 
-  it('tests-later-pressure (messages): only the text that holds under pressure writes the test first', async () => {
+  it('tests-later-pressure (claude-code): only the text that holds under pressure writes the test first', async () => {
     const out = path.join(makeTempDir('redgreen-pressure-'), 'out');
     const result = await runCampaignCli([
       'scenarios/tests-later-pressure.campaign.json',
       '--reps',
       '1',
       '--backend',
-      'messages',
+      'claude-code',
       '--out',
       out,
       '--quiet',
