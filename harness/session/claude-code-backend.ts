@@ -299,9 +299,8 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
             additionalDirectories: [request.skillDir],
             abortController: abort,
             ...capture?.queryOptions(),
-            ...(capture === undefined && !tools.includes('AskUserQuestion')
-              ? {}
-              : firstDispatchOptions()),
+            // Headless, the engine offers the question tool only with a permission prompt tool.
+            ...(tools.includes('AskUserQuestion') ? firstDispatchOptions() : {}),
             ...user?.queryOptions(),
             // Every part's PreToolUse hook, not only the last part's.
             ...combinedHooks([
