@@ -1,28 +1,9 @@
-/**
- * The fix-loop-breaker, rulings-not-stalls and SDD panel campaigns with the
- * real superpowers texts as `git:` arms, read from a local mirror of
- * obra/superpowers with `git archive` exactly as a user's `--arm` would: they
- * run offline without error, and scripted:skill-reader, following each real
- * text, lands every cell where it lands under the reference texts. Skipped,
- * saying why, on a machine without the mirror (set SUPERPOWERS_REPO to a
- * clone).
- */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/cli.js';
+import { findSuperpowersMirror } from '../helpers/superpowers-mirror.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { readJson, repLines, runCampaignCli } from './support.js';
-
-function findSuperpowersMirror(): string | undefined {
-  const fromEnv = process.env.SUPERPOWERS_REPO;
-  if (fromEnv !== undefined && fromEnv !== '') return existsSync(fromEnv) ? fromEnv : undefined;
-  for (let dir = repoRoot; ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, '.mirror', 'obra+superpowers', 'repo');
-    if (existsSync(candidate)) return candidate;
-    if (path.dirname(dir) === dir) return undefined;
-  }
-}
 
 const mirror = findSuperpowersMirror();
 if (mirror === undefined) {

@@ -7,10 +7,11 @@
  * the hook ran confined; and the same campaigns run with obra/superpowers'
  * library at two refs when a mirror is found (skipped, saying why, otherwise).
  */
-import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/cli.js';
+import { findSuperpowersMirror } from '../helpers/superpowers-mirror.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { readJson, repLines, runCampaignCli } from './support.js';
 
@@ -200,16 +201,6 @@ describe('the skill-triggering campaign with library arms', () => {
     expect(result.stdout).toMatch(/stop at skill; ~\d+k tokens\/rep \(run to completion: ~\d+k\)/);
   });
 });
-
-function findSuperpowersMirror(): string | undefined {
-  const fromEnv = process.env.SUPERPOWERS_REPO;
-  if (fromEnv !== undefined && fromEnv !== '') return existsSync(fromEnv) ? fromEnv : undefined;
-  for (let dir = repoRoot; ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, '.mirror', 'obra+superpowers', 'repo');
-    if (existsSync(candidate)) return candidate;
-    if (path.dirname(dir) === dir) return undefined;
-  }
-}
 
 const mirror = findSuperpowersMirror();
 if (mirror === undefined) {

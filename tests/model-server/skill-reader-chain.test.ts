@@ -7,7 +7,7 @@
  * without one). The moves themselves are proven by each buildclock
  * scenario's calibration (`scenario lint`, tests/score/scenario-lint.test.ts).
  */
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -24,6 +24,7 @@ import { parsePlanTasks } from '../../harness/model-server/policies/plan.js';
 import { planConflicts } from '../../harness/model-server/policies/plan-conflicts.js';
 import { classifyMechanisms } from '../../harness/model-server/policies/skill-mechanisms.js';
 import { repoRoot, runCli } from '../helpers/cli.js';
+import { findSuperpowersMirror } from '../helpers/superpowers-mirror.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { runBackendSession } from '../session/support/run-session.js';
 
@@ -46,17 +47,6 @@ describe('the mechanisms a text prescribes, read with markers.json', () => {
     expect(classifyMechanisms(both)).toEqual({ fixLoop: 'unknown', planConflicts: 'unknown' });
   });
 });
-
-/** The obra/superpowers mirror, when this machine has one (the tests skip without it). */
-function findSuperpowersMirror(): string | undefined {
-  const fromEnv = process.env.SUPERPOWERS_REPO;
-  if (fromEnv !== undefined && fromEnv !== '') return existsSync(fromEnv) ? fromEnv : undefined;
-  for (let dir = repoRoot; ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, '.mirror', 'obra+superpowers', 'repo');
-    if (existsSync(candidate)) return candidate;
-    if (path.dirname(dir) === dir) return undefined;
-  }
-}
 
 describe('the real superpowers texts classify as their reference counterparts', () => {
   const mirror = findSuperpowersMirror();

@@ -10,7 +10,7 @@ import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from '../helpers/cli.js';
+import { findSuperpowersMirror } from '../helpers/superpowers-mirror.js';
 import { skillsUnderTest } from './script-sandbox.js';
 import {
   classifyMechanisms,
@@ -336,17 +336,6 @@ describe('templates and scripts', () => {
     }
   });
 });
-
-/** The obra/superpowers mirror, when this machine has one (never needed: tests skip without it). */
-function findSuperpowersMirror(): string | undefined {
-  const fromEnv = process.env.SUPERPOWERS_REPO;
-  if (fromEnv !== undefined && fromEnv !== '') return existsSync(fromEnv) ? fromEnv : undefined;
-  for (let dir = repoRoot; ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, '.mirror', 'obra+superpowers', 'repo');
-    if (existsSync(candidate)) return candidate;
-    if (path.dirname(dir) === dir) return undefined;
-  }
-}
 
 describe('markers against the real superpowers texts (from a local mirror)', () => {
   const mirror = findSuperpowersMirror();

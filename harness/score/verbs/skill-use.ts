@@ -9,11 +9,11 @@
  */
 import { z } from 'zod';
 import { type EventSelector, eventMatch } from '../event-selector.js';
-import { type Evidence, required } from '../evidence.js';
+import { type Evidence, PARTIAL_ABSENCE, required } from '../evidence.js';
 import { nonBlank, regexSource, seatSelectorSchema } from '../param-types.js';
 import { type SessionEvent, sessionEvents } from '../session-events.js';
 import { SKILL_FORMS } from '../skill-invocations.js';
-import { listed, type ParamProblem } from '../verb.js';
+import { defineVerb, listed, type ParamProblem } from '../verb.js';
 import { dispatchSeatSelectorSchema } from './tool-match.js';
 
 export const skillUseShape = {
@@ -77,4 +77,45 @@ export function describeInvocations(events: readonly SessionEvent[]): string {
     ),
     3,
   );
+}
+
+/**
+ * `skill-invoked` (`wanted: true`) or `skill-not-invoked` (`false`): the
+ * same reading of the same invocations, the outcome swapped; a partial
+ * transcript that does not show the skill decides neither.
+ */
+export function skillUseVerb(wanted: boolean, summary: string) {
+  return defineVerb({
+    summary,
+    params: z.object(skillUseShape).strict(),
+    reads: () => ['transcript'],
+    validate: skillUseProblem,
+    run: (params, evidence) => {
+      const { counted, anyForm } = invocationsOf(params, evidence);
+      const observed = formsObserved(anyForm);
+      if (counted.length > 0) {
+        return {
+          outcome: wanted ? 'pass' : 'fail',
+          observed,
+          detail: `invoked: ${describeInvocations(counted)}`,
+        };
+      }
+      if (required(evidence.transcript, 'transcript').partial === true) {
+        return {
+          outcome: 'undecided',
+          observed,
+          detail: `${skillNamed(params)}: ${PARTIAL_ABSENCE}`,
+        };
+      }
+      const other =
+        wanted && anyForm.length > 0
+          ? `; only in another form: ${describeInvocations(anyForm)}`
+          : '';
+      return {
+        outcome: wanted ? 'fail' : 'pass',
+        observed,
+        detail: `${skillNamed(params)} was not invoked${params.form === 'any' ? '' : ` by form ${params.form}`}${other}`,
+      };
+    },
+  });
 }
