@@ -30,7 +30,9 @@ interface Meta {
 }
 
 describe('the skill-triggering campaign with library arms', () => {
-  for (const backend of ['claude-code', 'messages'] as const) {
+  // The messages backend's verdicts on these scenarios are proved by their lint (tests/score/scenario-lint.test.ts),
+  // and its parity with the engine by tests/session/skills-library.test.ts.
+  for (const backend of ['claude-code'] as const) {
     it(`${backend}: GREEN loads test-first and writes the test first, RED does not; the question loads nothing in either`, async () => {
       const out = path.join(makeTempDir('redgreen-trigger-'), 'out');
       const result = await runCampaignCli([
