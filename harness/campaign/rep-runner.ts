@@ -10,7 +10,7 @@ import {
 import { sha256Hex } from '../lib/hash.js';
 import { childrenStoppedFromOutside, lastOutsideSignal } from '../lib/outside-signals.js';
 import { harnessVersion } from '../lib/package-root.js';
-import { openDirectoriesToOwner, removeTree } from '../lib/remove-tree.js';
+import { openDirectoriesToOwner, openToReaders, removeTree } from '../lib/remove-tree.js';
 import type { Facts } from '../score/placeholders.js';
 import { formatReplyFile } from '../score/reply-file.js';
 import type { RepScore } from '../score/score-rep.js';
@@ -549,10 +549,15 @@ async function landDirectory(partialDir: string, finalDir: string): Promise<void
   await rename(partialDir, finalDir);
 }
 
-/** A per-rep copy of the read-only skill text, so no session can see another rep's files. */
+/**
+ * A per-rep copy of the read-only skill text, so no session can see another
+ * rep's files; readable by everyone (a sandbox may run as another user),
+ * writable by no one but its owner.
+ */
 async function copySkill(from: string, to: string): Promise<void> {
   await mkdir(path.dirname(to), { recursive: true });
   await cp(from, to, { recursive: true });
+  await openToReaders(to);
   await chmod(to, 0o555);
 }
 

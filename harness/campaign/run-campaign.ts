@@ -5,6 +5,7 @@ import type { InputError } from '../lib/input-error.js';
 import { removeTree } from '../lib/remove-tree.js';
 import { ok, type Result } from '../lib/result.js';
 import { createBackend } from '../session/create-backend.js';
+import { openPathToSandbox } from '../session/sandbox.js';
 import { checkCostLimitsPriced, costLimitsOfflineNote } from './cost-limits.js';
 import { credentialVariables } from './endpoint-profile.js';
 import { type LedgerRepLine, readLedger } from './ledger.js';
@@ -93,6 +94,8 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
   });
   if (!prepared.ok) return prepared;
   const run: PreparedRun = prepared.value;
+  // Its reps' fixtures lie inside: a sandbox run as another user must reach them.
+  await openPathToSandbox(backend.value.sandbox, run.workRoot);
   for (const note of reachable.value) events({ type: 'notice', message: note });
   const brains = await startModelBrains(models, {
     seed: campaign.seed,

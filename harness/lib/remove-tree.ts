@@ -17,6 +17,17 @@ export async function openDirectoriesToOwner(dir: string): Promise<void> {
   }
 }
 
+/** Let everyone read every file and enter every directory under `dir` (symlinks are not followed). */
+export async function openToReaders(dir: string): Promise<void> {
+  const stats = await lstat(dir).catch(() => undefined);
+  if (stats === undefined || stats.isSymbolicLink()) return;
+  const wanted = stats.mode | (stats.isDirectory() ? 0o555 : 0o444);
+  if (wanted !== stats.mode) await chmod(dir, wanted & 0o7777).catch(() => undefined);
+  if (!stats.isDirectory()) return;
+  const entries = await readdir(dir).catch(() => [] as string[]);
+  for (const entry of entries) await openToReaders(path.join(dir, entry));
+}
+
 /**
  * Remove a directory tree that may hold read-only directories (the skill
  * copies redgreen makes for sessions). Root ignores file modes; any other

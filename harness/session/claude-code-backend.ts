@@ -14,11 +14,12 @@ import { ClaudeCodeUser } from './claude-code-user.js';
 import { eventStopRule } from './dispatch-capture.js';
 import { claudeCodeEnvironment, privateDirsOf } from './engine-env.js';
 import { type EngineProcess, spawnEngineInOwnGroup } from './engine-process.js';
+import { engineWritesHandOver } from './engine-writes.js';
 import type { InstalledLibrary } from './installed-library.js';
 import { instructionsReminder } from './project-instructions.js';
 import { combinedHooks } from './query-hooks.js';
 import { apiReportedModel } from './reported-model.js';
-import type { Sandbox } from './sandbox.js';
+import { handOverToSandbox, type Sandbox } from './sandbox.js';
 import { SESSION_TOOLS, sessionToolNames, type ToolChanges } from './session-tool-table.js';
 import type {
   SessionBackend,
@@ -216,6 +217,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
       const dirs = privateDirsOf(request.privateDir);
       await mkdir(dirs.home, { recursive: true });
       await mkdir(dirs.tmp, { recursive: true });
+      await handOverToSandbox(options.sandbox, dirs.tmp);
       const shellPrefix = path.join(request.privateDir, 'confined-shell');
       await writeShellPrefix(shellPrefix, {
         sandbox: options.sandbox,
@@ -308,6 +310,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
               claudeCodeRefusalHook(request.stop),
               request.stop === 'complete' ? seatWatch.watch.queryOptions() : undefined,
               user?.queryOptions(),
+              engineWritesHandOver(options.sandbox, request.fixtureRepo),
             ]),
             // Its own process group: a Ctrl-C at the terminal reaches the harness, not the engine.
             spawnClaudeCodeProcess: (spawnOptions) => {

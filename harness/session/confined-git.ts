@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { type GitOutput, type GitRunner, gitEnvironmentFor } from '../fixture/index.js';
 import { trackDetachedChild } from '../lib/live-children.js';
 import { noteChildExit } from '../lib/outside-signals.js';
-import { BWRAP, bubblewrapArgs, type Sandbox } from './sandbox.js';
+import { confinedArgv, type Sandbox } from './sandbox.js';
 
 const GIT_TIMEOUT_MS = 60_000;
 
@@ -15,29 +15,28 @@ const GIT_TIMEOUT_MS = 60_000;
  */
 export function confinedGitRunner(sandbox: Sandbox): GitRunner {
   return (repoDir: string, args: readonly string[]): Promise<GitOutput> => {
-    const env = gitEnvironmentFor(repoDir);
-    const [file, argv] =
-      sandbox.kind === 'bubblewrap'
-        ? [
-            BWRAP,
-            [
-              ...bubblewrapArgs({
-                readWrite: [],
-                readOnly: [repoDir],
-                home: '/tmp/home',
-                cwd: repoDir,
-                env,
-              }),
-              '--',
-              'git',
-              ...args,
-            ],
-          ]
-        : ['git', [...args]];
+    const [file, ...argv] = confinedArgv(
+      sandbox,
+      {
+        readWrite: [],
+        readOnly: [repoDir],
+        home: '/tmp/home',
+        cwd: repoDir,
+        // The repository is the sandbox user's, or root's seen from inside: either way it is
+        // the only one there, and git must not refuse it for its owner.
+        env: {
+          ...gitEnvironmentFor(repoDir),
+          GIT_CONFIG_COUNT: '1',
+          GIT_CONFIG_KEY_0: 'safe.directory',
+          GIT_CONFIG_VALUE_0: '*',
+        },
+      },
+      ['git', ...args],
+    ) as [string, ...string[]];
     return new Promise((resolve, reject) => {
       const child = spawn(file, argv, {
         cwd: repoDir,
-        env,
+        env: {},
         stdio: ['ignore', 'pipe', 'pipe'],
         detached: true,
       });

@@ -1,25 +1,82 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { trackDetachedChild } from '../lib/live-children.js';
 import { noteChildExit } from '../lib/outside-signals.js';
 import { SESSION_PATH } from './engine-env.js';
+import { handOverTree } from './sandbox-owner.js';
 
 /**
- * How model-issued commands are confined.
- * - `bubblewrap`: a fresh user, mount, PID, IPC and network namespace; the
- *   fixture read-write, the skill read-only, the system read-only, a private
- *   /tmp and HOME, nothing else of the host's files, no network.
- * - `process`: a plain child process in the fixture with a scrubbed
- *   environment. Weaker (no filesystem or network confinement); used only
- *   where bubblewrap is missing or user namespaces are disabled, and
- *   reported as such by `redgreen doctor` and in every rep's meta.json.
+ * How untrusted code (model-issued commands, skill scripts, a recipe's
+ * tests, rep-time check commands, plugin hooks) is confined. Every such
+ * command goes through `confinedArgv`, the one way redgreen runs it.
+ * - `bubblewrap`: new user, mount, PID, IPC, UTS and network namespaces; no
+ *   capabilities, and no user namespace can be created inside; the given
+ *   directories read-write or read-only, the system read-only, a private
+ *   /tmp and HOME, nothing else of the host's files, no network; process,
+ *   file-size and memory limits. Started by root, bubblewrap runs as an
+ *   unprivileged host user (`hostUser`), so root-only host files stay
+ *   unreadable and whatever it writes belongs to that user.
+ * - `process`: a plain child process with a scrubbed environment and the
+ *   same limits. Weaker (no filesystem or network confinement); used only
+ *   where bubblewrap is missing or cannot create namespaces, and reported as
+ *   such by `redgreen doctor` and in every rep's meta.json.
  */
 export type SandboxKind = 'bubblewrap' | 'process';
+
+/** A host user and group, by number. */
+export interface HostUser {
+  readonly uid: number;
+  readonly gid: number;
+}
 
 export interface Sandbox {
   readonly kind: SandboxKind;
   /** One line for humans: what is confined and how. */
   readonly description: string;
+  /**
+   * bubblewrap started by root: the unprivileged host user it runs as. Absent:
+   * it runs as redgreen's own user (a normal user; or root, when the machine
+   * lets no other user create namespaces: then capabilities are still dropped).
+   */
+  readonly hostUser?: HostUser | undefined;
+  /** False for a bubblewrap older than 0.8 (no `--disable-userns`). Default true. */
+  readonly userNamespacesDisabled?: boolean | undefined;
+}
+
+/** Limits every confined command runs under (per process, as setrlimit sets them). */
+export interface ConfinementLimits {
+  /** Processes of the command's user inside its sandbox (RLIMIT_NPROC). */
+  readonly processes: number;
+  /** The largest file a process may write (RLIMIT_FSIZE). */
+  readonly fileSizeBytes: number;
+  /** Heap and other writable private memory per process (RLIMIT_DATA). */
+  readonly memoryBytes: number;
+}
+
+export const CONFINED_LIMITS: ConfinementLimits = {
+  processes: 512,
+  fileSizeBytes: 1024 * 1024 * 1024,
+  memoryBytes: 4 * 1024 * 1024 * 1024,
+};
+
+/** Where one confined command may reach, and what it gets. */
+export interface Confinement {
+  readonly readWrite: readonly string[];
+  readonly readOnly: readonly string[];
+  /** HOME inside the sandbox; created empty on the private /tmp unless it is one of the mounts. */
+  readonly home: string;
+  readonly cwd: string;
+  readonly env: Record<string, string>;
+  /**
+   * Paths inside the mounts the command must not see: each is covered by an
+   * empty read-only file (a project's `.npmrc`, a program a session planted).
+   * bubblewrap only; the caller gives only paths that exist.
+   */
+  readonly hidden?: readonly string[];
+  readonly limits?: ConfinementLimits;
 }
 
 export interface ConfinedCommand {
@@ -35,6 +92,8 @@ export interface ConfinedCommand {
   readonly maxOutputBytes: number;
   /** Variables the command gets besides the scrubbed environment (a plugin hook's CLAUDE_PLUGIN_ROOT); never a credential. */
   readonly env?: Readonly<Record<string, string>> | undefined;
+  readonly hidden?: readonly string[];
+  readonly limits?: ConfinementLimits;
 }
 
 export interface CommandResult {
@@ -46,7 +105,15 @@ export interface CommandResult {
 }
 
 export const BWRAP = '/usr/bin/bwrap';
+const SETPRIV = '/usr/bin/setpriv';
 const SANDBOX_HOME = '/tmp/home';
+
+/**
+ * The unprivileged host user bubblewrap runs as when redgreen is root:
+ * `nobody`, which owns no files, so what a confined command can read of the
+ * host is what any user can.
+ */
+export const UNPRIVILEGED_USER: HostUser = { uid: 65534, gid: 65534 };
 
 /** The environment every confined command gets: nothing of the caller's, no keys. */
 export function commandEnvironment(
@@ -69,74 +136,113 @@ export function commandEnvironment(
   };
 }
 
-/** What a bubblewrap sandbox exposes besides the read-only system directories. */
-export interface SandboxMounts {
-  readonly readWrite: readonly string[];
-  readonly readOnly: readonly string[];
-  /** HOME inside the sandbox; created empty on the private /tmp unless it is one of the mounts. */
-  readonly home: string;
-  readonly cwd: string;
-  readonly env: Record<string, string>;
+/** bash that sets the limits (each as far as the current hard limit allows) and runs its arguments. */
+function limitedArgv(limits: ConfinementLimits, command: readonly string[]): string[] {
+  const script = [
+    `ulimit -u ${limits.processes}`,
+    `ulimit -f ${Math.floor(limits.fileSizeBytes / 1024)}`,
+    `ulimit -d ${Math.floor(limits.memoryBytes / 1024)}`,
+  ]
+    .map((line) => `${line} 2>/dev/null`)
+    .join('; ');
+  return ['/bin/bash', '-c', `${script}; exec "$@"`, 'redgreen-limits', ...command];
+}
+
+function runsAsRoot(): boolean {
+  return process.getuid?.() === 0;
 }
 
 /**
  * bubblewrap arguments (without the command): new user, mount, PID, IPC, UTS
- * and network namespaces; /usr, /etc and the library dirs read-only; a
- * private /tmp; the given directories bound read-write or read-only; a clean
- * environment.
+ * and network namespaces, every capability dropped, no user namespace
+ * creation inside; /usr, /etc and the library dirs read-only; a private
+ * /tmp; the given directories bound read-write or read-only; the hidden
+ * paths covered; a clean environment. Run by root itself (no `hostUser`),
+ * the sandbox's user is `nobody` inside (host root outside, without
+ * capabilities).
  */
-export function bubblewrapArgs(mounts: SandboxMounts): string[] {
-  const args = [
-    '--die-with-parent',
-    '--new-session',
-    '--unshare-all',
-    '--ro-bind',
-    '/usr',
-    '/usr',
-    '--ro-bind',
-    '/etc',
-    '/etc',
-  ];
+export function bubblewrapArgs(sandbox: Sandbox, confinement: Confinement): string[] {
+  const args = ['--die-with-parent', '--new-session', '--unshare-all', '--unshare-user'];
+  if (sandbox.userNamespacesDisabled !== false) args.push('--disable-userns');
+  args.push('--cap-drop', 'ALL');
+  if (sandbox.hostUser === undefined && runsAsRoot()) {
+    args.push('--uid', String(UNPRIVILEGED_USER.uid), '--gid', String(UNPRIVILEGED_USER.gid));
+  }
+  args.push('--ro-bind', '/usr', '/usr', '--ro-bind', '/etc', '/etc');
   for (const dir of ['/bin', '/sbin', '/lib', '/lib32', '/lib64'])
     args.push('--ro-bind-try', dir, dir);
   args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
-  const mounted = [...mounts.readWrite, ...mounts.readOnly];
-  if (!mounted.includes(mounts.home)) args.push('--dir', mounts.home);
-  for (const dir of mounts.readWrite) args.push('--bind', dir, dir);
-  for (const dir of mounts.readOnly) args.push('--ro-bind', dir, dir);
-  args.push('--chdir', mounts.cwd, '--clearenv');
-  for (const [name, value] of Object.entries(mounts.env)) args.push('--setenv', name, value);
+  const mounted = [...confinement.readWrite, ...confinement.readOnly];
+  if (!mounted.includes(confinement.home)) args.push('--dir', confinement.home);
+  for (const dir of confinement.readWrite) args.push('--bind', dir, dir);
+  for (const dir of confinement.readOnly) args.push('--ro-bind', dir, dir);
+  for (const hidden of confinement.hidden ?? []) args.push('--ro-bind', '/dev/null', hidden);
+  args.push('--chdir', confinement.cwd, '--clearenv');
+  for (const [name, value] of Object.entries(confinement.env)) args.push('--setenv', name, value);
   return args;
 }
 
-function bubblewrapArgv(command: ConfinedCommand): string[] {
+/**
+ * The one way redgreen runs untrusted code: the argv that runs `command`
+ * confined by `sandbox` as `confinement` says, with its limits. It starts by
+ * clearing the environment, so whatever environment it is executed with
+ * (the engine's, with the key) never reaches the command, nor any process
+ * the command can see. Under bubblewrap started by root it first becomes
+ * the unprivileged host user. The `process` fallback runs in the caller's
+ * working directory; bubblewrap changes to `confinement.cwd`.
+ */
+export function confinedArgv(
+  sandbox: Sandbox,
+  confinement: Confinement,
+  command: readonly string[],
+): string[] {
+  const limited = limitedArgv(confinement.limits ?? CONFINED_LIMITS, command);
+  if (sandbox.kind === 'process') {
+    return [
+      '/usr/bin/env',
+      '-i',
+      ...Object.entries(confinement.env).map(([name, value]) => `${name}=${value}`),
+      ...limited,
+    ];
+  }
+  const user = sandbox.hostUser;
   return [
-    ...bubblewrapArgs({
+    '/usr/bin/env',
+    '-i',
+    ...(user === undefined
+      ? []
+      : [SETPRIV, `--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', '--']),
+    BWRAP,
+    ...bubblewrapArgs(sandbox, confinement),
+    '--',
+    ...limited,
+  ];
+}
+
+function commandArgv(sandbox: Sandbox, command: ConfinedCommand): string[] {
+  const home = sandbox.kind === 'bubblewrap' ? SANDBOX_HOME : command.fallbackHome;
+  return confinedArgv(
+    sandbox,
+    {
       readWrite: [command.fixtureDir],
       readOnly: command.readOnlyDirs,
-      home: SANDBOX_HOME,
+      home,
       cwd: command.fixtureDir,
-      env: commandEnvironment(SANDBOX_HOME, { ...command.env }),
-    }),
-    '--',
-    ...command.argv,
-  ];
+      env: commandEnvironment(home, { ...command.env }),
+      ...(command.hidden === undefined ? {} : { hidden: command.hidden }),
+      ...(command.limits === undefined ? {} : { limits: command.limits }),
+    },
+    command.argv,
+  );
 }
 
 /** Run a command confined by the given sandbox, with a timeout and an output cap. */
 export function runConfined(sandbox: Sandbox, command: ConfinedCommand): Promise<CommandResult> {
-  const [file, args, env] =
-    sandbox.kind === 'bubblewrap'
-      ? [BWRAP, bubblewrapArgv(command), commandEnvironment(SANDBOX_HOME)]
-      : [
-          command.argv[0] ?? 'true',
-          command.argv.slice(1),
-          commandEnvironment(command.fallbackHome, { ...command.env }),
-        ];
+  const [file, ...args] = commandArgv(sandbox, command) as [string, ...string[]];
   return new Promise((resolve) => {
     const child = spawn(file, args, {
       cwd: command.fixtureDir,
-      env,
+      env: {},
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
@@ -184,12 +290,92 @@ export function runConfined(sandbox: Sandbox, command: ConfinedCommand): Promise
   });
 }
 
+/**
+ * Prepare a directory redgreen made for a confined command to write in:
+ * under bubblewrap run as another host user, the tree becomes that user's
+ * (nothing changes otherwise).
+ */
+export async function handOverToSandbox(sandbox: Sandbox, dir: string): Promise<void> {
+  if (sandbox.kind === 'bubblewrap' && sandbox.hostUser !== undefined)
+    await handOverTree(dir, sandbox.hostUser);
+}
+
+/**
+ * Let the sandbox's host user pass through a private directory redgreen
+ * made (a work root, 0700 from mkdtemp) to the mounts inside it: 0711, so it
+ * can reach names it is given but list nothing.
+ */
+export async function openPathToSandbox(sandbox: Sandbox, dir: string): Promise<void> {
+  if (sandbox.kind === 'bubblewrap' && sandbox.hostUser !== undefined) await chmod(dir, 0o711);
+}
+
+/** Whether a probe command runs in this sandbox (a fresh directory of the sandbox's, read-write). */
+async function probe(sandbox: Sandbox): Promise<{ ok: boolean; problem: string }> {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'redgreen-probe-'));
+  try {
+    await openPathToSandbox(sandbox, root);
+    const dir = path.join(root, 'dir');
+    await mkdir(dir);
+    await handOverToSandbox(sandbox, dir);
+    const result = await runConfined(sandbox, {
+      argv: ['/bin/sh', '-c', 'echo ok > probe && cat probe'],
+      fixtureDir: dir,
+      readOnlyDirs: [],
+      fallbackHome: dir,
+      timeoutMs: 10_000,
+      maxOutputBytes: 4096,
+    });
+    return {
+      ok: result.exitCode === 0 && result.output.trim() === 'ok',
+      problem: result.output.trim().split('\n')[0] ?? 'unknown error',
+    };
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+const CONFINED =
+  'fixture read-write, skill read-only, system read-only, private /tmp and HOME, no network, no capabilities';
+
+/**
+ * The bubblewrap configurations to try, strongest first: started by root,
+ * as the unprivileged user, then as root itself with capabilities dropped
+ * (where no other user may create namespaces); each with user namespaces
+ * disabled inside, then without (bubblewrap < 0.8).
+ */
+function candidates(): Sandbox[] {
+  const users: (HostUser | undefined)[] = runsAsRoot()
+    ? [UNPRIVILEGED_USER, undefined]
+    : [undefined];
+  const found: Sandbox[] = [];
+  for (const hostUser of users) {
+    for (const userNamespacesDisabled of [true, false]) {
+      const who =
+        hostUser !== undefined
+          ? `run as uid ${hostUser.uid} (root-only host files unreadable)`
+          : runsAsRoot()
+            ? 'run as root with every capability dropped (no other user may create namespaces here, so root-only host files stay readable)'
+            : 'run as this user';
+      const userns = userNamespacesDisabled
+        ? 'no user namespaces inside'
+        : 'user namespaces inside not disabled (bubblewrap < 0.8)';
+      found.push({
+        kind: 'bubblewrap',
+        description: `bubblewrap ${who}: ${CONFINED}, ${userns}, process/file-size/memory limits`,
+        hostUser,
+        userNamespacesDisabled,
+      });
+    }
+  }
+  return found;
+}
+
 let detected: Promise<Sandbox> | undefined;
 
 /**
  * Pick the strongest sandbox this machine allows: bubblewrap when it is
- * installed and can create namespaces here (probed once by running `true`
- * inside it), else the confined child process.
+ * installed and can create namespaces here (probed once, by writing and
+ * reading a file inside it), else the confined child process.
  */
 export function detectSandbox(): Promise<Sandbox> {
   detected ??= (async (): Promise<Sandbox> => {
@@ -200,27 +386,15 @@ export function detectSandbox(): Promise<Sandbox> {
           'confined child process (bubblewrap not installed: no filesystem or network isolation; apt-get install bubblewrap)',
       };
     }
-    const probe = await runConfined(
-      { kind: 'bubblewrap', description: '' },
-      {
-        argv: ['true'],
-        fixtureDir: '/tmp',
-        readOnlyDirs: [],
-        fallbackHome: '/tmp',
-        timeoutMs: 10_000,
-        maxOutputBytes: 4096,
-      },
-    );
-    if (probe.exitCode === 0) {
-      return {
-        kind: 'bubblewrap',
-        description:
-          'bubblewrap: fixture read-write, skill read-only, system read-only, private /tmp and HOME, no network',
-      };
+    let problem = 'unknown error';
+    for (const candidate of candidates()) {
+      const result = await probe(candidate);
+      if (result.ok) return candidate;
+      problem = result.problem;
     }
     return {
       kind: 'process',
-      description: `confined child process (bubblewrap cannot create namespaces here: ${probe.output.trim().split('\n')[0] ?? 'unknown error'})`,
+      description: `confined child process (bubblewrap cannot create namespaces here: ${problem})`,
     };
   })();
   return detected;

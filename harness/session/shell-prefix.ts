@@ -1,5 +1,5 @@
 import { chmod, writeFile } from 'node:fs/promises';
-import { BWRAP, bubblewrapArgs, commandEnvironment, type Sandbox } from './sandbox.js';
+import { commandEnvironment, confinedArgv, type Sandbox } from './sandbox.js';
 
 /** Quote a word for bash so it is passed through unchanged. */
 export function shellQuote(word: string): string {
@@ -25,42 +25,29 @@ export interface ShellPrefixOptions {
 /**
  * Write the script Claude Code runs every Bash command through
  * (CLAUDE_CODE_SHELL_PREFIX). It receives the command string as $1 and runs
- * it with a clean environment (no API key), and under bubblewrap, confined to
- * the fixture (read-write), the skill (read-only) and the session's private
- * HOME and TMPDIR, with no network. Without bubblewrap it still clears the
- * environment. The script lives outside everything the session can write.
+ * it through `confinedArgv`: a clean environment (no API key), the limits,
+ * and under bubblewrap, confined to the fixture (read-write), the skill
+ * (read-only) and the session's private HOME and TMPDIR, with no network.
+ * Without bubblewrap it still clears the environment. The script lives
+ * outside everything the session can write.
  */
 export async function writeShellPrefix(
   scriptPath: string,
   options: ShellPrefixOptions,
 ): Promise<void> {
-  const env = commandEnvironment(options.home, { TMPDIR: options.tmp });
-  let argv: string[];
-  if (options.sandbox.kind === 'bubblewrap') {
-    // bubblewrap itself starts with an empty environment: it is PID 1 inside the
-    // sandbox, and /proc/1/environ would otherwise show the engine's (with the key).
-    argv = [
-      '/usr/bin/env',
-      '-i',
-      BWRAP,
-      ...bubblewrapArgs({
-        readWrite: [options.fixtureDir, options.tmp],
-        readOnly: [options.skillDir, options.home],
-        home: options.home,
-        cwd: options.fixtureDir,
-        env,
-      }),
-      '--',
-      ...INNER,
-    ];
-  } else {
-    argv = [
-      '/usr/bin/env',
-      '-i',
-      ...Object.entries(env).map(([name, value]) => `${name}=${value}`),
-      ...INNER,
-    ];
-  }
+  // bubblewrap itself starts with an empty environment: it is PID 1 inside the
+  // sandbox, and /proc/1/environ would otherwise show the engine's (with the key).
+  const argv = confinedArgv(
+    options.sandbox,
+    {
+      readWrite: [options.fixtureDir, options.tmp],
+      readOnly: [options.skillDir, options.home],
+      home: options.home,
+      cwd: options.fixtureDir,
+      env: commandEnvironment(options.home, { TMPDIR: options.tmp }),
+    },
+    INNER,
+  );
   const script = [
     '#!/bin/bash',
     '# Written by redgreen for one session: runs a Claude Code Bash command confined, without the API key.',

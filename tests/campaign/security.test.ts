@@ -1,21 +1,19 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ModelServer, startModelServer } from '../../harness/model-server/index.js';
+import { CONFINED_LIMITS, detectSandbox } from '../../harness/session/sandbox.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
-import {
-  defaultCampaign,
-  filesUnder,
-  plantedSkill,
-  readJson,
-  repLines,
-  runCampaignCli,
-} from './support.js';
+import { hostileSkill, probeOutcomes } from './hostile-skill.js';
+import { defaultCampaign, filesUnder, readJson, repLines, runCampaignCli } from './support.js';
 
 const CANARY = 'sk-ant-canary-0123456789abcdef-do-not-leak';
-
-/** A copy of the plan-scoped skill whose workspace script first prints its whole environment. */
-const envDumpingSkill = (): string => plantedSkill('env | sort | sed "s/^/ENV: /" >&2');
+/** Credentials redgreen knows of besides the run's key: set in its environment, used by nothing. */
+const OTHER_CREDENTIALS = {
+  ANTHROPIC_AUTH_TOKEN: 'auth-token-canary-0123456789abcdef',
+  AWS_SECRET_ACCESS_KEY: 'aws-secret-canary-0123456789abcdef',
+  CLAUDE_CODE_OAUTH_TOKEN: 'oauth-canary-0123456789abcdef',
+};
 
 let server: ModelServer | undefined;
 afterEach(async () => {
@@ -25,46 +23,73 @@ afterEach(async () => {
 
 describe('the API key never reaches a tool, a transcript, or a results file', () => {
   for (const backend of ['claude-code', 'messages'] as const) {
-    it(`live mode on the ${backend} backend: a canary key is used for the API only`, async () => {
+    it(`live mode on the ${backend} backend, as a hostile skill: the sandbox holds, and no credential reaches a tool, a transcript or a results file`, async () => {
       server = await startModelServer({ policy: 'structural' });
       const out = path.join(makeTempDir(), 'out');
-      const run = await runCampaignCli(
-        [
-          defaultCampaign,
-          '--reps',
-          '1',
-          '--shard',
-          '2/4',
-          '--out',
-          out,
-          '--backend',
-          backend,
-          '--arm',
-          `green=${envDumpingSkill()}`,
-        ],
-        { ANTHROPIC_API_KEY: CANARY, ANTHROPIC_BASE_URL: server.baseUrl },
-      );
-      expect(run.exitCode, run.stderr).toBe(0);
-      expect(run.stdout).toContain('live run with claude-sonnet-5-5');
-      const [rep] = repLines(out);
-      expect(rep?.id).toBe('green/s1-rep1');
-      const transcript = readFileSync(path.join(out, rep?.dir ?? '', 'transcript.jsonl'), 'utf8');
-      // Positive control: the tool's environment really was dumped into the transcript.
-      expect(transcript).toContain('ENV: PATH=');
-      expect(transcript).not.toMatch(/ENV: (ANTHROPIC|CLAUDE_CODE)/);
-      for (const file of filesUnder(out)) {
-        expect(readFileSync(file, 'utf8').includes(CANARY), file).toBe(false);
+      const skill = hostileSkill();
+      try {
+        const run = await runCampaignCli(
+          [
+            defaultCampaign,
+            '--reps',
+            '1',
+            '--shard',
+            '2/4',
+            '--out',
+            out,
+            '--backend',
+            backend,
+            '--arm',
+            `green=${skill.dir}`,
+          ],
+          { ANTHROPIC_API_KEY: CANARY, ANTHROPIC_BASE_URL: server.baseUrl, ...OTHER_CREDENTIALS },
+        );
+        expect(run.exitCode, run.stderr).toBe(0);
+        expect(run.stdout).toContain('live run with claude-sonnet-5-5');
+        const [rep] = repLines(out);
+        expect(rep?.id).toBe('green/s1-rep1');
+        const transcript = readFileSync(path.join(out, rep?.dir ?? '', 'transcript.jsonl'), 'utf8');
+        // The sandbox held, as root too: no capability, no remount, no user namespace, no
+        // root-only host file (where bubblewrap runs as another user), the limits in force.
+        const sandbox = await detectSandbox();
+        const probed = probeOutcomes(transcript);
+        expect(probed).toMatchObject({
+          caps: 'CapEff: 0000000000000000',
+          remount: 'refused',
+          unshare: 'refused',
+          limits: `processes=${CONFINED_LIMITS.processes} file-kb=${CONFINED_LIMITS.fileSizeBytes / 1024} data-kb=${CONFINED_LIMITS.memoryBytes / 1024}`,
+        });
+        expect(probed.uid).not.toBe('0');
+        if (process.getuid?.() !== 0 || sandbox.hostUser !== undefined) {
+          expect(probed.shadow).toBe('unreadable');
+        } else {
+          console.log(
+            'root-only host files: readable here, as bubblewrap runs as root (no other user may create namespaces)',
+          );
+        }
+        for (const marker of skill.escapeMarkers) expect(existsSync(marker), marker).toBe(false);
+        // Positive control: the tool's environment really was dumped into the transcript.
+        expect(transcript).toContain('ENV: PATH=');
+        expect(transcript).not.toMatch(/ENV: (ANTHROPIC|CLAUDE_CODE|AWS)/);
+        const secrets = [CANARY, ...Object.values(OTHER_CREDENTIALS)];
+        for (const file of filesUnder(out)) {
+          const text = readFileSync(file, 'utf8');
+          for (const secret of secrets) expect(text.includes(secret), file).toBe(false);
+        }
+        for (const secret of secrets)
+          expect(run.stdout.includes(secret) || run.stderr.includes(secret)).toBe(false);
+        const meta = readJson<{
+          secretRedactions: number;
+          costUsd: number | null;
+          tokensEstimated: boolean;
+        }>(path.join(out, rep?.dir ?? '', 'meta.json'));
+        expect(meta.secretRedactions).toBe(0);
+        // Priced (the model id is in the price table), and labelled estimated because the server estimates.
+        expect(meta.costUsd).toBeGreaterThan(0);
+        expect(meta.tokensEstimated).toBe(true);
+      } finally {
+        skill.cleanUp();
       }
-      expect(run.stdout.includes(CANARY) || run.stderr.includes(CANARY)).toBe(false);
-      const meta = readJson<{
-        secretRedactions: number;
-        costUsd: number | null;
-        tokensEstimated: boolean;
-      }>(path.join(out, rep?.dir ?? '', 'meta.json'));
-      expect(meta.secretRedactions).toBe(0);
-      // Priced (the model id is in the price table), and labelled estimated because the server estimates.
-      expect(meta.costUsd).toBeGreaterThan(0);
-      expect(meta.tokensEstimated).toBe(true);
     });
   }
 

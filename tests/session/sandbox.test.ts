@@ -5,7 +5,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectSandbox, runConfined, type Sandbox } from '../../harness/session/sandbox.js';
+import {
+  detectSandbox,
+  handOverToSandbox,
+  runConfined,
+  type Sandbox,
+} from '../../harness/session/sandbox.js';
 import { writeShellPrefix } from '../../harness/session/shell-prefix.js';
 import { executeTool, type ToolContext } from '../../harness/session/tools/index.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
@@ -29,13 +34,17 @@ afterAll(async () => {
 const callerHome = os.homedir();
 const secretInHome = path.join(callerHome, `.redgreen-sandbox-probe-${process.pid}`);
 
-function layout(): { fixture: string; skill: string; outside: string } {
+/** A fixture (the sandbox's to write, as the rep runner hands it over), a skill and a dir outside both. */
+async function layout(
+  owner: Sandbox = sandbox,
+): Promise<{ fixture: string; skill: string; outside: string }> {
   const root = makeTempDir();
   const fixture = path.join(root, 'repo');
   const skill = path.join(root, 'skill');
   const outside = path.join(root, 'outside');
   for (const dir of [fixture, skill, outside]) mkdirSync(dir);
   writeFileSync(path.join(skill, 'SKILL.md'), 'the skill\n');
+  await handOverToSandbox(owner, fixture);
   return { fixture, skill, outside };
 }
 
@@ -58,7 +67,7 @@ describe('the messages backend sandbox (bubblewrap where the machine allows)', (
   });
 
   it('lets a command write in the fixture and read the skill', async () => {
-    const dirs = layout();
+    const dirs = await layout();
     const out = await executeTool(
       'Bash',
       { command: 'echo made > made.txt && cat ../skill/SKILL.md' },
@@ -70,7 +79,7 @@ describe('the messages backend sandbox (bubblewrap where the machine allows)', (
   });
 
   it('refuses writes outside the fixture, including into the skill', async () => {
-    const dirs = layout();
+    const dirs = await layout();
     const target = path.join(dirs.outside, 'escaped.txt');
     const out = await executeTool(
       'Bash',
@@ -85,7 +94,7 @@ describe('the messages backend sandbox (bubblewrap where the machine allows)', (
   it("refuses reads of the caller's HOME", async () => {
     writeFileSync(secretInHome, 'caller secret\n');
     try {
-      const dirs = layout();
+      const dirs = await layout();
       const bash = await executeTool('Bash', { command: `cat ${secretInHome}` }, context(dirs));
       expect(bash.content).not.toContain('caller secret');
       const read = await executeTool('Read', { file_path: secretInHome }, context(dirs));
@@ -103,13 +112,13 @@ describe('the messages backend sandbox (bubblewrap where the machine allows)', (
   });
 
   it('refuses network access', async () => {
-    const out = await executeTool('Bash', { command: netProbe() }, context(layout()));
+    const out = await executeTool('Bash', { command: netProbe() }, context(await layout()));
     expect(out.content).toContain('NO-NETWORK');
     expect(out.content).not.toContain('hello from the host');
   });
 
   it('planted negative: the unconfined fallback does reach the network and the outside', async () => {
-    const dirs = layout();
+    const dirs = await layout();
     const fallback: Sandbox = { kind: 'process', description: 'test' };
     const net = await executeTool('Bash', { command: netProbe() }, context(dirs, fallback));
     expect(net.content).toContain('hello from the host');
@@ -125,7 +134,7 @@ describe('the messages backend sandbox (bubblewrap where the machine allows)', (
     process.env.ANTHROPIC_API_KEY = 'sk-ant-sandbox-canary-abcdef';
     try {
       for (const kind of [sandbox, { kind: 'process', description: 'test' } as Sandbox]) {
-        const out = await executeTool('Bash', { command: 'env' }, context(layout(), kind));
+        const out = await executeTool('Bash', { command: 'env' }, context(await layout(), kind));
         expect(out.content).toContain('PATH=');
         expect(out.content).not.toContain('sandbox-canary');
       }
@@ -135,9 +144,13 @@ describe('the messages backend sandbox (bubblewrap where the machine allows)', (
   });
 
   it('keeps the host’s system git config out of commands (GIT_CONFIG_NOSYSTEM)', async () => {
-    const dirs = layout();
-    execFileSync('git', ['init', '-q', dirs.fixture], { env: { PATH: process.env.PATH ?? '' } });
+    let last = '';
     for (const kind of [sandbox, { kind: 'process', description: 'test' } as Sandbox]) {
+      // Each sandbox's own fixture: the unconfined fallback runs as the caller, bubblewrap perhaps not.
+      const dirs = await layout(kind);
+      execFileSync('git', ['init', '-q', dirs.fixture], { env: { PATH: process.env.PATH ?? '' } });
+      await handOverToSandbox(kind, dirs.fixture);
+      last = dirs.fixture;
       const out = await executeTool(
         'Bash',
         { command: 'git config -l --show-origin; echo "NOSYSTEM=$GIT_CONFIG_NOSYSTEM"' },
@@ -151,8 +164,8 @@ describe('the messages backend sandbox (bubblewrap where the machine allows)', (
     const system = existsSync('/etc/gitconfig') ? readFileSync('/etc/gitconfig', 'utf8') : '';
     if (/^\s*\[/m.test(system)) {
       const plain = execFileSync('git', ['config', '-l', '--show-origin'], {
-        cwd: dirs.fixture,
-        env: { PATH: process.env.PATH ?? '', HOME: dirs.fixture },
+        cwd: last,
+        env: { PATH: process.env.PATH ?? '', HOME: last },
         encoding: 'utf8',
       });
       expect(plain).toContain('file:/etc/gitconfig');
@@ -162,7 +175,7 @@ describe('the messages backend sandbox (bubblewrap where the machine allows)', (
   });
 
   it('caps output and times out commands', async () => {
-    const dirs = layout();
+    const dirs = await layout();
     const big = await executeTool(
       'Bash',
       { command: 'head -c 50000 /dev/zero | tr "\\0" a' },
@@ -209,7 +222,7 @@ describe("the Claude Code backend's shell prefix (every Bash command runs throug
   }
 
   it('clears the environment, confines writes and reads, and has no network', async () => {
-    const dirs = layout();
+    const dirs = await layout();
     writeFileSync(secretInHome, 'caller secret\n');
     try {
       const output = await runThroughPrefix(
@@ -294,7 +307,7 @@ describe('reading a repository after its session', () => {
   });
 
   it("the Read tool numbers the lines of a file in the sandbox roots and stops at a large file's first 4 MB", async () => {
-    const dirs = layout();
+    const dirs = await layout();
     writeFileSync(path.join(dirs.fixture, 'two.txt'), 'first\nsecond\n');
     const small = await executeTool(
       'Read',
@@ -324,7 +337,7 @@ describe('reading a repository after its session', () => {
   });
 
   it('the messages backend refuses to Read a pipe instead of hanging', async () => {
-    const dirs = layout();
+    const dirs = await layout();
     const fifo = path.join(dirs.fixture, 'pipe');
     await execa('mkfifo', [fifo]);
     const out = await executeTool('Read', { file_path: fifo }, context(dirs));
@@ -333,7 +346,7 @@ describe('reading a repository after its session', () => {
   });
 
   it('a tool call that outlives its timeout returns an error instead of blocking the session', async () => {
-    const dirs = layout();
+    const dirs = await layout();
     const out = await executeTool(
       'Bash',
       { command: 'sleep 30' },
