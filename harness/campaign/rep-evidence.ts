@@ -24,7 +24,7 @@ import { evaluateCheck } from '../score/evaluate.js';
 import type { CapturedFile, CapturedFiles, CommandOutcome } from '../score/evidence.js';
 import { commandsNeeded, filesNeeded } from '../score/evidence-needs.js';
 import type { Facts } from '../score/placeholders.js';
-import { runConfined, type Sandbox } from '../session/sandbox.js';
+import { runConfined, type Sandbox, whileHandedOver } from '../session/sandbox.js';
 import type { ResolvedScenario } from './resolve-scenario.js';
 
 /** The most text kept per file, and per rep. */
@@ -97,27 +97,31 @@ export async function runCheckCommands(
   },
 ): Promise<CommandOutcome[]> {
   const outcomes: CommandOutcome[] = [];
+  if (commands.length === 0) return outcomes;
   await mkdir(place.home, { recursive: true });
-  for (const { command, timeoutSeconds } of commands) {
-    const started = performance.now();
-    const result = await runConfined(sandbox, {
-      argv: ['bash', '-c', command],
-      fixtureDir: place.repoDir,
-      readOnlyDirs: place.readOnlyDirs,
-      fallbackHome: place.home,
-      timeoutMs: timeoutSeconds * 1000,
-      maxOutputBytes: COMMAND_OUTPUT_BYTES,
-    });
-    outcomes.push({
-      phase,
-      command,
-      started: result.exitCode !== 126 && result.exitCode !== 127,
-      exitCode: result.exitCode,
-      timedOut: result.timedOut,
-      durationMs: Math.round(performance.now() - started),
-      output: result.output.slice(-COMMAND_TAIL),
-    });
-  }
+  // The commands may write in the repository (a suite's temp files), as the sandbox's user.
+  await whileHandedOver(sandbox, [place.repoDir], async () => {
+    for (const { command, timeoutSeconds } of commands) {
+      const started = performance.now();
+      const result = await runConfined(sandbox, {
+        argv: ['bash', '-c', command],
+        fixtureDir: place.repoDir,
+        readOnlyDirs: place.readOnlyDirs,
+        fallbackHome: place.home,
+        timeoutMs: timeoutSeconds * 1000,
+        maxOutputBytes: COMMAND_OUTPUT_BYTES,
+      });
+      outcomes.push({
+        phase,
+        command,
+        started: result.exitCode !== 126 && result.exitCode !== 127,
+        exitCode: result.exitCode,
+        timedOut: result.timedOut,
+        durationMs: Math.round(performance.now() - started),
+        output: result.output.slice(-COMMAND_TAIL),
+      });
+    }
+  });
   return outcomes;
 }
 

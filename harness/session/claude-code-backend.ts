@@ -19,7 +19,7 @@ import type { InstalledLibrary } from './installed-library.js';
 import { instructionsReminder } from './project-instructions.js';
 import { combinedHooks } from './query-hooks.js';
 import { apiReportedModel } from './reported-model.js';
-import { handOverToSandbox, type Sandbox } from './sandbox.js';
+import { handedOverSessions, type Sandbox } from './sandbox.js';
 import { SESSION_TOOLS, sessionToolNames, type ToolChanges } from './session-tool-table.js';
 import type {
   SessionBackend,
@@ -211,13 +211,17 @@ function endedWithoutCapture(
 
 /** Runs one session on the real Claude Code engine through the Agent SDK. */
 export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBackend {
-  return {
+  // The session's commands write in the fixture and the TMPDIR as the sandbox's user.
+  const writable = (request: SessionRequest): string[] => [
+    request.fixtureRepo,
+    privateDirsOf(request.privateDir).tmp,
+  ];
+  return handedOverSessions(options.sandbox, writable, {
     name: 'claude-code',
     async run(request: SessionRequest): Promise<SessionOutcome> {
       const dirs = privateDirsOf(request.privateDir);
       await mkdir(dirs.home, { recursive: true });
       await mkdir(dirs.tmp, { recursive: true });
-      await handOverToSandbox(options.sandbox, dirs.tmp);
       const shellPrefix = path.join(request.privateDir, 'confined-shell');
       await writeShellPrefix(shellPrefix, {
         sandbox: options.sandbox,
@@ -428,7 +432,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
       });
       return { ...outcome, capturedDispatch: null };
     },
-  };
+  });
 }
 
 /** What of an installed library the engine's init message does not list (its plugin, its skills). */

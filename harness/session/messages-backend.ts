@@ -8,7 +8,7 @@ import { privateDirsOf } from './engine-env.js';
 import { type InstalledLibrary, librarySystemText } from './installed-library.js';
 import { modelForTier } from './model-tiers.js';
 import { instructionsReminder } from './project-instructions.js';
-import type { Sandbox } from './sandbox.js';
+import { handedOverSessions, type Sandbox } from './sandbox.js';
 import { ScriptedUserSession, scriptedUserFor } from './scripted-user-session.js';
 import { seatSpendFor, tokenUsageOf } from './seat-spend.js';
 import type {
@@ -67,7 +67,8 @@ const SUBAGENT_TOOLS: Anthropic.Tool[] = toolDefinitions.map((tool, index) =>
  * Claude Code engine does.
  */
 export function messagesBackend(options: MessagesBackendOptions): SessionBackend {
-  return {
+  // The session's commands write in the fixture as the sandbox's user.
+  return handedOverSessions(options.sandbox, (request) => [request.fixtureRepo], {
     name: 'messages',
     async run(request: SessionRequest): Promise<SessionOutcome> {
       const dirs = privateDirsOf(request.privateDir);
@@ -365,5 +366,5 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
       }
       return { ...base, status: { kind: 'completed' }, finalReply, stopReason };
     },
-  };
+  });
 }

@@ -7,6 +7,7 @@ import { trackDetachedChild } from '../lib/live-children.js';
 import { noteChildExit } from '../lib/outside-signals.js';
 import { SESSION_PATH } from './engine-env.js';
 import { handOverTree } from './sandbox-owner.js';
+import type { SessionBackend, SessionRequest } from './session-types.js';
 
 /**
  * How untrusted code (model-issued commands, skill scripts, a recipe's
@@ -298,6 +299,55 @@ export function runConfined(sandbox: Sandbox, command: ConfinedCommand): Promise
 export async function handOverToSandbox(sandbox: Sandbox, dir: string): Promise<void> {
   if (sandbox.kind === 'bubblewrap' && sandbox.hostUser !== undefined)
     await handOverTree(dir, sandbox.hostUser);
+}
+
+/**
+ * Take a directory back from the sandbox's user once its confined commands
+ * have ended: everything redgreen then does there (snapshots, captures, a
+ * person's look into a kept work dir) sees redgreen's own files again.
+ */
+export async function handBackFromSandbox(sandbox: Sandbox, dir: string): Promise<void> {
+  const uid = process.getuid?.();
+  const gid = process.getgid?.();
+  if (sandbox.kind === 'bubblewrap' && sandbox.hostUser !== undefined && uid !== undefined)
+    await handOverTree(dir, { uid, gid: gid ?? uid });
+}
+
+/**
+ * Run `work` (confined commands writing in `dirs`) with `dirs` handed over
+ * to the sandbox's user, and taken back when it ends, however it ends.
+ */
+export async function whileHandedOver<T>(
+  sandbox: Sandbox,
+  dirs: readonly string[],
+  work: () => Promise<T>,
+): Promise<T> {
+  for (const dir of dirs) await handOverToSandbox(sandbox, dir);
+  try {
+    return await work();
+  } finally {
+    for (const dir of dirs) await handBackFromSandbox(sandbox, dir);
+  }
+}
+
+/**
+ * A session backend whose sessions run with the directories their commands
+ * write in (`writable`: the fixture, the engine's TMPDIR) made first and
+ * handed over to the sandbox's user, and taken back when the session ends.
+ */
+export function handedOverSessions(
+  sandbox: Sandbox,
+  writable: (request: SessionRequest) => readonly string[],
+  backend: SessionBackend,
+): SessionBackend {
+  return {
+    name: backend.name,
+    run: async (request) => {
+      const dirs = writable(request);
+      for (const dir of dirs) await mkdir(dir, { recursive: true });
+      return whileHandedOver(sandbox, dirs, () => backend.run(request));
+    },
+  };
 }
 
 /**
