@@ -85,6 +85,46 @@ export async function captureFiles(
   return { schemaVersion: 1, files: Object.fromEntries(files) };
 }
 
+/**
+ * What a check command's environment fixes whatever the work tree says: npm's
+ * script shell and node options (a project `.npmrc` with
+ * `script-shell=/bin/true` made a broken suite pass), no user or global npm
+ * config, and git's repository programs switched off.
+ */
+export const CHECK_ENVIRONMENT: Readonly<Record<string, string>> = {
+  npm_config_script_shell: '/bin/sh',
+  npm_config_node_options: '',
+  npm_config_userconfig: '/dev/null',
+  npm_config_globalconfig: '/dev/null',
+  GIT_CONFIG_COUNT: '2',
+  GIT_CONFIG_KEY_0: 'core.fsmonitor',
+  GIT_CONFIG_VALUE_0: 'false',
+  GIT_CONFIG_KEY_1: 'core.hooksPath',
+  GIT_CONFIG_VALUE_1: '/dev/null',
+};
+
+/** A program npm puts first on a script's PATH. */
+const NPM_BIN = /^(?:.*\/)?node_modules\/\.bin(?:\/[^/]+)?$/;
+
+/**
+ * What a check command must not see of the work tree: the project's
+ * `.npmrc`, and every program the session planted or changed where npm puts
+ * it first on a script's PATH (`node_modules/.bin/`): the shell then finds
+ * the system's program of that name, as before the session.
+ */
+export async function hiddenFromChecks(
+  repoDir: string,
+  planted: readonly string[],
+): Promise<string[]> {
+  const candidates = ['.npmrc', ...planted.filter((repoPath) => NPM_BIN.test(repoPath))];
+  const hidden: string[] = [];
+  for (const repoPath of new Set(candidates)) {
+    const absolute = path.join(repoDir, repoPath);
+    if ((await lstat(absolute).catch(() => undefined)) !== undefined) hidden.push(absolute);
+  }
+  return hidden;
+}
+
 /** Run commands confined like the model's tools, recording each outcome. */
 export async function runCheckCommands(
   sandbox: Sandbox,
@@ -94,11 +134,14 @@ export async function runCheckCommands(
     readonly repoDir: string;
     readonly readOnlyDirs: readonly string[];
     readonly home: string;
+    /** Repository paths the session added or modified (after it), for `hiddenFromChecks`. */
+    readonly planted?: readonly string[];
   },
 ): Promise<CommandOutcome[]> {
   const outcomes: CommandOutcome[] = [];
   if (commands.length === 0) return outcomes;
   await mkdir(place.home, { recursive: true });
+  const hidden = await hiddenFromChecks(place.repoDir, place.planted ?? []);
   // The commands may write in the repository (a suite's temp files), as the sandbox's user.
   await whileHandedOver(sandbox, [place.repoDir], async () => {
     for (const { command, timeoutSeconds } of commands) {
@@ -110,6 +153,8 @@ export async function runCheckCommands(
         fallbackHome: place.home,
         timeoutMs: timeoutSeconds * 1000,
         maxOutputBytes: COMMAND_OUTPUT_BYTES,
+        extraEnv: CHECK_ENVIRONMENT,
+        hidden,
       });
       outcomes.push({
         phase,
@@ -223,6 +268,7 @@ export async function capturePostEvidence(
       repoDir: rep.repoDir,
       readOnlyDirs: rep.readOnlyDirs,
       home: path.join(rep.scratchDir, 'post-check-home'),
+      planted: changed,
     },
   );
   return { files, commands };
