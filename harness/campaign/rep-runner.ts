@@ -329,8 +329,7 @@ export async function runRep(
             })),
           }),
       secretRedactions: redactor.count,
-      repositoryAfterSession:
-        after.gitProblem === null ? 'readable' : `git could not read it: ${after.gitProblem}`,
+      repositoryAfterSession: repositoryAfterSession(after),
       transcriptMalformedLines: read.malformed.length,
     };
     await writeJson(path.join(partialDir, REP_FILES.meta), meta, redactor);
@@ -531,6 +530,23 @@ async function skippedSession(partialDir: string): Promise<SessionRecord> {
     durationMs: 0,
     finishedAt: now,
   };
+}
+
+/**
+ * The state the session left the repository in, for meta.json: readable by
+ * git or not, and any repository it made inside the work tree (a directory
+ * named `.git` below the top one, whose files the snapshot records).
+ */
+function repositoryAfterSession(after: {
+  readonly snapshot: Snapshot;
+  readonly gitProblem: string | null;
+}): string {
+  const state =
+    after.gitProblem === null ? 'readable' : `git could not read it: ${after.gitProblem}`;
+  const nested = after.snapshot.nestedGitDirs ?? [];
+  return nested.length === 0
+    ? state
+    : `${state}; nested git directories (their files are recorded like any others): ${nested.join(', ')}`;
 }
 
 /** Every JSON file of a rep goes through the redactor: an endpoint may echo the key in an error. */

@@ -19,7 +19,7 @@
  *   controller fixes and commits itself, then resumes the reviewer).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isolatedGitEnv } from '../../harness/lib/git-env.js';
@@ -263,6 +263,15 @@ function suitePasses(repo: string): boolean {
 
 /** `redgreen check` on a work tree (before-snapshot built afresh): each check's outcome by id. */
 async function checkRepo(scenario: string, repo: string): Promise<Record<string, string>> {
+  const report = await checkReport(scenario, repo);
+  return Object.fromEntries(Object.entries(report).map(([id, check]) => [id, check.outcome]));
+}
+
+/** The same, with each check's detail. */
+async function checkReport(
+  scenario: string,
+  repo: string,
+): Promise<Record<string, { outcome: string; detail: string }>> {
   const reply = path.join(makeTempDir('redgreen-adversarial-reply-'), 'reply.md');
   writeFileSync(reply, 'Plan executed with subagents.\n');
   const checked = await runCli([
@@ -278,9 +287,9 @@ async function checkRepo(scenario: string, repo: string): Promise<Record<string,
   ]);
   expect(checked.exitCode, checked.stderr).toBe(0);
   const report = JSON.parse(checked.stdout) as {
-    score: { checks: { id: string; outcome: string }[] };
+    score: { checks: { id: string; outcome: string; detail: string }[] };
   };
-  return Object.fromEntries(report.score.checks.map((check) => [check.id, check.outcome]));
+  return Object.fromEntries(report.score.checks.map((check) => [check.id, check]));
 }
 
 describe("the review's hand-made cases, rebuilt on the fixture", () => {
@@ -374,6 +383,37 @@ describe("the review's hand-made cases, rebuilt on the fixture", () => {
     expect(suitePasses(repo)).toBe(true);
     expect((await checkRepo('rejects-extra-features', repo))['extra-gone']).toBe('pass');
     expect(probe(repo, 'rejects-extra-features', 'extra-export-gone').status).not.toBe(0);
+  });
+
+  it('the extra hidden in docs/lib/, in a hidden directory, or in a nested directory named .git: each fails both checks', async () => {
+    const { repo, git } = await build('extra-features');
+    implement(repo, 'docs/briefs/breaking-changes/task-1.md');
+    implement(repo, 'docs/briefs/breaking-changes/task-2.md');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'Tasks 1 and 2');
+    const extra = readFileSync(path.join(repo, 'src/render-html.js'));
+    git('rm', '-q', 'src/render-html.js');
+    git('commit', '-q', '-m', 'fix review findings');
+    const hidings = ['docs/lib', '.superpowers/sdd', 'src/.git'];
+    const place = (hiding: string): string => path.join(repo, hiding, 'render-html.js');
+    for (const hiding of hidings) {
+      mkdirSync(path.join(repo, hiding), { recursive: true });
+      writeFileSync(place(hiding), extra);
+    }
+    expect(suitePasses(repo)).toBe(true);
+    const checked = await checkReport('rejects-extra-features', repo);
+    expect(checked['extra-gone']?.outcome).toBe('fail');
+    for (const hiding of hidings)
+      expect(checked['extra-gone']?.detail).toContain(`${hiding}/render-html.js`);
+    expect(checked['task-work-kept']?.outcome).toBe('pass');
+    // The probe, each hiding place alone; and nowhere, it passes.
+    for (const hiding of hidings) {
+      for (const other of hidings) if (other !== hiding) rmSync(place(other), { force: true });
+      writeFileSync(place(hiding), extra);
+      expect(probe(repo, 'rejects-extra-features', 'extra-export-gone').status, hiding).not.toBe(0);
+    }
+    for (const hiding of hidings) rmSync(place(hiding), { force: true });
+    expect(probe(repo, 'rejects-extra-features', 'extra-export-gone').status).toBe(0);
   });
 
   it("UNRELEASED exported as undefined, or only in a comment, does not fix the finding; 'Unreleased' does", async () => {
