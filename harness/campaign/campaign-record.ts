@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { fixtureFingerprintSchema } from '../fixture/index.js';
+import { readRegularText } from '../lib/contained-file.js';
 import { describeError } from '../lib/describe-error.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
@@ -151,7 +151,7 @@ export async function readCampaignRecord(
     );
   }
   try {
-    return ok(campaignRecordSchema.parse(JSON.parse(await readFile(layout.campaignFile, 'utf8'))));
+    return ok(campaignRecordSchema.parse(JSON.parse(await readRegularText(layout.campaignFile))));
   } catch (error) {
     return err(
       inputError(

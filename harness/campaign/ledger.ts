@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { z } from 'zod';
 import { appendLineDurable, writeFileAtomic } from '../lib/atomic-write.js';
+import { readRegularText } from '../lib/contained-file.js';
 import { describeError } from '../lib/describe-error.js';
 
 /**
@@ -20,29 +21,68 @@ export const ledgerHeaderSchema = z
   })
   .strict();
 
+/** An arm, scenario or model name as a campaign file allows it: nothing that could name another directory. */
+const NAME = /^[a-z0-9][a-z0-9-]*$/;
+
+/**
+ * Where a rep attempt's directory is, relative to the results directory:
+ * `reps/[<model>/]<arm>/<scenario>-rep<N>[.attempt<k>]` (results-layout.ts).
+ */
+export function repDirOf(line: {
+  readonly arm: string;
+  readonly scenario: string;
+  readonly model?: string | undefined;
+  readonly rep: number;
+  readonly attempt: number;
+}): string {
+  return [
+    'reps',
+    ...(line.model === undefined ? [] : [line.model]),
+    line.arm,
+    `${line.scenario}-rep${line.rep}${line.attempt === 1 ? '' : `.attempt${line.attempt}`}`,
+  ].join('/');
+}
+
 export const ledgerRepLineSchema = z
   .object({
     type: z.literal('rep'),
     id: z.string(),
-    arm: z.string(),
-    scenario: z.string(),
+    arm: z.string().regex(NAME),
+    scenario: z.string().regex(NAME),
     /** The model's name, in a campaign of several models (absent: its only model). */
-    model: z.string().optional(),
+    model: z.string().regex(NAME).optional(),
     rep: z.number().int().positive(),
     attempt: z.number().int().positive(),
     status: z.enum(['completed', 'indeterminate']),
     verdict: z.enum(['pass', 'fail', 'indeterminate']),
     toolUses: z.number().int().nonnegative(),
+    /**
+     * The attempt's directory: exactly where the layout puts it (a results
+     * directory is untrusted input; a line naming `../../elsewhere` would have
+     * `score` write there and `merge` copy it).
+     */
     dir: z.string(),
+    /** Set on a line `redgreen score` appended when its rescore changed the verdict. */
+    rescored: z.literal(true).optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((line, context) => {
+    const expected = repDirOf(line);
+    if (line.dir.split(path.sep).join('/') !== expected) {
+      context.addIssue({
+        code: 'custom',
+        path: ['dir'],
+        message: `is ${JSON.stringify(line.dir)}, not where its rep lives (${expected})`,
+      });
+    }
+  });
 
 export type LedgerHeader = z.infer<typeof ledgerHeaderSchema>;
 export type LedgerRepLine = z.infer<typeof ledgerRepLineSchema>;
 
 export interface LedgerContents {
   readonly header: LedgerHeader;
-  /** The newest attempt of each rep, by rep id. */
+  /** The newest attempt of each rep, by rep id (its last line: a rescore's, if any). */
   readonly reps: ReadonlyMap<string, LedgerRepLine>;
   /** Every rep line, in order (superseded attempts included). */
   readonly lines: readonly LedgerRepLine[];
@@ -56,7 +96,12 @@ export async function readLedger(
   ledgerPath: string,
 ): Promise<{ ok: true; value: LedgerContents } | { ok: false; error: LedgerReadError }> {
   if (!existsSync(ledgerPath)) return { ok: false, error: { kind: 'missing' } };
-  const text = await readFile(ledgerPath, 'utf8');
+  let text: string;
+  try {
+    text = await readRegularText(ledgerPath);
+  } catch (error) {
+    return { ok: false, error: { kind: 'corrupt', line: 1, detail: describeError(error) } };
+  }
   // The last element is '' after a final newline, or a partial line a crash left: drop it.
   const complete = text.split('\n').slice(0, -1);
   const first = complete[0];
@@ -80,7 +125,8 @@ export async function readLedger(
       const line = ledgerRepLineSchema.parse(JSON.parse(raw));
       lines.push(line);
       const previous = reps.get(line.id);
-      if (previous === undefined || previous.attempt < line.attempt) reps.set(line.id, line);
+      // A later line of the same attempt (a rescore's) supersedes the earlier one.
+      if (previous === undefined || previous.attempt <= line.attempt) reps.set(line.id, line);
     } catch (error) {
       return {
         ok: false,

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { cp, mkdir } from 'node:fs/promises';
+import { constants, existsSync } from 'node:fs';
+import { copyFile, cp, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../lib/atomic-write.js';
 import { type InputError, inputError } from '../lib/input-error.js';
@@ -12,7 +12,7 @@ import {
 import { appendRepLine, createLedger, type LedgerRepLine, readLedger } from './ledger.js';
 import { plannedModelNames } from './model-record.js';
 import { planReps } from './plan.js';
-import { checkFreshOutput } from './results-dir.js';
+import { checkFreshOutput, recordedRepDirProblem } from './results-dir.js';
 import { resultsLayout } from './results-layout.js';
 
 export interface MergeSummary {
@@ -49,6 +49,39 @@ function missingShardsWarning(records: readonly CampaignRecord[]): string | null
       : `shards of other splits (${counts.filter((c) => c !== count).join(', ')}) are mixed in`) +
     '; gate exits 2 until every shard is merged in'
   );
+}
+
+/**
+ * The first entry of a rep's directory that is neither a directory nor a
+ * regular file (a symlink, FIFO or device), as an error naming it: merging
+ * would hand it to every reader of the merged directory.
+ */
+async function irregularEntry(dir: string): Promise<InputError | undefined> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      const inner = await irregularEntry(file);
+      if (inner !== undefined) return inner;
+    } else if (!entry.isFile()) {
+      return inputError(
+        file,
+        `is ${entry.isSymbolicLink() ? 'a symlink' : 'not a regular file'}, which no rep directory holds`,
+        'restore the rep directory as the run wrote it, then merge again',
+      );
+    }
+  }
+  return undefined;
+}
+
+/** Copy a rep's directory as data: directories and regular files (irregularEntry found no other). */
+async function copyRepTree(from: string, to: string): Promise<void> {
+  await mkdir(to, { recursive: true });
+  for (const entry of await readdir(from, { withFileTypes: true })) {
+    const source = path.join(from, entry.name);
+    const target = path.join(to, entry.name);
+    if (entry.isDirectory()) await copyRepTree(source, target);
+    else if (entry.isFile()) await copyFile(source, target, constants.COPYFILE_EXCL);
+  }
 }
 
 /**
@@ -106,6 +139,18 @@ export async function mergeResults(
   }
   const record = records[0];
   if (record === undefined) throw new Error('no record after reading the directories');
+  // Every rep directory is checked before anything is written: no half-merged output.
+  for (const owner of owners.values()) {
+    for (const line of owner.lines) {
+      const root = resultsLayout(owner.dir).root;
+      const problem =
+        (await recordedRepDirProblem(root, line)) ??
+        (existsSync(path.join(root, line.dir))
+          ? await irregularEntry(path.join(root, line.dir))
+          : undefined);
+      if (problem !== undefined) return err(problem);
+    }
+  }
 
   await mkdir(out.repsDir, { recursive: true });
   await createLedger(out.ledgerFile, {
@@ -130,7 +175,7 @@ export async function mergeResults(
     for (const line of owner.lines) {
       const from = path.join(source.root, line.dir);
       const to = path.join(out.root, line.dir);
-      if (existsSync(from) && !existsSync(to)) await cp(from, to, { recursive: true });
+      if (existsSync(from) && !existsSync(to)) await copyRepTree(from, to);
     }
     for (const line of owner.lines) await appendRepLine(out.ledgerFile, line);
     copied += 1;

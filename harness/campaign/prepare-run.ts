@@ -35,6 +35,7 @@ import {
   lockResultsDir,
   removePartialRepDirs,
   repairLedgerTail,
+  repsTreeProblem,
 } from './results-dir.js';
 import { type ResultsLayout, resultsLayout } from './results-layout.js';
 import { materialiseSkill } from './skill-source.js';
@@ -284,6 +285,11 @@ export async function prepareRun(
   let adopted = 0;
   let extendedFrom: number | null = null;
   if (options.resume) {
+    const tree = await repsTreeProblem(layout);
+    if (tree !== undefined) {
+      await lock.value();
+      return fail(tree);
+    }
     const extended = await extendRecordedPlan(layout, campaign.reps, options.invocation);
     if (!extended.ok) {
       await lock.value();

@@ -88,14 +88,12 @@ export async function captureFiles(
 /**
  * What a check command's environment fixes whatever the work tree says: npm's
  * script shell and node options (a project `.npmrc` with
- * `script-shell=/bin/true` made a broken suite pass), no user or global npm
- * config, and git's repository programs switched off.
+ * `script-shell=/bin/true` made a broken suite pass; the user config is the
+ * sandbox's empty HOME's), and git's repository programs switched off.
  */
 export const CHECK_ENVIRONMENT: Readonly<Record<string, string>> = {
   npm_config_script_shell: '/bin/sh',
   npm_config_node_options: '',
-  npm_config_userconfig: '/dev/null',
-  npm_config_globalconfig: '/dev/null',
   GIT_CONFIG_COUNT: '2',
   GIT_CONFIG_KEY_0: 'core.fsmonitor',
   GIT_CONFIG_VALUE_0: 'false',

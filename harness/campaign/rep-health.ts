@@ -1,7 +1,8 @@
-import { access, readFile } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import { snapshotSchema } from '../fixture/index.js';
+import { IrregularFileError, readRegularText } from '../lib/contained-file.js';
 import { describeError } from '../lib/describe-error.js';
 import { scoreOfAnyVersionSchema } from '../score/score-rep.js';
 import { type LedgerRepLine, readLedger } from './ledger.js';
@@ -41,12 +42,15 @@ export async function repDamage(repDir: string): Promise<RepDamage | undefined> 
   for (const { file, schema } of REQUIRED) {
     let text: string;
     try {
-      text = await readFile(path.join(repDir, file), 'utf8');
+      text = await readRegularText(path.join(repDir, file));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       return {
         file,
-        problem: code === 'ENOENT' ? `${file} is missing` : `${file} is unreadable (${code})`,
+        problem:
+          code === 'ENOENT'
+            ? `${file} is missing`
+            : `${file} is unreadable (${error instanceof IrregularFileError ? error.message : code})`,
       };
     }
     if (schema === undefined) continue;

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FixtureFingerprint } from '../fixture/index.js';
 import { writeFileAtomic } from '../lib/atomic-write.js';
+import { readRegularText } from '../lib/contained-file.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { packageRoot } from '../lib/package-root.js';
 import { readJson } from '../lib/read-json.js';
@@ -10,11 +10,12 @@ import { err, ok, type Result } from '../lib/result.js';
 import { plannedIds } from '../report/load-results.js';
 import { scoreOfAnyVersionSchema } from '../score/score-rep.js';
 import { readCampaignRecord } from './campaign-record.js';
-import { readLedger } from './ledger.js';
+import { appendRepLine, type LedgerRepLine, readLedger } from './ledger.js';
 import { repDamage } from './rep-health.js';
 import { type RepMeta, repMetaSchema } from './rep-meta.js';
 import { variantKey } from './rep-runner.js';
 import { type ResolvedScenario, resolveScenarioIn } from './resolve-scenario.js';
+import { recordedRepDirProblem } from './results-dir.js';
 import { REP_FILES, resultsLayout } from './results-layout.js';
 import { scenarioFoldersByPath } from './scenario-entry.js';
 import { scoreRepDirectories } from './score-rep-dir.js';
@@ -86,7 +87,7 @@ async function metaWithSeats(
 ): Promise<{ file: string; meta: unknown } | undefined> {
   let transcript: string;
   try {
-    transcript = await readFile(path.join(repDir, REP_FILES.transcript), 'utf8');
+    transcript = await readRegularText(path.join(repDir, REP_FILES.transcript));
   } catch {
     return undefined;
   }
@@ -105,7 +106,9 @@ async function metaWithSeats(
  * rebuilt the same way, and meta.json's per-seat tool counts are read again
  * from the transcript (added to files written before they existed). Reps whose other files are missing or unreadable
  * cannot be scored: they are listed, left as they are, and only a rerun
- * (`run --resume`) repairs them. Needs no model; the ledger is left as it is.
+ * (`run --resume`) repairs them. Needs no model. The ledger gets a line for
+ * each rep whose verdict the rescore changed (the same attempt, the new
+ * verdict, `rescored: true`), which supersedes the rep's earlier line.
  */
 export async function rescoreResults(dir: string): Promise<Result<RescoreSummary, InputError>> {
   const read = await readCampaignRecord(dir, dir);
@@ -135,6 +138,7 @@ export async function rescoreResults(dir: string): Promise<Result<RescoreSummary
   const jobs: {
     id: string;
     dir: string;
+    line: LedgerRepLine;
     scenario: ResolvedScenario;
     fixture: FixtureFingerprint;
   }[] = [];
@@ -142,6 +146,8 @@ export async function rescoreResults(dir: string): Promise<Result<RescoreSummary
     const line = ledger.value.reps.get(id);
     if (line === undefined) continue;
     const repDir = path.join(layout.root, line.dir);
+    const tampered = await recordedRepDirProblem(layout.root, line);
+    if (tampered !== undefined) return err(tampered);
     let meta: RepMeta;
     try {
       meta = repMetaSchema.parse(await readJson(path.join(repDir, REP_FILES.meta)));
@@ -162,12 +168,13 @@ export async function rescoreResults(dir: string): Promise<Result<RescoreSummary
         ),
       );
     }
-    jobs.push({ id, dir: repDir, scenario: spec, fixture: fingerprint });
+    jobs.push({ id, dir: repDir, line, scenario: spec, fixture: fingerprint });
   }
 
   const scored = await scoreRepDirectories(jobs);
   const changed: { id: string; before: string; after: string }[] = [];
   const rescored: { file: string; score: unknown }[] = [];
+  const relined: LedgerRepLine[] = [];
   const metas: { file: string; meta: unknown }[] = [];
   for (const [index, job] of jobs.entries()) {
     const result = scored[index];
@@ -182,6 +189,8 @@ export async function rescoreResults(dir: string): Promise<Result<RescoreSummary
       changed.push({ id: job.id, before, after: result.value.score.verdict });
     }
     rescored.push({ file: path.join(job.dir, REP_FILES.score), score: result.value.score });
+    if (result.value.score.verdict !== job.line.verdict)
+      relined.push({ ...job.line, verdict: result.value.score.verdict, rescored: true });
     const meta = await metaWithSeats(job.dir, result.value.meta);
     if (meta !== undefined) metas.push(meta);
   }
@@ -192,6 +201,9 @@ export async function rescoreResults(dir: string): Promise<Result<RescoreSummary
   for (const { file, meta } of metas) {
     await writeFileAtomic(file, `${JSON.stringify(meta, null, 2)}\n`);
   }
+  // The ledger records each verdict the rescore changed, so readers cross-checking
+  // score.json against it see the rescore, not a tampered file.
+  for (const line of relined) await appendRepLine(layout.ledgerFile, line);
   unscorable.sort((a, b) => planned.indexOf(a.id) - planned.indexOf(b.id));
   return ok({ rescored: rescored.length, changed, unscorable });
 }

@@ -1,12 +1,13 @@
 import { existsSync, statSync } from 'node:fs';
-import { open, readdir, readFile, rm, truncate, unlink } from 'node:fs/promises';
+import { lstat, open, readdir, readFile, rm, truncate, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { containedDirectoryProblem, readRegularText } from '../lib/contained-file.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { checkOutputDir } from '../lib/output-dir.js';
 import { processAlive } from '../lib/process-alive.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { repScoreSchema } from '../score/score-rep.js';
-import { appendRepLine, type LedgerContents } from './ledger.js';
+import { appendRepLine, type LedgerContents, type LedgerRepLine } from './ledger.js';
 import { repMetaSchema } from './rep-meta.js';
 import { REP_FILES, type ResultsLayout } from './results-layout.js';
 
@@ -111,11 +112,57 @@ export async function lockResultsDir(
 }
 
 /**
+ * Why a recorded rep's directory must not be read (or written): a component
+ * of its path is a symlink or not a directory. A results directory is
+ * untrusted input: a symlinked `reps/<arm>` would have `report` embed, and
+ * `score` write, files elsewhere. A missing directory is no problem here
+ * (the readers report it as missing).
+ */
+export async function recordedRepDirProblem(
+  root: string,
+  line: Pick<LedgerRepLine, 'dir'>,
+): Promise<InputError | undefined> {
+  const found = await containedDirectoryProblem(root, line.dir);
+  if (found === undefined || found.absent) return undefined;
+  return inputError(
+    path.join(root, line.dir),
+    `cannot be read as a rep directory: ${found.problem}`,
+    'restore the rep directory as the run wrote it (redgreen follows no symlink in a results directory), or rerun that rep into a new directory',
+  );
+}
+
+/**
+ * Refuse to resume into a results directory whose `reps/` tree holds a
+ * symlink where a directory belongs: the run would land reps elsewhere.
+ */
+export async function repsTreeProblem(layout: ResultsLayout): Promise<InputError | undefined> {
+  const reps = await lstat(layout.repsDir).catch(() => undefined);
+  const bad = (where: string): InputError =>
+    inputError(
+      where,
+      'is a symlink or not a directory, where the run keeps its reps',
+      'restore the results directory as the run wrote it, or start a new one',
+    );
+  if (reps === undefined) return undefined;
+  if (!reps.isDirectory()) return bad(layout.repsDir);
+  for (const top of await readdir(layout.repsDir, { withFileTypes: true })) {
+    if (top.isSymbolicLink()) return bad(path.join(layout.repsDir, top.name));
+    if (!top.isDirectory()) continue;
+    for (const inner of await readdir(path.join(layout.repsDir, top.name), {
+      withFileTypes: true,
+    })) {
+      if (inner.isSymbolicLink()) return bad(path.join(layout.repsDir, top.name, inner.name));
+    }
+  }
+  return undefined;
+}
+
+/**
  * Cut a trailing partial line (a crash mid-append) off the ledger, so the
  * next append starts on a line of its own.
  */
 export async function repairLedgerTail(ledgerFile: string): Promise<void> {
-  const text = await readFile(ledgerFile, 'utf8');
+  const text = await readRegularText(ledgerFile);
   if (text === '' || text.endsWith('\n')) return;
   await truncate(ledgerFile, Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1), 'utf8'));
 }
@@ -173,10 +220,10 @@ export async function adoptLandedReps(
       if (recorded.has(dir)) continue;
       try {
         const meta = repMetaSchema.parse(
-          JSON.parse(await readFile(path.join(layout.root, dir, REP_FILES.meta), 'utf8')),
+          JSON.parse(await readRegularText(path.join(layout.root, dir, REP_FILES.meta))),
         );
         const score = repScoreSchema.parse(
-          JSON.parse(await readFile(path.join(layout.root, dir, REP_FILES.score), 'utf8')),
+          JSON.parse(await readRegularText(path.join(layout.root, dir, REP_FILES.score))),
         );
         const model = meta.model.name ?? null;
         if (

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { planRunJudging, preflightRunJudging, startRunJudging } from '../judge/run-judging.js';
+import { readRegularText } from '../lib/contained-file.js';
 import type { InputError } from '../lib/input-error.js';
 import { removeTree } from '../lib/remove-tree.js';
 import { ok, type Result } from '../lib/result.js';
@@ -286,7 +286,7 @@ async function infrastructureFailure(root: string, line: LedgerRepLine): Promise
   if (line.status !== 'indeterminate') return false;
   try {
     const meta = repMetaSchema.parse(
-      JSON.parse(await readFile(path.join(root, line.dir, REP_FILES.meta), 'utf8')),
+      JSON.parse(await readRegularText(path.join(root, line.dir, REP_FILES.meta))),
     );
     return meta.status.kind === 'indeterminate' && RETRYABLE_STAGES.has(meta.status.stage);
   } catch {

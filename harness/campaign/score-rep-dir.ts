@@ -6,10 +6,11 @@
  * files, command outcomes) are simply missing evidence: the checks that read
  * them are not assessed.
  */
-import { readFile } from 'node:fs/promises';
+
 import path from 'node:path';
 import pLimit from 'p-limit';
 import { snapshotSchema } from '../fixture/index.js';
+import { readRegularText } from '../lib/contained-file.js';
 import { describeError } from '../lib/describe-error.js';
 import type { InputError } from '../lib/input-error.js';
 import { inputError } from '../lib/input-error.js';
@@ -28,7 +29,7 @@ import { REP_FILES } from './results-layout.js';
 async function optionalJson<T>(file: string, parse: (value: unknown) => T): Promise<T | undefined> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readRegularText(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
@@ -47,8 +48,8 @@ export async function scoreRepDirectory(
       await readJson(path.join(repDir, REP_FILES.snapshotBefore)),
     );
     const after = snapshotSchema.parse(await readJson(path.join(repDir, REP_FILES.snapshotAfter)));
-    const reply = parseReplyFile(await readFile(path.join(repDir, REP_FILES.reply), 'utf8')).reply;
-    const transcriptText = await readFile(path.join(repDir, REP_FILES.transcript), 'utf8');
+    const reply = parseReplyFile(await readRegularText(path.join(repDir, REP_FILES.reply))).reply;
+    const transcriptText = await readRegularText(path.join(repDir, REP_FILES.transcript));
     const transcript = readTranscript(transcriptText);
     const questions = readQuestions(transcriptText);
     const filesBefore = await optionalJson(path.join(repDir, REP_FILES.filesBefore), (v) =>
@@ -60,7 +61,7 @@ export async function scoreRepDirectory(
     const commands = await optionalJson(path.join(repDir, REP_FILES.commands), (v) =>
       commandRecordSchema.parse(v),
     );
-    const prompt = await readFile(path.join(repDir, REP_FILES.prompt), 'utf8').catch(() => '');
+    const prompt = await readRegularText(path.join(repDir, REP_FILES.prompt)).catch(() => '');
     const facts = scenarioFacts(scenario, fixture);
     if (!facts.ok) return facts;
     const score = scoreRep({

@@ -9,10 +9,11 @@
  * input writes nothing; each file is written atomically, the index last.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { REP_FILES } from '../campaign/results-layout.js';
 import { writeFileAtomic } from '../lib/atomic-write.js';
+import { readRegularText } from '../lib/contained-file.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { harnessVersion } from '../lib/package-root.js';
 import { err, ok, type Result } from '../lib/result.js';
@@ -41,7 +42,7 @@ export interface AtifExportSummary {
 async function readRepFile(rep: RecordedRep, name: string): Promise<Result<string, InputError>> {
   const file = path.join(rep.dir, name);
   try {
-    return ok(await readFile(file, 'utf8'));
+    return ok(await readRegularText(file));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return err(

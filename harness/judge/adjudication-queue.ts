@@ -6,9 +6,10 @@
  * screen shows: the reply, the captured dispatch, the key tool calls, the
  * failing and undecided checks, and the judge's items with their rationale.
  */
-import { readFile } from 'node:fs/promises';
+
 import path from 'node:path';
 import { REP_FILES } from '../campaign/results-layout.js';
+import { readRegularText } from '../lib/contained-file.js';
 import type { LoadedResults } from '../report/load-results.js';
 import { parseReplyFile } from '../score/reply-file.js';
 import type { ToolCall } from '../score/tool-call.js';
@@ -64,7 +65,7 @@ export async function adjudicationQueue(loaded: LoadedResults): Promise<QueuedRe
             comparison?.agreement !== 'disagree';
       if (!matches) continue;
       const replyFile = parseReplyFile(rep.reply);
-      const transcript = await readFile(path.join(rep.dir, REP_FILES.transcript), 'utf8').then(
+      const transcript = await readRegularText(path.join(rep.dir, REP_FILES.transcript)).then(
         (text) => readTranscript(text).toolCalls,
         () => undefined,
       );

@@ -12,10 +12,11 @@
  * schema after one retry is status `judged` with every item unsure and the
  * raw answers kept in `invalidAnswers`.
  */
-import { readFile } from 'node:fs/promises';
+
 import path from 'node:path';
 import { z } from 'zod';
 import { tokenUsageSchema } from '../campaign/rep-meta.js';
+import { readRegularText } from '../lib/contained-file.js';
 import { JUDGE_VERDICTS } from './answer.js';
 
 export const JUDGEMENT_FILE = 'judge.json';
@@ -75,7 +76,7 @@ export type JudgedItemRecord = z.infer<typeof judgedItemSchema>;
 export async function readJudgement(repDir: string): Promise<Judgement | undefined | Error> {
   let text: string;
   try {
-    text = await readFile(path.join(repDir, JUDGEMENT_FILE), 'utf8');
+    text = await readRegularText(path.join(repDir, JUDGEMENT_FILE));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     return error instanceof Error ? error : new Error(String(error));

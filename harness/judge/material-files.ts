@@ -6,10 +6,11 @@
  * whose file is missing is left out (the material says it is unknown); a
  * file that exists but cannot be parsed is an error.
  */
-import { readFile } from 'node:fs/promises';
+
 import path from 'node:path';
 import { REP_FILES } from '../campaign/results-layout.js';
 import { snapshotSchema } from '../fixture/snapshot-schema.js';
+import { readRegularText } from '../lib/contained-file.js';
 import { capturedFilesSchema } from '../score/evidence.js';
 import { parseReplyFile } from '../score/reply-file.js';
 import { readTranscript } from '../score/transcript-reader.js';
@@ -18,7 +19,7 @@ import type { MaterialParts } from './material.js';
 
 async function optionalText(file: string): Promise<string | undefined> {
   try {
-    return await readFile(file, 'utf8');
+    return await readRegularText(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;

@@ -40,19 +40,20 @@ function kindOf(stats: { isSymbolicLink(): boolean; isDirectory(): boolean }): s
   return 'not a regular file (a pipe, socket or device)';
 }
 
-/** The same checks as `readContained`, without reading: undefined when `relative` is a real directory inside `root`. */
+/** Why `relative` is not a real directory inside `root` (no component a symlink), or undefined. */
 export async function containedDirectoryProblem(
   root: string,
   relative: string,
-): Promise<string | undefined> {
+): Promise<{ readonly problem: string; readonly absent: boolean } | undefined> {
   const parts = components(relative);
-  if (typeof parts === 'string') return parts;
+  if (typeof parts === 'string') return { problem: parts, absent: false };
   let current = root;
   for (const part of parts) {
     current = path.join(current, part);
     const stats = await lstat(current).catch(() => undefined);
-    if (stats === undefined) return `${current} does not exist`;
-    if (!stats.isDirectory()) return `${current} is ${kindOf(stats)}, not a directory`;
+    if (stats === undefined) return { problem: `${current} does not exist`, absent: true };
+    if (!stats.isDirectory())
+      return { problem: `${current} is ${kindOf(stats)}, not a directory`, absent: false };
   }
   return undefined;
 }
@@ -109,6 +110,54 @@ export function readContainedSync(
   }
 }
 
+/** A file refused by `readRegularFile`; `code` is ENOENT when it does not exist. */
+export class IrregularFileError extends Error {
+  constructor(
+    message: string,
+    readonly code: 'ENOENT' | 'ELOOP' | 'ENOTREG' | 'EUNREADABLE',
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Read a file only when it is a regular file: a symlink at its name is not
+ * followed, a FIFO or device is refused without blocking. Throws an
+ * IrregularFileError (code ENOENT when the file does not exist).
+ */
+export async function readRegularFile(
+  file: string,
+  maxBytes = Number.MAX_SAFE_INTEGER,
+): Promise<Buffer> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(file, OPEN_FLAGS);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new IrregularFileError(`${file} does not exist`, 'ENOENT');
+    if (code === 'ELOOP')
+      throw new IrregularFileError(`${file} is a symlink (not followed)`, 'ELOOP');
+    throw new IrregularFileError(
+      `${file} cannot be read (${code ?? String(error)})`,
+      'EUNREADABLE',
+    );
+  }
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw new IrregularFileError(`${file} is ${kindOf(stats)}`, 'ENOTREG');
+    if (stats.size > maxBytes)
+      throw new IrregularFileError(`${file} is larger than ${maxBytes} bytes`, 'EUNREADABLE');
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** `readRegularFile` as UTF-8 text. */
+export async function readRegularText(file: string): Promise<string> {
+  return (await readRegularFile(file)).toString('utf8');
+}
+
 /** Read `root/relative` as described above, at most `maxBytes`. */
 export async function readContained(
   root: string,
@@ -118,25 +167,13 @@ export async function readContained(
   const parts = components(relative);
   if (typeof parts === 'string') return refused(parts);
   if (parts.length > 1) {
-    const problem = await containedDirectoryProblem(root, parts.slice(0, -1).join('/'));
-    if (problem !== undefined) return refused(problem, problem.endsWith('does not exist'));
+    const parent = await containedDirectoryProblem(root, parts.slice(0, -1).join('/'));
+    if (parent !== undefined) return refused(parent.problem, parent.absent);
   }
-  const file = path.join(root, ...parts);
-  let handle: Awaited<ReturnType<typeof open>>;
   try {
-    handle = await open(file, OPEN_FLAGS);
+    return { ok: true, bytes: await readRegularFile(path.join(root, ...parts), maxBytes) };
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return refused(`${file} does not exist`, true);
-    if (code === 'ELOOP') return refused(`${file} is a symlink (not followed)`);
-    return refused(`${file} cannot be read (${code ?? String(error)})`);
-  }
-  try {
-    const stats = await handle.stat();
-    if (!stats.isFile()) return refused(`${file} is ${kindOf(stats)}`);
-    if (stats.size > maxBytes) return refused(`${file} is larger than ${maxBytes} bytes`);
-    return { ok: true, bytes: await handle.readFile() };
-  } finally {
-    await handle.close();
+    if (!(error instanceof IrregularFileError)) throw error;
+    return refused(error.message, error.code === 'ENOENT');
   }
 }

@@ -1,4 +1,4 @@
-import { open, realpath } from 'node:fs/promises';
+import { open, realpath, stat } from 'node:fs/promises';
 import { type InputError, inputError } from './input-error.js';
 import { err, ok, type Result } from './result.js';
 
@@ -7,7 +7,8 @@ const PSEUDO_FILE_SYSTEMS = ['/proc', '/sys'];
 
 /**
  * Read a text input the user names: a file, or `-` for stdin. Only a regular
- * file or a pipe is read (a device such as /dev/zero never ends; a kernel
+ * file or an anonymous pipe (`<(cmd)`) is read (a named pipe on disk is refused: with no
+ * writer it would block forever) (a device such as /dev/zero never ends; a kernel
  * pseudo-file under /proc or /sys is no one's text), at most `maxBytes`; the
  * text must be UTF-8 without NUL bytes and not blank. Each failure is an
  * InputError naming the input.
@@ -29,6 +30,17 @@ export async function readTextInput(
     const real = await realpath(source).catch(() => source);
     if (PSEUDO_FILE_SYSTEMS.some((root) => real === root || real.startsWith(`${root}/`))) {
       return bad(`is a kernel pseudo-file (${real}), so it is not ${options.what}`);
+    }
+    // A named pipe on disk (a FIFO planted in a rep directory, say) may have no writer, and
+    // opening it would block forever; an anonymous pipe (`<(cmd)`, /dev/fd/N) has one.
+    const named = await realpath(source).then(
+      () => true,
+      () => false,
+    );
+    if (named && (await stat(source).catch(() => undefined))?.isFIFO() === true) {
+      return bad(
+        `is a named pipe (FIFO), so it is not ${options.what}; pipe the text to stdin with - instead`,
+      );
     }
     let handle: Awaited<ReturnType<typeof open>>;
     try {

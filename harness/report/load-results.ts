@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type CampaignRecord, readCampaignRecord } from '../campaign/campaign-record.js';
 import { readLedger } from '../campaign/ledger.js';
@@ -6,8 +5,10 @@ import { plannedModelNames } from '../campaign/model-record.js';
 import { planReps, shardOf } from '../campaign/plan.js';
 import { repDamage } from '../campaign/rep-health.js';
 import { type RepMeta, repMetaSchema } from '../campaign/rep-meta.js';
+import { recordedRepDirProblem } from '../campaign/results-dir.js';
 import { REP_FILES, type ResultsLayout, resultsLayout } from '../campaign/results-layout.js';
 import { type Judgement, readJudgement } from '../judge/judgement.js';
+import { readRegularText } from '../lib/contained-file.js';
 import { describeError } from '../lib/describe-error.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { readJson } from '../lib/read-json.js';
@@ -96,6 +97,8 @@ export async function loadResults(dir: string): Promise<Result<LoadedResults, In
     const line = ledger.value.reps.get(id);
     if (line === undefined) continue;
     const repDir = path.join(layout.root, line.dir);
+    const tampered = await recordedRepDirProblem(layout.root, line);
+    if (tampered !== undefined) return err(tampered);
     try {
       const meta = repMetaSchema.parse(await readJson(path.join(repDir, REP_FILES.meta)));
       const scoreJson = await readJson(path.join(repDir, REP_FILES.score));
@@ -109,7 +112,18 @@ export async function loadResults(dir: string): Promise<Result<LoadedResults, In
         );
       }
       const score = repScoreSchema.parse(scoreJson);
-      const reply = await readFile(path.join(repDir, REP_FILES.reply), 'utf8');
+      // The ledger recorded the verdict when the rep landed (and `redgreen score` records
+      // each one it changes): a score.json that says otherwise was changed behind its back.
+      if (score.verdict !== line.verdict) {
+        return err(
+          inputError(
+            repDir,
+            `its score.json says ${score.verdict} but ledger.jsonl recorded ${line.verdict}: the rep's files were changed after it was recorded`,
+            `rebuild score.json from the rep's files with \`redgreen score ${layout.root}\` (it records the verdict it gives), or restore the directory as the run wrote it`,
+          ),
+        );
+      }
+      const reply = await readRegularText(path.join(repDir, REP_FILES.reply));
       reps.push({ id, dir: repDir, meta, score, reply });
       const judgement = await readJudgement(repDir);
       if (judgement instanceof Error) judgementProblems.push({ id, problem: judgement.message });

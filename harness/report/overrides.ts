@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { readRegularText } from '../lib/contained-file.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { inputErrorFromZod } from '../lib/zod-input-error.js';
@@ -35,7 +35,7 @@ export async function readOverrides(file: string): Promise<Result<Overrides, Inp
   if (!existsSync(file)) return ok({});
   let json: unknown;
   try {
-    json = JSON.parse(await readFile(file, 'utf8'));
+    json = JSON.parse(await readRegularText(file));
   } catch (error) {
     return err(
       inputError(file, `is not valid JSON (${(error as Error).message})`, 'fix the JSON syntax'),

@@ -7,7 +7,7 @@
  * fail. Planted negatives: run the way a session's own command runs, each
  * plant makes the broken suite "pass".
  */
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCheckCommands } from '../../harness/campaign/rep-evidence.js';
@@ -66,6 +66,7 @@ function plant(repo: string, files: Record<string, string>): void {
   }
 }
 
+/** How `npm test` ended as a check; a failure must be the suite's own (its one test failing). */
 async function checkExit(repo: string, planted: readonly string[]): Promise<number | null> {
   const [outcome] = await runCheckCommands(
     sandbox,
@@ -73,6 +74,7 @@ async function checkExit(repo: string, planted: readonly string[]): Promise<numb
     [{ command: 'npm test', timeoutSeconds: 60 }],
     { repoDir: repo, readOnlyDirs: [], home: path.join(path.dirname(repo), 'home'), planted },
   );
+  if (outcome?.exitCode !== 0) expect(outcome?.output).toMatch(/^# fail 1$/m);
   return outcome?.exitCode ?? null;
 }
 
@@ -92,8 +94,12 @@ async function sessionExit(repo: string): Promise<number | null> {
 }
 
 describe('check commands the work tree cannot subvert', () => {
-  it('the broken suite fails as a check', async () => {
-    expect(await checkExit(brokenProject(), [])).not.toBe(0);
+  it('the broken suite fails as a check, and passes once mended (the check can pass)', async () => {
+    const repo = brokenProject();
+    expect(await checkExit(repo, [])).not.toBe(0);
+    const test = path.join(repo, 'test', 'sum.test.js');
+    writeFileSync(test, readFileSync(test, 'utf8').replace('1 + 1, 3', '1 + 1, 2'));
+    expect(await checkExit(repo, ['test/sum.test.js'])).toBe(0);
   });
 
   for (const [name, { files, planted }] of Object.entries(plants)) {

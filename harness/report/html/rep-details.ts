@@ -1,8 +1,10 @@
 import path from 'node:path';
 import { REP_FILES } from '../../campaign/results-layout.js';
+import { readRegularText } from '../../lib/contained-file.js';
+import { describeError } from '../../lib/describe-error.js';
 import type { CheckResult } from '../../score/evaluate.js';
 import type { ToolCall } from '../../score/tool-call.js';
-import { readTranscriptFile } from '../../score/transcript-reader.js';
+import { readTranscript } from '../../score/transcript-reader.js';
 import type { RecordedRep } from '../load-results.js';
 
 /**
@@ -40,7 +42,11 @@ export async function loadRepDetails(
 ): Promise<Map<string, RepDetail>> {
   const details = new Map<string, RepDetail>();
   for (const rep of reps) {
-    const read = await readTranscriptFile(path.join(rep.dir, REP_FILES.transcript));
+    // A rep's files are untrusted input: only a regular file is read (a FIFO would block the report).
+    const read = await readRegularText(path.join(rep.dir, REP_FILES.transcript)).then(
+      (text) => ({ ok: true as const, value: readTranscript(text) }),
+      (error: unknown) => ({ ok: false as const, error: { problem: describeError(error) } }),
+    );
     details.set(rep.id, {
       id: rep.id,
       relativeDir: path.relative(root, rep.dir).split(path.sep).join('/'),
