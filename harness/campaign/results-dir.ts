@@ -1,10 +1,15 @@
 import { existsSync, statSync } from 'node:fs';
-import { lstat, open, readdir, readFile, rm, truncate, unlink } from 'node:fs/promises';
+import { lstat, open, readdir, rm, truncate, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { containedDirectoryProblem, readRegularText } from '../lib/contained-file.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { checkOutputDir } from '../lib/output-dir.js';
-import { processAlive } from '../lib/process-alive.js';
+import {
+  identityAlive,
+  ownIdentity,
+  type ProcessIdentity,
+  processIdentitySchema,
+} from '../lib/process-identity.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { repScoreSchema } from '../score/score-rep.js';
 import { appendRepLine, type LedgerContents, type LedgerRepLine } from './ledger.js';
@@ -53,11 +58,31 @@ export async function refuseLockedResultsDir(root: string): Promise<Result<void,
   return holder === undefined ? ok(undefined) : err(lockedError(root, holder, file));
 }
 
-/** The live process (not this one) a lock file names, if any. */
+/**
+ * Who a lock file names: `{pid, started, boot}` (this redgreen), or a bare
+ * pid (an older redgreen's lock, which cannot tell a reused pid apart).
+ */
+function lockHolder(text: string): ProcessIdentity | undefined {
+  try {
+    const parsed = processIdentitySchema.safeParse(JSON.parse(text));
+    if (parsed.success) return parsed.data;
+  } catch {
+    // not JSON: an older lock with the pid alone
+  }
+  const pid = Number(text.trim());
+  return Number.isInteger(pid) && pid > 0 ? { pid, started: null, boot: null } : undefined;
+}
+
+/**
+ * The live process (not this one) a lock file names, if any: a pid alive
+ * now but started at another time than the lock records (a reused pid, an
+ * unrelated process) holds nothing.
+ */
 async function liveLockHolder(file: string): Promise<number | undefined> {
-  const holder = Number((await readFile(file, 'utf8').catch(() => '')).trim());
-  return Number.isInteger(holder) && holder > 0 && holder !== process.pid && processAlive(holder)
-    ? holder
+  const text = await readRegularText(file).catch(() => '');
+  const holder = lockHolder(text);
+  return holder !== undefined && holder.pid !== process.pid && identityAlive(holder)
+    ? holder.pid
     : undefined;
 }
 
@@ -71,8 +96,9 @@ function lockedError(root: string, holder: number, file: string): InputError {
 
 /**
  * Take the results directory for this process: one writer at a time (runs,
- * and the commands that rewrite its files: score, report). A lock left by a
- * process that no longer exists (killed) is taken over.
+ * and the commands that rewrite its files: score, report). The lock records
+ * this process's pid and start time; a lock left by a process that no longer
+ * exists (killed), or whose pid now belongs to another process, is taken over.
  */
 export async function lockResultsDir(
   root: string,
@@ -81,7 +107,7 @@ export async function lockResultsDir(
   for (let tries = 0; tries < 2; tries += 1) {
     try {
       const handle = await open(file, 'wx');
-      await handle.writeFile(`${process.pid}\n`);
+      await handle.writeFile(`${JSON.stringify(ownIdentity())}\n`);
       await handle.close();
       return ok(async () => {
         await unlink(file).catch(() => undefined);

@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { lstat, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { type InputError, inputError } from '../lib/input-error.js';
-import { processAlive } from '../lib/process-alive.js';
+import { identityAlive, ownIdentity, processIdentitySchema } from '../lib/process-identity.js';
 import { removeTree } from '../lib/remove-tree.js';
 import { err, ok, type Result } from '../lib/result.js';
 
@@ -26,46 +25,13 @@ const PREFIX = 'redgreen-run-';
 const NAME = /^redgreen-run-[A-Za-z0-9]{6}$/;
 const OWNER_FILE = 'owner.json';
 
-const ownerSchema = z
-  .object({
-    pid: z.number().int().positive(),
-    /** The process's start time in clock ticks since boot (/proc/<pid>/stat), null where unknown. */
-    started: z.number().int().nonnegative().nullable(),
-    /** The boot the start time counts from (/proc/sys/kernel/random/boot_id), null where unknown. */
-    boot: z.string().nullable(),
+const ownerSchema = processIdentitySchema
+  .extend({
     /** Kept on purpose (--keep-workdirs): never removed as stale. */
     keep: z.boolean(),
   })
   .strict();
 type Owner = z.infer<typeof ownerSchema>;
-
-function bootId(): string | null {
-  try {
-    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
-  } catch {
-    return null;
-  }
-}
-
-/** Field 22 of /proc/<pid>/stat: when the process started; tells a reused pid apart. */
-function startTime(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const value = Number(fields[19]);
-    return Number.isInteger(value) ? value : null;
-  } catch {
-    return null;
-  }
-}
-
-function alive(owner: Owner): boolean {
-  // A process of another user with that pid is alive, and not ours to judge; a zombie is gone.
-  if (!processAlive(owner.pid)) return false;
-  if (owner.started === null || owner.boot === null || owner.boot !== bootId()) return true;
-  const now = startTime(owner.pid);
-  return now === null || now === owner.started;
-}
 
 /**
  * Check, before any work, that `$TMPDIR` (or the system default) can hold a
@@ -93,12 +59,7 @@ export async function checkTempRoot(
 /** Create this run's work root and record its owner; `keep` marks one the user keeps. */
 export async function createWorkRoot(keep: boolean): Promise<string> {
   const root = await mkdtemp(path.join(os.tmpdir(), PREFIX));
-  const owner: Owner = {
-    pid: process.pid,
-    started: startTime(process.pid),
-    boot: bootId(),
-    keep,
-  };
+  const owner: Owner = { ...ownIdentity(), keep };
   await writeFile(path.join(root, OWNER_FILE), `${JSON.stringify(owner)}\n`);
   return root;
 }
@@ -193,7 +154,7 @@ export async function removeStaleWorkRoots(
       }
       continue;
     }
-    if (owner.keep || owner.pid === process.pid || alive(owner)) continue;
+    if (owner.keep || owner.pid === process.pid || identityAlive(owner)) continue;
     if (await removedQuietly(dir)) removed.push(dir);
   }
   return { removed, unowned };

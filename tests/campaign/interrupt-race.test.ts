@@ -10,7 +10,7 @@
  * A rep whose processes died of a signal nobody in redgreen sent is never
  * recorded either.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ import { cleanEnv, cliPath, repoRoot, runCli } from '../helpers/cli.js';
 import { descendants, type ProcessInfo, processInfo, running } from '../helpers/process-tree.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { runInTerminal, type Terminal, tmuxAvailable } from '../helpers/terminal.js';
-import { readJson, repLines, runCampaignCli, twoRepCampaign } from './support.js';
+import { lockHolderPid, readJson, repLines, runCampaignCli, twoRepCampaign } from './support.js';
 
 async function sleep(ms: number): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, ms));
@@ -160,7 +160,7 @@ describe('a signal from outside redgreen', () => {
       await sleep(50);
     }
     const lock = path.join(out, '.redgreen.lock');
-    const worker = Number(readFileSync(lock, 'utf8').trim());
+    const worker = lockHolderPid(out);
     expect(worker).not.toBe(child.pid);
     process.kill(child.pid ?? 0, 'SIGKILL');
     await child;

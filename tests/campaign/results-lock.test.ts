@@ -9,6 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { bootId, startTime } from '../../harness/lib/process-identity.js';
 import { cleanEnv, cliPath, repoRoot, runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { defaultCampaign, filesUnder, repLines, runOneRep } from './support.js';
@@ -102,5 +103,18 @@ describe('a results directory a run holds locked', () => {
       expect(result.exitCode, result.stderr).toBe(0);
     }
     expect(existsSync(path.join(out, '.redgreen.lock'))).toBe(false);
+    // A lock naming a live process that is not the one it recorded (a reused pid: the
+    // start time differs) is stale too; the very process it recorded still holds it.
+    const live = { pid: process.pid, started: startTime(process.pid), boot: bootId() };
+    writeFileSync(
+      path.join(out, '.redgreen.lock'),
+      `${JSON.stringify({ ...live, started: (live.started ?? 1) - 1 })}\n`,
+    );
+    const reused = await runCli(['report', out]);
+    expect(reused.exitCode, reused.stderr).toBe(0);
+    writeFileSync(path.join(out, '.redgreen.lock'), `${JSON.stringify(live)}\n`);
+    const held = await runCli(['report', out]);
+    expect(held.exitCode).toBe(2);
+    expect(held.stderr).toContain(`pid ${process.pid}`);
   });
 });

@@ -5,7 +5,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, cliPath, repoRoot } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
-import { defaultCampaign, filesUnder, repLines, runCampaignCli } from './support.js';
+import { defaultCampaign, filesUnder, lockHolderPid, repLines, runCampaignCli } from './support.js';
 
 function hashTree(dir: string): Record<string, string> {
   return Object.fromEntries(
@@ -45,7 +45,7 @@ describe('redgreen run --resume', () => {
     );
     await waitFor(() => recordedReps(out) >= 2, 120_000);
     // Both processes of the run: the one doing the work (holding the lock) and the one the shell started.
-    const worker = Number(readFileSync(path.join(out, '.redgreen.lock'), 'utf8').trim());
+    const worker = lockHolderPid(out);
     process.kill(-worker, 'SIGKILL');
     if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
     await child;

@@ -42,6 +42,11 @@ export function repLines(outDir: string): LedgerLine[] {
   return readLedgerLines(outDir).filter((line) => line.type === 'rep');
 }
 
+/** The pid a live run's lock (`.redgreen.lock`) names: the process doing the run's work. */
+export function lockHolderPid(outDir: string): number {
+  return readJson<{ pid: number }>(path.join(outDir, '.redgreen.lock')).pid;
+}
+
 export function readJson<T = Record<string, unknown>>(file: string): T {
   return JSON.parse(readFileSync(file, 'utf8')) as T;
 }
