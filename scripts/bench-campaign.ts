@@ -137,6 +137,7 @@ async function benchRun(options: {
       shard: null,
       retryIndeterminate: 0,
       keepWorkDirs: false,
+      unsafeNoSandbox: false,
       faults: options.faults,
       control: new RunControl(),
       events: (event: RunEvent): void => {

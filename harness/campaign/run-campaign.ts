@@ -4,7 +4,8 @@ import { readRegularText } from '../lib/contained-file.js';
 import type { InputError } from '../lib/input-error.js';
 import { removeTree } from '../lib/remove-tree.js';
 import { ok, type Result } from '../lib/result.js';
-import { createBackend } from '../session/create-backend.js';
+import { type BackendChoice, createBackend } from '../session/create-backend.js';
+import { credentialValues } from '../session/credentials.js';
 import { openPathToSandbox } from '../session/sandbox.js';
 import { checkCostLimitsPriced, costLimitsOfflineNote } from './cost-limits.js';
 import { credentialVariables } from './endpoint-profile.js';
@@ -26,6 +27,8 @@ export { OFFLINE_API_KEY } from './model-runtime.js';
 export interface RunOptions extends RunRequest {
   readonly retryIndeterminate: number;
   readonly keepWorkDirs: boolean;
+  /** `--unsafe-no-sandbox`: start even without bubblewrap while credentials are set. */
+  readonly unsafeNoSandbox: boolean;
   readonly control: RunControl;
   readonly events: RunEventSink;
   readonly env: NodeJS.ProcessEnv;
@@ -38,6 +41,20 @@ export interface RunSummary {
   readonly stoppedEarly: boolean;
 }
 
+/** What createBackend needs to know of a run: live or not, and every credential it may see. */
+export function backendChoiceFor(
+  request: Pick<RunRequest, 'models'>,
+  env: NodeJS.ProcessEnv,
+  unsafeNoSandbox: boolean,
+): BackendChoice {
+  return {
+    live: request.models.models.some((model) => model.choice.kind === 'live'),
+    env,
+    credentialNames: request.models.models.flatMap((model) => credentialVariables(model.endpoint)),
+    unsafeNoSandbox,
+  };
+}
+
 /**
  * Run (or resume) a campaign: prepare the results directory, start each
  * model's brain (a live endpoint, or a scripted model server in-process per
@@ -48,13 +65,9 @@ export interface RunSummary {
  */
 export async function runCampaign(options: RunOptions): Promise<Result<RunSummary, InputError>> {
   const { campaign, models, control, events } = options;
-  const live = models.models.some((model) => model.choice.kind === 'live');
   const backend = await createBackend(
     campaign.backend,
-    live,
-    models.models.some((model) =>
-      credentialVariables(model.endpoint).some((name) => (options.env[name] ?? '').trim() !== ''),
-    ) || (options.env.ANTHROPIC_API_KEY ?? '').trim() !== '',
+    backendChoiceFor(options, options.env, options.unsafeNoSandbox),
   );
   if (!backend.ok) return backend;
   // A cost limit on a model without a price is bad input, before anything is made.
@@ -119,7 +132,8 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
       layout: run.layout,
       backend: backend.value.backend,
       modelOf: brains.modelOf,
-      secrets: brains.secrets,
+      // Every credential in redgreen's environment, not only the run's: none may show in a rep.
+      secrets: [...brains.secrets, ...credentialValues(options.env)],
       variants: run.variants,
       skills: run.skills,
       workRoot: run.workRoot,

@@ -222,6 +222,7 @@ async function calibrationRow(
     },
     retryIndeterminate: 0,
     keepWorkDirs: false,
+    unsafeNoSandbox: false,
     control: new RunControl(),
     events: () => {},
     env: { ...process.env, ANTHROPIC_API_KEY: '' },

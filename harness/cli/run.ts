@@ -26,6 +26,7 @@ interface RunFlags {
   json?: boolean;
   quiet?: boolean;
   keepWorkdirs?: boolean;
+  unsafeNoSandbox?: boolean;
   fault?: string[];
   report: boolean;
   gate?: boolean;
@@ -127,6 +128,10 @@ export function registerRunCommand(program: Command): void {
       "keep each session's temporary fixture copy and HOME (for debugging), and print where",
     )
     .option(
+      '--unsafe-no-sandbox',
+      "start even without bubblewrap while a credential variable (ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, AWS_*, GOOGLE_*, a profile's key...) is set: the commands a session runs could then read it from redgreen's own environment (README: Sandboxing and secrets)",
+    )
+    .option(
       '--fault <spec>',
       'inject a fault into the scripted model server, e.g. 429x2, 529x*, drop@2, delay=200ms (harness testing; repeatable)',
       collect,
@@ -208,7 +213,11 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
   if (flags.dryRun) {
     const { dryRunLines } = await import('../campaign/dry-run.js');
     if (request.value.resume) {
-      const resumable = await resumeRefusal(request.value, process.env);
+      const resumable = await resumeRefusal(
+        request.value,
+        process.env,
+        flags.unsafeNoSandbox === true,
+      );
       if (resumable !== undefined) return failWithInputError(resumable);
     }
     const resume = request.value.resume ? await resumeState(request.value) : undefined;
@@ -247,6 +256,7 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
       ...request.value,
       retryIndeterminate: request.value.invocation.retryIndeterminate ?? 0,
       keepWorkDirs: flags.keepWorkdirs === true,
+      unsafeNoSandbox: flags.unsafeNoSandbox === true,
       control,
       events: progressReporter(mode, process.stdout, undefined, {
         quiet,
@@ -291,18 +301,16 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
 async function resumeRefusal(
   request: RunRequest,
   env: NodeJS.ProcessEnv,
+  unsafeNoSandbox: boolean,
 ): Promise<InputError | undefined> {
   const { createBackend } = await import('../session/create-backend.js');
   const { checkResumable } = await import('../campaign/prepare-run.js');
-  const { credentialVariables } = await import('../campaign/endpoint-profile.js');
+  const { backendChoiceFor } = await import('../campaign/run-campaign.js');
   const { campaign, models } = request;
   // The backend as the real run makes it, for the engine and sandbox the identity records.
   const backend = await createBackend(
     campaign.backend,
-    models.models.some((model) => model.choice.kind === 'live'),
-    models.models.some((model) =>
-      credentialVariables(model.endpoint).some((name) => (env[name] ?? '').trim() !== ''),
-    ) || (env.ANTHROPIC_API_KEY ?? '').trim() !== '',
+    backendChoiceFor(request, env, unsafeNoSandbox),
   );
   if (!backend.ok) return backend.error;
   const checked = await checkResumable({

@@ -13,6 +13,7 @@ import { resultsLayout } from '../campaign/results-layout.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { loadResults } from '../report/load-results.js';
+import { credentialValues } from '../session/credentials.js';
 import { SecretRedactor } from '../session/secret-redactor.js';
 import { JudgeBrains } from './judge-brains.js';
 import {
@@ -104,7 +105,8 @@ export async function judgeResults(
   if (!reachable.ok) return reachable;
   const layout = resultsLayout(options.dir);
   const brains = new JudgeBrains(options.env, record.seed);
-  const redactor = new SecretRedactor([options.env.ANTHROPIC_API_KEY ?? '']);
+  // Every credential redgreen knows of, as in a rep's files.
+  const redactor = new SecretRedactor(credentialValues(options.env));
   const limit = pLimit(options.concurrency);
   let spent: number | null = null;
   let judged = 0;

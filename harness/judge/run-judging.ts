@@ -11,6 +11,7 @@ import type { ResolvedScenario } from '../campaign/resolve-scenario.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import type { RepScore } from '../score/score-rep.js';
+import { credentialValues } from '../session/credentials.js';
 import { SecretRedactor } from '../session/secret-redactor.js';
 import { compareRep, type RepComparison } from './agreement.js';
 import { JudgeBrains } from './judge-brains.js';
@@ -105,7 +106,8 @@ export function startRunJudging(
   },
 ): RunJudging {
   const brains = new JudgeBrains(options.env, options.seed, options.localUrl);
-  const redactor = new SecretRedactor([options.env.ANTHROPIC_API_KEY ?? '']);
+  // Every credential redgreen knows of, as in a rep's files.
+  const redactor = new SecretRedactor(credentialValues(options.env));
   return {
     async judge(rep) {
       const entry = plan.byScenario.get(rep.scenario);

@@ -3,6 +3,7 @@ import { execa } from 'execa';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { claudeCodeBackend } from './claude-code-backend.js';
+import { credentialsSet } from './credentials.js';
 import { locateClaudeCodeBinary } from './locate-engine.js';
 import { messagesBackend } from './messages-backend.js';
 import { detectSandbox, type Sandbox } from './sandbox.js';
@@ -27,30 +28,55 @@ async function claudeCodeVersion(binary: string): Promise<string | undefined> {
   return result.exitCode === 0 ? /\d+\.\d+\.\d+/.exec(String(result.stdout))?.[0] : undefined;
 }
 
+/** What the run tells createBackend about its credentials and the user's choice. */
+export interface BackendChoice {
+  /** A live model (a real endpoint) is among the run's. */
+  readonly live: boolean;
+  readonly env: NodeJS.ProcessEnv;
+  /** The run's endpoint profiles' key variables, besides those redgreen knows of. */
+  readonly credentialNames: readonly string[];
+  /** `--unsafe-no-sandbox`: run without bubblewrap even so. */
+  readonly unsafeNoSandbox: boolean;
+}
+
 /**
- * The session backend for a run, with the sandbox it confines commands in.
- * A live run (a real key) refuses to start without bubblewrap: the fallback
- * child process could read the key from its parent's environment.
+ * Why a run must not start on this sandbox, or undefined. Without
+ * bubblewrap a confined command is an ordinary child process: it could read
+ * every credential in redgreen's own environment (/proc/<pid>/environ). So
+ * a live run, or any run while a credential variable is set, refuses,
+ * unless the user says `--unsafe-no-sandbox`.
+ */
+export function sandboxRefusal(
+  name: string,
+  sandbox: Sandbox,
+  choice: BackendChoice,
+): InputError | undefined {
+  if (sandbox.kind === 'bubblewrap' || choice.unsafeNoSandbox) return undefined;
+  const set = credentialsSet(choice.env, choice.credentialNames);
+  if (!choice.live && set.length === 0) return undefined;
+  return inputError(
+    `--backend ${name}`,
+    choice.live
+      ? `a live run needs bubblewrap so no tool can read its credentials (${sandbox.description})`
+      : `${set.join(', ')} ${set.length === 1 ? 'is' : 'are'} set in this environment and there is no bubblewrap to keep tools from reading ${set.length === 1 ? 'it' : 'them'} (${sandbox.description})`,
+    choice.live
+      ? 'apt-get install bubblewrap (and allow user namespaces), run offline with --model scripted:<policy>, or accept the risk with --unsafe-no-sandbox'
+      : `unset ${set.join(', ')} for an offline run, apt-get install bubblewrap, or accept the risk with --unsafe-no-sandbox`,
+  );
+}
+
+/**
+ * The session backend for a run, with the sandbox it confines commands in;
+ * refused without bubblewrap as `sandboxRefusal` says.
  */
 export async function createBackend(
   name: 'claude-code' | 'messages',
-  live: boolean,
-  keyInEnvironment: boolean,
+  choice: BackendChoice,
 ): Promise<Result<PreparedBackend, InputError>> {
   const sandbox = await detectSandbox();
-  if (sandbox.kind !== 'bubblewrap' && (live || keyInEnvironment)) {
-    return err(
-      inputError(
-        `--backend ${name}`,
-        live
-          ? `a live run needs bubblewrap so no tool can read the API key (${sandbox.description})`
-          : `ANTHROPIC_API_KEY is set in this environment and there is no bubblewrap to keep tools from reading it (${sandbox.description})`,
-        live
-          ? 'apt-get install bubblewrap (and allow user namespaces), or run offline with --model scripted:<policy>'
-          : 'unset ANTHROPIC_API_KEY for an offline run, or apt-get install bubblewrap',
-      ),
-    );
-  }
+  const refused = sandboxRefusal(name, sandbox, choice);
+  if (refused !== undefined) return err(refused);
+  const live = choice.live;
   const maxRetries = live ? 4 : 2;
   if (name === 'claude-code') {
     const binary = locateClaudeCodeBinary();

@@ -1,11 +1,20 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ModelServer, startModelServer } from '../../harness/model-server/index.js';
-import { CONFINED_LIMITS, detectSandbox } from '../../harness/session/sandbox.js';
+import { BWRAP, CONFINED_LIMITS, detectSandbox } from '../../harness/session/sandbox.js';
+import { cleanEnv, cliPath, repoRoot } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { hostileSkill, probeOutcomes } from './hostile-skill.js';
-import { defaultCampaign, filesUnder, readJson, repLines, runCampaignCli } from './support.js';
+import {
+  defaultCampaign,
+  filesUnder,
+  plantedSkill,
+  readJson,
+  repLines,
+  runCampaignCli,
+} from './support.js';
 
 const CANARY = 'sk-ant-canary-0123456789abcdef-do-not-leak';
 /** Credentials redgreen knows of besides the run's key: set in its environment, used by nothing. */
@@ -92,6 +101,69 @@ describe('the API key never reaches a tool, a transcript, or a results file', ()
       }
     });
   }
+
+  it('without bubblewrap: refuses while any credential is set, and with --unsafe-no-sandbox redacts every one the agent reads from /proc', async () => {
+    const out = path.join(makeTempDir(), 'out');
+    // Every process above the workspace script (redgreen's among them) dumps its environment.
+    const ancestors =
+      'p=$BASHPID; while [ "$p" -gt 1 ]; do tr "\\0" "\\n" < /proc/$p/environ | sed "s/^/ENV: /"; p=$(cut -d" " -f4 /proc/$p/stat); done >&2';
+    const args = [
+      defaultCampaign,
+      '--reps',
+      '1',
+      '--shard',
+      '2/4',
+      '--backend',
+      'messages',
+      '--out',
+      out,
+      '--arm',
+      `green=${plantedSkill(ancestors)}`,
+    ];
+    // bubblewrap hidden from redgreen (an empty file where it lives): the process fallback.
+    const withoutBubblewrap = (extra: string[]) =>
+      execa(
+        BWRAP,
+        [
+          '--dev-bind',
+          '/',
+          '/',
+          '--ro-bind',
+          '/dev/null',
+          BWRAP,
+          '--',
+          process.execPath,
+          cliPath,
+          'run',
+          ...args,
+          ...extra,
+        ],
+        { cwd: repoRoot, env: cleanEnv(OTHER_CREDENTIALS), extendEnv: false, reject: false },
+      );
+    const refused = await withoutBubblewrap([]);
+    expect(refused.exitCode, String(refused.stderr)).toBe(2);
+    expect(String(refused.stderr)).toMatch(
+      /ANTHROPIC_AUTH_TOKEN, CLAUDE_CODE_OAUTH_TOKEN, AWS_SECRET_ACCESS_KEY are set in this environment and there is no bubblewrap .*--unsafe-no-sandbox/,
+    );
+    expect(existsSync(out)).toBe(false);
+    const unsafe = await withoutBubblewrap(['--unsafe-no-sandbox']);
+    expect(unsafe.exitCode, String(unsafe.stderr)).toBe(0);
+    const [rep] = repLines(out);
+    const repDir = path.join(out, rep?.dir ?? '');
+    const transcript = readFileSync(path.join(repDir, 'transcript.jsonl'), 'utf8');
+    // The agent did read redgreen's environment (the variables are named there)...
+    expect(transcript).toContain('ENV: ANTHROPIC_AUTH_TOKEN=[REDACTED]');
+    expect(transcript).toContain('ENV: AWS_SECRET_ACCESS_KEY=[REDACTED]');
+    // ...and no value reached a results file.
+    for (const file of filesUnder(out)) {
+      const text = readFileSync(file, 'utf8');
+      for (const secret of Object.values(OTHER_CREDENTIALS))
+        expect(text.includes(secret), file).toBe(false);
+    }
+    expect(
+      readJson<{ secretRedactions: number }>(path.join(repDir, 'meta.json')).secretRedactions,
+    ).toBeGreaterThan(0);
+  });
 
   it('--max-cost stops dispatching once the priced cost reaches it', async () => {
     server = await startModelServer({ policy: 'structural' });
