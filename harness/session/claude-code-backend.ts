@@ -270,6 +270,10 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
       const seatWatch = seatWatchFor(request, () => abort.abort());
       const user = ClaudeCodeUser.for(request.stop, request.user, request.transcript);
       let engineProcess: EngineProcess | undefined;
+      // Background work that brings the controller another turn (agents, workflows), as the
+      // engine last listed it; a background shell brings none.
+      let backgroundAgents = false;
+      let endedAtResult = false;
       try {
         const session = query({
           prompt: user === undefined ? prompt : user.input(prompt),
@@ -351,12 +355,25 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
           } else if (message.type === 'result') {
             result = message;
             resultTurns += message.num_turns;
+            // The session's answer is in. The engine would hold the process open for a
+            // background shell up to the session timeout (a rep indeterminate for a command the
+            // model left running); only background agents or a user's answer bring more.
+            if (!backgroundAgents && (user === undefined || user.inputEnded)) {
+              endedAtResult = true;
+              break;
+            }
+          } else if (message.type === 'system' && message.subtype === 'background_tasks_changed') {
+            backgroundAgents = message.tasks.some(
+              (task) => task.task_type !== 'local_bash' && task.ambient !== true,
+            );
           }
         }
       } catch (error) {
         failure = error instanceof Error ? error.message : String(error);
       } finally {
         user?.close();
+        // Whatever the engine still runs (a background shell) ends with the session.
+        if (endedAtResult) abort.abort();
         clearTimeout(timer);
         seatWatch.stop();
         request.signal.removeEventListener('abort', onOuterAbort);

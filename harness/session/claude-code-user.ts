@@ -136,6 +136,11 @@ export class ClaudeCodeUser {
     );
   }
 
+  /** Whether the user has ended the input: no answer follows the last result. */
+  get inputEnded(): boolean {
+    return this.#ended;
+  }
+
   /** End the input (the session is over, or was stopped). */
   close(): void {
     this.#decide(undefined);

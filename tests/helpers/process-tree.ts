@@ -49,12 +49,17 @@ export function running(pid: number): boolean {
   return info !== undefined && info.state !== 'Z' && info.state !== 'X';
 }
 
-/** Every process below `root` (not `root` itself), parents before children. */
-export function descendants(root: number): ProcessInfo[] {
-  const all = readdirSync('/proc')
+/** Every process of this machine (that this user can see). */
+export function allProcesses(): ProcessInfo[] {
+  return readdirSync('/proc')
     .filter((entry) => /^\d+$/.test(entry))
     .map((entry) => readProcess(Number(entry)))
     .filter((info): info is ProcessInfo => info !== undefined);
+}
+
+/** Every process below `root` (not `root` itself), parents before children. */
+export function descendants(root: number): ProcessInfo[] {
+  const all = allProcesses();
   const found: ProcessInfo[] = [];
   const frontier = [root];
   while (frontier.length > 0) {
