@@ -1,6 +1,8 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import type { SpawnedProcess, SpawnOptions } from '@anthropic-ai/claude-agent-sdk';
 import { stoppedFromOutside } from '../lib/outside-signals.js';
+import { SETPRIV } from './sandbox.js';
 
 type Listener = (...args: never[]) => void;
 
@@ -90,7 +92,14 @@ export function spawnEngineInOwnGroup(
   options: SpawnOptions,
   onStderr: (text: string) => void,
 ): EngineProcess {
-  const child = spawn(options.command, options.args, {
+  // In its own group the engine would outlive a redgreen killed with SIGKILL, and finish its
+  // (paid, when live) session: it gets SIGKILL when redgreen dies (a parent-death signal, set
+  // by setpriv, which then executes the engine). Its sandboxed commands die with it (bubblewrap's
+  // --die-with-parent).
+  const [command, args] = existsSync(SETPRIV)
+    ? [SETPRIV, ['--pdeathsig', 'KILL', '--', options.command, ...options.args]]
+    : [options.command, options.args];
+  const child = spawn(command, args, {
     cwd: options.cwd,
     env: options.env,
     stdio: ['pipe', 'pipe', 'pipe'],

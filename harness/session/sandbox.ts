@@ -106,7 +106,8 @@ export interface CommandResult {
 }
 
 export const BWRAP = '/usr/bin/bwrap';
-const SETPRIV = '/usr/bin/setpriv';
+/** util-linux's setpriv: runs a program as another user, or with a parent-death signal. */
+export const SETPRIV = '/usr/bin/setpriv';
 const SANDBOX_HOME = '/tmp/home';
 
 /**
