@@ -90,7 +90,13 @@ main(process.argv).then(
   (code) => {
     process.exitCode = code;
   },
-  (error: unknown) => {
+  async (error: unknown) => {
+    const { isDiskFull, diskFullLine } = await import('./lib/disk-full.js');
+    if (isDiskFull(error)) {
+      process.stderr.write(diskFullLine(error));
+      process.exitCode = ExitCode.usage;
+      return;
+    }
     process.stderr.write(
       `redgreen: internal error (a bug, please report it): ${String(error instanceof Error ? (error.stack ?? error.message) : error)}\n`,
     );

@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { lstat, open, readdir, rm, truncate, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { containedDirectoryProblem, readRegularText } from '../lib/contained-file.js';
+import { isDiskFull } from '../lib/disk-full.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { checkOutputDir } from '../lib/output-dir.js';
 import {
@@ -119,7 +120,9 @@ export async function lockResultsDir(
           inputError(
             root,
             `cannot create its lock file ${LOCK_FILE} (${code})`,
-            'check that the directory exists and is writable',
+            isDiskFull(error)
+              ? 'free space on that disk, then run the command again'
+              : 'check that the directory exists and is writable',
           ),
         );
       }

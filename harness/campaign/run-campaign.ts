@@ -1,9 +1,11 @@
 import path from 'node:path';
 import { planRunJudging, preflightRunJudging, startRunJudging } from '../judge/run-judging.js';
 import { readRegularText } from '../lib/contained-file.js';
+import { isDiskFull } from '../lib/disk-full.js';
 import type { InputError } from '../lib/input-error.js';
+import { inputError } from '../lib/input-error.js';
 import { removeTree } from '../lib/remove-tree.js';
-import { ok, type Result } from '../lib/result.js';
+import { err, ok, type Result } from '../lib/result.js';
 import { type BackendChoice, createBackend } from '../session/create-backend.js';
 import { credentialValues } from '../session/credentials.js';
 import { openPathToSandbox } from '../session/sandbox.js';
@@ -170,6 +172,7 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
     if (offlineCost !== undefined) events({ type: 'notice', message: offlineCost });
     const results: RepResult[] = [];
     let spent: number | null = null;
+    let diskFull: NodeJS.ErrnoException | undefined;
     const limit = concurrencyLimiter(models, campaign.concurrency);
     const maxCost = campaign.limits.maxCostUsd;
 
@@ -180,6 +183,18 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
       try {
         outcome = await runRep(context, rep, attempt, control.signal);
       } catch (error) {
+        if (isDiskFull(error)) {
+          // Every rep after it would fail the same way: drop it, start no other, and end.
+          diskFull ??= error;
+          events({
+            type: 'rep-dropped',
+            id: rep.id,
+            reason: `${error.code}: no space left to write it`,
+          });
+          if (control.stop(`no space left on device for ${run.layout.root}`))
+            events({ type: 'stopping', reason: control.stopReason ?? '' });
+          return;
+        }
         events({
           type: 'rep-dropped',
           id: rep.id,
@@ -254,6 +269,15 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
       );
     }
 
+    if (diskFull !== undefined) {
+      return err(
+        inputError(
+          run.layout.root,
+          `ran out of space while writing its reps (${diskFull.code}): the reps it was writing were dropped (nothing of them is recorded) and no other was started`,
+          `free space on that disk, then finish the run with \`redgreen run --resume ${run.layout.root}\``,
+        ),
+      );
+    }
     const final = await readLedger(run.layout.ledgerFile);
     const recorded = final.ok ? plan.filter((rep) => final.value.reps.has(rep.id)) : [];
     const latest = final.ok ? recorded.map((rep) => final.value.reps.get(rep.id)) : [];

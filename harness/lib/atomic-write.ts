@@ -17,14 +17,15 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array)
   const temp = tempSiblingPath(target);
   const handle = await fs.open(temp, 'wx');
   try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     await fs.rename(temp, target);
   } catch (error) {
+    // A full disk (say) leaves no temp file behind.
     await fs.rm(temp, { force: true });
     throw error;
   }

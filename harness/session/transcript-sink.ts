@@ -12,10 +12,15 @@ export class TranscriptSink {
   readonly #stream: WriteStream;
   readonly #redactor: SecretRedactor;
   #lines = 0;
+  /** The first write error (a full disk): kept, and thrown by close(), never left unhandled. */
+  #failure: Error | undefined;
 
   constructor(path: string, redactor: SecretRedactor) {
     this.path = path;
     this.#stream = createWriteStream(path, { flags: 'wx' });
+    this.#stream.on('error', (error) => {
+      this.#failure ??= error;
+    });
     this.#redactor = redactor;
   }
 
@@ -26,12 +31,20 @@ export class TranscriptSink {
   /** Append one message exactly as received (after redaction). */
   write(message: unknown): void {
     this.#lines += 1;
+    if (this.#failure !== undefined || this.#stream.destroyed) return;
     this.#stream.write(`${this.#redactor.redact(JSON.stringify(message))}\n`);
   }
 
+  /** Finish the file; rejects with the first write error, if any. */
   close(): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.#stream.end((error?: Error | null) => (error ? reject(error) : resolve()));
+      const settle = (error?: Error | null): void => {
+        const failure = this.#failure ?? error ?? undefined;
+        if (failure === undefined) resolve();
+        else reject(failure);
+      };
+      if (this.#stream.destroyed) settle();
+      else this.#stream.end(settle);
     });
   }
 }
