@@ -26,6 +26,7 @@ import type { ToolChanges } from '../session/session-tool-table.js';
 import type { SessionBackend, SessionOutcome } from '../session/session-types.js';
 import { TranscriptSink } from '../session/transcript-sink.js';
 import { sessionLimitsFor } from './cost-limits.js';
+import { neutraliseKeptRepository } from './kept-repository.js';
 import { appendRepLine, type LedgerRepLine } from './ledger.js';
 import { placeLibrary, startLibrary } from './library-install.js';
 import type { LibraryContents } from './library-source.js';
@@ -163,8 +164,10 @@ export async function runRep(
   // Short (`<work root>/sXXXXXX`), so the engine's socket path fits a Unix socket and stays here.
   const runtimeDir = await mkdtemp(path.join(context.workRoot, 's'));
   const redactor = new SecretRedactor([model.endpoint.apiKey, ...context.secrets]);
+  const repo = path.join(privateDir, 'repo');
+  // Repositories the session made inside the work tree (from the after-snapshot).
+  let nestedGitDirs: readonly string[] = [];
   try {
-    const repo = path.join(privateDir, 'repo');
     // A library arm's plugin is placed while the fixture is copied; its hooks run in the copy.
     const [copied, placed] = await Promise.all([
       copyFixture(variant.dir, repo),
@@ -233,6 +236,7 @@ export async function runRep(
       confinedGitRunner(context.sandbox),
     );
     await writeJson(path.join(partialDir, REP_FILES.snapshotAfter), after.snapshot, redactor);
+    nestedGitDirs = after.snapshot.nestedGitDirs ?? [];
     const transcriptText = await readFile(path.join(partialDir, REP_FILES.transcript), 'utf8');
     const read = readTranscript(transcriptText);
     const finalReply = redactor.redact(session.outcome.finalReply ?? '');
@@ -366,7 +370,9 @@ export async function runRep(
       await removeTree(privateDir);
       await removeTree(runtimeDir);
     } else {
-      // Kept for the user to look at, and to delete: the read-only skill copy becomes theirs to remove.
+      // Kept for the user to look at with git: nothing the session planted runs there.
+      await neutraliseKeptRepository(repo, path.join(variant.dir, '.git', 'config'), nestedGitDirs);
+      // ...and to delete: the read-only skill copy becomes theirs to remove.
       await openDirectoriesToOwner(privateDir);
     }
   }

@@ -35,7 +35,7 @@ export function startNotices(facts: {
   }
   if (facts.keepWorkDirs) {
     notes.push(
-      `work dirs kept in ${run.workRoot} (one per rep: its fixture copy, skill copy, HOME and TMPDIR); remove it when done`,
+      `work dirs kept in ${run.workRoot} (one per rep: its fixture copy, skill copy, HOME and TMPDIR); remove it when done. Each repository's config and hooks, as the session left them, are set aside (.git/config.from-session, .git/hooks.from-session, and in any repository the session made inside) so git run there runs nothing a session planted`,
     );
   }
   if (campaign.droppedGates.length > 0) {
