@@ -11,7 +11,7 @@ import {
   runConfined,
   type Sandbox,
 } from '../../harness/session/sandbox.js';
-import { writeShellPrefix } from '../../harness/session/shell-prefix.js';
+import { shellQuote, writeShellPrefix } from '../../harness/session/shell-prefix.js';
 import { executeTool, type ToolContext } from '../../harness/session/tools/index.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
@@ -171,6 +171,39 @@ describe('the messages backend sandbox (bubblewrap where the machine allows)', (
       expect(plain).toContain('file:/etc/gitconfig');
     } else {
       console.log('system git config planted negative skipped: this host has no /etc/gitconfig');
+    }
+  });
+
+  it('holds every command to its process, file-size and memory limits, bubblewrap and fallback alike', async () => {
+    const limits = { processes: 40, fileSizeBytes: 1024 * 1024, memoryBytes: 256 * 1024 * 1024 };
+    const node = process.execPath;
+    const forks = `const { spawn } = require('node:child_process'); let started = 0, refused = 0;
+for (let i = 0; i < 80; i += 1) { const child = spawn('sleep', ['3'], { stdio: 'ignore' }); child.on('spawn', () => { started += 1; }); child.on('error', () => { refused += 1; }); }
+setTimeout(() => { console.log('started=' + started + ' refused=' + refused); process.exit(0); }, 300);`;
+    const probe = [
+      'head -c 2000000 /dev/zero > big 2>/dev/null; echo "big=$(stat -c %s big)"',
+      `${node} -e 'Buffer.alloc(512 * 1024 * 1024, 1); console.log("allocated")' >/dev/null 2>&1 || echo "allocation refused"`,
+      `${node} -e ${shellQuote(forks)}`,
+    ].join('; ');
+    for (const kind of [sandbox, { kind: 'process', description: 'test' } as Sandbox]) {
+      const dirs = await layout(kind);
+      const out = await runConfined(kind, {
+        argv: ['/bin/bash', '-c', probe],
+        fixtureDir: dirs.fixture,
+        readOnlyDirs: [],
+        fallbackHome: dirs.fixture,
+        timeoutMs: 20_000,
+        maxOutputBytes: 10_000,
+        limits,
+      });
+      expect(out.output, kind.kind).toContain(`big=${limits.fileSizeBytes}`);
+      expect(out.output, kind.kind).toContain('allocation refused');
+      // Root outside any user namespace is exempt from the process limit (the fallback as root).
+      if (kind.kind === 'bubblewrap' || process.getuid?.() !== 0) {
+        const started = Number(/started=(\d+)/.exec(out.output)?.[1]);
+        expect(started, out.output).toBeLessThan(limits.processes);
+        expect(out.output, kind.kind).not.toContain('refused=0');
+      }
     }
   });
 
