@@ -12,7 +12,7 @@ import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
-import { defaultCampaign, repLines, runCampaignCli } from './support.js';
+import { oneRepArgs, repLines, runCampaignCli } from './support.js';
 
 const asRoot = process.getuid?.() === 0;
 if (!asRoot) console.log('disk-full test skipped: mounting a small tmpfs needs root');
@@ -35,18 +35,7 @@ describe.skipIf(!asRoot)('a results directory on a full disk', () => {
     await execa('mount', ['-t', 'tmpfs', '-o', 'size=120k', 'tmpfs', disk]);
     mounted.push(disk);
     const out = path.join(disk, 'out');
-    const run = await runCampaignCli([
-      defaultCampaign,
-      '--reps',
-      '1',
-      '--shard',
-      '2/4',
-      '--backend',
-      'messages',
-      '--quiet',
-      '--out',
-      out,
-    ]);
+    const run = await runCampaignCli(oneRepArgs('2/4', out, ['--backend', 'messages', '--quiet']));
     expect(run.exitCode, run.stderr).toBe(2);
     const errors = run.stderr.split('\n').filter((line) => line.startsWith('redgreen: '));
     expect(errors, run.stderr).toHaveLength(1);

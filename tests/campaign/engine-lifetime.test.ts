@@ -15,7 +15,7 @@ import { locateClaudeCodeBinary } from '../../harness/session/locate-engine.js';
 import { cleanEnv, cliPath, repoRoot } from '../helpers/cli.js';
 import { allProcesses, running } from '../helpers/process-tree.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
-import { defaultCampaign, lockHolderPid } from './support.js';
+import { lockHolderPid, oneRepArgs } from './support.js';
 
 async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -47,19 +47,7 @@ describe.skipIf(binary === undefined)('an engine whose redgreen was killed with 
     const tmp = makeTempDir('redgreen-lifetime-tmp-');
     const run = execa(
       process.execPath,
-      [
-        cliPath,
-        'run',
-        defaultCampaign,
-        '--reps',
-        '1',
-        '--shard',
-        '2/4',
-        '--backend',
-        'claude-code',
-        '--out',
-        out,
-      ],
+      [cliPath, 'run', ...oneRepArgs('2/4', out, ['--backend', 'claude-code'])],
       {
         cwd: repoRoot,
         env: cleanEnv({

@@ -10,6 +10,7 @@ import { hostileSkill, probeOutcomes } from './hostile-skill.js';
 import {
   defaultCampaign,
   filesUnder,
+  oneRepArgs,
   plantedSkill,
   readJson,
   repLines,
@@ -38,19 +39,7 @@ describe('the API key never reaches a tool, a transcript, or a results file', ()
       const skill = hostileSkill();
       try {
         const run = await runCampaignCli(
-          [
-            defaultCampaign,
-            '--reps',
-            '1',
-            '--shard',
-            '2/4',
-            '--out',
-            out,
-            '--backend',
-            backend,
-            '--arm',
-            `green=${skill.dir}`,
-          ],
+          oneRepArgs('2/4', out, ['--backend', backend, '--arm', `green=${skill.dir}`]),
           { ANTHROPIC_API_KEY: CANARY, ANTHROPIC_BASE_URL: server.baseUrl, ...OTHER_CREDENTIALS },
         );
         expect(run.exitCode, run.stderr).toBe(0);
@@ -107,19 +96,12 @@ describe('the API key never reaches a tool, a transcript, or a results file', ()
     // Every process above the workspace script (redgreen's among them) dumps its environment.
     const ancestors =
       'p=$BASHPID; while [ "$p" -gt 1 ]; do tr "\\0" "\\n" < /proc/$p/environ | sed "s/^/ENV: /"; p=$(cut -d" " -f4 /proc/$p/stat); done >&2';
-    const args = [
-      defaultCampaign,
-      '--reps',
-      '1',
-      '--shard',
-      '2/4',
+    const args = oneRepArgs('2/4', out, [
       '--backend',
       'messages',
-      '--out',
-      out,
       '--arm',
       `green=${plantedSkill(ancestors)}`,
-    ];
+    ]);
     // bubblewrap hidden from redgreen (an empty file where it lives): the process fallback.
     const withoutBubblewrap = (extra: string[]) =>
       execa(

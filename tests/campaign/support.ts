@@ -82,16 +82,20 @@ export function plantedSkill(line: string): string {
  * 3/4: red/s2, 4/4: green/s2).
  */
 export async function runOneRep(
-  shard: '1/4' | '2/4' | '3/4' | '4/4',
+  shard: Shard,
   extra: readonly string[] = [],
   env: Record<string, string> = {},
 ): Promise<{ out: string; run: CliResult }> {
   const out = path.join(makeTempDir(), 'out');
-  const run = await runCampaignCli(
-    [defaultCampaign, '--reps', '1', '--shard', shard, '--out', out, ...extra],
-    env,
-  );
+  const run = await runCampaignCli(oneRepArgs(shard, out, extra), env);
   return { out, run };
+}
+
+type Shard = '1/4' | '2/4' | '3/4' | '4/4';
+
+/** `run`'s arguments for that one rep into `out` (for a test that runs it its own way). */
+export function oneRepArgs(shard: Shard, out: string, extra: readonly string[] = []): string[] {
+  return [defaultCampaign, '--reps', '1', '--shard', shard, '--out', out, ...extra];
 }
 
 /**

@@ -32,7 +32,7 @@ import type { Result } from '../../harness/lib/result.js';
 import { loadResults } from '../../harness/report/load-results.js';
 import { runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
-import { defaultCampaign, readLedgerLines, repLines, runCampaignCli } from './support.js';
+import { oneRepArgs, readLedgerLines, repLines, runCampaignCli } from './support.js';
 
 let pristine = '';
 let repDir = '';
@@ -44,17 +44,7 @@ beforeAll(async () => {
   shared = mkdtempSync(path.join(os.tmpdir(), 'redgreen-untrusted-run-'));
   chmodSync(shared, 0o711);
   pristine = path.join(shared, 'out');
-  const run = await runCampaignCli([
-    defaultCampaign,
-    '--reps',
-    '1',
-    '--shard',
-    '2/4',
-    '--backend',
-    'messages',
-    '--out',
-    pristine,
-  ]);
+  const run = await runCampaignCli(oneRepArgs('2/4', pristine, ['--backend', 'messages']));
   expect(run.exitCode, run.stderr).toBe(0);
   repDir = repLines(pristine)[0]?.dir ?? '';
   expect(repDir).toBe('reps/green/s1-rep1');
