@@ -34,8 +34,9 @@ import {
 } from 'node:fs/promises';
 import path from 'node:path';
 import { sha256Hex } from '../lib/hash.js';
+import { openToReaders } from '../lib/remove-tree.js';
 import type { InstalledLibrary, SessionStartOutput } from '../session/installed-library.js';
-import { runConfined, type Sandbox } from '../session/sandbox.js';
+import { runConfined, type Sandbox, whileHandedOver } from '../session/sandbox.js';
 import { shellQuote } from '../session/shell-prefix.js';
 import type { LibraryContents } from './library-source.js';
 import type { RepMeta } from './rep-meta.js';
@@ -124,18 +125,23 @@ export async function startLibrary(
   // shell prefix (measured), which mounts the plugin read-only and nothing else of the rep's.
   const outputDir = path.join(root, 'hooks');
   await mkdir(outputDir, { recursive: true });
+  // The sandbox may run as another user (redgreen started by root): the plugin must be readable
+  // to it, and the fixture its hooks may write in is its own while they run.
+  await openToReaders(root);
   for (const [index, hook] of contents.hooks.entries()) {
     if (!firesOnStartup(hook.matcher)) continue;
-    const result = await runConfined(options.sandbox, {
-      // Standard output is what the engine reads of a hook; its diagnostics are dropped.
-      argv: ['/bin/bash', '-c', `{ ${hook.command}\n} 2>/dev/null`],
-      fixtureDir: options.fixtureDir,
-      readOnlyDirs: [root],
-      fallbackHome: path.join(options.privateDir, 'hook-home'),
-      timeoutMs: HOOK_TIMEOUT_MS,
-      maxOutputBytes: HOOK_OUTPUT_MAX_BYTES,
-      env: { CLAUDE_PLUGIN_ROOT: root, CLAUDE_PROJECT_DIR: options.fixtureDir },
-    });
+    const result = await whileHandedOver(options.sandbox, [options.fixtureDir], () =>
+      runConfined(options.sandbox, {
+        // Standard output is what the engine reads of a hook; its diagnostics are dropped.
+        argv: ['/bin/bash', '-c', `{ ${hook.command}\n} 2>/dev/null`],
+        fixtureDir: options.fixtureDir,
+        readOnlyDirs: [root],
+        fallbackHome: path.join(options.privateDir, 'hook-home'),
+        timeoutMs: HOOK_TIMEOUT_MS,
+        maxOutputBytes: HOOK_OUTPUT_MAX_BYTES,
+        env: { CLAUDE_PLUGIN_ROOT: root, CLAUDE_PROJECT_DIR: options.fixtureDir },
+      }),
+    );
     const stdout = result.output;
     outputs.push({ command: hook.command, exitCode: result.exitCode, stdout });
     records.push({

@@ -151,7 +151,7 @@ export async function runCheckCommands(
         fallbackHome: place.home,
         timeoutMs: timeoutSeconds * 1000,
         maxOutputBytes: COMMAND_OUTPUT_BYTES,
-        extraEnv: CHECK_ENVIRONMENT,
+        env: CHECK_ENVIRONMENT,
         hidden,
       });
       outcomes.push({
