@@ -15,7 +15,7 @@ import { err, ok, type Result } from '../lib/result.js';
 import { withTempWorkDir } from '../lib/temp-work-dir.js';
 import { resolveScenarioDir } from '../score/load-scenario.js';
 import { repScoreSchema } from '../score/score-rep.js';
-import { detectSandbox } from '../session/sandbox.js';
+import { detectSandbox, openPathToSandbox } from '../session/sandbox.js';
 import { toolChangesProblem } from '../session/session-tool-table.js';
 import { type BackendName, campaignSchema, limitsSchema } from './config-schema.js';
 import { readLedger } from './ledger.js';
@@ -56,6 +56,8 @@ async function preCheckRows(
 ): Promise<Result<LintRow[], InputError>> {
   const layouts = [...new Set(scenario.compiled.calibration.map((run) => run.layout))];
   const sandbox = await detectSandbox();
+  // The pre-checks' fixture copies lie inside: a sandbox run as another user must reach them.
+  await openPathToSandbox(sandbox, work);
   const rows: LintRow[] = [];
   for (const layout of layouts) {
     const dest = path.join(work, 'fixtures', layout);

@@ -437,15 +437,16 @@ export function detectSandbox(): Promise<Sandbox> {
           'confined child process (bubblewrap not installed: no filesystem or network isolation; apt-get install bubblewrap)',
       };
     }
-    let problem = 'unknown error';
+    // The strongest configuration's failure says best why none works.
+    let problem: string | undefined;
     for (const candidate of candidates()) {
       const result = await probe(candidate);
       if (result.ok) return candidate;
-      problem = result.problem;
+      problem ??= result.problem;
     }
     return {
       kind: 'process',
-      description: `confined child process (bubblewrap cannot create namespaces here: ${problem})`,
+      description: `confined child process (bubblewrap cannot create namespaces here: ${problem ?? 'unknown error'})`,
     };
   })();
   return detected;

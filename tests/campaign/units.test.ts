@@ -28,7 +28,7 @@ function line(id: string, attempt: number, verdict: LedgerRepLine['verdict']): L
     status: verdict === 'indeterminate' ? 'indeterminate' : 'completed',
     verdict,
     toolUses: 3,
-    dir: `reps/${id}`,
+    dir: `reps/${id}${attempt === 1 ? '' : `.attempt${attempt}`}`,
   };
 }
 
@@ -62,9 +62,20 @@ describe('ledger.jsonl', () => {
     const file = path.join(makeTempDir(), 'ledger.jsonl');
     writeFileSync(file, '');
     await expect(
-      appendRepLine(file, { ...line('red/s1-rep1', 1, 'pass'), dir: 'a\nb' }),
+      appendRepLine(file, { ...line('red/s1-rep1', 1, 'pass'), id: 'red/s1-rep1\nb' }),
     ).resolves.toBeUndefined();
     expect(readFileSync(file, 'utf8').split('\n')).toHaveLength(2);
+  });
+
+  it('refuses a line whose dir is not where the layout puts its rep (a results directory is untrusted)', async () => {
+    const file = path.join(makeTempDir(), 'ledger.jsonl');
+    await createLedger(file, { type: 'campaign', identity, campaign: 'c', harness: '0.1.0' });
+    for (const dir of ['../../elsewhere', 'reps/green/s1-rep1', 'reps/red/s1-rep1.attempt2']) {
+      appendFileSync(file, `${JSON.stringify({ ...line('red/s1-rep1', 1, 'pass'), dir })}\n`);
+      const read = await readLedger(file);
+      expect(read, dir).toMatchObject({ ok: false, error: { kind: 'corrupt', line: 2 } });
+      await createLedger(file, { type: 'campaign', identity, campaign: 'c', harness: '0.1.0' });
+    }
   });
 });
 
