@@ -157,23 +157,3 @@ export async function readRegularFile(
 export async function readRegularText(file: string): Promise<string> {
   return (await readRegularFile(file)).toString('utf8');
 }
-
-/** Read `root/relative` as described above, at most `maxBytes`. */
-export async function readContained(
-  root: string,
-  relative: string,
-  maxBytes = Number.MAX_SAFE_INTEGER,
-): Promise<ContainedRead> {
-  const parts = components(relative);
-  if (typeof parts === 'string') return refused(parts);
-  if (parts.length > 1) {
-    const parent = await containedDirectoryProblem(root, parts.slice(0, -1).join('/'));
-    if (parent !== undefined) return refused(parent.problem, parent.absent);
-  }
-  try {
-    return { ok: true, bytes: await readRegularFile(path.join(root, ...parts), maxBytes) };
-  } catch (error) {
-    if (!(error instanceof IrregularFileError)) throw error;
-    return refused(error.message, error.code === 'ENOENT');
-  }
-}

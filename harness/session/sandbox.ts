@@ -307,7 +307,7 @@ export async function handOverToSandbox(sandbox: Sandbox, dir: string): Promise<
  * have ended: everything redgreen then does there (snapshots, captures, a
  * person's look into a kept work dir) sees redgreen's own files again.
  */
-export async function handBackFromSandbox(sandbox: Sandbox, dir: string): Promise<void> {
+async function handBackFromSandbox(sandbox: Sandbox, dir: string): Promise<void> {
   const uid = process.getuid?.();
   const gid = process.getgid?.();
   if (sandbox.kind === 'bubblewrap' && sandbox.hostUser !== undefined && uid !== undefined)
