@@ -21,7 +21,7 @@ import { describe, expect, it } from 'vitest';
 import { removeStaleWorkRoots } from '../../harness/campaign/work-root.js';
 import { cleanEnv, cliPath, repoRoot } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
-import { defaultCampaign, readJson, repLines, runCampaignCli } from './support.js';
+import { defaultCampaign, oneRepArgs, readJson, repLines, runCampaignCli } from './support.js';
 
 async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -40,10 +40,21 @@ function workRoots(tmp: string): string[] {
     .sort();
 }
 
-function slowRun(out: string, tmp: string, reps: string) {
+function slowRun(out: string, tmp: string, reps: string, extra: readonly string[] = []) {
   return execa(
     process.execPath,
-    [cliPath, 'run', defaultCampaign, '--reps', reps, '--fault', 'delay=500ms', '--out', out],
+    [
+      cliPath,
+      'run',
+      defaultCampaign,
+      '--reps',
+      reps,
+      '--fault',
+      'delay=500ms',
+      '--out',
+      out,
+      ...extra,
+    ],
     {
       cwd: repoRoot,
       env: cleanEnv({ TMPDIR: tmp }),
@@ -68,7 +79,8 @@ describe('stale work dirs of killed runs', () => {
 
     // A run killed with SIGKILL leaves its work dir behind.
     const killedOut = path.join(base, 'killed');
-    const killed = slowRun(killedOut, tmp, '1');
+    // The killed run and the next one on the quicker backend: the live run must outlive both.
+    const killed = slowRun(killedOut, tmp, '1', ['--backend', 'messages']);
     await waitFor(() => workRoots(tmp).length === 2 && existsSync(killedOut), 60_000);
     const stale = workRoots(tmp).find((entry) => entry !== liveRoot);
     // Both processes of the run: the one that does the work (its work dir's owner) and the one the shell started.
@@ -89,7 +101,7 @@ describe('stale work dirs of killed runs', () => {
     symlinkSync(target, path.join(tmp, 'redgreen-run-islink'));
 
     const next = await runCampaignCli(
-      [defaultCampaign, '--reps', '1', '--shard', '1/4', '--out', path.join(base, 'next')],
+      oneRepArgs('1/4', path.join(base, 'next'), ['--backend', 'messages']),
       { TMPDIR: tmp },
     );
     expect(next.exitCode, next.stderr).toBe(0);
