@@ -1,7 +1,7 @@
 /**
  * Score one session that ran elsewhere (`redgreen check`, and its shorthand
- * `redgreen score-reply`): read its transcript (Claude Code stream-json,
- * redgreen's transcript.jsonl or ATIF v1.4), its reply (a file, else the
+ * `redgreen score-reply`): read its transcript (any format score/transcripts/
+ * reads, from its files or its directory), its reply (a file, else the
  * transcript's final reply) and the repository it left (optional), then
  * score them with the scenario's checks. The pre-checks are not assessed
  * (the fixture is not ours to vouch for); checks whose evidence was not given
@@ -20,12 +20,12 @@ import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { readTextInput } from '../lib/text-input.js';
 import { COMMAND_JSON_VERSION } from '../report/command-json.js';
-import { readAtifSubTrajectories } from '../score/atif-subtrajectories.js';
 import { filesNeeded } from '../score/evidence-needs.js';
 import { resolveScenarioDir } from '../score/load-scenario.js';
 import { parseReplyFile } from '../score/reply-file.js';
 import { type RepInputs, type RepScore, type RunnerStatus, scoreRep } from '../score/score-rep.js';
-import { readSessionTranscript, type TranscriptFormat } from '../score/transcript-formats.js';
+import { type TranscriptFormat, unknownSeatsOf } from '../score/transcripts/session-transcript.js';
+import { readTranscriptInputs } from '../score/transcripts/transcript-input.js';
 import { beforeSnapshotFor } from './check-before.js';
 import { skillDirOfPrompt } from './prompt-skill-dir.js';
 import { captureFiles } from './rep-evidence.js';
@@ -34,7 +34,8 @@ import { resolveScenarioIn, scenarioSearchDirs } from './resolve-scenario.js';
 export interface CheckRequest {
   /** A scenario id (under one of `scenariosDirs`) or a scenario folder. */
   readonly scenario: string;
-  readonly transcript?: string | undefined;
+  /** The session's transcript: a file, `-`, a directory, or several files of one session. */
+  readonly transcript?: string | readonly string[] | undefined;
   readonly reply?: string | undefined;
   readonly repo?: string | undefined;
   /** The fixture layout the session ran on; every layout's facts merged when not given. */
@@ -63,11 +64,16 @@ export interface CheckReport {
   readonly ownPlan: string | null;
   readonly sources: {
     readonly transcript: {
+      /** The first file read (the one named). */
       readonly file: string;
+      /** Every file read: those named, and those found beside them (subagents' logs, linked trajectories). */
+      readonly files: readonly string[];
       readonly format: TranscriptFormat;
       readonly toolCalls: number;
       /** Lines of a JSON-lines transcript that could not be read (skipped, never fatal). */
       readonly malformedLines: number;
+      /** The seats whose calls the files do not hold (`controller`, or a subagent's dispatch id). */
+      readonly unknownSeats: readonly string[];
     } | null;
     readonly reply: 'file' | 'transcript' | null;
     readonly toolUses: number | null;
@@ -80,8 +86,6 @@ export interface CheckReport {
 
 /** The largest reply read: replies are a few KB; this leaves room for pasted logs. */
 const MAX_REPLY_BYTES = 4 * 1024 * 1024;
-/** The largest transcript read: a long session's stream-json runs to tens of MB. */
-const MAX_TRANSCRIPT_BYTES = 256 * 1024 * 1024;
 
 /**
  * The plans a scenario's fixture holds: the controller's own, each ledger's,
@@ -108,7 +112,13 @@ export async function checkSession(
       ),
     );
   }
-  if (request.transcript === '-' && request.reply === '-') {
+  const transcripts =
+    request.transcript === undefined
+      ? []
+      : typeof request.transcript === 'string'
+        ? [request.transcript]
+        : request.transcript;
+  if (transcripts.includes('-') && request.reply === '-') {
     return err(
       inputError(
         '--transcript - --reply -',
@@ -179,23 +189,17 @@ export async function checkSession(
       inputError('--skill-dir', 'is empty', 'give the skill directory as the session saw it'),
     );
   }
-  if (request.transcript !== undefined) {
-    const text = await readTextInput(request.transcript, {
-      maxBytes: MAX_TRANSCRIPT_BYTES,
-      what: 'a session transcript',
-      fix: 'pass a transcript file (Claude Code stream-json, transcript.jsonl or ATIF v1.4), or - to read it from stdin',
-    });
-    if (!text.ok) return text;
-    const read = readSessionTranscript(text.value, request.transcript, {
-      subTrajectories: await readAtifSubTrajectories(text.value, request.transcript),
-    });
+  if (transcripts.length > 0) {
+    const read = await readTranscriptInputs(transcripts);
     if (!read.ok) return read;
+    const unknownSeats = unknownSeatsOf(read.value);
     inputs = {
       ...inputs,
       toolCalls: read.value.toolCalls,
       sessionModel: read.value.model ?? null,
       repoDir: read.value.cwd ?? null,
       transcriptPartial: read.value.malformed.length > 0,
+      unknownSeats,
       questions: read.value.questions,
     };
     runner = read.value.ending;
@@ -209,10 +213,12 @@ export async function checkSession(
           );
     if (skillDir === null && prompted !== undefined) skillDir = { path: prompted, from: 'prompt' };
     transcriptSource = {
-      file: request.transcript,
+      file: read.value.files[0] ?? transcripts[0] ?? '',
+      files: read.value.files,
       format: read.value.format,
       toolCalls: read.value.toolCalls.length,
       malformedLines: read.value.malformed.length,
+      unknownSeats,
     };
     if (read.value.reply !== undefined) {
       inputs = { ...inputs, reply: read.value.reply };
@@ -356,7 +362,7 @@ export function formatCheckReport(report: CheckReport): string {
   const transcript =
     sources.transcript === null
       ? 'none'
-      : `${sources.transcript.format}, ${sources.transcript.toolCalls} tool call(s)${sources.transcript.malformedLines === 0 ? '' : `, ${sources.transcript.malformedLines} unreadable line(s) skipped`}`;
+      : `${sources.transcript.format}, ${sources.transcript.toolCalls} tool call(s)${sources.transcript.malformedLines === 0 ? '' : `, ${sources.transcript.malformedLines} unreadable line(s) skipped`}${sources.transcript.unknownSeats.length === 0 ? '' : `, calls not in the files given: ${sources.transcript.unknownSeats.join(', ')}`}`;
   const lines = [
     `verdict: ${score.verdict}`,
     `scenario: ${report.scenario} (${report.ownPlan === null ? 'no plan' : `own plan ${report.ownPlan}`})`,

@@ -16,7 +16,7 @@ import { formatReplyFile } from '../score/reply-file.js';
 import type { RepScore } from '../score/score-rep.js';
 import type { ScriptedUser } from '../score/scripted-user.js';
 import { type StopSpec, sessionStopOf } from '../score/stop-mode.js';
-import { readTranscript } from '../score/transcript-reader.js';
+import { readTranscript } from '../score/transcripts/claude-messages.js';
 import { confinedGitRunner } from '../session/confined-git.js';
 import type { InstalledLibrary } from '../session/installed-library.js';
 import type { ProjectInstruction } from '../session/project-instructions.js';

@@ -19,7 +19,7 @@ import { err, ok, type Result } from '../lib/result.js';
 import { capturedFilesSchema, commandRecordSchema } from '../score/evidence.js';
 import { parseReplyFile } from '../score/reply-file.js';
 import { type RepScore, scoreRep } from '../score/score-rep.js';
-import { readTranscript } from '../score/transcript-reader.js';
+import { readTranscript } from '../score/transcripts/claude-messages.js';
 import { readQuestions } from '../score/user-question-record.js';
 import { skillDirOfPrompt } from './prompt-skill-dir.js';
 import { type RepMeta, repMetaSchema } from './rep-meta.js';

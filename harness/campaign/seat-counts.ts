@@ -1,7 +1,7 @@
 /**
  * The per-seat tool counts a rep records in meta.json (`seats`): one entry
  * per subagent seat the controller started, read from the rep's transcript
- * with readSessionTranscript (transcript-seats.ts, the one source of seat
+ * with readSessionTranscript (score/transcripts/, the one source of seat
  * facts): the dispatch that created it, its agent id, subagent_type,
  * requested model and description, how often it was resumed, and how many
  * tool calls it made (over its first run and every resume). The
@@ -12,7 +12,7 @@
  * transcript (refreshedSeatCounts).
  */
 import { z } from 'zod';
-import { readSessionTranscript } from '../score/transcript-formats.js';
+import { readSessionTranscript } from '../score/transcripts/read-transcript.js';
 
 export const seatCountSchema = z
   .object({
@@ -42,15 +42,21 @@ export const seatCountsSchema = z.array(seatCountSchema);
 export function seatCountsOf(transcriptText: string): SeatCount[] | undefined {
   const read = readSessionTranscript(transcriptText, 'transcript.jsonl');
   if (!read.ok) return undefined;
-  return read.value.seats.map((seat) => ({
-    dispatch: seat.dispatch,
-    agentId: seat.agentId,
-    subagentType: seat.subagentType,
-    model: seat.model,
-    description: seat.description,
-    resumes: seat.resumes.length,
-    toolCalls: seat.toolCalls,
-  }));
+  const counts: SeatCount[] = [];
+  for (const seat of read.value.seats) {
+    // A seat whose calls the transcript does not hold gets no count rather than a guess.
+    if (seat.toolCalls === null) return undefined;
+    counts.push({
+      dispatch: seat.dispatch,
+      agentId: seat.agentId,
+      subagentType: seat.subagentType,
+      model: seat.model,
+      description: seat.description,
+      resumes: seat.resumes.length,
+      toolCalls: seat.toolCalls,
+    });
+  }
+  return counts;
 }
 
 /**

@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { ExitCode, failWithInputError } from './exit.js';
+import { collect } from './parse-flags.js';
 
 interface CheckFlags {
-  readonly transcript?: string;
+  readonly transcript?: string[];
   readonly reply?: string;
   readonly repo?: string;
   readonly layout?: string;
@@ -16,15 +17,16 @@ export function registerCheckCommand(program: Command): void {
   program
     .command('check')
     .description(
-      "score one session that ran elsewhere with a scenario's checks: its transcript (Claude Code stream-json, " +
-        "redgreen's transcript.jsonl or ATIF v1.4, detected from content), its reply, and the repository it left. " +
+      "score one session that ran elsewhere with a scenario's checks: its transcript (in any format `redgreen transcript` " +
+        'reads, detected from content), its reply, and the repository it left. ' +
         'Checks whose evidence is not given are reported as not assessed and leave a verdict indeterminate only when ' +
         'they could decide it. Exits 0 whatever the verdict, 2 on bad input.',
     )
     .argument('<scenario>', 'a scenario id (scenarios/<id>/) or a scenario folder')
     .option(
       '--transcript <file>',
-      'the session transcript (stream-json, transcript.jsonl or ATIF v1.4); - reads it from stdin',
+      "the session transcript (see `redgreen transcript --help` for the formats), or its directory; repeat it for one session's files (a session log and its subagents' logs); - reads it from stdin",
+      collect,
     )
     .option(
       '--reply <file>',

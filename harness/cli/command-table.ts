@@ -72,8 +72,14 @@ export const COMMANDS: readonly CommandEntry[] = [
   lazy(
     'check',
     '[options] <scenario>',
-    "score one session that ran elsewhere (Claude Code stream-json, transcript.jsonl or ATIF v1.4) with a scenario's checks",
+    "score one session that ran elsewhere (its transcript in any format redgreen transcript reads) with a scenario's checks",
     async () => (await import('./check.js')).registerCheckCommand,
+  ),
+  lazy(
+    'transcript',
+    '[options] <file...>',
+    "show what redgreen reads from a session's files (format, complete or not, models, calls per seat, dispatches, skills, reply) before scoring them",
+    async () => (await import('./transcript.js')).registerTranscriptCommand,
   ),
   lazy(
     'scenario',

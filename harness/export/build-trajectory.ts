@@ -19,7 +19,7 @@ import type { RecordedRep } from '../report/load-results.js';
 import type { Override } from '../report/overrides.js';
 import { parseReplyFile } from '../score/reply-file.js';
 import { isInsideSubagent, type ToolCall } from '../score/tool-call.js';
-import { readTranscript } from '../score/transcript-reader.js';
+import { readTranscript } from '../score/transcripts/claude-messages.js';
 import {
   ATIF_SCHEMA_VERSION,
   type AtifStep,

@@ -15,12 +15,12 @@
  * it came in the session. Its root `extra.seat` holds the seat's facts
  * (agent id, dispatch, tool, subagent_type, model, description, resumes,
  * tool calls) and `extra.parent_session_id` the controller's trajectory.
- * The seats are readSessionTranscript's (transcript-seats.ts).
+ * The seats are readSessionTranscript's (score/transcripts/).
  */
 import type { RepMeta } from '../campaign/rep-meta.js';
 import { stringField, type ToolCall } from '../score/tool-call.js';
-import { readSessionTranscript } from '../score/transcript-formats.js';
-import type { TranscriptSeat } from '../score/transcript-seats.js';
+import { readSessionTranscript } from '../score/transcripts/read-transcript.js';
+import type { TranscriptSeat } from '../score/transcripts/session-transcript.js';
 import {
   ATIF_SCHEMA_VERSION,
   type AtifStep,

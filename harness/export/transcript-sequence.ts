@@ -12,7 +12,7 @@
  * SendMessage to it appears; every other line counts as outside.
  *
  * What the tool calls were and what came back is not read here: that is
- * score/transcript-reader.ts (`readTranscript`), which the exporter joins by
+ * score/transcripts/claude-messages.ts (`readTranscript`), which the exporter joins by
  * tool_use id, so the calls an export lists are exactly the ones redgreen
  * counted as tool_uses.
  */

@@ -13,7 +13,7 @@ import { readRegularText } from '../lib/contained-file.js';
 import type { LoadedResults } from '../report/load-results.js';
 import { parseReplyFile } from '../score/reply-file.js';
 import type { ToolCall } from '../score/tool-call.js';
-import { readTranscript } from '../score/transcript-reader.js';
+import { readTranscript } from '../score/transcripts/claude-messages.js';
 import { compareRep } from './agreement.js';
 import type { Judgement } from './judgement.js';
 import { dispatchesOf } from './material.js';

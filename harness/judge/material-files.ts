@@ -13,7 +13,7 @@ import { snapshotSchema } from '../fixture/snapshot-schema.js';
 import { readRegularText } from '../lib/contained-file.js';
 import { capturedFilesSchema } from '../score/evidence.js';
 import { parseReplyFile } from '../score/reply-file.js';
-import { readTranscript } from '../score/transcript-reader.js';
+import { readTranscript } from '../score/transcripts/claude-messages.js';
 import type { MaterialKind } from './judge-spec.js';
 import type { MaterialParts } from './material.js';
 

@@ -18,10 +18,14 @@ import { agentIdInResult, refusedResume, stringField, type ToolCall } from './to
 const FRESH_TOOLS: readonly string[] = ['Agent', 'Task'];
 const RESUME_TOOLS: readonly string[] = ['SendMessage'];
 
-/** The subagent a dispatch reaches: the agent id a fresh one's result names, a resume's `to`. */
+/**
+ * The subagent a dispatch reaches: for a fresh one the agent id the
+ * transcript records for it (a reader sets it), else the one its result
+ * names; a resume's `to`.
+ */
 function agentIdOf(call: ToolCall, fresh: boolean): string | null {
   if (!fresh) return stringField(call.input, 'to') ?? null;
-  return agentIdInResult(call.output);
+  return call.agentId ?? agentIdInResult(call.output);
 }
 
 function nullable(input: unknown, ...fields: string[]): string | null {

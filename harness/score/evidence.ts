@@ -107,6 +107,13 @@ export interface TranscriptEvidence {
    */
   readonly partial?: boolean | undefined;
   /**
+   * The seats whose calls the transcript's files do not hold: `controller`
+   * (a subagent's own log read alone), or a subagent seat by the dispatch
+   * that created it (its log was not given). A check that looks at such a
+   * seat cannot be decided by an absence there, as with `partial`.
+   */
+  readonly unknownSeats?: readonly string[] | undefined;
+  /**
    * The questions the session put to its scripted user, with the answers
    * (user-question-record.ts); undefined when the transcript records no
    * scripted user.
@@ -117,6 +124,10 @@ export interface TranscriptEvidence {
 /** What a transcript check says when what it looked for is absent from a partial transcript. */
 export const PARTIAL_ABSENCE =
   'not decidable: lines of the transcript could not be read, so a missing call may be among them';
+
+/** What a transcript check says when what it looked for is absent, and a seat it looks at is not in the files. */
+export const UNKNOWN_SEAT_ABSENCE =
+  'not decidable: the files given do not hold the calls of a seat it looks at, so a missing call may be among them';
 
 export const capturedFileSchema = z.union([
   z.object({ text: z.string() }).strict(),

@@ -95,6 +95,8 @@ export interface RepInputs {
   readonly skillDir?: string | null | undefined;
   /** True when lines of the transcript could not be read (see TranscriptEvidence.partial). */
   readonly transcriptPartial?: boolean | undefined;
+  /** The seats whose calls the transcript's files do not hold (see TranscriptEvidence.unknownSeats). */
+  readonly unknownSeats?: readonly string[] | undefined;
   /** The questions a scripted user was asked (SessionTranscript.questions), when recorded. */
   readonly questions?: readonly RecordedQuestion[] | undefined;
   readonly before?: Snapshot | undefined;
@@ -144,6 +146,7 @@ export function buildEvidence(request: ScoreRequest): { post: Evidence; pre: Evi
           repoDir: inputs.repoDir ?? null,
           skillDir: inputs.skillDir ?? null,
           partial: inputs.transcriptPartial === true,
+          unknownSeats: inputs.unknownSeats ?? [],
           questions: inputs.questions,
         };
   return {

@@ -5,7 +5,7 @@
  * named by that call's tool_use id, with the agent id a `SendMessage`
  * addresses it by, its subagent_type and requested model. A leaf module: the
  * session room writes these records (harness/session/subagent-seats.ts) and
- * the score room reads them back (transcript-formats.ts).
+ * the score room reads them back (transcripts/claude-message-seats.ts).
  *
  * In redgreen's transcript.jsonl every assistant and user message carries a
  * `seat`, and a subagent's messages carry `parent_tool_use_id` = the dispatch

@@ -1,23 +1,26 @@
 /**
  * Skill invocations, derived from a session's tool calls: the one place that
- * says when a session used a skill, and how. A transcript reader of any
- * format produces tool calls; this module reads them, so every format counts
- * invocations the same way.
+ * says when a session used a skill, and how, for every check that asks
+ * (`skill-read`, `skill-invoked`) and for `redgreen transcript`. The
+ * transcript readers (score/transcripts/) give every format's calls Claude
+ * Code's names, so three forms cover them all:
  *
- * - `tool`: a call of the engine's Skill tool naming the skill (`skill`
- *   input: a bare name such as `test-driven-development`, or a
- *   plugin-qualified one such as `superpowers:test-driven-development`). This
- *   is the invocation the engine records; its result (the skill's own text)
- *   is the engine's, never the agent's words.
+ * - `tool`: a call of a Skill tool naming the skill (`Skill {skill}`: Claude
+ *   Code's Skill tool, ATIF's `use_skill`), bare (`test-driven-development`)
+ *   or plugin-qualified (`superpowers:test-driven-development`). This is the
+ *   invocation the engine records; it failed when its result is an error, and
+ *   an engine that records where it loaded the skill from gives its directory;
  * - `read`: a Read call of a `<name>/SKILL.md`: the agent opened the file,
- *   which is not the same act as invoking the skill (quorum counted both as
- *   one), so it is its own form.
+ *   which is not the same act as invoking the skill, so it is its own form;
  * - `shell`: a Bash command whose reading program (`cat`, `head`, `sed`, …)
- *   names a `<name>/SKILL.md`.
+ *   names a `<name>/SKILL.md` (Codex reads skills this way: it has no skill
+ *   tool).
  *
- * Each invocation keeps the call it came from, its seat and its position (the
- * call's index among the session's calls and, in a compound shell command,
- * the simple command's), so ordering checks can place it among other events.
+ * Each invocation keeps the call it came from, its seat (with the dispatch
+ * that created a subagent's) and its position (the call's index among the
+ * session's calls and, in a compound shell command, the simple command's),
+ * so ordering checks can place it among other events. Only what a tool did
+ * counts, never a reply quoting a skill's words.
  */
 import { type Seat, seatOf } from './evidence.js';
 import { READ_PROGRAMS } from './extractors/language/shell-reads.js';
@@ -27,7 +30,7 @@ import { bashCommand, stringField, type ToolCall } from './tool-call.js';
 export const SKILL_FORMS = ['tool', 'read', 'shell'] as const;
 export type SkillForm = (typeof SKILL_FORMS)[number];
 
-/** The engine's tool that loads a skill (Claude Code 2.1.332). */
+/** The engine's tool that loads a skill (the readers give every format's skill tool this name). */
 export const SKILL_TOOL_NAME = 'Skill';
 
 export interface SkillInvocation {
@@ -39,11 +42,19 @@ export interface SkillInvocation {
   readonly plugin: string | null;
   readonly form: SkillForm;
   readonly seat: Seat;
+  /** The dispatch that created the subagent seat; null for the controller. */
+  readonly dispatch: string | null;
   readonly callId: string;
+  /** The call's index among the session's calls, from 0. */
+  readonly position: number;
   /** Where a compound shell command invoked it: the simple command's index (0 for other calls). */
   readonly part: number;
   /** How it was seen, as a reader would quote it: `Skill superpowers:tdd`, `Read …/tdd/SKILL.md`. */
   readonly how: string;
+  /** The SKILL.md read, or the directory the engine loaded a Skill call's skill from; null when unknown. */
+  readonly path: string | null;
+  /** False for a call whose result is an error (a Skill call naming no skill the engine has). */
+  readonly succeeded: boolean;
 }
 
 /** `plugin:skill` split into its parts; a name without `:` has no plugin. */
@@ -77,45 +88,58 @@ function skillOfPath(path: string): string | undefined {
   return SKILL_FILE.exec(path.trim())?.[1];
 }
 
-function invocation(
-  call: ToolCall,
-  name: string,
-  form: SkillForm,
-  part: number,
-  how: string,
-): SkillInvocation {
-  return { name, ...splitSkillName(name), form, seat: seatOf(call), callId: call.id, part, how };
-}
-
-/** The skill invocations one tool call makes (none for most calls). */
-export function skillInvocationsOfCall(call: ToolCall): SkillInvocation[] {
+/** The skill invocations one tool call makes (none for most calls); `position` is its index in the session. */
+export function skillInvocationsOfCall(call: ToolCall, position = 0): SkillInvocation[] {
+  const seat = seatOf(call);
+  const found = (
+    name: string,
+    form: SkillForm,
+    part: number,
+    how: string,
+    path: string | null,
+  ): SkillInvocation => ({
+    name,
+    ...splitSkillName(name),
+    form,
+    seat,
+    dispatch: seat === 'controller' ? null : (call.parentToolUseId ?? null),
+    callId: call.id,
+    position,
+    part,
+    how,
+    path,
+    succeeded: call.isError !== true,
+  });
   if (call.name === SKILL_TOOL_NAME) {
     const name = stringField(call.input, 'skill')?.trim().replace(/^\//, '');
     return name === undefined || name === ''
       ? []
-      : [invocation(call, name, 'tool', 0, `Skill ${name}`)];
+      : [found(name, 'tool', 0, `Skill ${name}`, call.loadedFrom ?? null)];
   }
   if (call.name === 'Read') {
     const path = stringField(call.input, 'file_path');
     const name = path === undefined ? undefined : skillOfPath(path);
-    return name === undefined ? [] : [invocation(call, name, 'read', 0, `Read ${path}`)];
+    return name === undefined || path === undefined
+      ? []
+      : [found(name, 'read', 0, `Read ${path}`, path)];
   }
   const command = bashCommand(call);
   if (command === undefined) return [];
-  const found: SkillInvocation[] = [];
+  const invocations: SkillInvocation[] = [];
   for (const [part, simple] of commandParts(command).entries()) {
     const { program, args } = programOf(simple);
     if (!READ_PROGRAMS.has(basename(program))) continue;
     for (const arg of args) {
       const name = skillOfPath(arg);
-      if (name !== undefined)
-        found.push(invocation(call, name, 'shell', part, `${basename(program)} ${arg}`));
+      if (name !== undefined) {
+        invocations.push(found(name, 'shell', part, `${basename(program)} ${arg}`, arg));
+      }
     }
   }
-  return found;
+  return invocations;
 }
 
 /** Every skill invocation of a session, in call order. */
 export function skillInvocations(calls: readonly ToolCall[]): SkillInvocation[] {
-  return calls.flatMap(skillInvocationsOfCall);
+  return calls.flatMap((call, position) => skillInvocationsOfCall(call, position));
 }

@@ -4,7 +4,7 @@ import { DISPATCH_REFUSAL, NOT_RUN_RESULT } from '../session/refusals.js';
 /**
  * One tool call a session made, as scoring sees it: what was called with
  * which input, and what came back. Built from a transcript (see
- * transcript-reader.ts) or by any backend that records calls itself.
+ * transcripts/) or by any backend that records calls itself.
  *
  * `parentToolUseId` is non-null for calls made inside a subagent: it names
  * the main-session tool use (a Task/Agent call) that started that subagent.
@@ -18,6 +18,15 @@ export const toolCallSchema = z.object({
   parentToolUseId: z.string().nullable().optional(),
   /** The model the reply that made the call names (a seat's model: its dispatch's tier, mapped). */
   model: z.string().min(1).optional(),
+  /**
+   * The tool's own name in the transcript's format, when the reader gave it
+   * Claude Code's name for the same thing (Codex `exec_command` read as `Bash`).
+   */
+  recordedAs: z.string().min(1).optional(),
+  /** For a dispatch: the id of the subagent it started, as the transcript records it. */
+  agentId: z.string().min(1).optional(),
+  /** For a Skill call: the directory the engine loaded the skill from, as the transcript records it. */
+  loadedFrom: z.string().min(1).optional(),
 });
 
 export type ToolCall = z.infer<typeof toolCallSchema>;

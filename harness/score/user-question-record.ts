@@ -17,12 +17,12 @@
  *
  * readQuestions validates each record; a record that does not match its
  * schema, or an answer to no recorded question, is a malformed line (never
- * fatal), as transcript-seats.ts treats seat records.
+ * fatal), as transcripts/claude-message-seats.ts treats seat records.
  */
 import { z } from 'zod';
 import { parseJsonLine } from '../lib/json-line.js';
 import { seatRecordSchema } from './seat-record.js';
-import type { MalformedLine } from './transcript-reader.js';
+import type { MalformedLine } from './transcripts/session-transcript.js';
 
 export const QUESTION_VIAS = ['tool', 'reply'] as const;
 export const ANSWER_SOURCES = ['rule', 'default', 'unanswered'] as const;

@@ -24,7 +24,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ModelServer, startModelServer } from '../../harness/model-server/index.js';
 import { ENV_DUMPS } from '../../harness/model-server/policies/env-dump.js';
-import { readSessionTranscript } from '../../harness/score/transcript-formats.js';
+import { readSessionTranscript } from '../../harness/score/transcripts/read-transcript.js';
 import { runConfined } from '../../harness/session/sandbox.js';
 import { SecretRedactor } from '../../harness/session/secret-redactor.js';
 import { repoRoot } from '../helpers/cli.js';

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readTranscript } from '../../harness/score/transcript-reader.js';
+import { readTranscript } from '../../harness/score/transcripts/claude-messages.js';
 import { runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { defaultCampaign, readJson, repLines, runCampaignCli } from './support.js';

@@ -9,7 +9,7 @@
  * sub-trajectory linked from the controller's dispatch and resume results,
  * and `redgreen check` scores the export's seats as it scores the original
  * transcript, including a planted negative (the fix made by another seat)
- * and a missing sub-trajectory (undecided, never a pass).
+ * and a missing sub-trajectory (that seat's checks undecided, never a pass).
  */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -310,15 +310,16 @@ describe('ATIF export of a full session: one sub-trajectory per seat', () => {
     expect(exported).toEqual(original);
   }, 60_000);
 
-  it('a missing sub-trajectory leaves the seat checks it could decide undecided, never passed', async () => {
+  it('a missing sub-trajectory leaves the checks of that seat undecided, never passed, and the others decided', async () => {
     const copy = path.join(root, 'atif-missing');
     cpSync(out, copy, { recursive: true });
     rmSync(path.join(copy, 'red', 's1-rep1', 'agent-3.json'));
     const outcomes = await checkOutcomes(path.join(copy, 'red', 's1-rep1.json'));
     // Task 2's implementer made the fix; without its trajectory nobody can say it did.
     expect(outcomes['fix-made-by-task-implementer']).toBe('undecided');
-    // An absence cannot be read from a partial session.
-    expect(outcomes['reviewers-never-commit']).toBe('undecided');
+    // The reviewers' own trajectories are all there: an absence in their seats is still read
+    // (it was undecided when any missing trajectory made the whole session partial).
+    expect(outcomes['reviewers-never-commit']).toBe('pass');
     expect(outcomes['fix-resumes-implementer']).toBe('pass');
   }, 60_000);
 });

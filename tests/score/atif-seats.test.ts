@@ -2,8 +2,9 @@
  * ATIF input with subagents: the trajectories a controller's dispatch and
  * resume results link to (`subagent_trajectory_ref`) read back as seats,
  * their calls marked with the dispatch that started the seat and placed
- * after the call that started or resumed each stretch; links that cannot be
- * followed are malformed (so absences stay undecided); and the export's
+ * after the call that started or resumed each stretch; a seat whose link
+ * cannot be followed has unknown calls, with the reason (so absences in it
+ * stay undecided); and the export's
  * cross-document link rules, each with a planted break. Hand-written
  * documents, apart from the exporter.
  */
@@ -15,9 +16,9 @@ import type { AtifTrajectory } from '../../harness/export/atif-document.js';
 import { subagentLinkProblems } from '../../harness/export/atif-invariants.js';
 import {
   linkedTrajectoryPaths,
-  readAtifSubTrajectories,
-} from '../../harness/score/atif-subtrajectories.js';
-import { readSessionTranscript } from '../../harness/score/transcript-formats.js';
+  readLinkedTrajectories,
+} from '../../harness/score/transcripts/atif-links.js';
+import { readSessionTranscript } from '../../harness/score/transcripts/read-transcript.js';
 
 const ref = (event: string) => ({
   session_id: 'main/agent-1',
@@ -115,7 +116,7 @@ const sub: AtifTrajectory = {
 
 function read(document: unknown, subs: Record<string, string>) {
   const result = readSessionTranscript(JSON.stringify(document), 'main.json', {
-    subTrajectories: new Map(Object.entries(subs)),
+    linked: new Map(Object.entries(subs).map(([file, text]) => [file, { text }])),
   });
   if (!result.ok) throw new Error(result.error.problem);
   return result.value;
@@ -157,36 +158,46 @@ describe('ATIF subagent trajectories read back as seats', () => {
     expect(read_.seats.map((seat) => seat.modelUsed)).toEqual(['claude-haiku-5-5']);
   });
 
-  it('a linked trajectory not given: the seat is known, its calls are not (malformed, numbered by the linking step)', () => {
+  it('a linked trajectory not given: the seat is known, its calls are not (null, with the file named)', () => {
     const read_ = read(main, {});
-    expect(read_.seats.map((seat) => [seat.dispatch, seat.toolCalls])).toEqual([['d1', 0]]);
+    expect(read_.seats.map((seat) => [seat.dispatch, seat.toolCalls, seat.unknownWhy])).toEqual([
+      ['d1', null, 'linked trajectory rep/agent-1.json was not given'],
+    ]);
     expect(read_.toolCalls.map((call) => call.id)).toEqual(['d1', 'r1']);
-    expect(read_.malformed).toEqual([
-      {
-        line: 2,
-        problem: 'subagent trajectory rep/agent-1.json was not given, so its calls are unknown',
-      },
+    expect(read_.malformed).toEqual([]);
+  });
+
+  it('a linked trajectory that is not JSON, or in an ATIF version not read, leaves the seat’s calls unknown too', () => {
+    const unknownWhy = (text: string) =>
+      read(main, { 'rep/agent-1.json': text }).seats[0]?.unknownWhy;
+    expect(unknownWhy('{')).toMatch(/^linked trajectory rep\/agent-1\.json is not JSON/);
+    expect(unknownWhy(JSON.stringify({ ...sub, schema_version: 'ATIF-v1.2' }))).toBe(
+      'linked trajectory rep/agent-1.json is ATIF ATIF-v1.2, which redgreen does not read',
+    );
+  });
+
+  it('a link from a call of another name makes that call the seat’s start (other producers name their dispatch tools)', () => {
+    const other = structuredClone(main);
+    const step = other.steps[1];
+    if (step?.tool_calls?.[0] === undefined) throw new Error('fixture');
+    step.tool_calls[0].function_name = 'spawn_subagent';
+    const read_ = read(other, { 'rep/agent-1.json': JSON.stringify(sub) });
+    expect(read_.seats.map((seat) => [seat.dispatch, seat.tool, seat.toolCalls])).toEqual([
+      ['d1', 'spawn_subagent', 2],
     ]);
   });
 
-  it('a linked trajectory that is not JSON, or not ATIF v1.4, is malformed too', () => {
-    expect(read(main, { 'rep/agent-1.json': '{' }).malformed[0]?.problem).toContain('is not JSON');
-    expect(
-      read(main, { 'rep/agent-1.json': JSON.stringify({ ...sub, schema_version: 'ATIF-v1.2' }) })
-        .malformed[0]?.problem,
-    ).toContain('is ATIF ATIF-v1.2, not ATIF-v1.4');
-  });
-
-  it('a link from a call that starts no subagent is malformed, and makes no seat', () => {
+  it('a link on a result that answers no call of the document is malformed, and makes no seat', () => {
     const bad = structuredClone(main);
-    const step = bad.steps[1];
-    if (step?.tool_calls?.[0] === undefined) throw new Error('fixture');
-    step.tool_calls[0].function_name = 'Bash';
-    const read_ = read(bad, { 'rep/agent-1.json': JSON.stringify(sub) });
-    expect(read_.seats).toEqual([]);
-    expect(read_.malformed[0]?.problem).toBe(
-      'subagent main/agent-1 is linked from no Agent or Task call',
+    const result = bad.steps[1]?.observation?.results[0];
+    if (result === undefined) throw new Error('fixture');
+    result.source_call_id = 'nowhere';
+    const read_ = read(
+      { ...bad, steps: [bad.steps[0], bad.steps[1], bad.steps[3]] },
+      { 'rep/agent-1.json': JSON.stringify(sub) },
     );
+    expect(read_.seats).toEqual([]);
+    expect(read_.malformed[0]?.problem).toBe('subagent main/agent-1 is linked from no tool call');
   });
 
   it('without links an ATIF trajectory reads as before: no seats, nothing malformed', () => {
@@ -196,17 +207,18 @@ describe('ATIF subagent trajectories read back as seats', () => {
     expect(read_.malformed).toEqual([]);
   });
 
-  it('finds the linked paths and reads them from beside the file, leaving out what is missing', async () => {
-    const text = JSON.stringify(main);
-    expect(linkedTrajectoryPaths(text)).toEqual(['rep/agent-1.json']);
-    expect(linkedTrajectoryPaths('{"type":"system"}')).toEqual([]);
+  it('finds the linked paths and reads them from beside the file, saying why one was not read', async () => {
+    expect(linkedTrajectoryPaths(main)).toEqual(['rep/agent-1.json']);
+    expect(linkedTrajectoryPaths({ type: 'system' })).toEqual([]);
     const dir = mkdtempSync(path.join(os.tmpdir(), 'redgreen-atif-seats-'));
-    writeFileSync(path.join(dir, 'main.json'), text);
-    expect((await readAtifSubTrajectories(text, path.join(dir, 'main.json'))).size).toBe(0);
+    writeFileSync(path.join(dir, 'main.json'), JSON.stringify(main));
+    expect([...(await readLinkedTrajectories(main, path.join(dir, 'main.json')))]).toEqual([
+      ['rep/agent-1.json', { problem: 'does not exist' }],
+    ]);
     mkdirSync(path.join(dir, 'rep'));
     writeFileSync(path.join(dir, 'rep', 'agent-1.json'), JSON.stringify(sub));
-    const found = await readAtifSubTrajectories(text, path.join(dir, 'main.json'));
-    expect([...found.keys()]).toEqual(['rep/agent-1.json']);
+    const found = await readLinkedTrajectories(main, path.join(dir, 'main.json'));
+    expect([...found]).toEqual([['rep/agent-1.json', { text: JSON.stringify(sub) }]]);
   });
 });
 

@@ -188,7 +188,9 @@ describe("redgreen's own transcript.jsonl and an ATIF v1.4 export", () => {
     const run = await runCli(['check', 's1', '--transcript', junk]);
     expect(run.exitCode).toBe(2);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
-    expect(run.stderr).toMatch(/junk\.txt: has no readable message \(line 1: /);
+    expect(run.stderr).toMatch(
+      /junk\.txt: is not JSON lines or a JSON document, so it is no transcript; give a transcript in one of these formats: Claude Code stream-json/,
+    );
   });
 
   it('skips an unreadable line of a transcript, scores the rest as the run did, and says so', async () => {

@@ -11,7 +11,7 @@ import { dispatchesOf } from '../../harness/score/dispatches.js';
 import type { Evidence } from '../../harness/score/evidence.js';
 import type { PlanCatalogue } from '../../harness/score/extractors/plan-context.js';
 import type { ToolCall } from '../../harness/score/tool-call.js';
-import { readSessionTranscript } from '../../harness/score/transcript-formats.js';
+import { readSessionTranscript } from '../../harness/score/transcripts/read-transcript.js';
 import { DISPATCH_REFUSAL } from '../../harness/session/dispatch-capture.js';
 import { check, refusal } from './verb-support.js';
 

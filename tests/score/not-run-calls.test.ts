@@ -10,7 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadScenarioDir } from '../../harness/score/load-scenario.js';
 import { buildEvidence } from '../../harness/score/score-rep.js';
-import { readTranscript } from '../../harness/score/transcript-reader.js';
+import { readTranscript } from '../../harness/score/transcripts/claude-messages.js';
 import { DISPATCH_REFUSAL, NOT_RUN_RESULT } from '../../harness/session/dispatch-capture.js';
 import { repoRoot } from '../helpers/cli.js';
 import { check, FACTS } from './verb-support.js';

@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Dispatch, Evidence } from '../../harness/score/evidence.js';
 import type { ToolCall } from '../../harness/score/tool-call.js';
-import { readSessionTranscript } from '../../harness/score/transcript-formats.js';
+import { readSessionTranscript } from '../../harness/score/transcripts/read-transcript.js';
 import { check, refusal } from './verb-support.js';
 
 function outcome(raw: Record<string, unknown>, evidence: Evidence): string {

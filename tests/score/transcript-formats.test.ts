@@ -8,7 +8,7 @@
  *   controller dispatches an Agent whose subagent reads its brief;
  * - redgreen's own transcript.jsonl, from the messages backend;
  * - ATIF v1.4 from `redgreen export --atif` of a `redgreen run`;
- * and on inputs that are none of them.
+ * and on inputs in no format read.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -16,12 +16,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { scriptedModelId, startModelServer } from '../../harness/model-server/index.js';
 import { parseReplyFile } from '../../harness/score/reply-file.js';
 import { isInsideSubagent } from '../../harness/score/tool-call.js';
+import { readTranscript } from '../../harness/score/transcripts/claude-messages.js';
 import {
   readSessionTranscript,
-  readSessionTranscriptFile,
   type SessionTranscript,
-} from '../../harness/score/transcript-formats.js';
-import { readTranscript } from '../../harness/score/transcript-reader.js';
+} from '../../harness/score/transcripts/read-transcript.js';
+import { readTranscriptInputs } from '../../harness/score/transcripts/transcript-input.js';
 import { firstDispatchCampaign, repLines, runCampaignCli, runOneRep } from '../campaign/support.js';
 import { repoRoot, runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
@@ -91,7 +91,7 @@ describe('Claude Code stream-json', () => {
       expect(run.exitCode, run.stderr).toBe(0);
       const file = path.join(makeTempDir(), 'stream.jsonl');
       writeFileSync(file, run.stdout);
-      const result = await readSessionTranscriptFile(file);
+      const result = await readTranscriptInputs([file]);
       if (!result.ok) throw new Error(result.error.problem);
       expectDispatchingController(result.value);
     },
@@ -188,26 +188,27 @@ describe('ATIF v1.4 from redgreen export --atif', () => {
   });
 });
 
-describe('input that is none of the three', () => {
+describe('input in no format read', () => {
   it.each([
     ['', /is empty/],
     ['   \n\n', /is empty/],
-    ['hello, this is a reply, not a transcript\n', /has no readable message \(line 1: not JSON/],
-    ['{"not":"a message"}', /is a JSON object in no format/],
-    ['[{"type":"assistant"}]', /is a JSON array in no format/],
+    ['hello, this is a reply, not a transcript\n', /is not JSON lines or a JSON document/],
+    ['{"not":"a message"}', /is in no transcript format redgreen reads/],
+    ['[{"type":"assistant"}]', /is in no transcript format redgreen reads/],
+    ['{"type":"stream_event"}\n{"type":"keep_alive"}\n', /is in no transcript format/],
     [
-      '{"type":"stream_event"}\n{"type":"keep_alive"}\n',
-      /holds no system, assistant, user or result message/,
+      '{"type":"assistant","message":{"content":[{"type":"text","text":"hi"}]}}\n',
+      /is in no transcript format/,
     ],
     [
       '{"schema_version":"ATIF-v1.2","session_id":"s","agent":{"name":"a","version":"1"},"steps":[]}',
-      /is ATIF ATIF-v1\.2, not ATIF-v1\.4/,
+      /is ATIF ATIF-v1\.2, which redgreen does not read/,
     ],
     [
       '{"schema_version":"ATIF-v1.4","session_id":"s","agent":{"name":"a","version":"1"},"steps":[{"step_id":1,"source":"agent","message":"","tool_calls":[{"tool_call_id":"t","arguments":{}}]}]}',
       /not a readable ATIF-v1\.4 trajectory \(steps\.0\.tool_calls\.0\.function_name/,
     ],
-  ])('%j is an InputError naming the source and what was expected', (text, problem) => {
+  ])('%j is an InputError naming the source and the formats tried', (text, problem) => {
     const result = readSessionTranscript(text, 'session.jsonl');
     expect(result.ok).toBe(false);
     if (result.ok) return;
@@ -218,11 +219,8 @@ describe('input that is none of the three', () => {
 
   it('names a file that cannot be read', async () => {
     const missing = path.join(makeTempDir(), 'nope.jsonl');
-    const result = await readSessionTranscriptFile(missing);
-    expect(result.ok || result.error).toMatchObject({
-      input: missing,
-      problem: 'no such transcript',
-    });
+    const result = await readTranscriptInputs([missing]);
+    expect(result.ok || result.error).toMatchObject({ input: missing, problem: 'no such file' });
   });
 
   it('reads a transcript with a torn last line, and lists the line', () => {

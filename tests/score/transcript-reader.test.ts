@@ -1,7 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readTranscript, readTranscriptFile } from '../../harness/score/transcript-reader.js';
+import {
+  readTranscript,
+  readTranscriptFile,
+} from '../../harness/score/transcripts/claude-messages.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
 const session = 'a1b2c3d4-0000-4000-8000-000000000001';

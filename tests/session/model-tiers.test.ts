@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { priceSession } from '../../harness/campaign/model-pricing.js';
 import { repCostUsd } from '../../harness/campaign/rep-cost.js';
 import { policyAnswering, startModelServer } from '../../harness/model-server/index.js';
-import { readSessionTranscript } from '../../harness/score/transcript-formats.js';
+import { readSessionTranscript } from '../../harness/score/transcripts/read-transcript.js';
 import { modelForTier, tierEnvironment, tierModels } from '../../harness/session/model-tiers.js';
 import type { ModelEndpoint, TokenUsage } from '../../harness/session/session-types.js';
 import { greetingsFixture } from './support/greetings-fixture.js';

@@ -25,7 +25,7 @@ import { filesNeeded } from '../../harness/score/evidence-needs.js';
 import { loadScenarioDir } from '../../harness/score/load-scenario.js';
 import { scoreRep } from '../../harness/score/score-rep.js';
 import { type ScriptedUser, scriptedUserSchema } from '../../harness/score/scripted-user.js';
-import { readSessionTranscript } from '../../harness/score/transcript-formats.js';
+import { readSessionTranscript } from '../../harness/score/transcripts/read-transcript.js';
 import { questionToolResult } from '../../harness/session/scripted-user-session.js';
 import { greetingsFixture } from './support/greetings-fixture.js';
 import {

@@ -22,7 +22,7 @@ import {
   scriptedAnswer,
   scriptedUserSchema,
 } from '../../harness/score/scripted-user.js';
-import { readSessionTranscript } from '../../harness/score/transcript-formats.js';
+import { readSessionTranscript } from '../../harness/score/transcripts/read-transcript.js';
 import { readQuestions } from '../../harness/score/user-question-record.js';
 import {
   questionToolResult,

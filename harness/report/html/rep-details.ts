@@ -4,7 +4,7 @@ import { readRegularText } from '../../lib/contained-file.js';
 import { describeError } from '../../lib/describe-error.js';
 import type { CheckResult } from '../../score/evaluate.js';
 import type { ToolCall } from '../../score/tool-call.js';
-import { readTranscript } from '../../score/transcript-reader.js';
+import { readTranscript } from '../../score/transcripts/claude-messages.js';
 import type { RecordedRep } from '../load-results.js';
 
 /**

@@ -10,7 +10,7 @@
  * input cannot answer (no model given and none known, a task that cannot be
  * read) is undecided. Params and matching: dispatch-match.ts.
  */
-import { PARTIAL_ABSENCE, required } from '../evidence.js';
+import { required } from '../evidence.js';
 import { allOf, anyOf } from '../kleene.js';
 import { defineVerb, type VerbResult } from '../verb.js';
 import {
@@ -19,6 +19,7 @@ import {
   matchDispatch,
   selectedDispatches,
 } from './dispatch-match.js';
+import { missingCalls } from './tool-match.js';
 
 export const dispatch = defineVerb({
   summary:
@@ -45,11 +46,13 @@ export const dispatch = defineVerb({
             .filter((part) => part !== '')
             .join(' of type ')}`
     }`;
-    if (chosen.length === 0 && transcript.partial === true) {
+    // Dispatches are the controller's calls: only its missing calls leave an absence open.
+    const missing = missingCalls('controller', transcript);
+    if (chosen.length === 0 && missing !== undefined) {
       return {
         outcome: 'undecided',
         observed: 'none',
-        detail: `no ${which} among ${transcript.dispatches.length} readable dispatch(es); ${PARTIAL_ABSENCE}`,
+        detail: `no ${which} among ${transcript.dispatches.length} readable dispatch(es); ${missing}`,
       };
     }
     if (chosen.length === 0) {

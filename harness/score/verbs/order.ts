@@ -10,14 +10,15 @@
  * - both in one simple command (one position): neither comes first, fail;
  *   the parts of one compound command are ordered left to right, so in
  *   `pytest && git commit` the test run comes first;
- * - a transcript with unreadable lines: undecided (an earlier event may be
- *   among them).
+ * - a transcript with unreadable lines, or without the calls of a seat
+ *   either selector looks at: undecided (an earlier event may be among them).
  */
 import { z } from 'zod';
 import { eventSelectorSchema, firstMatch } from '../event-selector.js';
 import { required } from '../evidence.js';
 import { comparePositions, positionText, sessionEvents } from '../session-events.js';
 import { defineVerb, type VerbResult } from '../verb.js';
+import { missingCalls } from './tool-match.js';
 
 export const order = defineVerb({
   summary:
@@ -41,10 +42,14 @@ export const order = defineVerb({
         : `first: ${first.why} at ${positionText(first.event.at)}`;
     const thenSeen =
       then === undefined ? 'then: never' : `then: ${then.why} at ${positionText(then.event.at)}`;
-    if (transcript.partial === true) {
+    const seatOf = (selector: typeof params.first) => ('seat' in selector ? selector.seat : 'any');
+    const missing =
+      missingCalls(seatOf(params.first), transcript) ??
+      missingCalls(seatOf(params.then), transcript);
+    if (missing !== undefined) {
       return {
         outcome: 'undecided',
-        detail: `not decidable: lines of the transcript could not be read, so an earlier event may be among them (${firstSeen}; ${thenSeen})`,
+        detail: `${missing.replace('a missing call', 'an earlier event')} (${firstSeen}; ${thenSeen})`,
       };
     }
     if (then === undefined) {

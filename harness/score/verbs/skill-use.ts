@@ -9,12 +9,12 @@
  */
 import { z } from 'zod';
 import { type EventSelector, eventMatch } from '../event-selector.js';
-import { type Evidence, PARTIAL_ABSENCE, required } from '../evidence.js';
+import { type Evidence, required } from '../evidence.js';
 import { nonBlank, regexSource, seatSelectorSchema } from '../param-types.js';
 import { type SessionEvent, sessionEvents } from '../session-events.js';
 import { SKILL_FORMS } from '../skill-invocations.js';
 import { defineVerb, listed, type ParamProblem } from '../verb.js';
-import { dispatchSeatSelectorSchema } from './tool-match.js';
+import { dispatchSeatSelectorSchema, missingCalls } from './tool-match.js';
 
 export const skillUseShape = {
   skill: nonBlank.optional(),
@@ -81,8 +81,9 @@ export function describeInvocations(events: readonly SessionEvent[]): string {
 
 /**
  * `skill-invoked` (`wanted: true`) or `skill-not-invoked` (`false`): the
- * same reading of the same invocations, the outcome swapped; a partial
- * transcript that does not show the skill decides neither.
+ * same reading of the same invocations, the outcome swapped; a transcript
+ * that does not show the skill decides neither when calls of the seat it
+ * looks at may be missing (unreadable lines, a seat not in the files).
  */
 export function skillUseVerb(wanted: boolean, summary: string) {
   return defineVerb({
@@ -100,12 +101,9 @@ export function skillUseVerb(wanted: boolean, summary: string) {
           detail: `invoked: ${describeInvocations(counted)}`,
         };
       }
-      if (required(evidence.transcript, 'transcript').partial === true) {
-        return {
-          outcome: 'undecided',
-          observed,
-          detail: `${skillNamed(params)}: ${PARTIAL_ABSENCE}`,
-        };
+      const missing = missingCalls(params.seat, required(evidence.transcript, 'transcript'));
+      if (missing !== undefined) {
+        return { outcome: 'undecided', observed, detail: `${skillNamed(params)}: ${missing}` };
       }
       const other =
         wanted && anyForm.length > 0

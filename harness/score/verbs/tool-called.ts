@@ -1,8 +1,14 @@
 /** `tool-called`: at least one tool call matches (tool, seat, input, runs, reads, readsCommit). */
 import { z } from 'zod';
-import { PARTIAL_ABSENCE, required } from '../evidence.js';
+import { required } from '../evidence.js';
 import { defineVerb } from '../verb.js';
-import { describeCalls, matchingCalls, toolMatchProblem, toolMatchShape } from './tool-match.js';
+import {
+  describeCalls,
+  matchingCalls,
+  missingCalls,
+  toolMatchProblem,
+  toolMatchShape,
+} from './tool-match.js';
 
 export const toolCalled = defineVerb({
   summary: 'at least one tool call matches (tool, seat, input patterns, runs, reads, readsCommit)',
@@ -11,12 +17,9 @@ export const toolCalled = defineVerb({
   validate: (params) => toolMatchProblem(params),
   run: (params, evidence) => {
     const found = matchingCalls(params, evidence);
-    if (found.length === 0 && required(evidence.transcript, 'transcript').partial === true) {
-      return {
-        outcome: 'undecided',
-        observed: '0',
-        detail: `0 matching calls; ${PARTIAL_ABSENCE}`,
-      };
+    const missing = missingCalls(params.seat, required(evidence.transcript, 'transcript'));
+    if (found.length === 0 && missing !== undefined) {
+      return { outcome: 'undecided', observed: '0', detail: `0 matching calls; ${missing}` };
     }
     return {
       outcome: found.length > 0 ? 'pass' : 'fail',

@@ -1,8 +1,14 @@
 /** `tool-count`: the number of matching tool calls is within min/max. */
 import { z } from 'zod';
-import { PARTIAL_ABSENCE, required } from '../evidence.js';
+import { required } from '../evidence.js';
 import { defineVerb } from '../verb.js';
-import { describeCalls, matchingCalls, toolMatchProblem, toolMatchShape } from './tool-match.js';
+import {
+  describeCalls,
+  matchingCalls,
+  missingCalls,
+  toolMatchProblem,
+  toolMatchShape,
+} from './tool-match.js';
 
 export const toolCount = defineVerb({
   summary: 'the number of matching tool calls is within min/max',
@@ -43,15 +49,15 @@ export const toolCount = defineVerb({
     ]
       .filter(Boolean)
       .join(' and ');
-    // Calls on unreadable lines can only add to the count: a count above max
+    // Calls on unreadable lines, or in a seat the files do not hold, can only add to the count: a count above max
     // stands, while one below min or a pass under a max could be wrong.
     const above = params.max !== undefined && n > params.max;
-    const partial = required(evidence.transcript, 'transcript').partial === true;
-    if (partial && !above && (!inside || params.max !== undefined)) {
+    const missing = missingCalls(params.seat, required(evidence.transcript, 'transcript'));
+    if (missing !== undefined && !above && (!inside || params.max !== undefined)) {
       return {
         outcome: 'undecided',
         observed: String(n),
-        detail: `${describeCalls(found)} (wanted ${bounds}); ${PARTIAL_ABSENCE}`,
+        detail: `${describeCalls(found)} (wanted ${bounds}); ${missing}`,
       };
     }
     return {

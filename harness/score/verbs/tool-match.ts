@@ -8,7 +8,15 @@
  * prints (see extractors/language/shell-reads.ts).
  */
 import { z } from 'zod';
-import { type Dispatch, type Evidence, required, seatOf } from '../evidence.js';
+import {
+  type Dispatch,
+  type Evidence,
+  PARTIAL_ABSENCE,
+  required,
+  seatOf,
+  type TranscriptEvidence,
+  UNKNOWN_SEAT_ABSENCE,
+} from '../evidence.js';
 import {
   citedHashes,
   readsCommitContent,
@@ -123,6 +131,46 @@ export function inSeat(
     selector.description === undefined ||
     (creator.description !== null && new RegExp(selector.description).test(creator.description))
   );
+}
+
+/**
+ * Whether a seat whose calls the files do not hold (`unknownSeats`: the
+ * controller, or a subagent by its dispatch) is one the selector looks at.
+ * A subagent seat whose dispatch is not among the controller's, or whose
+ * tier is unknown, may be any: it counts.
+ */
+function looksAt(
+  selector: ToolMatch['seat'],
+  unknown: string,
+  dispatches: readonly Dispatch[],
+): boolean {
+  if (selector === 'any') return true;
+  if (typeof selector === 'string')
+    return (unknown === 'controller') === (selector === 'controller');
+  if (unknown === 'controller') return false;
+  const creator = dispatches.find((one) => one.kind === 'fresh' && one.callId === unknown);
+  if (creator === undefined || selector.model !== undefined) return true;
+  return (
+    (selector.subagentType === undefined || creator.subagentType === selector.subagentType) &&
+    (selector.description === undefined ||
+      (creator.description !== null && new RegExp(selector.description).test(creator.description)))
+  );
+}
+
+/**
+ * Why calls in the seats a check looks at may be missing (lines that could
+ * not be read, or a seat the files do not hold), so that an absence there
+ * decides nothing; undefined when every such call is there.
+ */
+export function missingCalls(
+  selector: ToolMatch['seat'],
+  transcript: TranscriptEvidence,
+): string | undefined {
+  if (transcript.partial === true) return PARTIAL_ABSENCE;
+  const unknown = transcript.unknownSeats ?? [];
+  return unknown.some((seat) => looksAt(selector, seat, transcript.dispatches))
+    ? UNKNOWN_SEAT_ABSENCE
+    : undefined;
 }
 
 /** Why a call matches every matcher, or undefined. */

@@ -10,9 +10,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { type InputError, inputError } from '../lib/input-error.js';
-import { err, ok, type Result } from '../lib/result.js';
-import { callRan, isInsideSubagent, isSubagentDispatch, type ToolCall } from './tool-call.js';
+import { type InputError, inputError } from '../../lib/input-error.js';
+import { err, ok, type Result } from '../../lib/result.js';
+import { apiReportedModel } from '../../session/reported-model.js';
+import { callRan, isInsideSubagent, isSubagentDispatch, type ToolCall } from '../tool-call.js';
+import { contentText } from './content-text.js';
+import type { MalformedLine } from './session-transcript.js';
 
 const blockSchema = z.looseObject({ type: z.string() });
 const toolUseBlockSchema = z.looseObject({
@@ -59,12 +62,6 @@ const systemMessageSchema = z.looseObject({
   cwd: z.string().optional(),
 });
 
-export interface MalformedLine {
-  /** 1-based line number in the file. */
-  readonly line: number;
-  readonly problem: string;
-}
-
 export interface TranscriptRead {
   readonly toolCalls: ToolCall[];
   /** The final reply: the successful `result` message's text, else the last assistant text; undefined if neither. */
@@ -92,6 +89,8 @@ export interface TranscriptRead {
   readonly prompt: string | undefined;
   /** From the `system/init` message, when present. */
   readonly model: string | undefined;
+  /** The model the main session's first reply names (for a transcript without an init line). */
+  readonly replyModel: string | undefined;
   readonly claudeCodeVersion: string | undefined;
   /** The session's working directory, from the `system/init` message. */
   readonly cwd: string | undefined;
@@ -105,16 +104,6 @@ function describeIssue(error: z.ZodError): string {
   return `${where}${issue.message}`;
 }
 
-function toolResultText(content: z.infer<typeof toolResultBlockSchema>['content']): string {
-  if (content === undefined) return '';
-  if (typeof content === 'string') return content;
-  return content
-    .map((block) =>
-      block.type === 'text' && typeof block.text === 'string' ? block.text : `[${block.type}]`,
-    )
-    .join('\n');
-}
-
 /** Read transcript text (JSON lines). Pure. */
 export function readTranscript(jsonl: string): TranscriptRead {
   const calls = new Map<string, ToolCall>();
@@ -125,6 +114,7 @@ export function readTranscript(jsonl: string): TranscriptRead {
   let lastResult: TranscriptRead['result'];
   let resultReply: string | undefined;
   let model: string | undefined;
+  let replyModel: string | undefined;
   let prompt: string | undefined;
   let claudeCodeVersion: string | undefined;
   let cwd: string | undefined;
@@ -160,6 +150,9 @@ export function readTranscript(jsonl: string): TranscriptRead {
       }
       const parent = parsed.data.parent_tool_use_id ?? null;
       const model = parsed.data.message.model;
+      if (parent === null && replyModel === undefined) {
+        replyModel = apiReportedModel(model) ?? undefined;
+      }
       const messageKey = parsed.data.message.id ?? `line-${lineNumber}`;
       for (const [blockIndex, block] of parsed.data.message.content.entries()) {
         if (block.type === 'tool_use') {
@@ -205,13 +198,7 @@ export function readTranscript(jsonl: string): TranscriptRead {
         !('answers_question' in parsed.data) &&
         parsed.data.isSynthetic !== true
       ) {
-        const text =
-          typeof content === 'string'
-            ? content
-            : content
-                .filter((block) => block.type === 'text' && typeof block.text === 'string')
-                .map((block) => block.text as string)
-                .join('\n');
+        const text = contentText(content);
         if (text.trim() !== '') prompt = text;
       }
       if (typeof content === 'string') continue;
@@ -226,7 +213,7 @@ export function readTranscript(jsonl: string): TranscriptRead {
           continue;
         }
         outputs.set(toolResult.data.tool_use_id, {
-          output: toolResultText(toolResult.data.content),
+          output: contentText(toolResult.data.content, { placeholders: true }),
           isError: toolResult.data.is_error === true,
         });
       }
@@ -284,6 +271,7 @@ export function readTranscript(jsonl: string): TranscriptRead {
     result: lastResult,
     prompt,
     model,
+    replyModel,
     claudeCodeVersion,
     cwd,
     malformed,

@@ -1,5 +1,5 @@
 /**
- * The seats of a session read back from its JSON-lines transcript: each
+ * The seats of a session read back from its stream-json transcript: each
  * subagent the controller started, named by the dispatch (the Agent/Task
  * tool_use id) that created it, with its agent id, subagent_type, requested
  * model and description, and the SendMessage calls that resumed it.
@@ -14,14 +14,14 @@
  * which calls were made, described by that dispatch's input.
  */
 
-import { parseJsonLine } from '../lib/json-line.js';
-import { apiReportedModel } from '../session/reported-model.js';
+import { parseJsonLine } from '../../lib/json-line.js';
+import { apiReportedModel } from '../../session/reported-model.js';
 import {
   SEAT_EVENT_SUBTYPES,
   type SubagentSeat,
   seatEventSchema,
   seatRecordSchema,
-} from './seat-record.js';
+} from '../seat-record.js';
 import {
   agentIdInResult,
   isInsideSubagent,
@@ -29,29 +29,8 @@ import {
   refusedResume,
   stringField,
   type ToolCall,
-} from './tool-call.js';
-import type { MalformedLine } from './transcript-reader.js';
-
-export interface TranscriptSeat {
-  /** The tool_use id of the controller's dispatch that created the seat. */
-  readonly dispatch: string;
-  readonly agentId: string | null;
-  readonly tool: string;
-  readonly subagentType: string | null;
-  readonly model: string | null;
-  /**
-   * The model the seat's requests were answered by, as the API reported it
-   * (its latest reply's `message.model`), or null when it made none.
-   */
-  readonly modelUsed: string | null;
-  readonly description: string | null;
-  /** The SendMessage calls that resumed it, in order (tool_use ids). */
-  readonly resumes: readonly string[];
-  /** How many tool calls the seat made. */
-  readonly toolCalls: number;
-  /** `recorded`: from the transcript's own seat events; `derived`: from the dispatch's call. */
-  readonly source: 'recorded' | 'derived';
-}
+} from '../tool-call.js';
+import type { MalformedLine, TranscriptSeat } from './session-transcript.js';
 
 export interface SeatsRead {
   readonly seats: readonly TranscriptSeat[];
