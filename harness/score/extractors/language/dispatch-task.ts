@@ -3,7 +3,11 @@
  * its description first; then the scenario's rules for dispatches that
  * address no task of the plan (a whole-branch review: `none`); then a file
  * of the plan it names, by the scenario's patterns (a brief in the plan's own
- * workspace; another plan's brief is not this plan's task); then its prompt.
+ * workspace; another plan's brief is not this plan's task); then what its
+ * prompt asks to be done (dispatch-work.ts): the task its opening names, the
+ * one task brief it points at (when the scenario declares no brief files of
+ * its own), a review of a git range or of the whole branch (`none`: no
+ * task's), and only then the first task the prompt mentions anywhere.
  *
  * In the description and in the prompt the first mention decides: a mention
  * of exactly one task of the plan (by number or title, however markdown
@@ -23,6 +27,13 @@ import {
   NO_CONVENTIONS,
   taskFromFiles,
 } from './dispatch-conventions.js';
+import {
+  asksReview,
+  briefTask,
+  namesGitRange,
+  openingOf,
+  reviewsWholeBranch,
+} from './dispatch-work.js';
 import type { TaskReadingOptions } from './task-answer.js';
 import { findTaskGroups } from './task-numbers.js';
 
@@ -110,5 +121,21 @@ export function readDispatchTask(
     taskFromFiles(prompt, conventions.taskFiles, options.taskCount) ??
     taskFromFiles(description, conventions.taskFiles, options.taskCount);
   if (file !== undefined) return file;
+  return promptWork(prompt, attribution, options, conventions.taskFiles.length > 0);
+}
+
+/** The task the prompt asks to be worked on, by where it says so (dispatch-work.ts). */
+function promptWork(
+  prompt: string,
+  attribution: Attribution,
+  options: TaskReadingOptions,
+  scenarioNamesBriefs: boolean,
+): Mention | undefined {
+  const opening = openingOf(prompt);
+  const opened = firstMention(opening, attribution, options);
+  if (opened !== undefined) return opened;
+  const brief = scenarioNamesBriefs ? undefined : briefTask(prompt, options.taskCount);
+  if (brief !== undefined) return brief;
+  if (asksReview(opening) && (namesGitRange(prompt) || reviewsWholeBranch(opening))) return 'none';
   return firstMention(prompt, attribution, options);
 }
