@@ -89,8 +89,17 @@ describe('a session log and its subagent’s own log', () => {
     expect(check(noSubagentBash, evidence).outcome).toBe('undecided');
     expect(check(subagentCount, evidence).outcome).toBe('undecided');
     expect(check({ ...noSubagentBash, seat: 'any' }, evidence).outcome).toBe('undecided');
+    expect(
+      check({ verb: 'skill-not-invoked', skill: 'tdd', form: 'any', seat: 'subagent' }, evidence)
+        .outcome,
+    ).toBe('undecided');
     // What the controller did is all in the log: its checks decide.
     expect(check(controllerRead, evidence).outcome).toBe('fail');
+    expect(
+      check({ verb: 'skill-not-invoked', skill: 'tdd', form: 'any', seat: 'controller' }, evidence)
+        .outcome,
+    ).toBe('pass');
+    expect(transcript.cwd).toBe('/home/user/project');
     expect(
       check({ verb: 'dispatch', select: { which: 'first' }, kind: 'fresh' }, evidence).outcome,
     ).toBe('pass');

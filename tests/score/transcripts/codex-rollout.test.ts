@@ -41,7 +41,13 @@ const message = (role: string, text: string) =>
   });
 
 const rootRollout = [
-  rollout('session_meta', { id: ROOT, session_id: ROOT, source: 'exec', cli_version: '0.169.0' }),
+  rollout('session_meta', {
+    id: ROOT,
+    session_id: ROOT,
+    source: 'exec',
+    cli_version: '0.169.0',
+    cwd: '/repo',
+  }),
   rollout('turn_context', { model: 'gpt-5.5' }),
   message('user', '<environment_context>\n  <cwd>/repo</cwd>\n</environment_context>'),
   message('user', 'Execute the plan in docs/plans/p.md.'),
@@ -149,6 +155,7 @@ describe('a Codex root thread and the thread it spawned', () => {
       model: 'gpt-5.5',
       models: ['gpt-5.5', 'gpt-5.5-mini'],
       prompt: 'Execute the plan in docs/plans/p.md.',
+      cwd: '/repo',
       reply: 'All done.',
       ending: { kind: 'completed' },
       controllerRecorded: true,
