@@ -59,7 +59,16 @@ export const skillSourceRecordSchema = z.discriminatedUnion('kind', [
 export const campaignRecordSchema = z
   .object({
     schemaVersion: z.literal(1),
+    /** The campaign identity: the session identity and the scenario hashes the reps are scored with. */
     identity: z.string().regex(/^[0-9a-f]{64}$/),
+    /**
+     * What the sessions depend on (identity.ts); absent in directories from
+     * before scenario identity, whose `identity` is this alone.
+     */
+    sessionIdentity: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .optional(),
     campaign: z.object({ id: z.string(), title: z.string(), file: z.string() }).strict(),
     harnessVersion: z.string(),
     invocation: invocationSchema,
@@ -83,6 +92,12 @@ export const campaignRecordSchema = z
     seed: z.number().int().nonnegative(),
     limits: limitsSchema,
     gates: z.array(gateSchema),
+    /**
+     * The campaign file's gates an `--only` subset left out (it runs none of
+     * their cells); absent for a whole campaign, and in directories from
+     * before it was recorded.
+     */
+    droppedGates: z.array(gateSchema).optional(),
     arms: z.array(
       z
         .object({
@@ -122,6 +137,19 @@ export const campaignRecordSchema = z
             })
             .strict(),
           promptSha256: z.string(),
+          /**
+           * The scenario hash (scenario-identity.ts) the directory's reps are
+           * scored with: the run's, until `redgreen score` rescores them with
+           * another. Absent in directories from before scenario identity.
+           */
+          sha256: z
+            .string()
+            .regex(/^[0-9a-f]{64}$/)
+            .optional(),
+          /** The scenario folder the run read (absolute); `score` reads it there and nowhere else. */
+          dir: z.string().optional(),
+          /** True when that folder is one redgreen ships: then it is read from this redgreen's own. */
+          shipped: z.boolean().optional(),
         })
         .strict(),
     ),

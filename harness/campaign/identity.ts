@@ -5,15 +5,9 @@ import type { ResolvedCampaign } from './load-campaign.js';
 import type { CampaignModel, ModelAxis } from './model-axis.js';
 import { displayBaseUrl } from './model-choice.js';
 import { fixtureRecord } from './resolve-scenario.js';
+import { combinedIdentity } from './scenario-identity.js';
 
-/**
- * The campaign identity: a hash of everything a session depends on (each
- * model, its name and endpoint, backend and engine version, harness version, limits, seed, each
- * arm's skill tree, the prompt and its variables, the stop mode, the
- * scripted user's answers, the fixtures, the `--only` subset), and of nothing it does not (reps,
- * concurrency, shard, cost cap, gates, checks: a rescore handles those). A results directory adopts only reps of its own identity.
- */
-export function campaignIdentity(inputs: {
+export interface IdentityInputs {
   readonly campaign: ResolvedCampaign;
   readonly models: ModelAxis;
   readonly engine: string;
@@ -22,7 +16,31 @@ export function campaignIdentity(inputs: {
   readonly harness: string;
   readonly trees: ReadonlyMap<string, string>;
   readonly fixtures: ReadonlyMap<string, FixtureFingerprint>;
-}): string {
+}
+
+/**
+ * The campaign identity: the session identity and the hash of each scenario
+ * (scenario-identity.ts), so reps scored with other checks are never
+ * adopted. A results directory adopts only reps of its own identity.
+ */
+export function campaignIdentity(inputs: IdentityInputs): { session: string; campaign: string } {
+  const session = sessionIdentity(inputs);
+  return {
+    session,
+    campaign: combinedIdentity(session, inputs.campaign.scenarios),
+  };
+}
+
+/**
+ * The session identity: a hash of everything a session depends on (each
+ * model, its name and endpoint, backend and engine version, harness version, limits, seed, each
+ * arm's skill tree, the prompt and its variables, the stop mode, the
+ * scripted user's answers, the fixtures, the `--only` subset), and of nothing it does not (reps,
+ * concurrency, shard, cost cap, gates, checks: a rescore handles those). It is
+ * what the campaign identity was before scenario hashes joined it, so a
+ * directory from then still resumes (prepare-run.ts).
+ */
+export function sessionIdentity(inputs: IdentityInputs): string {
   const { campaign } = inputs;
   const { maxCostUsd: _notPartOfIdentity, ...sessionLimits } = campaign.limits;
   return sha256Hex(

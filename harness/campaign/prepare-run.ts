@@ -28,7 +28,7 @@ import { displayBaseUrl } from './model-choice.js';
 import { modelRecords } from './model-record.js';
 import type { PreparedSkill, PreparedVariant } from './rep-runner.js';
 import { variantKey } from './rep-runner.js';
-import { fixtureRecord } from './resolve-scenario.js';
+import { fixtureRecord, type ResolvedScenario } from './resolve-scenario.js';
 import {
   adoptLandedReps,
   checkFreshOutput,
@@ -38,6 +38,8 @@ import {
   repsTreeProblem,
 } from './results-dir.js';
 import { type ResultsLayout, resultsLayout } from './results-layout.js';
+import { isShippedScenario } from './scenario-entry.js';
+import { changedScenarios, describeChange } from './scenario-identity.js';
 import { materialiseSkill } from './skill-source.js';
 import { directoryTreeId } from './tree-id.js';
 import { createWorkRoot, removeStaleWorkRoots } from './work-root.js';
@@ -46,7 +48,7 @@ export type { CampaignRecord, Invocation } from './campaign-record.js';
 
 export interface PreparedRun {
   readonly layout: ResultsLayout;
-  readonly identity: string;
+  readonly identity: Identity;
   readonly record: CampaignRecord;
   readonly variants: ReadonlyMap<string, PreparedVariant>;
   readonly skills: ReadonlyMap<string, PreparedSkill>;
@@ -274,7 +276,7 @@ export async function prepareRun(
   };
 
   if (options.resume) {
-    const same = await sameIdentity(layout, identity);
+    const same = await sameIdentity(layout, identity, campaign.scenarios);
     if (!same.ok) return fail(same.error);
   } else {
     await mkdir(layout.repsDir, { recursive: true });
@@ -303,7 +305,7 @@ export async function prepareRun(
   } else {
     await createLedger(layout.ledgerFile, {
       type: 'campaign',
-      identity,
+      identity: identity.campaign,
       campaign: campaign.config.id,
       harness: harnessVersion(),
     });
@@ -318,7 +320,8 @@ export async function prepareRun(
   if (first === undefined) throw new Error('a run without a model');
   const record: CampaignRecord = {
     schemaVersion: 1,
-    identity,
+    identity: identity.campaign,
+    sessionIdentity: identity.session,
     campaign: { id: campaign.config.id, title: campaign.config.title, file: campaign.file },
     harnessVersion: harnessVersion(),
     invocation: options.invocation,
@@ -340,6 +343,7 @@ export async function prepareRun(
     seed: campaign.seed,
     limits: campaign.limits,
     gates: [...campaign.gates],
+    ...(campaign.droppedGates.length === 0 ? {} : { droppedGates: [...campaign.droppedGates] }),
     arms: campaign.arms.map((arm) => ({
       name: arm.name,
       role: arm.role,
@@ -370,6 +374,9 @@ export async function prepareRun(
       plan: scenario.config.plan,
       fixture: fixtureRecord(scenario.config),
       promptSha256: sha256Hex(scenario.prompt.source),
+      sha256: scenario.sha256,
+      dir: scenario.compiled.dir,
+      shipped: isShippedScenario(scenario.compiled.dir),
     })),
     fixtures: Object.fromEntries(fixtures),
     shard: options.shard,
@@ -396,8 +403,10 @@ export async function prepareRun(
   });
 }
 
+type Identity = ReturnType<typeof campaignIdentity>;
+
 interface ComputedIdentity {
-  readonly identity: string;
+  readonly identity: Identity;
   readonly trees: ReadonlyMap<string, string>;
   readonly variants: ReadonlyMap<string, PreparedVariant>;
   readonly fixtures: ReadonlyMap<string, FixtureFingerprint>;
@@ -428,10 +437,17 @@ async function computeIdentity(
   return ok({ identity, trees, variants: variants.value, fixtures });
 }
 
-/** Whether a directory being resumed is a run of `identity`; the error says what to do when not. */
+/**
+ * Whether a directory being resumed is a run of this configuration: the same
+ * session identity (skill texts, model, engine, fixtures, prompt, limits) and
+ * the same scenario files as its reps are scored with; the error says what
+ * differs and what to do. A directory from before scenario identity records
+ * only the session identity, in its ledger's first line.
+ */
 async function sameIdentity(
   layout: ResultsLayout,
-  identity: string,
+  identity: Identity,
+  scenarios: readonly ResolvedScenario[],
 ): Promise<Result<void, InputError>> {
   const ledger = await readLedger(layout.ledgerFile);
   if (!ledger.ok) {
@@ -445,12 +461,32 @@ async function sameIdentity(
       ),
     );
   }
-  if (ledger.value.header.identity !== identity) {
+  const record = await readCampaignRecord(layout.root, '--resume');
+  if (!record.ok) return record;
+  const session = record.value.sessionIdentity ?? ledger.value.header.identity;
+  if (session !== identity.session) {
     return err(
       inputError(
         '--resume',
-        `${layout.root} is a run of a different campaign identity (${ledger.value.header.identity.slice(0, 12)}, this configuration is ${identity.slice(0, 12)}): its skill texts, model, engine, fixtures, prompt or limits differ`,
+        `${layout.root} is a run of a different campaign identity (${record.value.identity.slice(0, 12)}, this configuration is ${identity.campaign.slice(0, 12)}): its skill texts, model, engine, fixtures, prompt or limits differ`,
         'resume with the same campaign, arms and model, or start a new run with --out',
+      ),
+    );
+  }
+  const changes = changedScenarios(
+    record.value.scenarios,
+    scenarios.map((scenario) => ({
+      id: scenario.id,
+      sha256: scenario.sha256,
+      file: scenario.compiled.file,
+    })),
+  );
+  if (changes.length > 0) {
+    return err(
+      inputError(
+        '--resume',
+        `the scenario files changed since ${layout.root} was scored: ${changes.map(describeChange).join('; ')}; its new reps would be scored with other checks than its recorded ones`,
+        `rescore the recorded reps with the files as they are now first (\`redgreen score ${layout.root}\`), then resume; or put the files back, or start a new run with --out`,
       ),
     );
   }
@@ -479,7 +515,7 @@ export async function checkResumable(
   try {
     const computed = await computeIdentity(options, workRoot);
     if (!computed.ok) return computed;
-    return await sameIdentity(layout, computed.value.identity);
+    return await sameIdentity(layout, computed.value.identity, options.campaign.scenarios);
   } finally {
     await removeTree(workRoot);
   }

@@ -1,36 +1,49 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { FixtureFingerprint } from '../fixture/index.js';
 import { writeFileAtomic } from '../lib/atomic-write.js';
 import { readRegularText } from '../lib/contained-file.js';
 import { type InputError, inputError } from '../lib/input-error.js';
-import { packageRoot } from '../lib/package-root.js';
 import { readJson } from '../lib/read-json.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { plannedIds } from '../report/load-results.js';
-import { scoreOfAnyVersionSchema } from '../score/score-rep.js';
-import { readCampaignRecord } from './campaign-record.js';
+import { type RepScore, scoreOfAnyVersionSchema } from '../score/score-rep.js';
+import {
+  type CampaignRecord,
+  campaignRecordSchema,
+  readCampaignRecord,
+} from './campaign-record.js';
 import { appendRepLine, type LedgerRepLine, readLedger } from './ledger.js';
+import { resolveRecordedScenarios } from './recorded-scenarios.js';
 import { repDamage } from './rep-health.js';
 import { type RepMeta, repMetaSchema } from './rep-meta.js';
 import { variantKey } from './rep-runner.js';
-import { type ResolvedScenario, resolveScenarioIn } from './resolve-scenario.js';
+import type { ResolvedScenario } from './resolve-scenario.js';
 import { recordedRepDirProblem } from './results-dir.js';
 import { REP_FILES, resultsLayout } from './results-layout.js';
-import { scenarioFoldersByPath } from './scenario-entry.js';
+import { isShippedScenario } from './scenario-entry.js';
+import { combinedIdentity } from './scenario-identity.js';
 import { scoreRepDirectories } from './score-rep-dir.js';
 import { refreshedSeatCounts } from './seat-counts.js';
 
+/** A scenario a rescore read: its file, its hash, and the hash the directory recorded before. */
+export interface RescoredScenario {
+  readonly id: string;
+  readonly file: string;
+  readonly sha256: string;
+  /** The hash the directory's reps were scored with before (absent in a directory from before scenario identity). */
+  readonly recorded: string | undefined;
+}
+
 export interface RescoreSummary {
   readonly rescored: number;
+  /** Each scenario as read for this rescore, in the campaign's order. */
+  readonly scenarios: readonly RescoredScenario[];
+  /** When the reps were rescored (ISO 8601 UTC), as each score.json records it. */
+  readonly at: string;
   /** Reps whose verdict changed: id, before, after (`unreadable` when the old score.json was damaged). */
   readonly changed: readonly { id: string; before: string; after: string }[];
   /** Recorded reps whose files could not be scored (missing or unreadable), with the problem. */
   readonly unscorable: readonly { id: string; problem: string }[];
-}
-
-function scenarioDirs(campaignFile: string): string[] {
-  return [path.dirname(campaignFile), path.join(packageRoot(), 'scenarios')];
 }
 
 /** The verdict a rep's score.json holds, whatever redgreen wrote it; `unreadable` when it is damaged. */
@@ -41,38 +54,6 @@ async function oldVerdict(repDir: string): Promise<string> {
   } catch {
     return 'unreadable';
   }
-}
-
-/** The scenario of each id the campaign ran, resolved from the campaign's folder or redgreen's own. */
-export async function resolveScenarios(
-  ids: readonly string[],
-  campaignFile: string,
-): Promise<Result<Map<string, ResolvedScenario>, InputError>> {
-  const specs = new Map<string, ResolvedScenario>();
-  for (const id of ids) {
-    let found: ResolvedScenario | undefined;
-    let lastError: InputError | undefined;
-    const candidates = [
-      ...scenarioDirs(campaignFile).map((scenariosDir) => path.join(scenariosDir, id)),
-      ...scenarioFoldersByPath(campaignFile).filter((dir) => path.basename(dir) === id),
-    ];
-    for (const scenarioDir of candidates) {
-      if (!existsSync(scenarioDir)) continue;
-      const resolved = await resolveScenarioIn(scenarioDir);
-      if (resolved.ok) {
-        found = resolved.value;
-        break;
-      }
-      lastError = resolved.error;
-    }
-    if (found === undefined) {
-      return err(
-        lastError ?? inputError(id, 'has no scenario folder', 'add scenarios/<id>/scenario.json'),
-      );
-    }
-    specs.set(id, found);
-  }
-  return ok(specs);
 }
 
 /**
@@ -127,11 +108,9 @@ export async function rescoreResults(dir: string): Promise<Result<RescoreSummary
       ),
     );
   }
-  const specs = await resolveScenarios(
-    record.scenarios.map((scenario) => scenario.id),
-    record.campaign.file,
-  );
+  const specs = await resolveRecordedScenarios(record);
   if (!specs.ok) return specs;
+  const at = new Date().toISOString();
 
   const planned = plannedIds(record);
   const unscorable: { id: string; problem: string }[] = [];
@@ -145,9 +124,9 @@ export async function rescoreResults(dir: string): Promise<Result<RescoreSummary
   for (const id of planned) {
     const line = ledger.value.reps.get(id);
     if (line === undefined) continue;
-    const repDir = path.join(layout.root, line.dir);
     const tampered = await recordedRepDirProblem(layout.root, line);
     if (tampered !== undefined) return err(tampered);
+    const repDir = path.join(layout.root, line.dir);
     let meta: RepMeta;
     try {
       meta = repMetaSchema.parse(await readJson(path.join(repDir, REP_FILES.meta)));
@@ -173,7 +152,7 @@ export async function rescoreResults(dir: string): Promise<Result<RescoreSummary
 
   const scored = await scoreRepDirectories(jobs);
   const changed: { id: string; before: string; after: string }[] = [];
-  const rescored: { file: string; score: unknown }[] = [];
+  const rescored: { file: string; score: RepScore }[] = [];
   const relined: LedgerRepLine[] = [];
   const metas: { file: string; meta: unknown }[] = [];
   for (const [index, job] of jobs.entries()) {
@@ -188,7 +167,11 @@ export async function rescoreResults(dir: string): Promise<Result<RescoreSummary
     if (result.value.score.verdict !== before) {
       changed.push({ id: job.id, before, after: result.value.score.verdict });
     }
-    rescored.push({ file: path.join(job.dir, REP_FILES.score), score: result.value.score });
+    const score: RepScore = {
+      ...result.value.score,
+      scoredWith: { scenario: job.scenario.sha256, rescoredAt: at },
+    };
+    rescored.push({ file: path.join(job.dir, REP_FILES.score), score });
     if (result.value.score.verdict !== job.line.verdict)
       relined.push({ ...job.line, verdict: result.value.score.verdict, rescored: true });
     const meta = await metaWithSeats(job.dir, result.value.meta);
@@ -204,6 +187,50 @@ export async function rescoreResults(dir: string): Promise<Result<RescoreSummary
   // The ledger records each verdict the rescore changed, so readers cross-checking
   // score.json against it see the rescore, not a tampered file.
   for (const line of relined) await appendRepLine(layout.ledgerFile, line);
+  const scenarios = record.scenarios.flatMap((entry): RescoredScenario[] => {
+    const spec = specs.value.get(entry.id);
+    return spec === undefined
+      ? []
+      : [{ id: entry.id, file: spec.compiled.file, sha256: spec.sha256, recorded: entry.sha256 }];
+  });
+  await writeFileAtomic(
+    layout.campaignFile,
+    `${JSON.stringify(rescoredRecord(record, ledger.value.header.identity, specs.value), null, 2)}\n`,
+  );
   unscorable.sort((a, b) => planned.indexOf(a.id) - planned.indexOf(b.id));
-  return ok({ rescored: rescored.length, changed, unscorable });
+  return ok({ rescored: rescored.length, scenarios, at, changed, unscorable });
+}
+
+/**
+ * campaign.json after a rescore: each scenario's hash and folder as read now,
+ * and the campaign identity over them (a directory from before scenario
+ * identity gains its session identity: its ledger's first line).
+ */
+function rescoredRecord(
+  record: CampaignRecord,
+  ledgerIdentity: string,
+  specs: ReadonlyMap<string, ResolvedScenario>,
+): CampaignRecord {
+  const session = record.sessionIdentity ?? ledgerIdentity;
+  const scenarios = record.scenarios.map((entry) => {
+    const spec = specs.get(entry.id);
+    return spec === undefined
+      ? entry
+      : {
+          ...entry,
+          sha256: spec.sha256,
+          dir: spec.compiled.dir,
+          shipped: isShippedScenario(spec.compiled.dir),
+        };
+  });
+  const hashed = scenarios.flatMap((entry) =>
+    entry.sha256 === undefined ? [] : [{ id: entry.id, sha256: entry.sha256 }],
+  );
+  return campaignRecordSchema.parse({
+    ...record,
+    sessionIdentity: session,
+    identity:
+      hashed.length === scenarios.length ? combinedIdentity(session, hashed) : record.identity,
+    scenarios,
+  });
 }

@@ -21,6 +21,7 @@ import {
   type PromptTemplate,
   renderedPromptProblem,
 } from './prompt-template.js';
+import { scenarioSha256 } from './scenario-identity.js';
 
 export interface ResolvedScenario {
   readonly id: string;
@@ -29,6 +30,8 @@ export interface ResolvedScenario {
   readonly compiled: CompiledScenario;
   readonly recipe: Recipe;
   readonly prompt: PromptTemplate;
+  /** The scenario hash (scenario-identity.ts): what decides its reps' verdicts. */
+  readonly sha256: string;
 }
 
 /**
@@ -108,6 +111,7 @@ export async function resolveScenarioIn(
     compiled: compiled.value,
     recipe: recipe.value,
     prompt: prompt.value,
+    sha256: scenarioSha256(config, prompt.value.source),
   });
 }
 

@@ -23,6 +23,11 @@ export const scenarioEntrySchema = z
       'must be a scenario id (lower-case letters, digits and dashes: a folder beside the campaign file, or one redgreen ships) or the path of a scenario folder, relative to the campaign file (with a /, e.g. ../mine/my-probe)',
   });
 
+/** Whether a scenario folder is one redgreen ships (in this redgreen's own `scenarios/`). */
+export function isShippedScenario(dir: string): boolean {
+  return path.dirname(path.resolve(dir)) === path.join(packageRoot(), 'scenarios');
+}
+
 /** The folders an entry's scenario may be in, in the order they are tried. */
 export function scenarioFolderCandidates(entry: string, campaignDir: string): string[] {
   if (isScenarioPath(entry)) return [path.resolve(campaignDir, entry)];

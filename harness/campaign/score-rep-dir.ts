@@ -83,7 +83,7 @@ export async function scoreRepDirectory(
       },
       runner: meta.status,
     });
-    return ok({ score, meta });
+    return ok({ score: { ...score, scoredWith: { scenario: scenario.sha256 } }, meta });
   } catch (error) {
     return err(
       inputError(

@@ -36,8 +36,19 @@ export function registerScoreCommand(program: Command): void {
 async function rescoreAndReport(dir: string): Promise<number> {
   const { rescoreResults } = await import('../campaign/rescore.js');
   const { writeReports } = await import('../report/write-reports.js');
+  const { shortScenarioHash } = await import('../campaign/scenario-identity.js');
   const rescored = await rescoreResults(dir);
   if (!rescored.ok) return failWithInputError(rescored.error);
+  for (const scenario of rescored.value.scenarios) {
+    process.stdout.write(
+      `${scenario.id}: scored with ${scenario.file} (scenario ${shortScenarioHash(scenario.sha256)})\n`,
+    );
+    if (scenario.recorded !== undefined && scenario.recorded !== scenario.sha256) {
+      process.stderr.write(
+        `redgreen: warning: ${scenario.id}: ${scenario.file} differs from the scenario the reps were scored with (${shortScenarioHash(scenario.recorded)}): they are rescored with it as it is now, and results.md says so\n`,
+      );
+    }
+  }
   process.stdout.write(
     `rescored ${rescored.value.rescored} rep(s); ${rescored.value.changed.length} verdict(s) changed\n`,
   );

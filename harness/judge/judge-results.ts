@@ -8,7 +8,7 @@
  * directory's lock, which the caller holds.
  */
 import pLimit from 'p-limit';
-import { resolveScenarios } from '../campaign/rescore.js';
+import { resolveRecordedScenarios } from '../campaign/recorded-scenarios.js';
 import { resultsLayout } from '../campaign/results-layout.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
@@ -60,10 +60,7 @@ export async function judgeResults(
   const loaded = await loadResults(options.dir);
   if (!loaded.ok) return loaded;
   const { record, reps } = loaded.value;
-  const scenarios = await resolveScenarios(
-    record.scenarios.map((scenario) => scenario.id),
-    record.campaign.file,
-  );
+  const scenarios = await resolveRecordedScenarios(record);
   if (!scenarios.ok) return scenarios;
   const specs = new Map<string, { spec: JudgeSpec; choice: JudgeModelChoice }>();
   const unjudgedScenarios: string[] = [];

@@ -5,7 +5,7 @@
  * rescore (`redgreen score`) says which are not, so the reader knows
  * `redgreen judge` has work to do.
  */
-import { resolveScenarios } from '../campaign/rescore.js';
+import { resolveRecordedScenarios } from '../campaign/recorded-scenarios.js';
 import { resultsLayout } from '../campaign/results-layout.js';
 import type { InputError } from '../lib/input-error.js';
 import { ok, type Result } from '../lib/result.js';
@@ -25,10 +25,7 @@ export async function judgementCurrency(
   const loaded = await loadResults(dir);
   if (!loaded.ok) return loaded;
   const { record, reps, judgements, judgementsSetAside } = loaded.value;
-  const scenarios = await resolveScenarios(
-    record.scenarios.map((scenario) => scenario.id),
-    record.campaign.file,
-  );
+  const scenarios = await resolveRecordedScenarios(record);
   if (!scenarios.ok) return scenarios;
   const layout = resultsLayout(dir);
   // Set aside when loaded (an old rubric or protocol, another judge, no judge block now).

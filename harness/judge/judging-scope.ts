@@ -22,7 +22,7 @@
  * as judged and only the judge model is checked.
  */
 import type { CampaignRecord } from '../campaign/campaign-record.js';
-import { resolveScenarios } from '../campaign/rescore.js';
+import { resolveRecordedScenarios } from '../campaign/recorded-scenarios.js';
 import type { Judgement } from './judgement.js';
 import { judgementKey } from './prompt.js';
 
@@ -126,10 +126,7 @@ export async function judgingScope(
   reps: readonly ScopeRep[],
   stored: ReadonlyMap<string, Judgement>,
 ): Promise<JudgingScope> {
-  const resolved = await resolveScenarios(
-    record.scenarios.map((scenario) => scenario.id),
-    record.campaign.file,
-  );
+  const resolved = await resolveRecordedScenarios(record);
   const specs = resolved.ok
     ? new Map([...resolved.value].map(([id, scenario]) => [id, scenario.config.judge]))
     : null;

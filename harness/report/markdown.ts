@@ -15,6 +15,7 @@ import {
   withModelHeader,
 } from './model-tables.js';
 import type { CellSummary, Comparison, RepRow, ResultsModel } from './results-schema.js';
+import { scoredWithText } from './scenario-files.js';
 import { seatToolsSection } from './seat-tools-markdown.js';
 
 function pct(value: number): string {
@@ -90,6 +91,24 @@ function notes(cell: CellSummary, rows: readonly RepRow[]): string {
   return parts.join('; ');
 }
 
+/** The fixture a scenario builds (`widget-v3 s1`), as the Fixture column names it. */
+export function fixtureOf(model: Pick<ResultsModel, 'scenarios'>, scenario: string): string {
+  return model.scenarios.find((entry) => entry.id === scenario)?.fixture ?? scenario;
+}
+
+/** Which scenario files the verdicts come from, and when reps were rescored (scenario-files.ts). */
+export function scenarioFilesTable(model: ResultsModel): string {
+  return table(
+    ['Scenario', 'Fixture', 'Scenario folder', 'Scored with'],
+    model.scenarios.map((scenario) => [
+      scenario.id.toUpperCase(),
+      scenario.fixture,
+      scenario.dir === null ? 'not recorded' : `\`${scenario.dir}\``,
+      scoredWithText(scenario),
+    ]),
+  );
+}
+
 export function resultsTable(model: ResultsModel): string {
   return table(
     withModelHeader(model, ['Arm', 'Text under test', 'Fixture', 'PASS', 'Notes']),
@@ -97,7 +116,7 @@ export function resultsTable(model: ResultsModel): string {
       withModelCell(model, cell, [
         cellName(cell),
         cell.label,
-        `${cell.scenario} ${cell.layout}`,
+        `${fixtureOf(model, cell.scenario)} ${cell.layout}`,
         `${cell.pass}/${cell.decided}`,
         notes(cell, model.reps),
       ]),
@@ -241,6 +260,10 @@ export function resultsMarkdown(model: ResultsModel): string {
     '## Skill texts',
     '',
     ...arms,
+    '',
+    '## Scenarios',
+    '',
+    scenarioFilesTable(model),
     '',
     ...modelsSection(model),
     '## Gates',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { agreementSchema } from '../judge/agreement.js';
 import { judgeRowShape, judgeSectionSchema } from '../judge/report-model.js';
+import { scenarioFilesSchema } from './scenario-files.js';
 import { seatToolsSchema } from './seat-tools.js';
 
 /**
@@ -53,6 +54,10 @@ export const repRowSchema = z
     fixture_head: z.string(),
     /** The judge's columns (harness/judge/report-model.ts); absent for a rep no judge has seen. */
     ...judgeRowShape,
+    /** The scenario hash the rep was scored with (empty: not recorded, a rep from before scenario identity). */
+    scenario_sha256: z.string(),
+    /** When `redgreen score` last rescored the rep (ISO 8601 UTC), or empty. */
+    rescored_at: z.string(),
     /** What each observation of the rep's scenario saw, by observation id. */
     observations: z.record(z.string(), z.string()),
   })
@@ -258,7 +263,8 @@ export const resultsSchema = z
         })
         .strict(),
     ),
-    scenarios: z.array(z.object({ id: z.string(), title: z.string() }).strict()),
+    /** Each scenario: its fixture, the scenario files its verdicts come from (scenario-files.ts). */
+    scenarios: z.array(scenarioFilesSchema),
     /** Every observation id across the reps, in order: the CSV's `obs_<id>` columns. */
     observationColumns: z.array(z.string()),
     /** The first tally observation (e.g. resolution shape): what the charts colour reps by. */

@@ -16,6 +16,7 @@ import type {
   RepRow,
   ResultsModel,
 } from './results-schema.js';
+import { scenarioFiles } from './scenario-files.js';
 import { seatToolSummary } from './seat-tools.js';
 import {
   bootstrapInterval,
@@ -101,6 +102,8 @@ function repRow(loaded: LoadedResults, rep: RecordedRep): RepRow {
     findings: findings.join('; '),
     skill_tree: meta.skill.tree,
     fixture_head: meta.fixture.head,
+    scenario_sha256: score.scoredWith?.scenario ?? '',
+    rescored_at: score.scoredWith?.rescoredAt ?? '',
     ...judgeRowFields(score, loaded.judgements.get(rep.id), loaded.overrides[rep.id]),
     observations: Object.fromEntries(
       score.observations.map((observation) => [
@@ -424,7 +427,10 @@ export function summariseResults(loaded: LoadedResults): ResultsModel {
               .join('')}`,
       tree: arm.tree,
     })),
-    scenarios: record.scenarios.map((scenario) => ({ id: scenario.id, title: scenario.title })),
+    scenarios: scenarioFiles(
+      record,
+      loaded.reps.map((rep) => ({ scenario: rep.meta.scenario, score: rep.score })),
+    ),
     observationColumns: [...new Set(rows.flatMap((row) => Object.keys(row.observations)))],
     legend: legendOf(loaded, rows),
     complete: loaded.missing.length === 0,

@@ -77,6 +77,18 @@ export const repScoreSchema = z
     observations: z.array(observationResultSchema),
     /** Checks whose evidence was not given (no transcript, no repository). */
     notAssessed: z.array(z.string()),
+    /**
+     * The scenario this score came from: its hash (campaign/scenario-identity.ts)
+     * and, after `redgreen score`, when it rescored the rep. Absent in a score
+     * of a session run elsewhere, and in files from before scenario identity.
+     */
+    scoredWith: z
+      .object({
+        scenario: z.string().regex(/^[0-9a-f]{64}$/),
+        rescoredAt: z.string().optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 /** A scored rep, as written to `score.json`. */

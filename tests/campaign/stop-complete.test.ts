@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { estimateCell, sessionUsage } from '../../harness/campaign/cell-estimate.js';
 import { limitsSchema, stopModeSchema } from '../../harness/campaign/config-schema.js';
-import { campaignIdentity } from '../../harness/campaign/identity.js';
+import { sessionIdentity } from '../../harness/campaign/identity.js';
 import type { ResolvedCampaign } from '../../harness/campaign/load-campaign.js';
 import { singleModelAxis } from '../../harness/campaign/model-axis.js';
 import type { FixtureFingerprint } from '../../harness/fixture/index.js';
@@ -44,7 +44,7 @@ function campaignWith(stop: string, limits: Record<string, unknown> = {}): Resol
 }
 
 function identityOf(campaign: ResolvedCampaign): string {
-  return campaignIdentity({
+  return sessionIdentity({
     campaign,
     models: singleModelAxis({
       kind: 'scripted',

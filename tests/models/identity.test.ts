@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { campaignIdentity } from '../../harness/campaign/identity.js';
+import { sessionIdentity } from '../../harness/campaign/identity.js';
 import type { ResolvedCampaign } from '../../harness/campaign/load-campaign.js';
 import {
   type CampaignModel,
@@ -101,23 +101,23 @@ function model(
 
 describe('the campaign identity with a model axis', () => {
   it('one model hashes as it always did (scripted and live)', () => {
-    expect(campaignIdentity({ ...common, models: singleModelAxis(scripted) })).toBe(
+    expect(sessionIdentity({ ...common, models: singleModelAxis(scripted) })).toBe(
       '89ddfabead625a438d030ef6ccfdd196d034443d4be48ea213577a7f197f1922',
     );
-    expect(campaignIdentity({ ...common, models: singleModelAxis(live) })).toBe(
+    expect(sessionIdentity({ ...common, models: singleModelAxis(live) })).toBe(
       'eaccb2403a06f40d0b5a39711462c854a672d3fcf6017897596437c0f50cd710',
     );
   });
 
   it('several models: names and ids count; a live profile’s headers count; pricing and concurrency do not', () => {
     const literal: ModelChoice = { ...scripted, id: 'scripted:literal', policy: 'literal' };
-    const two = campaignIdentity({
+    const two = sessionIdentity({
       ...common,
       models: axisOf([model('a', scripted), model('b', literal)]),
     });
-    expect(two).not.toBe(campaignIdentity({ ...common, models: singleModelAxis(scripted) }));
+    expect(two).not.toBe(sessionIdentity({ ...common, models: singleModelAxis(scripted) }));
     expect(
-      campaignIdentity({ ...common, models: axisOf([model('a', scripted), model('c', literal)]) }),
+      sessionIdentity({ ...common, models: axisOf([model('a', scripted), model('c', literal)]) }),
     ).not.toBe(two);
     const endpoint = {
       name: 'gateway',
@@ -133,12 +133,12 @@ describe('the campaign identity with a model axis', () => {
       pricing: undefined,
     };
     const gateway: ModelChoice = { kind: 'live', id: 'claude-opus-5-5', baseUrl: endpoint.baseUrl };
-    const profiled = campaignIdentity({
+    const profiled = sessionIdentity({
       ...common,
       models: axisOf([model('a', live), model('b', gateway, { endpoint })]),
     });
     expect(
-      campaignIdentity({
+      sessionIdentity({
         ...common,
         models: axisOf([
           model('a', live, { pricing: 'unpriced' }),
@@ -147,7 +147,7 @@ describe('the campaign identity with a model axis', () => {
       }),
     ).toBe(profiled);
     expect(
-      campaignIdentity({
+      sessionIdentity({
         ...common,
         models: axisOf([
           model('a', live),

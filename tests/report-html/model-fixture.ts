@@ -59,6 +59,8 @@ export function repRow(spec: RepSpec): RepRow {
         ? '61d295e0dc0ea15e2e374aa60a7c4ddeb8efb1ec'
         : 'f798c8f7c3905eda08025a194daabd3de6f39c5f',
     fixture_head: 'a50306ebabdcc0b57266bf5960685fdb9efed1c2',
+    scenario_sha256: '',
+    rescored_at: '',
     observations: {
       resolution: role === 'green' ? 'structural' : 'neither',
       'forensic-calls': '0',
@@ -151,7 +153,14 @@ export function modelWith(
           ? '61d295e0dc0ea15e2e374aa60a7c4ddeb8efb1ec'
           : 'f798c8f7c3905eda08025a194daabd3de6f39c5f',
     })),
-    scenarios: SCENARIOS.map((id) => ({ id, title: id })),
+    scenarios: SCENARIOS.map((id) => ({
+      id,
+      title: id,
+      fixture: `widget-v3 ${id}`,
+      dir: null,
+      sha256: null,
+      scoredWith: [],
+    })),
     observationColumns: [...new Set(reps.flatMap((row) => Object.keys(row.observations)))],
     legend: {
       id: 'resolution',

@@ -11,7 +11,7 @@
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { campaignIdentity } from '../../harness/campaign/identity.js';
+import { sessionIdentity } from '../../harness/campaign/identity.js';
 import type { ResolvedCampaign } from '../../harness/campaign/load-campaign.js';
 import { singleModelAxis } from '../../harness/campaign/model-axis.js';
 import type { FixtureFingerprint } from '../../harness/fixture/index.js';
@@ -226,7 +226,7 @@ function campaignWith(user: unknown): ResolvedCampaign {
 }
 
 function identityOf(campaign: ResolvedCampaign): string {
-  return campaignIdentity({
+  return sessionIdentity({
     campaign,
     models: singleModelAxis({
       kind: 'scripted',

@@ -1,4 +1,5 @@
 import type { ResultsModel } from '../results-schema.js';
+import { isMixed, scoredWithText } from '../scenario-files.js';
 import { armLabel } from './cell-labels.js';
 import { html, type SafeHtml, scrollingTable } from './html-template.js';
 
@@ -7,6 +8,10 @@ export function campaignSection(model: ResultsModel): SafeHtml {
   const arms = model.arms.map(
     (arm) =>
       html`<tr><th scope="row">${armLabel(arm)}</th><td>${arm.label}</td><td><code>${arm.source}</code></td><td>${arm.layout}</td><td><code class="hash">${arm.tree}</code></td></tr>`,
+  );
+  const scenarios = model.scenarios.map(
+    (scenario) =>
+      html`<tr${isMixed(scenario) ? html` class="hl-integrity"` : ''}><th scope="row">${scenario.id.toUpperCase()}</th><td>${scenario.fixture}</td><td>${scenario.dir === null ? html`<span class="muted">not recorded</span>` : html`<code>${scenario.dir}</code>`}</td><td>${scoredWithText(scenario)}</td></tr>`,
   );
   const reported =
     model.model.reported.length === 0
@@ -29,5 +34,7 @@ export function campaignSection(model: ResultsModel): SafeHtml {
 </dl>
 <h3>Skill texts under test</h3>
 ${scrollingTable('Skill texts under test', ['Arm', 'Text', 'Source', 'Fixture layout', 'Tree hash'], html`<tbody>${arms}</tbody>`)}
+<h3>Scenarios</h3>
+${scrollingTable('Scenarios', ['Scenario', 'Fixture', 'Scenario folder', 'Scored with'], html`<tbody>${scenarios}</tbody>`)}
 </section>`;
 }

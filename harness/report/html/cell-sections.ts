@@ -1,4 +1,4 @@
-import { COMPARISON_COLUMNS, costHeading, toolUsesRule } from '../markdown.js';
+import { COMPARISON_COLUMNS, costHeading, fixtureOf, toolUsesRule } from '../markdown.js';
 import { findCell } from '../model-tables.js';
 import type { ResultsModel } from '../results-schema.js';
 import { cellLabel, scenarioLabel } from './cell-labels.js';
@@ -42,7 +42,7 @@ export function passRateSection(model: ResultsModel, chartSvg: string): SafeHtml
     return html`<tr>
   <th scope="row">${cellLabel(cell)}</th>
   <td>${cell.label}</td>
-  <td>${cell.scenario} ${cell.layout}</td>
+  <td>${fixtureOf(model, cell.scenario)} ${cell.layout}</td>
   <td class="num">${cell.pass}/${cell.decided}</td>
   <td class="num">${cell.passRate === null ? 'n/a' : percent(cell.passRate)}</td>
   <td class="num">${interval}</td>
