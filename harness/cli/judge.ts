@@ -18,10 +18,13 @@ export function registerJudgeCommand(program: Command): void {
       "ask a judge model for a second opinion on every recorded rep whose scenario has a judge block, store each answer in the rep's judge.json (keyed by a hash of rubric, material and model, so an unchanged rep is not asked again), then regenerate the reports with the agreement tables. Offline runs are judged by a scripted judge on the local model server (no key).",
     )
     .argument('<results-dir>', 'a directory `redgreen run` wrote')
-    .option('--refresh', 'ask again even where judge.json is current')
+    .option(
+      '--refresh',
+      "ask again even where judge.json is current, with the scenario's own judge (or --model): replaces the current judgements",
+    )
     .option(
       '--model <id>',
-      "the judge for every scenario: a model id (needs ANTHROPIC_API_KEY), or scripted:judge-agree | judge-contrarian | judge-unsure | judge-misquote | judge-malformed | judge-flaky offline (default: each scenario's judge.model for a live run, judge.offlineModel for an offline one)",
+      "the judge for every scenario: a model id (needs ANTHROPIC_API_KEY), or scripted:judge-agree | judge-contrarian | judge-unsure | judge-misquote | judge-malformed | judge-flaky offline (default: the directory's current judge of each scenario, the judge of its newest judgement, so only missing or stale judgements are asked; for a scenario not judged yet, its judge.model for a live run, judge.offlineModel for an offline one)",
     )
     .option(
       '--max-cost <usd>',

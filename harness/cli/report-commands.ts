@@ -116,6 +116,7 @@ export function registerReportCommand(program: Command): void {
 }
 
 interface GateFlags {
+  requireAllGates?: boolean;
   junit?: string;
   summary?: string;
   allowNoGates?: boolean;
@@ -132,6 +133,10 @@ export function registerGateCommand(program: Command): void {
     .argument('<results-dir>', 'a directory `redgreen run` (or `redgreen merge`) wrote')
     .option('--junit <file>', 'also write the gate outcomes as JUnit XML (one test case per gate)')
     .option('--summary <file>', 'also write a markdown summary fit for a pull-request comment')
+    .option(
+      '--require-all-gates',
+      'exit 2 (cannot decide) for a subset run (run --only): the gates it left out were never evaluated, so it cannot pass; for CI',
+    )
     .option(
       '--allow-no-gates',
       'exit 0 for a complete run of a campaign that declares no gates (by default that is exit 2: nothing was checked)',
@@ -178,7 +183,9 @@ export function registerGateCommand(program: Command): void {
         }
       }
       const { NO_GATES_WHY } = await import('../report/gates.js');
-      const summary = summariseResults(loaded.value);
+      const { requiringAllGates } = await import('../report/subset.js');
+      const summarised = summariseResults(loaded.value);
+      const summary = flags.requireAllGates === true ? requiringAllGates(summarised) : summarised;
       const model =
         flags.allowNoGates === true && summary.gates.why === NO_GATES_WHY
           ? {
@@ -199,12 +206,22 @@ export function registerGateCommand(program: Command): void {
         };
         const { gateSchema } = await import('../campaign/config-schema.js');
         const configs = gateSchema.array().parse(loaded.value.record.gates);
-        const document = gateJson(model, loaded.value.layout.root, files, configs);
+        const document = gateJson(
+          model,
+          loaded.value.layout.root,
+          files,
+          configs,
+          flags.requireAllGates === true,
+        );
         process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
       } else {
         process.stdout.write(`${gateReportLines(model).join('\n')}\n`);
       }
-      if (flags.junit !== undefined) await writeFileAtomic(flags.junit, gateJunitXml(model));
+      if (flags.junit !== undefined)
+        await writeFileAtomic(
+          flags.junit,
+          gateJunitXml(model, { requireAllGates: flags.requireAllGates === true }),
+        );
       if (flags.summary !== undefined)
         await writeFileAtomic(flags.summary, gateSummaryMarkdown(model));
       process.exitCode = model.gates.exitCode;

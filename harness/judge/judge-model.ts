@@ -21,6 +21,8 @@ const SCRIPTED = 'scripted:';
 
 export function chooseJudgeModel(options: {
   readonly requested: string | undefined;
+  /** What named the requested judge, for its errors (default `--model`). */
+  readonly requestedBy?: string;
   readonly spec: Pick<JudgeSpec, 'model' | 'offlineModel'>;
   /** Whether the sessions were scripted (an offline run). */
   readonly runScripted: boolean;
@@ -32,7 +34,7 @@ export function chooseJudgeModel(options: {
   const id = requested ?? (options.runScripted ? spec.offlineModel : spec.model);
   const source =
     requested !== undefined
-      ? '--model'
+      ? (options.requestedBy ?? '--model')
       : `${options.scenarioFile}: judge.${options.runScripted ? 'offlineModel' : 'model'}`;
   if (id.startsWith(SCRIPTED)) {
     const policy = id.slice(SCRIPTED.length);

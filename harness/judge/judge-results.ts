@@ -24,12 +24,17 @@ import {
 } from './judge-model.js';
 import { judgeRepDirectory } from './judge-rep-dir.js';
 import type { JudgeSpec } from './judge-spec.js';
-import type { Judgement } from './judgement.js';
+import { type Judgement, readJudgement } from './judgement.js';
+import { newestJudgement } from './judging-scope.js';
 
 export interface JudgeResultsOptions {
   readonly dir: string;
   readonly refresh: boolean;
-  /** `--model`: one judge for every scenario; undefined: each scenario's own. */
+  /**
+   * `--model`: one judge for every scenario; undefined: the directory's
+   * current judge of each scenario (the judge of its newest judgement), or
+   * the scenario's own when none judged it yet (or with `refresh`).
+   */
   readonly model: string | undefined;
   readonly maxCostUsd: number | null;
   readonly concurrency: number;
@@ -54,6 +59,28 @@ export interface JudgeResultsSummary {
   readonly costUsd: number | null;
 }
 
+/**
+ * The current judge of each scenario that has judgements: the model of its
+ * newest one, read from every stored judge.json (stale ones too: a rubric
+ * change leaves the judge as it was).
+ */
+async function currentJudges(
+  reps: readonly { readonly dir: string; readonly meta: { readonly scenario: string } }[],
+): Promise<Map<string, string>> {
+  const byScenario = new Map<string, Judgement[]>();
+  for (const rep of reps) {
+    const judgement = await readJudgement(rep.dir);
+    if (judgement === undefined || judgement instanceof Error) continue;
+    byScenario.set(rep.meta.scenario, [...(byScenario.get(rep.meta.scenario) ?? []), judgement]);
+  }
+  const judges = new Map<string, string>();
+  for (const [scenario, judgements] of byScenario) {
+    const newest = newestJudgement(judgements);
+    if (newest !== undefined) judges.set(scenario, newest.model.requested);
+  }
+  return judges;
+}
+
 export async function judgeResults(
   options: JudgeResultsOptions,
 ): Promise<Result<JudgeResultsSummary, InputError>> {
@@ -64,6 +91,10 @@ export async function judgeResults(
   if (!scenarios.ok) return scenarios;
   const specs = new Map<string, { spec: JudgeSpec; choice: JudgeModelChoice }>();
   const unjudgedScenarios: string[] = [];
+  const currentJudge =
+    options.model === undefined && !options.refresh
+      ? await currentJudges(reps)
+      : new Map<string, string>();
   for (const [id, scenario] of scenarios.value) {
     const spec = scenario.config.judge;
     if (spec === undefined) {
@@ -71,7 +102,12 @@ export async function judgeResults(
       continue;
     }
     const choice = chooseJudgeModel({
-      requested: options.model,
+      requested: options.model ?? currentJudge.get(id),
+      ...(options.model === undefined && currentJudge.has(id)
+        ? {
+            requestedBy: `the current judge of ${id} in ${options.dir} (give --model to replace it)`,
+          }
+        : {}),
       spec,
       runScripted: record.model.scripted,
       env: options.env,

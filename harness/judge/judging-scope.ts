@@ -48,6 +48,12 @@ function judgeOf(judgement: Judgement): string {
 
 /** The judge of a scenario's most recent judgement. */
 function currentJudge(judgements: readonly Judgement[]): string | undefined {
+  const newest = newestJudgement(judgements);
+  return newest === undefined ? undefined : judgeOf(newest);
+}
+
+/** The most recent of a scenario's judgements: its judge is the scenario's current judge. */
+export function newestJudgement(judgements: readonly Judgement[]): Judgement | undefined {
   let newest: Judgement | undefined;
   for (const judgement of judgements) {
     if (
@@ -58,7 +64,7 @@ function currentJudge(judgements: readonly Judgement[]): string | undefined {
       newest = judgement;
     }
   }
-  return newest === undefined ? undefined : judgeOf(newest);
+  return newest;
 }
 
 /** Pure: the scope, given each scenario's judge spec as it is now (undefined: none; null: unknown). */

@@ -138,6 +138,23 @@ export const gateJsonSchema = z
         })
         .strict(),
     ),
+    /**
+     * A subset run (`run --only`): the flags and the arms, scenarios (and models) it ran (none
+     * named: all of that kind); null for a whole campaign.
+     */
+    subset: z
+      .object({
+        only: z.string(),
+        arms: z.array(z.string()),
+        scenarios: z.array(z.string()),
+        models: z.array(z.string()).optional(),
+      })
+      .strict()
+      .nullable(),
+    /** The campaign file's gates a subset did not evaluate (null: a directory that did not record them); [] for a whole campaign. */
+    droppedGates: z.array(z.object({ gate: z.string(), kind: z.string() }).strict()).nullable(),
+    /** Whether `--require-all-gates` was given (a subset then cannot pass). */
+    requireAllGates: z.boolean(),
     /** Files written because --junit / --summary asked for them (absolute), else null. */
     files: z.object({ junit: z.string().nullable(), summary: z.string().nullable() }).strict(),
   })
@@ -172,7 +189,9 @@ export function gateJson(
   files: GateJson['files'],
   /** The campaign's gates, in the order the results list them. */
   configs: readonly GateConfig[],
+  requireAllGates = false,
 ): GateJson {
+  const subset = model.subset;
   return gateJsonSchema.parse({
     schemaVersion: COMMAND_JSON_VERSION,
     command: 'gate',
@@ -199,6 +218,9 @@ export function gateJson(
       ...result,
       ...gateFacts(configs[index], model.cells),
     })),
+    subset: subset === undefined ? null : { only: subset.only, ...subset.selection },
+    droppedGates: subset === undefined ? [] : subset.droppedGates,
+    requireAllGates,
     files,
   });
 }

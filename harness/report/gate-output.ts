@@ -7,6 +7,9 @@ export function gateReportLines(model: ResultsModel): string[] {
   return [
     `${model.campaign.title} — model${model.models === undefined ? '' : 's'} ${model.model.requested}${model.model.scripted ? ` (scripted ${model.models === undefined ? 'policy, not a model' : 'policies, not models'})` : ''}`,
     ...model.gates.results.map((gate) => `  ${mark[gate.outcome]} ${gate.gate}: ${gate.figure}`),
+    ...(model.subset?.droppedGates ?? []).map(
+      (gate) => `  NOT EVALUATED ${gate.gate}: ${model.subset?.only ?? ''} runs none of its cells`,
+    ),
     gateVerdictLine(model),
   ];
 }
@@ -24,7 +27,10 @@ function xml(text: string): string {
  * JUnit XML: one test case per gate (failed gates as <failure>, undecided
  * ones as <error>), plus a case for completeness when reps are missing.
  */
-export function gateJunitXml(model: ResultsModel): string {
+export function gateJunitXml(
+  model: ResultsModel,
+  options: { requireAllGates?: boolean } = {},
+): string {
   const cases = model.gates.results.map((gate) => {
     const open = `    <testcase classname="redgreen.${xml(model.campaign.id)}" name="${xml(gate.gate)}">`;
     if (gate.outcome === 'holds')
@@ -32,19 +38,33 @@ export function gateJunitXml(model: ResultsModel): string {
     const tag = gate.outcome === 'fails' ? 'failure' : 'error';
     return `${open}<${tag} message="${xml(gate.figure)}" type="${gate.outcome}"/></testcase>`;
   });
+  // A subset run's left-out gates: skipped, or errors when every gate is required.
+  for (const gate of model.subset?.droppedGates ?? []) {
+    const reason = `not evaluated: ${model.subset?.only ?? ''} runs none of its cells`;
+    cases.push(
+      `    <testcase classname="redgreen.${xml(model.campaign.id)}" name="${xml(gate.gate)}">${
+        options.requireAllGates === true
+          ? `<error message="${xml(reason)}" type="not-evaluated"/>`
+          : `<skipped message="${xml(reason)}"/>`
+      }</testcase>`,
+    );
+  }
   if (!model.complete) {
     cases.push(
       `    <testcase classname="redgreen.${xml(model.campaign.id)}" name="all planned reps recorded"><error message="${xml(model.gates.why)}" type="incomplete"/></testcase>`,
     );
   }
   const failures = model.gates.results.filter((gate) => gate.outcome === 'fails').length;
+  const dropped = model.subset?.droppedGates?.length ?? 0;
   const errors =
     model.gates.results.filter((gate) => gate.outcome === 'undecided').length +
-    (model.complete ? 0 : 1);
+    (model.complete ? 0 : 1) +
+    (options.requireAllGates === true ? dropped : 0);
+  const skipped = options.requireAllGates === true ? 0 : dropped;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="redgreen" tests="${cases.length}" failures="${failures}" errors="${errors}">`,
-    `  <testsuite name="${xml(model.campaign.title)}" tests="${cases.length}" failures="${failures}" errors="${errors}">`,
+    `<testsuites name="redgreen" tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="${skipped}">`,
+    `  <testsuite name="${xml(model.campaign.title)}" tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="${skipped}">`,
     ...cases,
     '  </testsuite>',
     '</testsuites>',

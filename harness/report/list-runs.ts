@@ -2,12 +2,14 @@ import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { readCampaignRecord } from '../campaign/campaign-record.js';
+import { type CampaignRecord, readCampaignRecord } from '../campaign/campaign-record.js';
 import { readLedger } from '../campaign/ledger.js';
 import { resultsLayout } from '../campaign/results-layout.js';
 import { type InputError, inputError } from '../lib/input-error.js';
+import { plural } from '../lib/plural.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { loadResults, plannedIds } from './load-results.js';
+import { subsetOf } from './subset.js';
 import { summariseResults } from './summarise.js';
 
 /**
@@ -28,6 +30,11 @@ export const runListingSchema = z
     model: z.object({ id: z.string(), scripted: z.boolean() }).strict().nullable(),
     /** `k/n` when the directory is one shard of a campaign. */
     shard: z.string().nullable(),
+    /** A subset run (`run --only`): its flags and how many of the campaign's gates it left out (null: not recorded); else null. */
+    subset: z
+      .object({ only: z.string(), droppedGates: z.number().int().nullable() })
+      .strict()
+      .nullable(),
     /** Reps in the ledger (of the plan, when campaign.json is readable) and reps planned. */
     reps: z
       .object({ recorded: z.number().int().nullable(), planned: z.number().int().nullable() })
@@ -88,6 +95,7 @@ async function listRun(dir: string): Promise<RunListing> {
     arms: [],
     model: null,
     shard: null,
+    subset: null,
     reps: { recorded: null, planned: null },
     gate: null,
     status: 'damaged',
@@ -142,6 +150,7 @@ async function listRun(dir: string): Promise<RunListing> {
       record.value.shard === null
         ? null
         : `${record.value.shard.index}/${record.value.shard.count}`,
+    subset: subsetListing(record.value),
     reps: {
       recorded:
         ledgerIds === undefined ? null : planned.filter((id) => ledgerIds.includes(id)).length,
@@ -158,6 +167,14 @@ async function listRun(dir: string): Promise<RunListing> {
     reps: { recorded: model.recorded, planned: model.planned },
     gate: { outcome: model.gates.outcome, exitCode: model.gates.exitCode },
   };
+}
+
+/** What a listing says of a subset run. */
+function subsetListing(record: CampaignRecord): RunListing['subset'] {
+  const subset = subsetOf(record);
+  return subset === null
+    ? null
+    : { only: subset.only, droppedGates: subset.droppedGates?.length ?? null };
 }
 
 /** The runs under `root` (or `root` itself when it is a run), newest first. */
@@ -205,7 +222,7 @@ export function listTable(listing: ListJson): string {
   const rows = listing.runs.map((run) => [
     `${run.startedAt.slice(0, 10)} ${run.startedAt.slice(11, 16)}Z`,
     run.status === 'ok'
-      ? (run.gate?.outcome.toUpperCase() ?? '?')
+      ? `${run.gate?.outcome.toUpperCase() ?? '?'}${run.subset === null ? '' : ' (subset)'}`
       : run.status === 'damaged'
         ? 'DAMAGED'
         : 'NOT A RUN',
@@ -228,6 +245,11 @@ export function listTable(listing: ListJson): string {
   listing.runs.forEach((run, index) => {
     out.push(line(rows[index] ?? []));
     if (run.problem !== null) out.push(`    ${run.problem}`);
+    if (run.subset !== null) {
+      out.push(
+        `    a subset (${run.subset.only}): ${run.subset.droppedGates === null ? 'the gates about the cells it leaves out' : plural(run.subset.droppedGates, 'gate')} not evaluated`,
+      );
+    }
   });
   return `${out.join('\n')}\n`;
 }

@@ -17,6 +17,7 @@ import {
 import type { CellSummary, Comparison, RepRow, ResultsModel } from './results-schema.js';
 import { scoredWithText } from './scenario-files.js';
 import { seatToolsSection } from './seat-tools-markdown.js';
+import { droppedGatesText, subsetPhrase } from './subset.js';
 
 function pct(value: number): string {
   return `${Math.round(value * 100)}%`;
@@ -187,7 +188,17 @@ export function gatesTable(model: ResultsModel): string {
 
 export function gateVerdictLine(model: ResultsModel): string {
   const word = { pass: 'PASS', fail: 'FAIL', undecided: 'UNDECIDED' }[model.gates.outcome];
-  return `Gates: ${word} (${model.gates.why})`;
+  const subset = model.subset === undefined ? '' : ` ${subsetPhrase(model.subset)}`;
+  return `Gates: ${word}${subset} (${model.gates.why})`;
+}
+
+/** Under the gate line of a subset run: which gates it did not evaluate. */
+export function subsetLines(model: ResultsModel): string[] {
+  if (model.subset === undefined) return [];
+  return [
+    `This run is a subset of the campaign (${model.subset.only}): ${droppedGatesText(model.subset)}.`,
+    '',
+  ];
 }
 
 function repTable(model: ResultsModel): string {
@@ -270,6 +281,7 @@ export function resultsMarkdown(model: ResultsModel): string {
     '',
     gateVerdictLine(model),
     '',
+    ...subsetLines(model),
     gatesTable(model),
     '',
     ...judgeDisagreementLines(model),

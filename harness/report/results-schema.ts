@@ -3,6 +3,7 @@ import { agreementSchema } from '../judge/agreement.js';
 import { judgeRowShape, judgeSectionSchema } from '../judge/report-model.js';
 import { scenarioFilesSchema } from './scenario-files.js';
 import { seatToolsSchema } from './seat-tools.js';
+import { subsetSchema } from './subset.js';
 
 /**
  * `results.json`: everything the tables show, one object, validated on write
@@ -283,6 +284,8 @@ export const resultsSchema = z
     models: z.array(modelSummarySchema).optional(),
     /** Per scenario: does GREEN help on every model? Exact tests per model, Holm across models. */
     interaction: z.array(interactionSchema).optional(),
+    /** A subset run (`--only`): what it ran and the gates it never evaluated; absent for a whole campaign. */
+    subset: subsetSchema.optional(),
     gates: z
       .object({
         outcome: z.enum(['pass', 'fail', 'undecided']),

@@ -27,6 +27,7 @@ import {
   powerStatement,
   wilsonInterval,
 } from './stats.js';
+import { type Subset, subsetOf } from './subset.js';
 
 /** Fixed seed for the report's resampling, so the same results always give the same tables. */
 export const REPORT_SEED = 20260706;
@@ -390,8 +391,9 @@ export function summariseResults(loaded: LoadedResults): ResultsModel {
     }),
     record.arms.map((arm) => arm.name),
   );
+  const subset = subsetOf(record);
   const decision = withAdjudication(
-    gateDecision(gates, cells, loaded.missing, evaluateGateOnModels),
+    onSubset(gateDecision(gates, cells, loaded.missing, evaluateGateOnModels), subset),
     adjudicated,
   );
   return {
@@ -441,6 +443,7 @@ export function summariseResults(loaded: LoadedResults): ResultsModel {
     comparisons,
     power: powerStatement({ trialsPerArm: record.reps, control: 0.2, treatment: 0.8 }),
     ...(axis === null ? {} : { models: axis.models, interaction: axis.interaction }),
+    ...(subset === null ? {} : { subset }),
     gates:
       record.shard === null
         ? decision
@@ -455,6 +458,15 @@ export function summariseResults(loaded: LoadedResults): ResultsModel {
     ...(adjudicated === 0 ? {} : { adjudicated }),
     ...(seatTools === undefined ? {} : { seatTools }),
   };
+}
+
+/**
+ * A subset run's decision: a pass holds only for the gates it evaluated, and
+ * says so (the gate line names the subset and how many gates it left out).
+ */
+function onSubset(decision: ResultsModel['gates'], subset: Subset | null): ResultsModel['gates'] {
+  if (subset === null || decision.outcome !== 'pass') return decision;
+  return { ...decision, why: 'every gate it evaluated holds' };
 }
 
 /** A gate decision that says how many of the verdicts it used were settled by hand. */

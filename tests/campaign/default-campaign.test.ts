@@ -88,8 +88,8 @@ describe('redgreen run: the default campaign offline', () => {
     }
 
     const markdown = readFileSync(path.join(out, 'results.md'), 'utf8');
-    expect(markdown).toContain('| S1 RED | released (flat ledger) | s1 flat | 0/5 |');
-    expect(markdown).toContain('| S1 GREEN | plan-scoped workspace | s1 scoped | 5/5 |');
+    expect(markdown).toContain('| S1 RED | released (flat ledger) | widget-v3 s1 flat | 0/5 |');
+    expect(markdown).toContain('| S1 GREEN | plan-scoped workspace | widget-v3 s1 scoped | 5/5 |');
     // The Notes keep the seed's shape: resolution from tool calls, forensics, tool_uses.
     expect(markdown).toMatch(
       /\| S1 GREEN \|[^\n]*\| 95% CI 57%–100%; resolution: 5 structural; none via commit-content forensics; tool_uses [\d/]+ \|/,

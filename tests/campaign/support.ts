@@ -170,8 +170,12 @@ export function firstDispatchCampaign(
  * changed by `changes`: for tests that need other reps, gates or scenario
  * lists. Arms keep pointing at the reference skill texts.
  */
-export function writeCampaign(changes: Record<string, unknown> = {}): string {
-  const dir = path.join(makeTempDir(), 'scenarios');
+export function writeCampaign(
+  changes: Record<string, unknown> = {},
+  /** Where to put it (default: a temp dir removed after the current test). */
+  under: string = makeTempDir(),
+): string {
+  const dir = path.join(under, 'scenarios');
   cpSync(path.join(repoRoot, 'scenarios'), dir, { recursive: true });
   const file = path.join(dir, 'test.campaign.json');
   const campaign = readJson<Record<string, unknown>>(path.join(repoRoot, defaultCampaign));

@@ -1,4 +1,5 @@
 import type { ResultsModel } from '../results-schema.js';
+import { droppedGatesText, subsetPhrase } from '../subset.js';
 import { gateOutcomeBadge, modelName, overallGateBadge } from './badges.js';
 import { repAnchor } from './format.js';
 import { html, type SafeHtml, scrollingTable } from './html-template.js';
@@ -43,8 +44,9 @@ export function gatesSection(model: ResultsModel): SafeHtml {
             html`<tr class="gate-row gate-row-${gate.outcome}"><td>${gate.gate}</td><td>${gate.figure}</td><td>${gateOutcomeBadge(gate.outcome)}</td></tr>`,
         );
   return html`<section id="gates" class="gates gates-${gates.outcome}" aria-labelledby="gates-title">
-<h2 id="gates-title">Gates: ${overallGateBadge(gates.outcome)}</h2>
+<h2 id="gates-title">Gates: ${overallGateBadge(gates.outcome)}${model.subset === undefined ? '' : html` <span class="badge badge-warn">${subsetPhrase(model.subset)}</span>`}</h2>
 <p class="why">${gates.why} <span class="muted">(exit code ${gates.exitCode} for <code>redgreen gate</code>)</span></p>
+${model.subset === undefined ? '' : html`<p class="subset">This run is a subset of the campaign (<code>${model.subset.only}</code>): ${droppedGatesText(model.subset)}.</p>`}
 ${scrollingTable('Gates', ['Gate', 'Figure', 'Outcome'], html`<tbody>${rows}</tbody>`)}
 </section>`;
 }
