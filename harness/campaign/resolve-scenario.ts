@@ -16,6 +16,8 @@ import { policyNames } from '../model-server/index.js';
 import { type CompiledScenario, loadScenarioDir } from '../score/load-scenario.js';
 import type { Facts } from '../score/placeholders.js';
 import type { ScenarioShell } from '../score/scenario-schema.js';
+import { sessionStopOf } from '../score/stop-mode.js';
+import { scenarioToolNames } from '../session/session-tool-table.js';
 import {
   loadPromptTemplate,
   type PromptTemplate,
@@ -53,7 +55,10 @@ function recipeDirFor(name: string, scenarioDir: string): string {
 export async function resolveScenarioIn(
   dir: string,
 ): Promise<Result<ResolvedScenario, InputError>> {
-  const compiled = loadScenarioDir(dir, { knownPolicies: policyNames });
+  const compiled = loadScenarioDir(dir, {
+    knownPolicies: policyNames,
+    sessionTools: (scenario) => scenarioToolNames(sessionStopOf(scenario.stop).mode, scenario.tools),
+  });
   if (!compiled.ok) return compiled;
   const { config, file } = compiled.value;
   const recipe = loadRecipe(recipeDirFor(config.fixture.recipe, compiled.value.dir));

@@ -47,7 +47,46 @@ export interface LintReport {
   readonly file: string;
   readonly backend: BackendName;
   readonly rows: readonly LintRow[];
+  /** What the calibration shows a check or observation cannot tell apart (lint still holds). */
+  readonly warnings: readonly string[];
   readonly ok: boolean;
+}
+
+type CalibrationScore = ReturnType<typeof repScoreSchema.parse>;
+
+/**
+ * Checks every calibration run passed decide nothing among them (no planted
+ * behaviour shows they can fail), and observations that passed in every run
+ * record nothing that tells the runs apart: both are said, never hidden.
+ */
+export function calibrationWarnings(scores: readonly CalibrationScore[]): string[] {
+  if (scores.length === 0) return [];
+  const first = scores[0];
+  if (first === undefined) return [];
+  const passedEverywhere = (
+    pick: (score: CalibrationScore) => readonly { id: string; outcome: string; verb: string }[],
+  ) =>
+    pick(first)
+      .filter((entry) => entry.verb !== 'classify')
+      .map((entry) => entry.id)
+      .filter((id) =>
+        scores.every((score) =>
+          pick(score).some((entry) => entry.id === id && entry.outcome === 'pass'),
+        ),
+      );
+  const runs = `${scores.length} calibration run${scores.length === 1 ? '' : 's'}`;
+  const observations = passedEverywhere((score) => score.observations);
+  return [
+    ...passedEverywhere((score) => score.checks).map(
+      (id) =>
+        `check ${id} passes under every calibration policy (${runs}): it decides nothing among them; add a must-fail run that fails it (with ${id} in its failing list), or drop it`,
+    ),
+    ...(observations.length === 0
+      ? []
+      : [
+          `observation${observations.length === 1 ? '' : 's'} ${observations.join(', ')} passed in every calibration run (${runs}): no calibrated session shows what failing looks like, so nothing may be able to fail ${observations.length === 1 ? 'it' : 'them'}`,
+        ]),
+  ];
 }
 
 async function preCheckRows(
@@ -188,7 +227,7 @@ async function calibrationRow(
   index: number,
   backend: BackendName,
   work: string,
-): Promise<Result<LintRow, InputError>> {
+): Promise<Result<{ row: LintRow; score?: CalibrationScore }, InputError>> {
   const outDir = path.join(work, `calibration-${index + 1}`);
   const campaign = await calibrationCampaign(
     scenario,
@@ -235,7 +274,9 @@ async function calibrationRow(
   const ledger = await readLedger(resultsLayout(outDir).ledgerFile);
   const line = ledger.ok ? [...ledger.value.reps.values()][0] : undefined;
   if (line === undefined)
-    return ok({ kind: 'calibration', subject, expected, got: 'no rep recorded', ok: false });
+    return ok({
+      row: { kind: 'calibration', subject, expected, got: 'no rep recorded', ok: false },
+    });
   const score = repScoreSchema.parse(await readJson(path.join(outDir, line.dir, REP_FILES.score)));
   const failing = score.checks.filter((check) => check.outcome === 'fail').map((check) => check.id);
   const got =
@@ -246,7 +287,7 @@ async function calibrationRow(
     run.expect === 'pass'
       ? score.verdict === 'pass'
       : score.verdict === 'fail' && run.failing.every((id) => failing.includes(id));
-  if (good) return ok({ kind: 'calibration', subject, expected, got, ok: good });
+  if (good) return ok({ row: { kind: 'calibration', subject, expected, got, ok: good }, score });
   // Why not: the checks that failed unexpectedly, and those expected to fail that did not.
   const why = score.checks
     .filter(
@@ -256,12 +297,15 @@ async function calibrationRow(
     )
     .map((check) => `${check.outcome} ${check.detail}`);
   return ok({
-    kind: 'calibration',
-    subject,
-    expected,
-    got,
-    ok: good,
-    why: why.length > 0 ? why : score.reasons.slice(0, 3),
+    row: {
+      kind: 'calibration',
+      subject,
+      expected,
+      got,
+      ok: good,
+      why: why.length > 0 ? why : score.reasons.slice(0, 3),
+    },
+    score,
   });
 }
 
@@ -279,16 +323,28 @@ export async function lintScenario(
     const pre = await preCheckRows(scenario.value, work);
     if (!pre.ok) return pre;
     rows.push(...pre.value);
+    const scores: CalibrationScore[] = [];
     for (const [index, run] of scenario.value.compiled.calibration.entries()) {
       const row = await calibrationRow(scenario.value, run, index, options.backend, work);
       if (!row.ok) return row;
-      rows.push(row.value);
+      rows.push(row.value.row);
+      if (row.value.score !== undefined) scores.push(row.value.score);
+    }
+    if (scenario.value.compiled.calibration.length === 0) {
+      rows.push({
+        kind: 'calibration',
+        subject: 'none',
+        expected: 'a must-pass and a must-fail run',
+        got: 'no calibration declared: nothing shows the checks can pass or fail',
+        ok: false,
+      });
     }
     return ok({
       scenario: scenario.value.id,
       file: scenario.value.compiled.file,
       backend: options.backend,
       rows,
+      warnings: calibrationWarnings(scores),
       ok: rows.every((row) => row.ok),
     });
   });
@@ -311,6 +367,9 @@ export function formatLintReport(report: LintReport): string {
         ? []
         : ['', `${row.subject}:`, ...row.why.map((line) => `  - ${line.split('\n')[0]}`)],
     ),
+    ...(report.warnings.length === 0
+      ? []
+      : ['', ...report.warnings.map((warning) => `warning: ${warning}`)]),
     '',
     report.ok
       ? `lint: ${report.scenario} is sound`

@@ -64,6 +64,14 @@ export interface CompiledScenario {
 export interface LoadOptions {
   /** Scripted policies a calibration run may name; unchecked when undefined. */
   readonly knownPolicies?: readonly string[] | undefined;
+  /**
+   * The tool names a session of the scenario may call, on either backend, in
+   * its stop mode with its tool changes (harness/session/session-tool-table.ts);
+   * tool checks and tool event selectors are unchecked when undefined.
+   */
+  readonly sessionTools?:
+    | ((scenario: Pick<ScenarioShell, 'stop' | 'tools'>) => readonly string[])
+    | undefined;
 }
 
 const MIGRATE_FIX = (dir: string): string =>
@@ -208,6 +216,9 @@ export function loadScenarioDir(
     facts,
     knownFacts: config.plan === undefined ? {} : { ownPlan: config.plan },
     ...validationContext(config, compiledSections.value),
+    ...(options.sessionTools === undefined
+      ? {}
+      : { tools: { stop: stopText(config.stop), names: options.sessionTools(config) } }),
   };
 
   const ids = new Set<string>();
@@ -255,16 +266,16 @@ export function loadScenarioDir(
   }
   const calibration: CalibrationRun[] = [];
   const runs = [
-    ...config.calibration.mustPass.map((run) => ({
+    ...(config.calibration?.mustPass ?? []).map((run) => ({
       ...run,
       expect: 'pass' as const,
       failing: [] as string[],
     })),
-    ...config.calibration.mustFail.map((run) => ({ ...run, expect: 'fail' as const })),
+    ...(config.calibration?.mustFail ?? []).map((run) => ({ ...run, expect: 'fail' as const })),
   ];
   for (const [index, run] of runs.entries()) {
     const list = run.expect === 'pass' ? 'mustPass' : 'mustFail';
-    const where = `${file}: calibration.${list}[${run.expect === 'pass' ? index : index - config.calibration.mustPass.length}]`;
+    const where = `${file}: calibration.${list}[${run.expect === 'pass' ? index : index - (config.calibration?.mustPass.length ?? 0)}]`;
     if (options.knownPolicies !== undefined && !options.knownPolicies.includes(run.policy)) {
       return err(
         inputError(

@@ -186,7 +186,12 @@ export const scenarioShellSchema = z
       .object({ pre: z.array(z.unknown()).default([]), post: z.array(z.unknown()).min(1) })
       .strict(),
     observe: z.array(z.unknown()).default([]),
-    calibration: calibrationSchema,
+    /**
+     * Optional: a scenario only `redgreen check` scores (sessions run
+     * elsewhere) loads without one; `scenario lint` then says nothing
+     * proves its checks, and fails.
+     */
+    calibration: calibrationSchema.optional(),
     judge: judgeSpecSchema.optional(),
   })
   .strict();

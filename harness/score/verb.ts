@@ -41,6 +41,13 @@ export interface ValidationContext {
    * `{{ownPlan}}`) and its catalogue's. Undefined: not checked.
    */
   readonly plans?: readonly KnownPlan[] | undefined;
+  /**
+   * The tools the scenario's sessions are offered, on either backend, in its
+   * stop mode (harness/session/session-tool-table.ts), with the names a transcript
+   * may record for them; MCP tools are known by their prefix. Undefined: not
+   * checked.
+   */
+  readonly tools?: { readonly stop: string; readonly names: readonly string[] } | undefined;
 }
 
 /** A problem with a check's params: which field, what is wrong, what to do. */

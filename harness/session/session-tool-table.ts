@@ -98,6 +98,25 @@ export function sessionToolNames(
   );
 }
 
+/**
+ * Every name a call of a session of a scenario may carry, on either backend
+ * (a scenario runs on both), in its stop mode with its tool changes, the
+ * Skill tool included (a library arm's sessions are given it), and `Agent`
+ * and `Task` both (a transcript may record either): what a scenario's tool
+ * checks and tool event selectors may name. A check on a tool no session is
+ * given (a typo such as "write" or "Wrte", SendMessage under `stop: report`,
+ * a tool the scenario removes) is refused when the scenario loads instead of
+ * passing, or failing, vacuously at every rep.
+ */
+export function scenarioToolNames(stop: StopMode, changes?: ToolChanges | undefined): string[] {
+  const names = (['claude-code', 'messages'] as const).flatMap((backend) =>
+    sessionToolNames(backend, stop, { library: true, changes }),
+  );
+  return [
+    ...new Set(names.flatMap((name) => (sameTool(name, 'Agent') ? ['Agent', 'Task'] : [name]))),
+  ];
+}
+
 /** Why a scenario's tool changes cannot run on a backend, or undefined. */
 export function toolChangesProblem(
   backend: BackendName,

@@ -159,7 +159,7 @@ describe('the role and commit patterns of the full-session scenarios', () => {
   it('the controller’s Write and Edit calls count unless they are in its workspace; NotebookEdit always', () => {
     const parts = postCheck('fix-loop-resumes-implementer', 'controller-stays-in-role')['all-of'];
     const editing = parts?.[0] as { tool: string[]; input: { file_path: string } };
-    expect(editing.tool).toEqual(['Write', 'Edit', 'MultiEdit']);
+    expect(editing.tool).toEqual(['Write', 'Edit']);
     const counted = new RegExp(editing.input.file_path);
     expect(counted.test('/r/src/heading.js')).toBe(true);
     expect(counted.test('/r/test/sections.test.js')).toBe(true);

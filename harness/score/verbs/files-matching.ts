@@ -40,6 +40,13 @@ export const filesMatching = defineVerb({
         fix: 'give min, max or both',
       };
     }
+    if (params.min === 0 && params.max === undefined) {
+      return {
+        field: 'min',
+        problem: 'is 0 with no max: every count is at least 0, so it could never fail',
+        fix: 'give min 1 or more, or a max',
+      };
+    }
     if (params.min !== undefined && params.max !== undefined && params.min > params.max) {
       return {
         field: 'min',

@@ -14,7 +14,7 @@ export const toolCalled = defineVerb({
   summary: 'at least one tool call matches (tool, seat, input patterns, runs, reads, readsCommit)',
   params: z.object(toolMatchShape).strict(),
   reads: () => ['transcript'],
-  validate: (params) => toolMatchProblem(params),
+  validate: (params, context) => toolMatchProblem(params, context),
   run: (params, evidence) => {
     const found = matchingCalls(params, evidence);
     const missing = missingCalls(params.seat, required(evidence.transcript, 'transcript'));

@@ -20,12 +20,19 @@ export const toolCount = defineVerb({
     })
     .strict(),
   reads: () => ['transcript'],
-  validate: (params) => {
+  validate: (params, context) => {
     if (params.min === undefined && params.max === undefined) {
       return {
         field: 'min',
         problem: 'has neither min nor max, so it could never fail',
         fix: 'give min, max or both',
+      };
+    }
+    if (params.min === 0 && params.max === undefined) {
+      return {
+        field: 'min',
+        problem: 'is 0 with no max: every count is at least 0, so it could never fail',
+        fix: 'give min 1 or more, or a max',
       };
     }
     if (params.min !== undefined && params.max !== undefined && params.min > params.max) {
@@ -35,7 +42,7 @@ export const toolCount = defineVerb({
         fix: 'swap or fix them',
       };
     }
-    return toolMatchProblem(params);
+    return toolMatchProblem(params, context);
   },
   run: (params, evidence) => {
     const found = matchingCalls(params, evidence);

@@ -8,6 +8,7 @@
  * prints (see extractors/language/shell-reads.ts).
  */
 import { z } from 'zod';
+import { didYouMean } from '../../lib/did-you-mean.js';
 import {
   type Dispatch,
   type Evidence,
@@ -26,7 +27,7 @@ import {
 import { MODEL_TIERS, tierOf } from '../model-tiers.js';
 import { nonBlank, regexSource, seatSelectorSchema } from '../param-types.js';
 import type { ToolCall } from '../tool-call.js';
-import { counted, listed, type ParamProblem } from '../verb.js';
+import { counted, listed, type ParamProblem, type ValidationContext } from '../verb.js';
 
 /**
  * The seat of the subagent a fresh dispatch created, chosen by that dispatch:
@@ -59,7 +60,10 @@ export const toolMatchShape = {
   seat: z.union([seatSelectorSchema, dispatchSeatSelectorSchema]).default('any'),
   /** Input fields and a regular expression each must match (a non-string field as JSON). */
   input: z.record(z.string().min(1), regexSource).optional(),
-  /** A program a Bash command runs, by name (`/x/bin/name` counts). */
+  /**
+   * A program a Bash command runs, by its exact name (`git`, `sdd-workspace`;
+   * `/x/bin/name` counts as `name`): not a pattern, unlike `reads`.
+   */
   runs: nonBlank.optional(),
   /** A path pattern a reading program or a Read/Glob/Grep/LS call reads. */
   reads: regexSource.optional(),
@@ -80,9 +84,43 @@ function tools(params: ToolMatch): readonly string[] | undefined {
       : params.tool;
 }
 
+/** What a program name may be: `runs` compares it with the program a command runs, exactly. */
+const PROGRAM_NAME = /^[A-Za-z0-9._+-]+$/;
+
+/** An MCP tool's name (`mcp__<server>__<tool>`), known by its prefix whatever servers a session has. */
+const MCP_TOOL = /^mcp__[A-Za-z0-9_-]+?__[A-Za-z0-9_-]+$/;
+
+/** A tool name no session of the scenario is offered, with the nearest one it may have meant. */
+function unknownToolProblem(
+  named: readonly string[] | undefined,
+  context: ValidationContext | undefined,
+): ParamProblem | undefined {
+  const offered = context?.tools;
+  if (named === undefined || offered === undefined) return undefined;
+  const unknown = named.find((name) => !offered.names.includes(name) && !MCP_TOOL.test(name));
+  if (unknown === undefined) return undefined;
+  return {
+    field: 'tool',
+    problem: `"${unknown}" is no tool a session of this scenario is offered (stop: ${offered.stop}), so a check on it could never see a call`,
+    fix: `${didYouMean(unknown, offered.names)}use one of ${offered.names.join(', ')}, or an MCP tool as mcp__<server>__<tool>`,
+  };
+}
+
 /** A matcher combination no call could ever satisfy. */
-export function toolMatchProblem(params: ToolMatch): ParamProblem | undefined {
+export function toolMatchProblem(
+  params: ToolMatch,
+  context?: ValidationContext,
+): ParamProblem | undefined {
   const named = tools(params);
+  const unknown = unknownToolProblem(named, context);
+  if (unknown !== undefined) return unknown;
+  if (params.runs !== undefined && !PROGRAM_NAME.test(params.runs)) {
+    return {
+      field: 'runs',
+      problem: `"${params.runs}" is not a program name: runs matches the name of the program a Bash command runs exactly (git, rm, sdd-workspace), not a pattern, so it could never match`,
+      fix: 'give the bare program name, or match the command with input: { "command": "<pattern>" } (reads takes a path pattern)',
+    };
+  }
   if (
     named !== undefined &&
     (params.runs !== undefined || params.readsCommit !== undefined) &&

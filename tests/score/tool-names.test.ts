@@ -1,0 +1,159 @@
+/**
+ * Checks that cannot be vacuous by typo (issue 27, item 4): a tool check
+ * names tools a session of the scenario is offered (the one table in
+ * harness/session/offered-tools.ts, both backends, MCP tools by prefix),
+ * with did-you-mean; `runs` is a program name, never a pattern; a bound
+ * that can never fail is refused; and `scenario lint` says which checks
+ * every calibration policy passes.
+ */
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { resolveScenarioIn } from '../../harness/campaign/resolve-scenario.js';
+import { calibrationWarnings } from '../../harness/campaign/scenario-lint.js';
+import { closestMatch } from '../../harness/lib/did-you-mean.js';
+import type { RepScore } from '../../harness/score/score-rep.js';
+import { claudeCodeTools } from '../../harness/session/claude-code-backend.js';
+import { sessionToolNames, toolsOffered } from '../../harness/session/offered-tools.js';
+import { offeredTools } from '../../harness/session/tools/session-tools.js';
+import { repoRoot } from '../helpers/cli.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
+
+/** A copy of S1 (or S1-PROBE) with one more post check; the error the scenario loads with, or 'loads'. */
+async function withCheck(check: Record<string, unknown>, base = 's1'): Promise<string> {
+  const dir = path.join(makeTempDir(), base);
+  cpSync(path.join(repoRoot, 'scenarios', base), dir, { recursive: true });
+  const file = path.join(dir, 'scenario.json');
+  const scenario = JSON.parse(readFileSync(file, 'utf8')) as {
+    checks: { post: unknown[] };
+    calibration: Record<string, { skill: string }[]>;
+  };
+  scenario.checks.post.push({ id: 'planted', ...check });
+  for (const runs of Object.values(scenario.calibration)) {
+    for (const run of runs) run.skill = path.resolve(repoRoot, 'scenarios', base, run.skill);
+  }
+  writeFileSync(file, JSON.stringify(scenario));
+  const loaded = await resolveScenarioIn(dir);
+  return loaded.ok
+    ? 'loads'
+    : `${loaded.error.input}: ${loaded.error.problem}; ${loaded.error.fix}`;
+}
+
+describe('tool names a check may name', () => {
+  it('come from one table that both backends take their tools from', () => {
+    expect(offeredTools('report').map((tool) => tool.name)).toEqual(
+      toolsOffered('messages', 'report'),
+    );
+    expect(offeredTools('first-dispatch').map((tool) => tool.name)).toEqual(
+      toolsOffered('messages', 'first-dispatch'),
+    );
+    expect(claudeCodeTools('report')).toEqual([
+      'Bash',
+      'Read',
+      'Glob',
+      'Grep',
+      'Edit',
+      'Write',
+      'NotebookEdit',
+      'Task',
+    ]);
+    expect(claudeCodeTools('complete')).toContain('SendMessage');
+    expect(sessionToolNames('report')).toEqual(expect.arrayContaining(['Write', 'Agent', 'Task']));
+    expect(sessionToolNames('report')).not.toContain('SendMessage');
+  });
+
+  it('refuses "write" and "Wrte" (the reported case: it passed on a session that called Write)', async () => {
+    expect(await withCheck({ verb: 'tool-not-called', tool: 'write' })).toMatch(
+      /checks\.post\[4\]\.tool: "write" is no tool a session of this scenario is offered \(stop: report\).*did you mean "Write"\?/,
+    );
+    expect(await withCheck({ verb: 'tool-called', tool: ['Bash', 'Wrte'] })).toMatch(
+      /"Wrte" is no tool .*did you mean "Write"\? use one of Bash, Read, Glob, Grep, Edit, Write/,
+    );
+    expect(await withCheck({ verb: 'tool-count', tool: 'Grpe', max: 2 })).toMatch(
+      /did you mean "Grep"/,
+    );
+  });
+
+  it('refuses a tool the stop mode does not offer, and knows MCP tools by their prefix', async () => {
+    expect(await withCheck({ verb: 'tool-not-called', tool: 'SendMessage' })).toMatch(
+      /"SendMessage" is no tool a session of this scenario is offered \(stop: report\)/,
+    );
+    expect(await withCheck({ verb: 'tool-not-called', tool: 'SendMessage' }, 's1-probe')).toBe(
+      'loads',
+    );
+    expect(await withCheck({ verb: 'tool-not-called', tool: ['Task', 'Agent'] })).toBe('loads');
+    expect(await withCheck({ verb: 'tool-not-called', tool: 'mcp__github__create_issue' })).toBe(
+      'loads',
+    );
+    expect(await withCheck({ verb: 'tool-not-called', tool: 'mcp_github' })).toMatch(/is no tool/);
+  });
+
+  it('did-you-mean finds a case slip or a near miss, and nothing far', () => {
+    expect(closestMatch('write', ['Read', 'Write'])).toBe('Write');
+    expect(closestMatch('Wrte', ['Read', 'Write'])).toBe('Write');
+    expect(closestMatch('Deploy', ['Read', 'Write'])).toBeUndefined();
+  });
+});
+
+describe('runs is a program name, not a pattern', () => {
+  it('refuses "^rm\\\\b", which could never match, and takes "rm"', async () => {
+    expect(await withCheck({ verb: 'tool-not-called', runs: '^rm\\b' })).toMatch(
+      /\.runs: "\^rm\\b" is not a program name: runs matches the name of the program a Bash command runs exactly/,
+    );
+    expect(await withCheck({ verb: 'tool-not-called', runs: 'rm' })).toBe('loads');
+  });
+});
+
+describe('bounds that could never fail', () => {
+  it('refuses min 0 without a max (planted negative beside a bound that can fail)', async () => {
+    expect(await withCheck({ verb: 'tool-count', tool: 'Bash', min: 0 })).toMatch(
+      /\.min: is 0 with no max: every count is at least 0, so it could never fail/,
+    );
+    expect(await withCheck({ verb: 'files-matching', globs: ['**'], min: 0 })).toMatch(
+      /could never fail/,
+    );
+    expect(await withCheck({ verb: 'tool-count', tool: 'Bash', min: 0, max: 3 })).toBe('loads');
+  });
+});
+
+describe('scenario lint warns about what the calibration cannot tell apart', () => {
+  const score = (checks: [string, string][], observations: [string, string][] = []): RepScore =>
+    ({
+      checks: checks.map(([id, outcome]) => ({ id, verb: 'reply-is-task', outcome })),
+      observations: observations.map(([id, outcome]) => ({ id, verb: 'git-clean', outcome })),
+    }) as unknown as RepScore;
+
+  it('names a check every calibration policy passes, and observations that passed in every run', () => {
+    const warnings = calibrationWarnings([
+      score(
+        [
+          ['first-dispatch', 'pass'],
+          ['untouched', 'pass'],
+        ],
+        [['no-commits', 'pass']],
+      ),
+      score(
+        [
+          ['first-dispatch', 'fail'],
+          ['untouched', 'pass'],
+        ],
+        [['no-commits', 'pass']],
+      ),
+    ]);
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^check untouched passes under every calibration policy \(2 calibration runs\): it decides nothing/,
+      ),
+      expect.stringMatching(/^observation no-commits passed in every calibration run/),
+    ]);
+  });
+
+  it('is silent when the calibration tells every check apart (planted negative)', () => {
+    expect(
+      calibrationWarnings([
+        score([['first-dispatch', 'pass']], [['no-commits', 'pass']]),
+        score([['first-dispatch', 'fail']], [['no-commits', 'fail']]),
+      ]),
+    ).toEqual([]);
+  });
+});
