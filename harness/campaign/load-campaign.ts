@@ -6,6 +6,7 @@ import { packageRoot } from '../lib/package-root.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { inputErrorFromZod } from '../lib/zod-input-error.js';
 import { toolChangesProblem } from '../session/session-tool-table.js';
+import { parseArmOverride } from './arm-override.js';
 import {
   type BackendName,
   type CampaignConfig,
@@ -19,7 +20,7 @@ import { checkOnly, gatesFor, type OnlySelection, selected } from './only.js';
 import { renderedPromptProblem } from './prompt-template.js';
 import { type ResolvedScenario, resolveScenarioIn } from './resolve-scenario.js';
 import { scenarioFolderCandidates } from './scenario-entry.js';
-import { resolveSkillSource, type SkillSource } from './skill-source.js';
+import { resolveSkillSource, type SkillSource, skillSourceLabel } from './skill-source.js';
 
 export type { ResolvedScenario } from './resolve-scenario.js';
 
@@ -128,12 +129,6 @@ function absoluteSource(spec: string, base: string): string {
   return spec.startsWith('git:') ? spec : path.resolve(base, spec);
 }
 
-function parseArmOverride(text: string): { name: string; spec: string } | undefined {
-  const index = text.indexOf('=');
-  if (index <= 0 || index === text.length - 1) return undefined;
-  return { name: text.slice(0, index), spec: text.slice(index + 1) };
-}
-
 /**
  * Read a campaign file and check everything it references — scenario
  * folders, scenario files and their checks, prompt templates and their
@@ -163,18 +158,12 @@ export async function loadCampaign(
   );
   // `--arm name:skill=source`: a library arm's override, resolved against the working directory.
   const librarySkills = new Map<string, Record<string, string>>();
-  const overridden = new Set<string>();
+  // Each replaced arm, with the label --arm gives it (undefined: named by its source).
+  const overridden = new Map<string, string | undefined>();
   for (const text of overrides.arms ?? []) {
-    const parsed = parseArmOverride(text);
-    if (parsed === undefined) {
-      return err(
-        inputError(
-          `--arm ${text}`,
-          'is not name=source',
-          'write it as --arm red=<dir or git:repo@ref:subdir>, or --arm green:<skill>=<source> for a library arm',
-        ),
-      );
-    }
+    const read = parseArmOverride(text);
+    if (!read.ok) return read;
+    const parsed = read.value;
     const skillAt = parsed.name.indexOf(':');
     if (skillAt > 0) {
       const armName = parsed.name.slice(0, skillAt);
@@ -193,6 +182,15 @@ export async function loadCampaign(
                 .map((candidate) => candidate.name)
                 .join(', ') || 'none'
             }), or the arm's whole source with --arm ${armName}=<source>`,
+          ),
+        );
+      }
+      if (parsed.label !== undefined) {
+        return err(
+          inputError(
+            `--arm ${text}`,
+            'labels one skill of a library arm, and a label names a whole arm',
+            `give the label with the arm's source (--arm ${armName}=<source>,label=<text>), or drop it`,
           ),
         );
       }
@@ -228,7 +226,7 @@ export async function loadCampaign(
         ),
       );
     }
-    overridden.add(parsed.name);
+    overridden.set(parsed.name, parsed.label);
     sources.set(parsed.name, {
       spec: parsed.spec,
       base: overrides.cwd,
@@ -329,7 +327,9 @@ export async function loadCampaign(
       arms.push({
         name: arm.name,
         role: arm.role,
-        label: arm.label,
+        label: overridden.has(arm.name)
+          ? (overridden.get(arm.name) ?? skillSourceLabel(library.value.source))
+          : arm.label,
         layout: arm.layout,
         source: library.value.source,
         library: library.value,
@@ -338,10 +338,14 @@ export async function loadCampaign(
     }
     const resolved = await resolveSkillSource(source.spec, source.base, source.input);
     if (!resolved.ok) return resolved;
+    // A replaced text is named by its source and commit, unless --arm gives it a label.
+    const label = overridden.has(arm.name)
+      ? (overridden.get(arm.name) ?? skillSourceLabel(resolved.value))
+      : arm.label;
     arms.push({
       name: arm.name,
       role: arm.role,
-      label: arm.label,
+      label,
       layout: arm.layout,
       source: resolved.value,
     });

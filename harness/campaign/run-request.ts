@@ -1,7 +1,9 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { type FaultRuleInput, parseFaultSpec, policyNames } from '../model-server/index.js';
+import { formatArmOverride, parseArmOverride } from './arm-override.js';
 import type { Invocation } from './campaign-record.js';
 import type { BackendName } from './config-schema.js';
 import {
@@ -113,13 +115,18 @@ function utcStamp(date: Date): string {
  * another directory means the same sources.
  */
 export function absoluteArmSpec(text: string, cwd: string): string {
-  const index = text.indexOf('=');
-  if (index <= 0) return text;
-  const name = text.slice(0, index);
-  const source = text.slice(index + 1);
-  const git = /^git:(.+)@([^@:]+):(.*)$/.exec(source);
-  if (git !== null) return `${name}=git:${path.resolve(cwd, git[1] ?? '')}@${git[2]}:${git[3]}`;
-  return source.startsWith('git:') ? text : `${name}=${path.resolve(cwd, source)}`;
+  const parsed = parseArmOverride(text);
+  if (!parsed.ok) return text;
+  const { spec } = parsed.value;
+  const git = /^git:(.+)@([^@:]+):(.*)$/.exec(spec);
+  const absolute =
+    git !== null
+      ? `git:${path.resolve(cwd, git[1] ?? '')}@${git[2]}:${git[3]}`
+      : // A bare name that is no directory here is a shipped skill text: it stays a name.
+        spec.startsWith('git:') || (!spec.includes('/') && !existsSync(path.resolve(cwd, spec)))
+        ? spec
+        : path.resolve(cwd, spec);
+  return formatArmOverride({ ...parsed.value, spec: absolute });
 }
 
 function sameShard(a: Shard | null, b: Shard | null): boolean {

@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { chmod, mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import { isolatedGitEnvironment } from '../fixture/index.js';
+import { didYouMean } from '../lib/did-you-mean.js';
 import { type InputError, inputError } from '../lib/input-error.js';
+import { packageRoot } from '../lib/package-root.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { directoryTreeId } from './tree-id.js';
 
@@ -40,6 +42,39 @@ async function git(
     reject: false,
   });
   return { ok: result.exitCode === 0, stdout: String(result.stdout).trim() };
+}
+
+function isDirectory(dir: string): boolean {
+  return existsSync(dir) && statSync(dir).isDirectory();
+}
+
+/** Where the skill texts redgreen ships live (`skills-under-test/<name>`). */
+export function shippedSkillsDir(): string {
+  return path.join(packageRoot(), 'skills-under-test');
+}
+
+/** The names of the skill texts redgreen ships, sorted. */
+export function shippedSkillNames(): string[] {
+  try {
+    return readdirSync(shippedSkillsDir())
+      .filter((name) => existsSync(path.join(shippedSkillsDir(), name, 'SKILL.md')))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * What tables call a text an arm was given without a label: its source and
+ * commit, `superpowers@main:skills/sdd (commit 0aff9eb8c1d2)`, or
+ * `skills@0aff9eb8c1d2:skills/sdd` for a ref that is the commit; a
+ * directory as given.
+ */
+export function skillSourceLabel(source: SkillSource): string {
+  if (source.kind === 'dir') return source.spec;
+  const commit = source.commit.slice(0, 12);
+  const isCommit = /^[0-9a-f]{4,40}$/.test(source.ref) && source.commit.startsWith(source.ref);
+  return `${path.basename(source.repo)}@${isCommit ? commit : source.ref}:${source.subdir}${isCommit ? '' : ` (commit ${commit})`}`;
 }
 
 /**
@@ -104,7 +139,7 @@ export async function resolveSourceTree(
     return ok({ kind: 'git', spec, repo, ref, subdir, commit: commit.stdout, tree: tree.stdout });
   }
   const dir = path.resolve(baseDir, spec);
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+  if (!isDirectory(dir)) {
     return err(inputError(inputName, `${what} ${dir} does not exist`, `point at a ${what}`));
   }
   return ok({ kind: 'dir', spec, dir });
@@ -138,16 +173,35 @@ export async function sourceEntries(
 /**
  * Parse and check a skill source without copying anything: the directory
  * exists and holds SKILL.md, or the repository, ref and subdirectory resolve
- * to a tree with SKILL.md. `baseDir` resolves relative paths.
+ * to a tree with SKILL.md. `baseDir` resolves relative paths; a bare name
+ * that is no directory there names a skill text redgreen ships.
  */
 export async function resolveSkillSource(
   spec: string,
   baseDir: string,
   inputName: string,
 ): Promise<Result<SkillSource, InputError>> {
-  const resolved = await resolveSourceTree(spec, baseDir, inputName, 'skill directory');
+  // A bare name (no /) is a folder beside the campaign, else a skill text redgreen ships, as in calibration.
+  const bare = !spec.startsWith('git:') && !spec.includes('/');
+  const shipped =
+    bare && !isDirectory(path.resolve(baseDir, spec))
+      ? path.join(shippedSkillsDir(), spec)
+      : undefined;
+  if (shipped !== undefined && !isDirectory(shipped)) {
+    const names = shippedSkillNames();
+    return err(
+      inputError(
+        inputName,
+        `skill directory ${path.resolve(baseDir, spec)} does not exist, and redgreen ships no skill text "${spec}"`,
+        `${didYouMean(spec, names)}point at a directory that holds SKILL.md, or name a shipped text: ${names.join(', ')}`,
+      ),
+    );
+  }
+  const resolved = await resolveSourceTree(shipped ?? spec, baseDir, inputName, 'skill directory');
   if (!resolved.ok) return resolved;
-  const source = resolved.value;
+  // The source keeps the name it was given (tables name an unlabelled arm by it).
+  const source: SkillSource =
+    resolved.value.kind === 'dir' ? { ...resolved.value, spec } : resolved.value;
   const entries = await sourceEntries(source, '');
   if (!(entries ?? []).some((entry) => entry.name === 'SKILL.md' && !entry.directory)) {
     return err(

@@ -80,6 +80,10 @@ export function gateSummaryMarkdown(model: ResultsModel): string {
     '',
     `Model: ${model.model.label}. ${model.recorded}/${model.planned} reps recorded.`,
     '',
+    ...model.arms.map(
+      (arm) => `- ${arm.role.toUpperCase()} (\`${arm.name}\`): ${arm.label} — \`${arm.source}\``,
+    ),
+    '',
     `**${gateVerdictLine(model)}**`,
     '',
     gatesTable(model),
