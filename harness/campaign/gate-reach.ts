@@ -16,6 +16,8 @@ import { describeGate } from './only.js';
 export function gatesOutOfReach(campaign: {
   readonly gates: readonly GateConfig[];
   readonly reps: number;
+  /** The scenarios the campaign runs: a no-scenario-regresses gate over all of them tests each. */
+  readonly scenarios?: readonly { readonly id: string }[];
 }): string[] {
   const reps = campaign.reps;
   return campaign.gates.flatMap((gate) => {
@@ -32,6 +34,17 @@ export function gatesOutOfReach(campaign: {
       while (needed < 1000 && !starkSplitDecides(needed, gate.alpha)) needed += 1;
       return [
         `gate ${describeGate(gate)} cannot be decided with ${reps} rep(s) per cell: even all against none is not below α = ${gate.alpha}, so it stays undecided (run with --reps ${needed} or more)`,
+      ];
+    }
+    if (gate.kind === 'no-scenario-regresses') {
+      // Holm holds the smallest of m p-values to α/m: a regression must get below that first.
+      const tests = gate.scenarios?.length ?? campaign.scenarios?.length ?? 1;
+      const first = gate.correction === 'holm' ? gate.alpha / tests : gate.alpha;
+      if (starkSplitDecides(reps, first)) return [];
+      let needed = reps + 1;
+      while (needed < 1000 && !starkSplitDecides(needed, first)) needed += 1;
+      return [
+        `gate ${describeGate(gate)} cannot be decided with ${reps} rep(s) per cell: even RED ${reps}/${reps} against GREEN 0/${reps} is not below ${gate.correction === 'holm' ? `α/${tests} = ${Number(first.toPrecision(3))} (Holm over ${tests} scenarios)` : `α = ${gate.alpha}`}, so it stays undecided (run with --reps ${needed} or more)`,
       ];
     }
     return [];

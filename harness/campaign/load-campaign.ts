@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { resolveVariant } from '../fixture/index.js';
+import { closestMatch } from '../lib/did-you-mean.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { packageRoot } from '../lib/package-root.js';
 import { err, ok, type Result } from '../lib/result.js';
@@ -73,13 +74,53 @@ export function defaultCampaignFile(): string {
   return path.join(packageRoot(), 'scenarios', 'plan-scoped-workspace.campaign.json');
 }
 
-function readCampaignFile(file: string): Result<CampaignConfig, InputError> {
+/** The campaign files redgreen ships, by name (`sdd-panel.campaign.json`), sorted. */
+export function shippedCampaignNames(): string[] {
+  try {
+    return readdirSync(path.join(packageRoot(), 'scenarios'))
+      .filter((name) => name.endsWith(CAMPAIGN_SUFFIX))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+const CAMPAIGN_SUFFIX = '.campaign.json';
+
+/**
+ * Where a campaign given on the command line is: the path as given (from
+ * the current directory), else one redgreen ships, by the same path from
+ * its own folder (`scenarios/sdd-panel.campaign.json`), by file name, or by
+ * id (`sdd-panel`), as shipped scenarios are found from anywhere.
+ */
+export function locateCampaignFile(file: string, cwd: string): string {
+  const given = path.resolve(cwd, file);
+  if (existsSync(given) || path.isAbsolute(file)) return given;
+  const name = path.basename(file);
+  const shipped = [
+    path.join(packageRoot(), file),
+    path.join(packageRoot(), 'scenarios', name),
+    path.join(packageRoot(), 'scenarios', `${name}${CAMPAIGN_SUFFIX}`),
+  ];
+  return (
+    shipped.find((candidate) => candidate.endsWith(CAMPAIGN_SUFFIX) && existsSync(candidate)) ??
+    given
+  );
+}
+
+/** Read and validate a campaign file (its references are checked by loadCampaign). */
+export function readCampaignFile(file: string): Result<CampaignConfig, InputError> {
   if (!existsSync(file)) {
+    const shipped = shippedCampaignNames();
+    const near = closestMatch(
+      path.basename(file).replace(CAMPAIGN_SUFFIX, ''),
+      shipped.map((name) => name.replace(CAMPAIGN_SUFFIX, '')),
+    );
     return err(
       inputError(
         'campaign',
-        `${file} does not exist`,
-        'pass a scenarios/*.campaign.json file, or none for the default',
+        `${file} does not exist, and redgreen ships no campaign of that name`,
+        `${near === undefined ? '' : `did you mean "${near}${CAMPAIGN_SUFFIX}"? `}pass a campaign file, or one redgreen ships: ${shipped.join(', ')} (or none for the default)`,
       ),
     );
   }
@@ -140,7 +181,7 @@ export async function loadCampaign(
   file: string,
   overrides: CampaignOverrides,
 ): Promise<Result<ResolvedCampaign, InputError>> {
-  const absolute = path.resolve(overrides.cwd, file);
+  const absolute = locateCampaignFile(file, overrides.cwd);
   const read = readCampaignFile(absolute);
   if (!read.ok) return read;
   const config = read.value;

@@ -12,11 +12,13 @@ import { type InputError, inputError } from '../lib/input-error.js';
 import { packageRoot } from '../lib/package-root.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { SCENARIO_ID } from '../score/scenario-schema.js';
+import { SCENARIO_SCHEMA_FILE } from './file-schemas.js';
 
 const PLAN = 'docs/plans/2026-07-06-widget-export.md';
 
-function scaffold(id: string): Record<string, unknown> {
+function scaffold(id: string, schema: string): Record<string, unknown> {
   return {
+    $schema: schema,
     id,
     title: `${id}: a controller resumes its own plan after a compaction`,
     description:
@@ -100,6 +102,11 @@ function scaffold(id: string): Record<string, unknown> {
   };
 }
 
+/** The published scenario schema, relative to a scenario folder, for editors (file-schemas.ts). */
+function schemaPathFrom(dir: string): string {
+  return path.relative(dir, path.join(packageRoot(), 'schemas', SCENARIO_SCHEMA_FILE));
+}
+
 /** Write `<scenariosDir>/<id>/scenario.json` and its `prompt.hbs`; refuses an existing folder. */
 export async function scaffoldScenario(
   id: string,
@@ -131,7 +138,7 @@ export async function scaffoldScenario(
   await mkdir(partial, { recursive: true });
   await writeFile(
     path.join(partial, 'scenario.json'),
-    `${JSON.stringify(scaffold(id), null, 2)}\n`,
+    `${JSON.stringify(scaffold(id, schemaPathFrom(dir)), null, 2)}\n`,
   );
   await writeFile(path.join(partial, 'prompt.hbs'), template);
   await rename(partial, dir);

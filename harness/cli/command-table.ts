@@ -88,6 +88,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     async () => (await import('./scenario.js')).registerScenarioCommand,
   ),
   lazy(
+    'campaign',
+    '[options] [command]',
+    'check campaign files: lint validates one and dry-runs its plan',
+    async () => (await import('./campaign.js')).registerCampaignCommand,
+  ),
+  lazy(
     'judge',
     '[options] <results-dir>',
     'a second opinion on every rep from a judge model (scripted offline), stored per rep, with agreement tables',

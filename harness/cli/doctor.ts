@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { z } from 'zod';
+import { failWithInputError } from './exit.js';
 
 interface DoctorFlags {
   json?: boolean;
@@ -6,11 +8,22 @@ interface DoctorFlags {
   model?: string;
 }
 
-interface Check {
-  readonly name: string;
-  readonly ok: boolean;
-  readonly detail: string;
-}
+const checkSchema = z.object({ name: z.string(), ok: z.boolean(), detail: z.string() }).strict();
+type Check = z.infer<typeof checkSchema>;
+
+/** `doctor --json`: the envelope every command's JSON has, then the checks. */
+export const doctorJsonSchema = z
+  .object({
+    schemaVersion: z.literal(1),
+    command: z.literal('doctor'),
+    /** `ok` when every check passes, `warn` when one does not. */
+    outcome: z.enum(['ok', 'warn']),
+    exitCode: z.union([z.literal(0), z.literal(1)]),
+    /** The campaign file given (absolute), or null. */
+    campaign: z.string().nullable(),
+    checks: z.array(checkSchema),
+  })
+  .strict();
 
 async function versionOf(command: string, args: readonly string[]): Promise<string | undefined> {
   const { execa } = await import('execa');
@@ -25,7 +38,10 @@ export function registerDoctorCommand(program: Command): void {
     .description(
       'report what this machine can run: Node and git versions, the Claude Code engine, which sandbox confines model-issued commands, and whether an API key is set (never its value); given a campaign file, its models and endpoint profiles.',
     )
-    .option('--json', 'print the checks as JSON')
+    .option(
+      '--json',
+      'print one JSON object: schemaVersion, command, outcome (ok | warn), exitCode, campaign and the checks',
+    )
     .option(
       '--check',
       'also send one cheap request (a one-token message) to the endpoint with the key, to prove the key, the endpoint and the model work; offline (no key) there is nothing to check',
@@ -35,7 +51,20 @@ export function registerDoctorCommand(program: Command): void {
       '[campaign]',
       "also list this campaign file's models and endpoint profiles, whether each key variable is set (never its value), and whether a run of it is live or offline; with --check, one request per endpoint",
     )
-    .action(async (campaign: string | undefined, flags: DoctorFlags) => {
+    .action(async (campaignArg: string | undefined, flags: DoctorFlags) => {
+      // A campaign that cannot be found or read is bad input (exit 2), before any check.
+      let campaign: string | undefined;
+      if (campaignArg !== undefined) {
+        const { locateCampaignFile, readCampaignFile } = await import(
+          '../campaign/load-campaign.js'
+        );
+        campaign = locateCampaignFile(campaignArg, process.cwd());
+        const readable = readCampaignFile(campaign);
+        if (!readable.ok) {
+          process.exitCode = failWithInputError(readable.error);
+          return;
+        }
+      }
       const { detectSandbox } = await import('../session/sandbox.js');
       const { locateClaudeCodeBinary } = await import('../session/locate-engine.js');
       const checks: Check[] = [];
@@ -81,12 +110,20 @@ export function registerDoctorCommand(program: Command): void {
         if (flags.check) checks.push(await endpointCheck(key, baseUrl, flags.model));
       } else {
         const { campaignModelChecks } = await import('../campaign/model-doctor.js');
-        const { resolve } = await import('node:path');
-        const listed = await campaignModelChecks(resolve(campaign), process.env, !!flags.check);
+        const listed = await campaignModelChecks(campaign, process.env, !!flags.check);
         checks.push(...listed);
       }
+      const ok = checks.every((check) => check.ok);
       if (flags.json) {
-        process.stdout.write(`${JSON.stringify(checks, null, 2)}\n`);
+        const document = doctorJsonSchema.parse({
+          schemaVersion: 1,
+          command: 'doctor',
+          outcome: ok ? 'ok' : 'warn',
+          exitCode: ok ? 0 : 1,
+          campaign: campaign ?? null,
+          checks,
+        });
+        process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
       } else {
         const width = Math.max(...checks.map((check) => check.name.length));
         for (const check of checks) {
@@ -95,7 +132,7 @@ export function registerDoctorCommand(program: Command): void {
           );
         }
       }
-      process.exitCode = checks.every((check) => check.ok) ? 0 : 1;
+      process.exitCode = ok ? 0 : 1;
     });
 }
 

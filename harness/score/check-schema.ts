@@ -51,20 +51,29 @@ export type CheckInput =
   | { id?: string; why?: string; 'all-of': CheckInput[] }
   | { id?: string; why?: string; 'any-of': CheckInput[] };
 
+/**
+ * The check language as one zod schema, its top level allowed the fields of
+ * `extra` too (an observation's `summary`); the checks inside combinators
+ * are plain checks.
+ */
+export function checkSchemaWith(extra: z.ZodRawShape = {}): z.ZodType<CheckInput> {
+  return z.lazy(() =>
+    z.union([
+      z.discriminatedUnion(
+        'verb',
+        VERB_NAMES.map((name) =>
+          (leafCheckSchemas[name] as z.ZodObject).extend(extra).strict(),
+        ) as unknown as [z.ZodObject<{ verb: z.ZodLiteral<string> }>],
+      ),
+      z.object({ ...checkMeta, ...extra, not: checkSchema }).strict(),
+      z.object({ ...checkMeta, ...extra, 'all-of': z.array(checkSchema).min(1) }).strict(),
+      z.object({ ...checkMeta, ...extra, 'any-of': z.array(checkSchema).min(1) }).strict(),
+    ]),
+  ) as z.ZodType<CheckInput>;
+}
+
 /** The check language as one zod schema. */
-export const checkSchema: z.ZodType<CheckInput> = z.lazy(() =>
-  z.union([
-    z.discriminatedUnion(
-      'verb',
-      VERB_NAMES.map((name) => leafCheckSchemas[name]) as unknown as [
-        z.ZodObject<{ verb: z.ZodLiteral<string> }>,
-      ],
-    ),
-    z.object({ ...checkMeta, not: checkSchema }).strict(),
-    z.object({ ...checkMeta, 'all-of': z.array(checkSchema).min(1) }).strict(),
-    z.object({ ...checkMeta, 'any-of': z.array(checkSchema).min(1) }).strict(),
-  ]),
-) as z.ZodType<CheckInput>;
+export const checkSchema: z.ZodType<CheckInput> = checkSchemaWith();
 
 /** A check ready to evaluate: its id (generated inside combinators when not given) and shape. */
 export type CheckNode =

@@ -23,7 +23,7 @@
  */
 import { z } from 'zod';
 import { judgeSpecSchema } from '../judge/judge-spec.js';
-import { type CheckInput, checkSchema } from './check-schema.js';
+import { type CheckInput, checkSchema, checkSchemaWith } from './check-schema.js';
 import { EXTRACTOR_KINDS, extractorSpecSchema } from './extractors/index.js';
 import { planCatalogueSchema } from './extractors/plan-context.js';
 import { nameSchema, nonBlank, regexSource, repoPathSchema } from './param-types.js';
@@ -63,7 +63,7 @@ const observationMeta = { summary: summarySchema.optional() };
 
 /** An observation: any check (recorded, never gating), or a classification by named checks. */
 export const observationSchema = z.union([
-  z.intersection(checkSchema, z.object(observationMeta)),
+  checkSchemaWith(observationMeta),
   z
     .object({
       id: nameSchema,

@@ -96,7 +96,9 @@ describe('the endpoint preflight', () => {
     const working = await runCli(['doctor', '--check', '--json'], {
       env: cleanEnv({ ANTHROPIC_API_KEY: CANARY, ANTHROPIC_BASE_URL: server.baseUrl }),
     });
-    const checks = JSON.parse(working.stdout) as { name: string; ok: boolean; detail: string }[];
+    const checks = (
+      JSON.parse(working.stdout) as { checks: { name: string; ok: boolean; detail: string }[] }
+    ).checks;
     expect(checks.find((check) => check.name === 'endpoint')).toMatchObject({
       ok: true,
       detail: expect.stringContaining('accepted the key'),

@@ -201,7 +201,9 @@ describe('redgreen doctor', () => {
       },
     });
     expect(result.stdout).not.toContain('doctor-canary');
-    const checks = JSON.parse(result.stdout) as { name: string; ok: boolean; detail: string }[];
+    const checks = (
+      JSON.parse(result.stdout) as { checks: { name: string; ok: boolean; detail: string }[] }
+    ).checks;
     const byName = Object.fromEntries(checks.map((check) => [check.name, check]));
     expect(byName['claude-code engine']?.detail).toMatch(/2\.1\.\d+/);
     expect(byName.sandbox?.detail).toMatch(/bubblewrap/);

@@ -223,7 +223,9 @@ describe('redgreen doctor <campaign>', () => {
       AWS_BEARER_TOKEN_BEDROCK: `${CANARY}-aws`,
     };
     const check = await runCli(['doctor', file, '--check', '--json'], { env: cleanEnv(keys) });
-    const checks = JSON.parse(check.stdout) as { name: string; ok: boolean; detail: string }[];
+    const checks = (
+      JSON.parse(check.stdout) as { checks: { name: string; ok: boolean; detail: string }[] }
+    ).checks;
     const byName = Object.fromEntries(checks.map((entry) => [entry.name, entry]));
     expect(byName['check local']).toMatchObject({
       ok: true,

@@ -345,7 +345,12 @@ describe('redgreen scenario migrate', () => {
         path.join(repoRoot, 'scenarios', id),
       );
       const { calibration: _guessed, ...rest } = migrated;
-      const { calibration: _declared, judge: _judge, ...expected } = shipped(id);
+      const {
+        calibration: _declared,
+        judge: _judge,
+        $schema: _editorHint,
+        ...expected
+      } = shipped(id);
       expect(rest).toEqual(expected);
     });
   }

@@ -1,0 +1,18 @@
+/**
+ * Maintenance: write the JSON Schemas redgreen publishes (campaign and
+ * scenario files) to `schemas/`, from the zod schemas that validate them.
+ * Run after changing a file format; `tests/campaign/file-schemas.test.ts`
+ * fails while the written files differ from what this writes.
+ *
+ *   node dist/scripts/write-schemas.js
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { publishedSchemas } from '../harness/campaign/file-schemas.js';
+import { packageRoot } from '../harness/lib/package-root.js';
+
+for (const { file, text } of publishedSchemas()) {
+  const target = path.join(packageRoot(), 'schemas', file);
+  writeFileSync(target, text);
+  process.stdout.write(`wrote ${path.relative(process.cwd(), target) || target}\n`);
+}
