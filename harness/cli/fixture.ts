@@ -7,26 +7,34 @@ import { ExitCode, failWithInputError } from './exit.js';
 const helpAfter = `
 Forms:
   redgreen fixture <scenario> <layout> <dest>   build one variant at <dest>
-  redgreen fixture --all <dir>                  build every variant at <dir>/<scenario>-<layout>
+  redgreen fixture --all <dir>                  build every variant in <dir>
 
 Shipped recipes (fixtures/<name>, chosen with --recipe <name>):
-  widget-v3   the default: scenarios s1 (a stale ledger from another plan) and s2 (a legitimate
-              same-plan resume), each with layouts flat (the released ledger path) and scoped
-              (plan-scoped workspaces). With the default --tz the repositories are
-              commit-for-commit those of the seed generator run under TZ=UTC.
+  widget-v3   the default: scenarios s1 (a stale ledger from another plan) and
+              s2 (a legitimate same-plan resume), each with layouts flat (the
+              released ledger path) and scoped (plan-scoped workspaces). With
+              the default --tz the repositories are commit-for-commit those of
+              the seed generator run under TZ=UTC.
   buildclock  a small Node project mid-plan, layout scoped: breaker-at-cap,
-              round4-escalates-model, final-review-carries-parked, broken-plan-ruling,
-              breaker-rules-and-continues (see fixtures/buildclock/README.md).
-A sanity gate runs before anything is placed at <dest>; for a recipe that claims its tests
-pass, it runs the recipe's own \`node --test\` in the built repository.
+              round4-escalates-model, final-review-carries-parked,
+              broken-plan-ruling, breaker-rules-and-continues
+              (see fixtures/buildclock/README.md).
+  relnotes    a small Node project at the start of three two-task plans, for
+              full sessions, layout scoped: resume-fix, planted-defect,
+              extra-features (see fixtures/relnotes/README.md).
+A sanity gate runs before anything is placed at <dest>; for a recipe that
+claims its tests pass, it runs the recipe's own \`node --test\` in the built
+repository.
 
-Exit codes: 0 built; 1 the sanity gate rejected the fixture (nothing written); 2 bad input.
+Exit codes: 0 built; 1 the sanity gate rejected the fixture (nothing written);
+2 bad input.
 
 Examples:
   redgreen fixture s1 scoped /tmp/s1-scoped --json
   redgreen fixture s2 flat /tmp/s2-flat --tz=-07:00
   redgreen fixture --all /tmp/fixtures
   redgreen fixture --recipe buildclock breaker-at-cap scoped /tmp/breaker-at-cap
+  redgreen fixture --recipe relnotes resume-fix scoped /tmp/resume-fix
   redgreen fixture --recipe ./my-recipe --all /tmp/mine
 `;
 
@@ -39,11 +47,11 @@ export function registerFixtureCommand(program: Command): void {
     )
     .argument(
       '[scenario]',
-      'scenario id from the recipe (widget-v3: s1, s2; buildclock: see below)',
+      'scenario id from the recipe (widget-v3: s1, s2; buildclock, relnotes: see below)',
     )
     .argument(
       '[layout]',
-      'layout id of that scenario (widget-v3: flat, scoped; buildclock: scoped)',
+      'layout id of that scenario (widget-v3: flat, scoped; buildclock, relnotes: scoped)',
     )
     .argument('[dest]', 'directory to create; must not exist, or be empty')
     .option(
@@ -62,7 +70,7 @@ export function registerFixtureCommand(program: Command): void {
     )
     .option(
       '--recipe <name|dir>',
-      'a recipe shipped in fixtures/ by name (widget-v3, buildclock), or a recipe directory (a path with a /); default widget-v3',
+      'a recipe shipped in fixtures/ by name (widget-v3, buildclock, relnotes), or a recipe directory (a path with a /); default widget-v3',
     )
     .addHelpText('after', helpAfter)
     .action(

@@ -57,8 +57,8 @@ export function registerRunCommand(program: Command): void {
       positiveInt('--concurrency', 64),
     )
     .option(
-      '--model <id[,endpoint=profile][,offline=scripted:policy][,name=name]>',
-      `a model to run, or scripted:<policy> for the local model server (policies: ${policyNames.join(', ')}; \`redgreen serve-model --help\` describes them); repeat it to compare models (it replaces the campaign's models; endpoint= names one of the campaign's endpoint profiles) ${defaults.model}`,
+      '--model <spec>',
+      `a model to run: a model id, then optionally ,endpoint=<profile> ,offline=scripted:<policy> ,name=<name>; or scripted:<policy> for the local model server (policies: ${policyNames.join(', ')}; \`redgreen serve-model --help\` describes them); repeat it to compare models (it replaces the campaign's models; endpoint= names one of the campaign's endpoint profiles) ${defaults.model}`,
       collect,
     )
     .addOption(
@@ -68,8 +68,8 @@ export function registerRunCommand(program: Command): void {
       ]),
     )
     .option(
-      '--arm <name=source>',
-      "replace an arm's text: a skill directory or git:<repo>@<ref>:<subdir>; for a library arm, its whole skills library (a directory or git:<repo>@<ref>[:<subdir>] holding skills/<name>/SKILL.md); name:skill=source replaces one skill of a library arm (repeatable)",
+      '--arm <spec>',
+      "replace an arm's text, as <name>=<source>[,label=<text>]: a skill directory, the name of a skill text redgreen ships, or git:<repo>@<ref>:<subdir>; for a library arm, its whole skills library (a directory or git:<repo>@<ref>[:<subdir>] holding skills/<name>/SKILL.md), and <name>:<skill>=<source> replaces one of its skills; the tables name a replaced arm by its label, else by its source and commit (repeatable)",
       collect,
     )
     .option(
@@ -89,8 +89,8 @@ export function registerRunCommand(program: Command): void {
       'run only the k-th of n deterministic slices of the plan (merge with redgreen merge)',
     )
     .option(
-      '--only <scenario=id,arm=name,model=name>',
-      'run only these cells: the named arms crossed with the named scenarios and models (a key left out means all of it), e.g. --only scenario=s1,arm=green; repeatable, merged into one selection, and refused when that would change the cells the flags name; the subset is part of the campaign identity, and gates about cells it leaves out are dropped',
+      '--only <cells>',
+      'run only these cells, as scenario=<id>,arm=<name>,model=<name>: the named arms crossed with the named scenarios and models (a key left out means all of it), e.g. --only scenario=s1,arm=green; repeatable, merged into one selection, and refused when that would change the cells the flags name; the subset is part of the campaign identity, and gates about cells it leaves out are dropped',
       collect,
     )
     .option(
@@ -154,20 +154,22 @@ export function registerRunCommand(program: Command): void {
       [
         '',
         'Examples:',
-        '  redgreen run                                  # the default campaign (offline without a key)',
-        '  redgreen run --dry-run                        # what would run, and its estimated cost and time',
+        '  redgreen run               # the default campaign (offline without a key)',
+        '  redgreen run --dry-run     # what would run, its estimated cost and time',
         '  redgreen run --model scripted:forensic --reps 10',
-        '  redgreen run --model scripted:skill-reader --model scripted:literal   # two "models" side by side',
-        '  redgreen run scenarios/sdd-panel.campaign.json --arm red=<dir> --arm green=<dir>',
-        '  redgreen run --arm red=git:../superpowers@4118245:skills/subagent-driven-development \\',
-        '               --arm green=git:../superpowers@e90e40fb:skills/subagent-driven-development',
-        '  redgreen run scenarios/skill-triggering.campaign.json                  # library arms: skills installed as a plugin',
-        '  redgreen run scenarios/skill-triggering.campaign.json --arm red=git:../superpowers@v6.1.1 \\',
-        '               --arm green=git:../superpowers@main --arm green:test-driven-development=<dir>',
+        '  redgreen run --model scripted:skill-reader --model scripted:literal',
+        '  redgreen run sdd-panel --arm red=<dir> --arm green=<dir>',
+        '  redgreen run --arm red=git:../superpowers@4118245:skills/sdd,label=released \\',
+        '               --arm green=git:../superpowers@e90e40fb:skills/sdd',
+        '  redgreen run skill-triggering   # library arms: skills installed as a plugin',
+        '  redgreen run skill-triggering --arm red=git:../superpowers@v6.1.1 \\',
+        '               --arm green=git:../superpowers@main \\',
+        '               --arm green:test-driven-development=<dir>',
         '  redgreen run --resume results/plan-scoped-workspace-20261130-101500Z',
         '',
-        'Exit status: 0 when every planned rep is recorded, 1 when the run stopped early or reps are missing,',
-        '2 for bad input (nothing is built or run). Use `redgreen gate <dir>`, or --gate, to gate on the results.',
+        'Exit status: 0 when every planned rep is recorded, 1 when the run stopped',
+        'early or reps are missing, 2 for bad input (nothing is built or run). Use',
+        '`redgreen gate <dir>`, or --gate, to gate on the results.',
       ].join('\n'),
     )
     .action(async (campaignArg: string | undefined, flags: RunFlags) => {

@@ -241,7 +241,7 @@ function repTable(model: ResultsModel): string {
 function findingsSection(model: ResultsModel): string {
   const rows = model.reps.filter((row) => row.findings !== '');
   if (rows.length === 0)
-    return 'None: no check failed, and no observation without a summary (files left untouched, no commits, no subagents, …) failed.';
+    return 'None: no check failed (observations never gate: what they saw is in the Reps table).';
   return rows.map((row) => `- **${row.rep_id}** (${row.verdict}): ${row.findings}`).join('\n');
 }
 

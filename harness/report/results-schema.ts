@@ -49,7 +49,7 @@ export const repRowSchema = z
     status: z.enum(['completed', 'indeterminate']),
     indeterminate_stage: z.string(),
     stop_reason: z.string(),
-    /** Failing checks and failing observations without a summary (the old integrity and scope flags), `; `-separated details. */
+    /** The details of the failing checks, `; `-separated (observations never gate, so they are no findings). */
     findings: z.string(),
     skill_tree: z.string(),
     fixture_head: z.string(),

@@ -60,12 +60,11 @@ function repRow(loaded: LoadedResults, rep: RecordedRep): RepRow {
   const { meta, score } = rep;
   const ids = (checks: RepScore['checks'], outcome: string): string[] =>
     checks.filter((check) => check.outcome === outcome).map((check) => check.id);
-  const findings = [
-    ...score.checks.filter((check) => check.outcome === 'fail'),
-    ...score.observations.filter(
-      (check) => check.outcome === 'fail' && check.summary === undefined,
-    ),
-  ].map((check) => check.detail);
+  // Only failing checks are findings: an observation never gates, and one that "fails" (a ledger
+  // the session wrote, as the skill tells it to) may be the right move; the Reps table shows it.
+  const findings = score.checks
+    .filter((check) => check.outcome === 'fail')
+    .map((check) => check.detail);
   return {
     rep_id: rep.id,
     arm: meta.arm,

@@ -224,7 +224,7 @@ describe('report.html from a results model', () => {
     expect(page).not.toContain('Nothing needs attention');
     const attention = page.slice(page.indexOf('id="attention"'), page.indexOf('id="pass-rates"'));
     expect(attention).toContain('1 indeterminate rep(s)');
-    expect(attention).toContain('Findings in 1 rep(s)');
+    expect(attention).toContain('Failing checks in 1 rep(s)');
     expect(attention).toContain('href="#rep-red-s1-rep2"');
     expect(attention).toContain('href="#rep-red-s2-rep1"');
     expect(repGroup(page, 'red/s1-rep2')).toContain('verdict-row-indeterminate');

@@ -12,7 +12,7 @@ export function findingsSection(model: ResultsModel): SafeHtml {
   const rows = model.reps.filter((row) => row.findings !== '');
   const body =
     rows.length === 0
-      ? html`<p>None: no check failed, and no observation without a summary failed.</p>`
+      ? html`<p>None: no check failed (observations never gate: what they saw is in each rep's row).</p>`
       : html`<ul class="findings">${rows.map(
           (row) =>
             html`<li class="hl-integrity"><a href="#${repAnchor(row.rep_id)}"><code>${row.rep_id}</code></a> ${verdictBadge(row.verdict)}<ul>${row.findings

@@ -77,7 +77,7 @@ export function attentionSection(model: ResultsModel, details: RepDetails): Safe
   const ids = (rows: readonly { rep_id: string }[]): string[] => rows.map((row) => row.rep_id);
   if (findings.length > 0)
     items.push(
-      html`<li class="alert-integrity"><strong>Findings in ${findings.length} rep(s)</strong> (failing checks or observations): ${repLinks(ids(findings))}. <a href="#findings">Details</a>.</li>`,
+      html`<li class="alert-integrity"><strong>Failing checks in ${findings.length} rep(s)</strong>: ${repLinks(ids(findings))}. <a href="#findings">Details</a>.</li>`,
     );
   if (indeterminate.length > 0)
     items.push(
@@ -96,7 +96,7 @@ export function attentionSection(model: ResultsModel, details: RepDetails): Safe
       html`<li class="alert-indeterminate"><strong>Transcript problems in ${unreadable.length} rep(s)</strong>: ${repLinks(ids(unreadable))}.</li>`,
     );
   if (items.length === 0) {
-    return html`<section id="attention" class="attention attention-clear" aria-label="Needs attention"><p>Nothing needs attention: no failing check or observation, no indeterminate reps, no overridden verdicts, every planned rep recorded.</p></section>`;
+    return html`<section id="attention" class="attention attention-clear" aria-label="Needs attention"><p>Nothing needs attention: no failing check, no indeterminate reps, no overridden verdicts, every planned rep recorded.</p></section>`;
   }
   return html`<section id="attention" class="attention" aria-labelledby="attention-title"><h2 id="attention-title">Needs attention</h2><ul>${items}</ul></section>`;
 }
