@@ -133,7 +133,8 @@ export function readCampaignFile(file: string): Result<CampaignConfig, InputErro
     );
   }
   const parsed = campaignSchema.safeParse(json);
-  if (!parsed.success) return err(inputErrorFromZod(file, parsed.error));
+  if (!parsed.success)
+    return err(inputErrorFromZod(file, parsed.error, { schema: campaignSchema, data: json }));
   return ok(parsed.data);
 }
 

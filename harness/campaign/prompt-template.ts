@@ -1,6 +1,10 @@
+import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import Handlebars from 'handlebars';
+import { didYouMean } from '../lib/did-you-mean.js';
 import { type InputError, inputError } from '../lib/input-error.js';
+import { packageRoot } from '../lib/package-root.js';
 import { err, ok, type Result } from '../lib/result.js';
 
 /** The variables every session prompt is rendered with. */
@@ -54,6 +58,21 @@ function referencedNames(program: hbs.AST.Program): Set<string> {
   return names;
 }
 
+/** The templates a bare prompt name may take: those of `dir` and those redgreen ships, sorted. */
+function templateNames(dir: string): string[] {
+  const names = new Set<string>();
+  for (const folder of [dir, path.join(packageRoot(), 'scenarios', 'prompts')]) {
+    try {
+      for (const file of readdirSync(folder)) {
+        if (file.endsWith('.hbs')) names.add(file.slice(0, -'.hbs'.length));
+      }
+    } catch {
+      // a folder that is not there offers no template
+    }
+  }
+  return [...names].sort();
+}
+
 /**
  * Load a Handlebars prompt template and check, before any session starts,
  * that it uses no variable redgreen does not supply (and no {{planPath}} in
@@ -70,11 +89,15 @@ export async function loadPromptTemplate(
   try {
     source = await readFile(templatePath, 'utf8');
   } catch {
+    const known = templateNames(path.dirname(templatePath));
+    const wanted = path.basename(templatePath, '.hbs');
     return err(
       inputError(
         inputName,
         `prompt template ${templatePath} cannot be read`,
-        'name a template that exists in scenarios/prompts/ (without .hbs)',
+        known.length === 0
+          ? 'name a template that exists in the prompts/ folder beside the scenario folder, or one redgreen ships (without .hbs), or give a .hbs path'
+          : `${didYouMean(wanted, known)}name one of ${known.join(', ')} (without .hbs), or give a .hbs path`,
       ),
     );
   }

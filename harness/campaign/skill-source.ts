@@ -1,13 +1,13 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { chmod, mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import { isolatedGitEnvironment } from '../fixture/index.js';
 import { didYouMean } from '../lib/did-you-mean.js';
 import { type InputError, inputError } from '../lib/input-error.js';
-import { packageRoot } from '../lib/package-root.js';
 import { err, ok, type Result } from '../lib/result.js';
+import { shippedSkillDir, shippedSkillNames } from '../lib/shipped-skills.js';
 import { directoryTreeId } from './tree-id.js';
 
 /**
@@ -46,22 +46,6 @@ async function git(
 
 function isDirectory(dir: string): boolean {
   return existsSync(dir) && statSync(dir).isDirectory();
-}
-
-/** Where the skill texts redgreen ships live (`skills-under-test/<name>`). */
-export function shippedSkillsDir(): string {
-  return path.join(packageRoot(), 'skills-under-test');
-}
-
-/** The names of the skill texts redgreen ships, sorted. */
-export function shippedSkillNames(): string[] {
-  try {
-    return readdirSync(shippedSkillsDir())
-      .filter((name) => existsSync(path.join(shippedSkillsDir(), name, 'SKILL.md')))
-      .sort();
-  } catch {
-    return [];
-  }
 }
 
 /**
@@ -185,7 +169,7 @@ export async function resolveSkillSource(
   const bare = !spec.startsWith('git:') && !spec.includes('/');
   const shipped =
     bare && !isDirectory(path.resolve(baseDir, spec))
-      ? path.join(shippedSkillsDir(), spec)
+      ? shippedSkillDir(spec)
       : undefined;
   if (shipped !== undefined && !isDirectory(shipped)) {
     const names = shippedSkillNames();

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { DecisionsFile } from '../judge/adjudicate.js';
 import { ExitCode, failWithInputError } from './exit.js';
 import { withResultsLock } from './report-commands.js';
 
@@ -86,6 +87,7 @@ async function adjudicateAction(dir: string, flags: AdjudicateFlags): Promise<nu
   if (!loaded.ok) return failWithInputError(loaded.error);
   const queue = await adjudicationQueue(loaded.value);
   const settledBefore = new Set(Object.keys(loaded.value.overrides));
+  let decided: DecisionsFile | undefined;
   if (decisions !== undefined) {
     const checked = adjudicate.checkDecisions(
       flags.decisions as string,
@@ -94,6 +96,7 @@ async function adjudicateAction(dir: string, flags: AdjudicateFlags): Promise<nu
       settledBefore,
     );
     if (!checked.ok) return failWithInputError(checked.error);
+    decided = checked.value.decisions;
     for (const id of checked.value.alreadySettled) {
       process.stdout.write(`${id}: already settled in overrides.json; kept as it is\n`);
     }
@@ -112,7 +115,7 @@ async function adjudicateAction(dir: string, flags: AdjudicateFlags): Promise<nu
       queue,
       async (rep, position) => {
         if (keys === undefined) {
-          const decision = decisions?.ok === true ? decisions.value[rep.id] : undefined;
+          const decision = decided?.[rep.id];
           if (decision === undefined || decision.verdict === 'skip') {
             print(`${rep.id}: skipped`);
             return { verdict: 'skip' };
@@ -129,7 +132,7 @@ async function adjudicateAction(dir: string, flags: AdjudicateFlags): Promise<nu
         }
         const verdict = key === 'p' ? 'pass' : 'fail';
         const fallback = adjudicate.defaultReason(rep, verdict);
-        const reason = await keys.line(`${verdict}: reason (Enter for "${fallback}"): `);
+        const reason = await keys.line(`${rep.id} ${verdict}: reason (Enter for "${fallback}"): `);
         if (reason === QUIT) return { verdict: 'quit' };
         print(`${rep.id}: ${verdict} recorded`);
         return { verdict, reason: reason.trim() === '' ? fallback : reason.trim() };

@@ -38,14 +38,22 @@ const decisionSchema = z
     path: ['reason'],
   });
 
-export const decisionsFileSchema = z.record(
+const repIdsSchema = z.record(
   z.string().regex(/^[a-z][a-z0-9-]*\/[a-z0-9][a-z0-9-]*-rep\d+$/, 'rep ids look like red/s1-rep3'),
-  decisionSchema,
+  z.unknown(),
 );
+export const decisionsFileSchema = z.record(z.string(), decisionSchema);
 export type DecisionsFile = z.infer<typeof decisionsFileSchema>;
 
-/** Read and validate a decisions file. */
-export async function readDecisionsFile(file: string): Promise<Result<DecisionsFile, InputError>> {
+/**
+ * Read a decisions file: JSON whose keys are rep ids. Each decision is
+ * validated by checkDecisions, after its rep is known to be one the
+ * walk-through asks about (a typo in a rep id is said first, never as a
+ * missing reason).
+ */
+export async function readDecisionsFile(
+  file: string,
+): Promise<Result<Record<string, unknown>, InputError>> {
   let json: unknown;
   try {
     json = JSON.parse(await readFile(file, 'utf8'));
@@ -61,7 +69,7 @@ export async function readDecisionsFile(file: string): Promise<Result<DecisionsF
       ),
     );
   }
-  const parsed = decisionsFileSchema.safeParse(json);
+  const parsed = repIdsSchema.safeParse(json);
   return parsed.success
     ? ok(parsed.data)
     : err(inputErrorFromZod(`--decisions ${file}`, parsed.error));
@@ -69,17 +77,21 @@ export async function readDecisionsFile(file: string): Promise<Result<DecisionsF
 
 /**
  * Check a decisions file against the queue: every rep it names must be one
- * the walk-through asks about, or one already settled (kept as it is).
+ * the walk-through asks about, or one already settled (kept as it is); then
+ * each decision must be valid (a pass or a fail has a reason).
  */
 export function checkDecisions(
   file: string,
-  decisions: DecisionsFile,
+  raw: Readonly<Record<string, unknown>>,
   queue: readonly QueuedRep[],
   settled: ReadonlySet<string>,
-): Result<{ readonly alreadySettled: readonly string[] }, InputError> {
+): Result<
+  { readonly decisions: DecisionsFile; readonly alreadySettled: readonly string[] },
+  InputError
+> {
   const asked = new Set(queue.map((rep) => rep.id));
   const alreadySettled: string[] = [];
-  for (const id of Object.keys(decisions)) {
+  for (const id of Object.keys(raw)) {
     if (asked.has(id)) continue;
     if (settled.has(id)) {
       alreadySettled.push(id);
@@ -89,11 +101,20 @@ export function checkDecisions(
       inputError(
         `--decisions ${file}: ${id}`,
         'is neither a disagreement between checks and judge nor an indeterminate rep of this run',
-        'decide only the reps `redgreen adjudicate` lists (override any other rep by editing overrides.json by hand)',
+        `decide only the reps \`redgreen adjudicate\` lists${
+          queue.length === 0
+            ? ' (none is left)'
+            : ` (${queue
+                .map((rep) => rep.id)
+                .slice(0, 5)
+                .join(', ')}${queue.length > 5 ? ', …' : ''})`
+        }; override any other rep by editing overrides.json by hand`,
       ),
     );
   }
-  return ok({ alreadySettled });
+  const parsed = decisionsFileSchema.safeParse(raw);
+  if (!parsed.success) return err(inputErrorFromZod(`--decisions ${file}`, parsed.error));
+  return ok({ decisions: parsed.data, alreadySettled });
 }
 
 /** Refuse a results directory this process cannot write (or whose overrides.json it cannot). */

@@ -9,14 +9,15 @@
  * cursor, retitle the window) is shown as a visible stand-in instead.
  */
 import type { QueuedRep } from './adjudication-queue.js';
-import { capText, inputLines, toolCallDigest } from './material.js';
+import { blindWorkPaths, capText, inputLines, toolCallDigest } from './material.js';
 
 const REPLY_LINES = 40;
 const CALLS_SHOWN = 25;
 
 function replyExcerpt(reply: string): string[] {
   if (reply.trim() === '') return ['  (no reply text)'];
-  const lines = reply.replace(/\s+$/, '').split('\n');
+  // Paths in the work root are blinded as in the tool calls (material.ts): they name the arm.
+  const lines = blindWorkPaths(reply.replace(/\s+$/, '')).split('\n');
   const shown = lines.slice(0, REPLY_LINES).map((line) => `  ${line}`);
   if (lines.length > REPLY_LINES)
     shown.push(`  [… ${lines.length - REPLY_LINES} more lines in reply.md]`);
@@ -53,7 +54,7 @@ export function adjudicationScreen(rep: QueuedRep, position: number, total: numb
       ? ['  none']
       : rep.dispatches.map(
           (dispatch) =>
-            `  ${dispatch.tool}${dispatch.captured ? ' (captured)' : ''}:\n${capText(inputLines(dispatch.input, '    ').join('\n'), 1200)}`,
+            `  ${dispatch.tool}${dispatch.captured ? ' (captured)' : ''}:\n${capText(blindWorkPaths(inputLines(dispatch.input, '    ').join('\n')), 1200)}`,
         );
   const controllerCalls = (rep.toolCalls ?? []).filter(
     (call) => call.parentToolUseId === undefined || call.parentToolUseId === null,
@@ -76,10 +77,12 @@ export function adjudicationScreen(rep: QueuedRep, position: number, total: numb
               `  ${item.id}: ${item.verdict}${item.answered === item.verdict ? '' : ` (answered ${item.answered}; quote not found)`}${item.quote === '' ? '' : ` — "${item.quote}"`} — ${item.rationale}`,
           ),
         ];
+  // The header is said again above the keys: a screen taller than the terminal scrolls it away.
+  const header = `[${position}/${total}] ${rep.id} — ${why}`;
   const text = [
     '',
     '='.repeat(78),
-    `[${position}/${total}] ${rep.id} — ${why}`,
+    header,
     '='.repeat(78),
     'Reply:',
     ...replyExcerpt(rep.reply),
@@ -91,8 +94,9 @@ export function adjudicationScreen(rep: QueuedRep, position: number, total: numb
     ...checks,
     'Judge:',
     ...judge,
-    '',
-    ADJUDICATION_KEYS,
+    '-'.repeat(78),
+    header,
+    `${rep.id}: ${ADJUDICATION_KEYS}`,
   ].join('\n');
   return visibleControls(text);
 }

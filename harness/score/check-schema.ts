@@ -11,6 +11,8 @@
  * with sample facts here and parsed again with the rep's facts when it runs.
  */
 import { z } from 'zod';
+import { didYouMean } from '../lib/did-you-mean.js';
+import { knownFields } from '../lib/zod-input-error.js';
 import { nameSchema } from './param-types.js';
 import {
   type FactShapes,
@@ -240,7 +242,21 @@ export function compileCheck(
     };
   }
   const structure = leafCheckSchemas[verb].safeParse(raw);
-  if (!structure.success) return { ok: false, problem: zodProblem(where, structure.error) };
+  if (!structure.success) {
+    const problem = zodProblem(where, structure.error);
+    const allowed = knownFields(leafCheckSchemas[verb], raw, []);
+    const unknown = structure.error.issues.find((issue) => issue.code === 'unrecognized_keys');
+    return {
+      ok: false,
+      problem:
+        unknown?.code === 'unrecognized_keys' && unknown.path.length === 0 && allowed !== undefined
+          ? {
+              ...problem,
+              fix: `${didYouMean(unknown.keys[0] ?? '', allowed)}a ${verb} check takes ${allowed.map((name) => `"${name}"`).join(', ')}`,
+            }
+          : problem,
+    };
+  }
   // The params as written, with the verb's defaults filled in (a default may name a placeholder).
   const { verb: _verb, id: _id, why: _why, ...params } = structure.data as Record<string, unknown>;
   const unknown = placeholderNames(params).find((name) => context.facts[name] === undefined);

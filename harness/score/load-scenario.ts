@@ -13,9 +13,11 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { fixtureFactShapes } from '../fixture/scenario-facts.js';
 import { validateJudgeSpec } from '../judge/judge-spec.js';
+import { didYouMean } from '../lib/did-you-mean.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { packageRoot } from '../lib/package-root.js';
 import { err, ok, type Result } from '../lib/result.js';
+import { shippedSkillDir, shippedSkillNames } from '../lib/shipped-skills.js';
 import { type CheckNode, type CompileContext, compileCheck } from './check-schema.js';
 import { compileObservation, type ObservationNode } from './compile-observation.js';
 import { type CompiledSection, compileSections } from './compile-report.js';
@@ -178,7 +180,10 @@ export function loadScenarioDir(
     );
   }
   const shell = scenarioShellSchema.safeParse(data.value);
-  if (!shell.success) return err(scenarioFieldError(file, shell.error));
+  if (!shell.success)
+    return err(
+      scenarioFieldError(file, shell.error, { schema: scenarioShellSchema, data: data.value }),
+    );
   const config = shell.data;
   if (config.user !== undefined && config.stop !== 'complete') {
     return err(
@@ -297,13 +302,23 @@ export function loadScenarioDir(
               ]),
             ),
           };
+    if (run.skill !== undefined && !run.skill.includes('/') && !existsSync(skillDir)) {
+      const names = shippedSkillNames();
+      return err(
+        inputError(
+          `${where}.skill`,
+          `"${run.skill}" is no skill text redgreen ships (a bare name is one of those; a folder is a path with a /)`,
+          `${didYouMean(run.skill, names)}use one of ${names.join(', ')}, or the path of a skill folder relative to the scenario folder`,
+        ),
+      );
+    }
     const unknownId = run.failing.find((id) => !postIds.has(id));
     if (unknownId !== undefined) {
       return err(
         inputError(
           `${where}.failing`,
           `names "${unknownId}", which is not a post check`,
-          `use post check ids: ${[...postIds].join(', ')}`,
+          `${didYouMean(unknownId, [...postIds])}use post check ids: ${[...postIds].join(', ')}`,
         ),
       );
     }
@@ -358,9 +373,7 @@ export function listScenarioIds(scenariosDir: string): string[] {
  * name is one of its fixtures; a path is relative to the scenario folder.
  */
 export function calibrationSkillDir(skill: string, scenarioDir: string): string {
-  return skill.includes('/')
-    ? path.resolve(scenarioDir, skill)
-    : path.join(packageRoot(), 'skills-under-test', skill);
+  return skill.includes('/') ? path.resolve(scenarioDir, skill) : shippedSkillDir(skill);
 }
 
 /** A scenario folder from an id (under `scenariosDir`) or a path; an unknown id lists the known ones. */

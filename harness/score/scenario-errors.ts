@@ -2,8 +2,10 @@
  * One-line InputErrors for problems found in a scenario file: the file, the
  * field path, the problem, the fix.
  */
-import type { ZodError, z } from 'zod';
+import type { ZodError, ZodType, z } from 'zod';
+import { didYouMean } from '../lib/did-you-mean.js';
 import { type InputError, inputError } from '../lib/input-error.js';
+import { knownFields } from '../lib/zod-input-error.js';
 import type { CheckProblem } from './check-schema.js';
 
 function pathText(issuePath: readonly PropertyKey[]): string {
@@ -32,16 +34,25 @@ export function specificIssue(issue: z.core.$ZodIssue): z.core.$ZodIssue {
   return { ...best, path: [...issue.path, ...best.path] } as z.core.$ZodIssue;
 }
 
-export function scenarioFieldError(file: string, error: ZodError): InputError {
+export function scenarioFieldError(
+  file: string,
+  error: ZodError,
+  /** The schema and data that failed: an unknown field's fix then lists the fields allowed there. */
+  against?: { readonly schema: ZodType; readonly data: unknown },
+): InputError {
   const first = error.issues[0];
   const issue = first === undefined ? undefined : specificIssue(first);
   const field = pathText(issue?.path ?? []);
   const where = field === '' ? file : `${file}: ${field}`;
   if (issue?.code === 'unrecognized_keys') {
+    const allowed =
+      against === undefined ? undefined : knownFields(against.schema, against.data, issue.path);
     return inputError(
       where,
       `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${key}"`).join(', ')}`,
-      'remove it or fix its spelling (see docs/writing-a-scenario.md)',
+      allowed === undefined
+        ? 'remove it or fix its spelling (see docs/writing-a-scenario.md)'
+        : `${didYouMean(issue.keys[0] ?? '', allowed)}use ${allowed.map((name) => `"${name}"`).join(', ')} (see docs/writing-a-scenario.md)`,
     );
   }
   return inputError(

@@ -173,7 +173,7 @@ describe('the scenario user block at load', () => {
       refusal((s) => {
         userOf(s).answer = 'x';
       }),
-    ).toMatch(/user: unknown field "answer"; remove it or fix its spelling/);
+    ).toMatch(/user: unknown field "answer"; did you mean "answers"\? use "answers"/);
     expect(
       refusal((s) => {
         userOf(s).maxAnswers = -1;

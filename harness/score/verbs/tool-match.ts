@@ -57,7 +57,12 @@ export type DispatchSeatSelector = z.infer<typeof dispatchSeatSelectorSchema>;
 export const toolMatchShape = {
   /** A tool name, or several (any of them). */
   tool: z.union([nonBlank, z.array(nonBlank).min(1)]).optional(),
-  seat: z.union([seatSelectorSchema, dispatchSeatSelectorSchema]).default('any'),
+  seat: z
+    .union([seatSelectorSchema, dispatchSeatSelectorSchema], {
+      error:
+        'must be "controller", "subagent", "any", or one dispatch\'s subagent as { "subagentType", "description", "model" }',
+    })
+    .default('any'),
   /** Input fields and a regular expression each must match (a non-string field as JSON). */
   input: z.record(z.string().min(1), regexSource).optional(),
   /**
