@@ -82,6 +82,25 @@ export interface CheckReport {
     readonly skillDir: { readonly path: string; readonly from: '--skill-dir' | 'prompt' } | null;
   };
   readonly score: RepScore;
+  /** What may be wrong with the inputs, though nothing refuses them (a prompt of another scenario). */
+  readonly hints: readonly string[];
+}
+
+/**
+ * A hint when the session's prompt names none of the scenario's plans (by
+ * path, file name or alias): the transcript is likely of another scenario,
+ * whose checks would then be the wrong ones. Undefined when it names one.
+ */
+export function promptHint(
+  scenarioId: string,
+  prompt: string,
+  plans: readonly string[],
+  aliases: readonly string[],
+): string | undefined {
+  const names = [...plans, ...plans.map((plan) => path.basename(plan)), ...aliases];
+  const lower = prompt.toLowerCase();
+  if (names.some((name) => name !== '' && lower.includes(name.toLowerCase()))) return undefined;
+  return `the transcript's prompt names none of ${scenarioId}'s plans (${plans.join(', ')}): was the session run on this scenario's fixture? A transcript of another scenario is scored with the wrong checks; pass that scenario's id`;
 }
 
 /** The largest reply read: replies are a few KB; this leaves room for pasted logs. */
@@ -175,6 +194,7 @@ export async function checkSession(
   });
 
   let inputs: RepInputs = {};
+  const hints: string[] = [];
   let transcriptSource: CheckReport['sources']['transcript'] = null;
   let replySource: CheckReport['sources']['reply'] = null;
   let toolUses: number | null = null;
@@ -212,6 +232,20 @@ export async function checkSession(
             read.value.prompt,
           );
     if (skillDir === null && prompted !== undefined) skillDir = { path: prompted, from: 'prompt' };
+    const hint =
+      read.value.prompt === undefined
+        ? undefined
+        : promptHint(
+            scenario.value.id,
+            read.value.prompt,
+            fixturePlans(
+              recipeFacts.value.plan,
+              recipeFacts.value.ledgers.map((ledger) => ledger.plan),
+              Object.keys(scenario.value.config.plans),
+            ),
+            Object.values(scenario.value.config.plans).flatMap((plan) => plan.aliases ?? []),
+          );
+    if (hint !== undefined) hints.push(hint);
     transcriptSource = {
       file: read.value.files[0] ?? transcripts[0] ?? '',
       files: read.value.files,
@@ -300,6 +334,7 @@ export async function checkSession(
       skillDir,
     },
     score,
+    hints,
   });
 }
 
@@ -382,6 +417,7 @@ export function formatCheckReport(report: CheckReport): string {
     'reasons:',
     ...score.reasons.map((reason) => `  - ${reason}`),
     ...(score.notAssessed.length === 0 ? [] : [notAssessedLine(report)]),
+    ...report.hints.map((hint) => `hint: ${hint}`),
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -15,6 +15,7 @@ import {
   AGREEMENT_RULE,
   agreementCells,
   judgeSummaryLine,
+  noDisagreementText,
   scopeLabel,
 } from './report-text.js';
 
@@ -35,7 +36,7 @@ export function disagreementSection(model: ResultsModel): SafeHtml {
   const { disagreements } = model.judge;
   const body =
     disagreements.length === 0
-      ? html`<p>None: wherever both decided, the judge agreed with the checks.</p>`
+      ? html`<p>${noDisagreementText(model.judge)}</p>`
       : html`<p>${disagreements.filter((row) => !row.adjudicated).length} unresolved, ${disagreements.filter((row) => row.adjudicated).length} adjudicated (<code>redgreen adjudicate</code> settles them).</p>${disagreements.map(disagreementBlock)}`;
   return html`<section id="disagreements" aria-labelledby="disagreements-title"><h2 id="disagreements-title">Disagreements: checks vs judge</h2>${body}</section>`;
 }

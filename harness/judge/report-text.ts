@@ -124,10 +124,20 @@ function disagreementHeading(row: Disagreement): string {
   return `**${row.rep_id}**: checks ${row.checks_verdict}, judge ${row.judge_verdict} — ${state}`;
 }
 
+/**
+ * What to say when nothing disagrees: that the judge agreed wherever both
+ * decided, or, when no rep was decided by both, that nothing was compared.
+ */
+export function noDisagreementText(judge: JudgeSection): string {
+  const overall = judge.rows.find((row) => row.scope === 'all')?.agreement;
+  return overall !== undefined && overall.compared === 0
+    ? 'None compared: no rep was decided by both the checks and the judge.'
+    : 'None: wherever both decided, the judge agreed with the checks.';
+}
+
 /** Every disagreement: the checks and the judge's items side by side. */
 export function disagreementsMarkdown(judge: JudgeSection): string {
-  if (judge.disagreements.length === 0)
-    return 'None: wherever both decided, the judge agreed with the checks.';
+  if (judge.disagreements.length === 0) return noDisagreementText(judge);
   return judge.disagreements
     .map((row) =>
       [

@@ -54,6 +54,19 @@ export function cellName(cell: Pick<CellSummary, 'scenario' | 'arm'>): string {
 }
 
 /**
+ * A classification's value as a sentence says it: `neither` and `both` of
+ * two labels name them (`5 neither structural nor forensic`), any other
+ * value is itself.
+ */
+export function tallyValueText(value: string, labels: readonly string[] | undefined): string {
+  if (labels?.length !== 2) return value;
+  const [a, b] = labels;
+  if (value === 'neither') return `neither ${a} nor ${b}`;
+  if (value === 'both') return `both ${a} and ${b}`;
+  return value;
+}
+
+/**
  * Each summarised observation of a cell's decided reps, as the Notes say it:
  * `resolution: 5 structural`, `none via …`.
  */
@@ -65,10 +78,13 @@ function observationSentences(cell: CellSummary): string[] {
     }
     const counts = Object.entries(summary.counts)
       .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
-      .map(([value, count]) => `${count} ${value}`);
+      .map(([value, count]) => `${count} ${tallyValueText(value, summary.labels)}`);
     return `${summary.title}: ${counts.join(', ')}`;
   });
 }
+
+/** The most of a failure reason the Results table's Notes quote. */
+const NOTE_REASON = 160;
 
 function notes(cell: CellSummary, rows: readonly RepRow[]): string {
   const parts: string[] = [];
@@ -87,8 +103,13 @@ function notes(cell: CellSummary, rows: readonly RepRow[]): string {
       row.model === cell.model &&
       row.verdict === 'fail',
   );
-  if (firstFail !== undefined)
-    parts.push(`e.g. ${firstFail.rep_id}: ${firstFail.reasons.split('; ')[0] ?? ''}`);
+  if (firstFail !== undefined) {
+    // A table cell (and a PR comment) quotes the first reason, cut: score.json has it whole.
+    const reason = firstFail.reasons.split('; ')[0] ?? '';
+    parts.push(
+      `e.g. ${firstFail.rep_id}: ${reason.length > NOTE_REASON ? `${reason.slice(0, NOTE_REASON)}…` : reason}`,
+    );
+  }
   return parts.join('; ');
 }
 

@@ -84,6 +84,8 @@ export const observationSummarySchema = z.discriminatedUnion('kind', [
       id: z.string(),
       title: z.string(),
       counts: z.record(z.string(), z.number().int()),
+      /** A classification's labels (what `both` and `neither` are of); absent for another tally. */
+      labels: z.array(z.string()).optional(),
     })
     .strict(),
   z

@@ -25,6 +25,7 @@ export function seatToolsColumns(withModel: boolean): string[] {
     'Arm',
     'Decided reps',
     'Seats',
+    'Resumes',
     'Tool calls per decided rep',
     'mean',
     'median',
@@ -36,6 +37,7 @@ export function seatToolsColumns(withModel: boolean): string[] {
 export const SEAT_TOOLS_NUMERIC_COLUMNS: ReadonlySet<string> = new Set([
   'Decided reps',
   'Seats',
+  'Resumes',
   'mean',
   'median',
   'range',
@@ -49,6 +51,7 @@ export function seatToolsRow(cell: SeatToolCell, withModel: boolean): string[] {
     cell.arm.toUpperCase(),
     String(cell.values.length),
     String(cell.seats),
+    String(cell.resumes),
     cell.values.join(' / ') || '—',
     num(cell.mean),
     num(cell.median),

@@ -61,6 +61,8 @@ export const seatToolCellSchema = z
     values: z.array(z.number().int().nonnegative()),
     /** Seats of the group over those reps. */
     seats: z.number().int().nonnegative(),
+    /** SendMessage resumes of those seats, over those reps. */
+    resumes: z.number().int().nonnegative(),
     mean: z.number().nullable(),
     median: z.number().nullable(),
     min: z.number().nullable(),
@@ -180,6 +182,7 @@ export function seatToolSummary(
         group,
         values,
         seats: own.reduce((sum, row) => sum + (row?.seats ?? 0), 0),
+        resumes: own.reduce((sum, row) => sum + (row?.resumes ?? 0), 0),
         mean: mean(values),
         median: median(values),
         min: values.length === 0 ? null : Math.min(...values),

@@ -129,11 +129,15 @@ function observationSummaries(scores: readonly RepScore[]): ObservationSummaryRo
         const counts = known?.kind === 'tally' ? known.counts : {};
         const seen = observation.observed ?? observation.outcome;
         counts[seen] = (counts[seen] ?? 0) + 1;
+        const labels = Array.isArray(observation.params.labels)
+          ? observation.params.labels.filter((label): label is string => typeof label === 'string')
+          : [];
         summaries.set(observation.id, {
           kind: 'tally',
           id: observation.id,
           title: summary.tally,
           counts,
+          ...(labels.length === 0 ? {} : { labels }),
         });
       } else {
         const known = summaries.get(observation.id);

@@ -90,6 +90,16 @@ export function listed(items: readonly string[], limit = 5): string {
   return items.length > limit ? `${shown} and ${items.length - limit} more` : shown;
 }
 
+/** The longest pattern a detail quotes whole; a longer one is cut (score.json keeps it in the check's params). */
+const PATTERN_QUOTE = 60;
+
+/** A pattern as a detail quotes it: `/…/`, cut with its length said when it is long. */
+export function quotedPattern(pattern: string): string {
+  return pattern.length <= PATTERN_QUOTE
+    ? `/${pattern}/`
+    : `/${pattern.slice(0, PATTERN_QUOTE)}…/ (a ${pattern.length}-character pattern)`;
+}
+
 /** `n thing` / `n things`. */
 export function counted(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;

@@ -95,7 +95,7 @@ describe('redgreen run: the default campaign offline', () => {
       /\| S1 GREEN \|[^\n]*\| 95% CI 57%–100%; resolution: 5 structural; none via commit-content forensics; tool_uses [\d/]+ \|/,
     );
     expect(markdown).toMatch(
-      /\| S1 RED \|[^\n]*resolution: 5 neither;[^\n]*e\.g\. red\/s1-rep1: first-dispatch: /,
+      /\| S1 RED \|[^\n]*resolution: 5 neither structural nor forensic;[^\n]*e\.g\. red\/s1-rep1: first-dispatch: /,
     );
     expect(markdown).toContain('scripted policy');
     // The skill texts are named as read, not as the campaign file spelt them relative to itself.

@@ -234,7 +234,7 @@ describe('tool calls by seat group in the report', () => {
     const model = { seatTools: summary } as ResultsModel;
     const markdown = seatToolsSection(model).join('\n');
     expect(markdown).toContain('## Tool calls by seat\n\n### full-greetings\n');
-    const controllerRow = `| controller | GREEN | 1 | 1 | ${resumed.get('controller')?.size} |`;
+    const controllerRow = `| controller | GREEN | 1 | 1 | 0 | ${resumed.get('controller')?.size} |`;
     expect(markdown).toContain(controllerRow);
     const csv = seatToolsCsv(model) ?? '';
     const lines = csv.trim().split('\n');

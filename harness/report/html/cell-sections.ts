@@ -1,4 +1,10 @@
-import { COMPARISON_COLUMNS, costHeading, fixtureOf, toolUsesRule } from '../markdown.js';
+import {
+  COMPARISON_COLUMNS,
+  costHeading,
+  fixtureOf,
+  tallyValueText,
+  toolUsesRule,
+} from '../markdown.js';
 import { findCell } from '../model-tables.js';
 import type { ResultsModel } from '../results-schema.js';
 import { cellLabel, scenarioLabel } from './cell-labels.js';
@@ -67,7 +73,7 @@ export function toolUsesSection(model: ResultsModel, chartSvg: string): SafeHtml
       tally?.kind === 'tally'
         ? Object.entries(tally.counts)
             .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
-            .map(([value, count]) => `${count} ${value}`)
+            .map(([value, count]) => `${count} ${tallyValueText(value, tally.labels)}`)
             .join(', ')
         : '';
     const boot = cell.toolUses.bootstrap95Mean;

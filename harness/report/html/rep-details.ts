@@ -5,6 +5,7 @@ import { describeError } from '../../lib/describe-error.js';
 import type { CheckResult } from '../../score/evaluate.js';
 import type { ToolCall } from '../../score/tool-call.js';
 import { readTranscript } from '../../score/transcripts/claude-messages.js';
+import { type RecordedQuestion, readQuestions } from '../../score/user-question-record.js';
 import type { RecordedRep } from '../load-results.js';
 
 /**
@@ -31,6 +32,8 @@ export interface RepDetail {
   /** Every check and observation with its outcome (what the page lists, and marks on the calls it cites). */
   readonly checks: readonly CheckResult[];
   readonly observations: readonly CheckResult[];
+  /** What a scripted user was asked and answered (`stop: complete`); undefined when no scripted user ran. */
+  readonly questions?: readonly RecordedQuestion[] | undefined;
 }
 
 export type RepDetails = ReadonlyMap<string, RepDetail>;
@@ -43,10 +46,11 @@ export async function loadRepDetails(
   const details = new Map<string, RepDetail>();
   for (const rep of reps) {
     // A rep's files are untrusted input: only a regular file is read (a FIFO would block the report).
-    const read = await readRegularText(path.join(rep.dir, REP_FILES.transcript)).then(
-      (text) => ({ ok: true as const, value: readTranscript(text) }),
+    const text = await readRegularText(path.join(rep.dir, REP_FILES.transcript)).then(
+      (value) => ({ ok: true as const, value }),
       (error: unknown) => ({ ok: false as const, error: { problem: describeError(error) } }),
     );
+    const read = text.ok ? { ok: true as const, value: readTranscript(text.value) } : text;
     details.set(rep.id, {
       id: rep.id,
       relativeDir: path.relative(root, rep.dir).split(path.sep).join('/'),
@@ -62,6 +66,10 @@ export async function loadRepDetails(
       wouldFail: rep.score.wouldFail,
       checks: [...rep.score.pre, ...rep.score.checks],
       observations: rep.score.observations,
+      questions:
+        text.ok && text.value.includes('"user_script"')
+          ? readQuestions(text.value).questions
+          : undefined,
     });
   }
   return details;

@@ -1,3 +1,5 @@
+import { parseReplyFile } from '../../score/reply-file.js';
+import type { RecordedQuestion } from '../../score/user-question-record.js';
 import type { RepRow, ResultsModel } from '../results-schema.js';
 import { legendBadge, modelName, repVerdict } from './badges.js';
 import { cellKey, cellLabel } from './cell-labels.js';
@@ -59,6 +61,23 @@ ${model.legend === null ? '' : html`<label>${model.legend.title} <select name="l
 <output id="rep-count" aria-live="polite"></output>
 </form>
 <noscript><p class="muted">Filtering needs JavaScript; every rep is listed below.</p></noscript>`;
+}
+
+/** What the scripted user was asked and how it answered, question by question (`stop: complete`). */
+function scriptedUserPanel(detail: RepDetail): SafeHtml | string {
+  if (detail.questions === undefined) return '';
+  if (detail.questions.length === 0)
+    return html`<h4>Scripted user</h4><p class="muted">The session asked the scripted user nothing.</p>`;
+  const answered = (question: RecordedQuestion): string =>
+    question.source === null
+      ? 'no answer recorded'
+      : question.source === 'unanswered'
+        ? 'not answered (past maxAnswers)'
+        : `${question.source === 'rule' ? `rule ${question.rule ?? ''}` : 'the default'}: ${question.answer ?? ''}`;
+  return html`<h4>Scripted user</h4><ul class="user-answers">${detail.questions.map(
+    (question) =>
+      html`<li><span class="muted">${question.seat}, via ${question.via}:</span> ${question.text} <strong>→</strong> ${answered(question)}</li>`,
+  )}</ul>`;
 }
 
 function findingsCell(row: RepRow): SafeHtml {
@@ -130,7 +149,15 @@ function repBody(row: RepRow, detail: RepDetail | undefined, limits: RepEmbedLim
       : html`<div><strong>Observations</strong> <span class="muted">(recorded, never gating)</span>${list(
           detail.observations.map((result) => `${result.outcome}: ${result.detail}`),
         )}</div>`;
-  const reply = cutToBytes(detail.reply, limits.replyBytes);
+  // reply.md's first line (tool_uses) and its captured-dispatch block are redgreen's, not the model's words.
+  const replyFile = parseReplyFile(detail.reply);
+  const reply = cutToBytes(replyFile.reply, limits.replyBytes);
+  const recorded = [
+    ...(replyFile.toolUses === undefined ? [] : [`tool_uses: ${replyFile.toolUses}`]),
+    ...(replyFile.capturedDispatch === null
+      ? []
+      : [`captured dispatch: ${replyFile.capturedDispatch.tool} (see the transcript)`]),
+  ];
   const replyCut =
     reply.omittedBytes === 0
       ? ''
@@ -142,8 +169,8 @@ function repBody(row: RepRow, detail: RepDetail | undefined, limits: RepEmbedLim
   return html`<details class="rep-detail"><summary>Reply and transcript (${callCount})</summary>
 <div class="rep-panels">
 ${override}${findings}${reasons}${wouldFail}${observed}${judgeItems(row)}
-<h4>Reply (reply.md)</h4><pre class="reply">${reply.text}</pre>${replyCut}
-<h4>Transcript: tool calls in order</h4>${transcriptView(detail, limits)}
+<h4>Reply (the model's final words, from reply.md)</h4>${recorded.length === 0 ? '' : html`<p class="muted">Recorded by redgreen: ${recorded.join('; ')}</p>`}<pre class="reply">${reply.text}</pre>${replyCut}
+${scriptedUserPanel(detail)}<h4>Transcript: tool calls in order</h4>${transcriptView(detail, limits)}
 ${fileLinks(detail)}
 </div></details>`;
 }

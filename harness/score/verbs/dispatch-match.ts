@@ -11,7 +11,7 @@ import { allOf, type Outcome } from '../kleene.js';
 import { isModelTier, MODEL_TIERS, tierOf, tierRank } from '../model-tiers.js';
 import { nonBlank, regexSource, taskOrNone } from '../param-types.js';
 import { knownPlanOf } from '../validation-context.js';
-import type { ParamProblem, ValidationContext } from '../verb.js';
+import { type ParamProblem, quotedPattern, type ValidationContext } from '../verb.js';
 import { dispatchRoleParams, matchRole } from './dispatch-role.js';
 import { describeTask, taskRangeProblem } from './reply-value.js';
 
@@ -203,7 +203,9 @@ export function matchDispatch(
       );
       outcomes.push(hit ? 'pass' : 'fail');
       said.push(
-        hit ? `prompt matches /${params.prompt}/` : `prompt does not match /${params.prompt}/`,
+        hit
+          ? `prompt matches ${quotedPattern(params.prompt ?? '')}`
+          : `prompt does not match ${quotedPattern(params.prompt ?? '')}`,
       );
     }
   }

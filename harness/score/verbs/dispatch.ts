@@ -12,7 +12,7 @@
  */
 import { required } from '../evidence.js';
 import { allOf, anyOf } from '../kleene.js';
-import { defineVerb, type VerbResult } from '../verb.js';
+import { defineVerb, quotedPattern, type VerbResult } from '../verb.js';
 import {
   dispatchParams,
   dispatchProblem,
@@ -33,14 +33,16 @@ export const dispatch = defineVerb({
     const which = `${
       params.select.which === 'nth'
         ? `dispatch ${params.select.n}`
-        : `${params.select.which} dispatch`
-    }${params.select.description === undefined ? '' : ` described /${params.select.description}/`}${
+        : params.select.which === 'any'
+          ? 'dispatch'
+          : `${params.select.which} dispatch`
+    }${params.select.description === undefined ? '' : ` described ${quotedPattern(params.select.description)}`}${
       params.select.to === undefined
         ? ''
         : ` sent to the agent of a dispatch ${[
             params.select.to.description === undefined
               ? ''
-              : `described /${params.select.to.description}/`,
+              : `described ${quotedPattern(params.select.to.description)}`,
             params.select.to.subagentType ?? '',
           ]
             .filter((part) => part !== '')

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { fileEntry, required } from '../evidence.js';
 import { regexSource, repoPathSchema } from '../param-types.js';
-import { defineVerb } from '../verb.js';
+import { defineVerb, quotedPattern } from '../verb.js';
 
 const QUOTE = 80;
 
@@ -20,7 +20,18 @@ export const fileContains = defineVerb({
   files: (params) => [params.path],
   run: (params, evidence) => {
     if (fileEntry(required(evidence.after, 'after').files, params.path) === undefined) {
-      return { outcome: 'undecided', observed: 'absent', detail: `${params.path} is gone` };
+      // "Gone" only for a file that was there: one that never existed is said so.
+      const before =
+        evidence.before === undefined
+          ? undefined
+          : fileEntry(evidence.before.files, params.path) !== undefined;
+      const detail =
+        before === true
+          ? `${params.path} is gone (the session removed it)`
+          : before === false
+            ? `${params.path} does not exist (nor did it before the session)`
+            : `${params.path} does not exist after the session`;
+      return { outcome: 'undecided', observed: 'absent', detail };
     }
     const captured = fileEntry(required(evidence.contents, 'contents'), params.path);
     if (captured === undefined) {
@@ -40,14 +51,14 @@ export const fileContains = defineVerb({
       return {
         outcome: 'fail',
         observed: 'no match',
-        detail: `${params.path} does not match /${params.pattern}/`,
+        detail: `${params.path} does not match ${quotedPattern(params.pattern)}`,
       };
     }
     const quote = found[0].length > QUOTE ? `${found[0].slice(0, QUOTE)}…` : found[0];
     return {
       outcome: 'pass',
       observed: quote,
-      detail: `${params.path} matches /${params.pattern}/`,
+      detail: `${params.path} matches ${quotedPattern(params.pattern)}`,
     };
   },
 });

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { required } from '../evidence.js';
 import { withoutEmphasis } from '../extractors/language/markdown.js';
 import { regexSource } from '../param-types.js';
-import { defineVerb } from '../verb.js';
+import { defineVerb, quotedPattern } from '../verb.js';
 import { sectionParam, sectionProblem } from './reply-value.js';
 
 export const replyContains = defineVerb({
@@ -41,12 +41,12 @@ export const replyContains = defineVerb({
       ? {
           outcome: 'fail',
           observed: 'no match',
-          detail: `${where} does not match /${params.pattern}/`,
+          detail: `${where} does not match ${quotedPattern(params.pattern)}`,
         }
       : {
           outcome: 'pass',
           observed: found[0].slice(0, 80),
-          detail: `${where} matches /${params.pattern}/`,
+          detail: `${where} matches ${quotedPattern(params.pattern)}`,
         };
   },
 });

@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { PARTIAL_ABSENCE, required } from '../evidence.js';
 import { nameSchema, regexSource } from '../param-types.js';
 import type { RecordedQuestion } from '../user-question-record.js';
-import { defineVerb, type VerbResult } from '../verb.js';
+import { defineVerb, quotedPattern, type VerbResult } from '../verb.js';
 
 const VIA = ['tool', 'reply'] as const;
 
@@ -75,7 +75,7 @@ export const userAnswered = defineVerb({
     }
     const seen =
       asked.length === 0
-        ? `no question${pattern === undefined ? '' : ` matching /${params.question}/`} asked via ${params.via.join('/')}`
+        ? `no question${pattern === undefined ? '' : ` matching ${quotedPattern(params.question ?? '')}`} asked via ${params.via.join('/')}`
         : `${asked.length} question(s) asked, none got ${wanted} (got: ${asked.map(describe).join(', ')})`;
     if (transcript.partial === true) {
       return { outcome: 'undecided', observed: 'none', detail: `${seen}; ${PARTIAL_ABSENCE}` };
