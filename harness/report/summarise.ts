@@ -54,17 +54,23 @@ function valueText(reading: Reading<ExtractedValue>): string {
   }
 }
 
+/**
+ * A rep's findings: the details of its failing checks. Only checks: an
+ * observation never gates, and one that "fails" (a ledger the session
+ * wrote, as the skill tells it to) may be the right move; the Reps table
+ * shows what it saw.
+ */
+export function repFindings(score: Pick<RepScore, 'checks'>): string[] {
+  return score.checks.filter((check) => check.outcome === 'fail').map((check) => check.detail);
+}
+
 function repRow(loaded: LoadedResults, rep: RecordedRep): RepRow {
   const arm = loaded.record.arms.find((candidate) => candidate.name === rep.meta.arm);
   const override = loaded.overrides[rep.id];
   const { meta, score } = rep;
   const ids = (checks: RepScore['checks'], outcome: string): string[] =>
     checks.filter((check) => check.outcome === outcome).map((check) => check.id);
-  // Only failing checks are findings: an observation never gates, and one that "fails" (a ledger
-  // the session wrote, as the skill tells it to) may be the right move; the Reps table shows it.
-  const findings = score.checks
-    .filter((check) => check.outcome === 'fail')
-    .map((check) => check.detail);
+  const findings = repFindings(score);
   return {
     rep_id: rep.id,
     arm: meta.arm,
