@@ -191,7 +191,7 @@ describe('help text', () => {
   it('`run --help` names every scripted policy --model scripted:<policy> takes', async () => {
     const result = await runCli(['run', '--help']);
     const flat = result.stdout.replace(/\s+/g, ' ');
-    const model = /--model <id[^>]*> (.*?) --backend/.exec(flat)?.[1] ?? '';
+    const model = /--model <spec> (.*?) --backend/.exec(flat)?.[1] ?? '';
     for (const name of policyNames) expect(model).toContain(name);
   });
 });

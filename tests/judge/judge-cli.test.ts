@@ -39,23 +39,35 @@ function sharedOut(): string {
   return path.join(dir, 'out');
 }
 
-/** The default campaign at 3 reps per cell on the messages backend, gated on disagreement. */
-function judgedCampaign(share: number): string {
-  return writeCampaign({
-    reps: 3,
-    backend: 'messages',
-    gates: [
-      { kind: 'min-pass-rate', arm: 'green', scenario: 's1', passes: 3, of: 3 },
-      { kind: 'max-disagreement-share', share },
-    ],
-  });
+/**
+ * The default campaign at 3 reps per cell on the messages backend, gated on
+ * disagreement, written under `under` (its scenarios must outlive the run:
+ * judge and score read them where the run did).
+ */
+function judgedCampaign(share: number, under?: string): string {
+  return writeCampaign(
+    {
+      reps: 3,
+      backend: 'messages',
+      gates: [
+        { kind: 'min-pass-rate', arm: 'green', scenario: 's1', passes: 3, of: 3 },
+        { kind: 'max-disagreement-share', share },
+      ],
+    },
+    under,
+  );
 }
 
 describe('a run judged as its reps land, then judged again', () => {
   const out = sharedOut();
 
   beforeAll(async () => {
-    const run = await runCampaignCli([judgedCampaign(0.1), '--judge', '--out', out]);
+    const run = await runCampaignCli([
+      judgedCampaign(0.1, path.dirname(out)),
+      '--judge',
+      '--out',
+      out,
+    ]);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.stdout).toContain('green/s1-rep1: judge pass, checks pass: agree');
   });
@@ -201,7 +213,7 @@ describe('every scripted judge through `redgreen judge`', () => {
 
   beforeAll(async () => {
     const run = await runCampaignCli([
-      writeCampaign({ reps: 1, backend: 'messages', gates: [] }),
+      writeCampaign({ reps: 1, backend: 'messages', gates: [] }, path.dirname(out)),
       '--out',
       out,
       '--quiet',
