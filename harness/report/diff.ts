@@ -153,6 +153,13 @@ function setupDifferences(inputA: DiffInput, inputB: DiffInput): string[] {
       compare(`arm ${armA.name} skill tree`, armA.tree.slice(0, 12), armB.tree.slice(0, 12));
     }
   }
+  // Verdicts scored with other checks differ for that alone: each scenario's hash is compared.
+  for (const scenarioA of a.scenarios) {
+    const scenarioB = b.scenarios.find((candidate) => candidate.id === scenarioA.id);
+    if (scenarioB === undefined) continue;
+    const hash = (sha: string | null): string => (sha === null ? 'not recorded' : sha.slice(0, 12));
+    compare(`scenario ${scenarioA.id} scored with`, hash(scenarioA.sha256), hash(scenarioB.sha256));
+  }
   if (
     a.campaign.identity !== b.campaign.identity &&
     out.every((phrase) => /^(reps|shard) /.test(phrase))

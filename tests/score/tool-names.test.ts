@@ -1,7 +1,7 @@
 /**
  * Checks that cannot be vacuous by typo (issue 27, item 4): a tool check
  * names tools a session of the scenario is offered (the one table in
- * harness/session/offered-tools.ts, both backends, MCP tools by prefix),
+ * harness/session/session-tool-table.ts, both backends, MCP tools by prefix),
  * with did-you-mean; `runs` is a program name, never a pattern; a bound
  * that can never fail is refused; and `scenario lint` says which checks
  * every calibration policy passes.
@@ -14,7 +14,7 @@ import { calibrationWarnings } from '../../harness/campaign/scenario-lint.js';
 import { closestMatch } from '../../harness/lib/did-you-mean.js';
 import type { RepScore } from '../../harness/score/score-rep.js';
 import { claudeCodeTools } from '../../harness/session/claude-code-backend.js';
-import { sessionToolNames, toolsOffered } from '../../harness/session/offered-tools.js';
+import { scenarioToolNames, sessionToolNames } from '../../harness/session/session-tool-table.js';
 import { offeredTools } from '../../harness/session/tools/session-tools.js';
 import { repoRoot } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
@@ -42,10 +42,10 @@ async function withCheck(check: Record<string, unknown>, base = 's1'): Promise<s
 describe('tool names a check may name', () => {
   it('come from one table that both backends take their tools from', () => {
     expect(offeredTools('report').map((tool) => tool.name)).toEqual(
-      toolsOffered('messages', 'report'),
+      sessionToolNames('messages', 'report'),
     );
     expect(offeredTools('first-dispatch').map((tool) => tool.name)).toEqual(
-      toolsOffered('messages', 'first-dispatch'),
+      sessionToolNames('messages', 'first-dispatch'),
     );
     expect(claudeCodeTools('report')).toEqual([
       'Bash',
@@ -58,8 +58,8 @@ describe('tool names a check may name', () => {
       'Task',
     ]);
     expect(claudeCodeTools('complete')).toContain('SendMessage');
-    expect(sessionToolNames('report')).toEqual(expect.arrayContaining(['Write', 'Agent', 'Task']));
-    expect(sessionToolNames('report')).not.toContain('SendMessage');
+    expect(scenarioToolNames('report')).toEqual(expect.arrayContaining(['Write', 'Agent', 'Task']));
+    expect(scenarioToolNames('report')).not.toContain('SendMessage');
   });
 
   it('refuses "write" and "Wrte" (the reported case: it passed on a session that called Write)', async () => {
