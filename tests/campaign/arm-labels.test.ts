@@ -18,21 +18,13 @@ import { absoluteArmSpec } from '../../harness/campaign/run-request.js';
 import { resolveSkillSource } from '../../harness/campaign/skill-source.js';
 import { gateSummaryMarkdown } from '../../harness/report/gate-output.js';
 import { repoRoot } from '../helpers/cli.js';
+import { testGitEnv } from '../helpers/git-env.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { modelWith, standardReps } from '../report-html/model-fixture.js';
 
 async function skillsRepo(): Promise<{ repo: string; commit: string }> {
   const repo = path.join(makeTempDir(), 'skills');
-  const env = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: repo,
-    GIT_CONFIG_GLOBAL: '/dev/null',
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_AUTHOR_NAME: 't',
-    GIT_AUTHOR_EMAIL: 't@example.com',
-    GIT_COMMITTER_NAME: 't',
-    GIT_COMMITTER_EMAIL: 't@example.com',
-  };
+  const env = testGitEnv(repo);
   const git = async (...args: string[]) =>
     String((await execa('git', args, { cwd: repo, env, extendEnv: false })).stdout).trim();
   cpSync(path.join(repoRoot, 'skills-under-test/sdd-rulings'), path.join(repo, 'skills/sdd'), {

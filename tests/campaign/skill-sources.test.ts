@@ -3,22 +3,15 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/cli.js';
+import { testGitEnv } from '../helpers/git-env.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { defaultCampaign, readJson, repLines, runCampaignCli } from './support.js';
 
-const gitEnv = (home: string) => ({
-  PATH: process.env.PATH ?? '/usr/bin:/bin',
-  HOME: home,
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@example.com',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@example.com',
-});
-
 async function git(repo: string, ...args: string[]): Promise<string> {
-  const result = await execa('git', ['-C', repo, ...args], { env: gitEnv(repo), extendEnv: false });
+  const result = await execa('git', ['-C', repo, ...args], {
+    env: testGitEnv(repo),
+    extendEnv: false,
+  });
   return String(result.stdout).trim();
 }
 
