@@ -19,7 +19,7 @@ import { campaignSchema } from './config-schema.js';
 export const CAMPAIGN_SCHEMA_FILE = 'campaign.schema.json';
 export const SCENARIO_SCHEMA_FILE = 'scenario.schema.json';
 
-function published(schema: z.ZodType, file: string, title: string, description: string): object {
+function published(schema: z.ZodType, title: string, description: string): object {
   const generated = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<
     string,
     unknown
@@ -37,7 +37,6 @@ function published(schema: z.ZodType, file: string, title: string, description: 
 export function campaignJsonSchema(): object {
   return published(
     campaignSchema,
-    CAMPAIGN_SCHEMA_FILE,
     'redgreen campaign file',
     'A campaign: arms (skill texts) × scenarios × reps, with the model, backend, limits and gates. `redgreen campaign lint <file>` checks what this schema cannot (scenario folders, skill sources, layouts) and dry-runs the plan.',
   );
@@ -47,7 +46,6 @@ export function campaignJsonSchema(): object {
 export function scenarioJsonSchema(): object {
   return published(
     scenarioFileSchema,
-    SCENARIO_SCHEMA_FILE,
     'redgreen scenario file',
     "A scenario: its fixture, the session's own plan, prompt, stop mode, the reply's contract, its checks, observations, calibration and judge. `redgreen scenario lint <dir>` checks what this schema cannot and runs the calibration offline.",
   );

@@ -17,7 +17,6 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { promptHint } from '../../harness/campaign/check-session.js';
 import { loadCampaign } from '../../harness/campaign/load-campaign.js';
-import { resolveScenarioIn } from '../../harness/campaign/resolve-scenario.js';
 import { checkDecisions } from '../../harness/judge/adjudicate.js';
 import type { QueuedRep } from '../../harness/judge/adjudication-queue.js';
 import { adjudicationScreen } from '../../harness/judge/adjudication-screen.js';
@@ -30,6 +29,7 @@ import { repFindings } from '../../harness/report/summarise.js';
 import type { RepScore } from '../../harness/score/score-rep.js';
 import { quotedPattern } from '../../harness/score/verb.js';
 import { repoRoot, runCli } from '../helpers/cli.js';
+import { loadChangedScenario } from '../helpers/scenario-copy.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { modelWith, standardReps } from '../report-html/model-fixture.js';
 import { check, snapshot } from '../score/verb-support.js';
@@ -238,17 +238,8 @@ describe('adjudication', () => {
 });
 
 /** A copy of S1 changed by `change`; the error it loads with, or 'loads'. */
-async function s1With(change: (scenario: Record<string, unknown>) => void): Promise<string> {
-  const dir = path.join(makeTempDir(), 's1');
-  cpSync(path.join(repoRoot, 'scenarios/s1'), dir, { recursive: true });
-  const file = path.join(dir, 'scenario.json');
-  const scenario = readJson<Record<string, unknown>>(file);
-  change(scenario);
-  writeFileSync(file, JSON.stringify(scenario));
-  const loaded = await resolveScenarioIn(dir);
-  return loaded.ok
-    ? 'loads'
-    : `${loaded.error.input}: ${loaded.error.problem}; ${loaded.error.fix}`;
+function s1With(change: (scenario: Record<string, unknown>) => void): Promise<string> {
+  return loadChangedScenario('s1', change);
 }
 
 describe('typo errors name the allowed values', () => {

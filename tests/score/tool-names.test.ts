@@ -1,42 +1,17 @@
-/**
- * Checks that cannot be vacuous by typo (issue 27, item 4): a tool check
- * names tools a session of the scenario is offered (the one table in
- * harness/session/session-tool-table.ts, both backends, MCP tools by prefix),
- * with did-you-mean; `runs` is a program name, never a pattern; a bound
- * that can never fail is refused; and `scenario lint` says which checks
- * every calibration policy passes.
- */
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveScenarioIn } from '../../harness/campaign/resolve-scenario.js';
 import { calibrationWarnings } from '../../harness/campaign/scenario-lint.js';
 import { closestMatch } from '../../harness/lib/did-you-mean.js';
 import type { RepScore } from '../../harness/score/score-rep.js';
 import { claudeCodeTools } from '../../harness/session/claude-code-backend.js';
 import { scenarioToolNames, sessionToolNames } from '../../harness/session/session-tool-table.js';
 import { offeredTools } from '../../harness/session/tools/session-tools.js';
-import { repoRoot } from '../helpers/cli.js';
-import { makeTempDir } from '../helpers/temp-dir.js';
+import { loadChangedScenario } from '../helpers/scenario-copy.js';
 
 /** A copy of S1 (or S1-PROBE) with one more post check; the error the scenario loads with, or 'loads'. */
-async function withCheck(check: Record<string, unknown>, base = 's1'): Promise<string> {
-  const dir = path.join(makeTempDir(), base);
-  cpSync(path.join(repoRoot, 'scenarios', base), dir, { recursive: true });
-  const file = path.join(dir, 'scenario.json');
-  const scenario = JSON.parse(readFileSync(file, 'utf8')) as {
-    checks: { post: unknown[] };
-    calibration: Record<string, { skill: string }[]>;
-  };
-  scenario.checks.post.push({ id: 'planted', ...check });
-  for (const runs of Object.values(scenario.calibration)) {
-    for (const run of runs) run.skill = path.resolve(repoRoot, 'scenarios', base, run.skill);
-  }
-  writeFileSync(file, JSON.stringify(scenario));
-  const loaded = await resolveScenarioIn(dir);
-  return loaded.ok
-    ? 'loads'
-    : `${loaded.error.input}: ${loaded.error.problem}; ${loaded.error.fix}`;
+function withCheck(check: Record<string, unknown>, base = 's1'): Promise<string> {
+  return loadChangedScenario(base, (scenario) => {
+    (scenario.checks as { post: unknown[] }).post.push({ id: 'planted', ...check });
+  });
 }
 
 describe('tool names a check may name', () => {
