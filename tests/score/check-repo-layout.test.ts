@@ -11,6 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { testGitEnv } from '../helpers/git-env.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
 const RIGHT_REPLY =
@@ -81,18 +82,7 @@ describe('check --repo / --layout refuse what they cannot vouch for', () => {
     const dir = path.join(makeTempDir(), 'other');
     mkdirSync(dir);
     const git = (...args: string[]) =>
-      execFileSync('git', ['-C', dir, ...args], {
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: dir,
-          GIT_CONFIG_GLOBAL: '/dev/null',
-          GIT_CONFIG_NOSYSTEM: '1',
-          GIT_AUTHOR_NAME: 't',
-          GIT_AUTHOR_EMAIL: 't@example.com',
-          GIT_COMMITTER_NAME: 't',
-          GIT_COMMITTER_EMAIL: 't@example.com',
-        },
-      });
+      execFileSync('git', ['-C', dir, ...args], { env: testGitEnv(dir) });
     git('init', '-q', '-b', 'main');
     writeFileSync(path.join(dir, 'README.md'), 'unrelated\n');
     git('add', '.');
