@@ -1,10 +1,11 @@
 /**
  * Maintenance: write the JSON Schemas redgreen publishes (campaign and
  * scenario files) to `schemas/`, from the zod schemas that validate them.
- * Run after changing a file format; `tests/campaign/file-schemas.test.ts`
- * fails while the written files differ from what this writes.
+ * Run after changing a file format, then `npm run format` (which lays the
+ * files out as the repository's other JSON); `tests/campaign/campaign-files.test.ts`
+ * fails while the written schemas differ from what this writes.
  *
- *   node dist/scripts/write-schemas.js
+ *   node dist/scripts/write-schemas.js && npm run format
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -92,9 +92,7 @@ export function knownFields(
         ? def.options.find((option) => {
             const shape = defOf(option).shape;
             const literal = shape?.[def.discriminator ?? ''];
-            return (
-              literal !== undefined && literal.safeParse(record[def.discriminator ?? '']).success
-            );
+            return literal?.safeParse(record[def.discriminator ?? '']).success === true;
           })
         : undefined;
     if (chosen !== undefined) return knownFields(chosen, data, path);
