@@ -57,7 +57,8 @@ export async function resolveScenarioIn(
 ): Promise<Result<ResolvedScenario, InputError>> {
   const compiled = loadScenarioDir(dir, {
     knownPolicies: policyNames,
-    sessionTools: (scenario) => scenarioToolNames(sessionStopOf(scenario.stop).mode, scenario.tools),
+    sessionTools: (scenario) =>
+      scenarioToolNames(sessionStopOf(scenario.stop).mode, scenario.tools),
   });
   if (!compiled.ok) return compiled;
   const { config, file } = compiled.value;

@@ -168,9 +168,7 @@ export async function resolveSkillSource(
   // A bare name (no /) is a folder beside the campaign, else a skill text redgreen ships, as in calibration.
   const bare = !spec.startsWith('git:') && !spec.includes('/');
   const shipped =
-    bare && !isDirectory(path.resolve(baseDir, spec))
-      ? shippedSkillDir(spec)
-      : undefined;
+    bare && !isDirectory(path.resolve(baseDir, spec)) ? shippedSkillDir(spec) : undefined;
   if (shipped !== undefined && !isDirectory(shipped)) {
     const names = shippedSkillNames();
     return err(

@@ -24,8 +24,9 @@ import { globSchema, nonBlank, regexSource, seatSelectorSchema } from './param-t
 import type { SessionEvent } from './session-events.js';
 import { SKILL_FORMS, sameSkill } from './skill-invocations.js';
 import { stringField } from './tool-call.js';
+import type { ParamProblem, ValidationContext } from './verb.js';
 import { globMatcher } from './verbs/glob.js';
-import { dispatchSeatSelectorSchema, inSeat } from './verbs/tool-match.js';
+import { dispatchSeatSelectorSchema, inSeat, unknownToolProblem } from './verbs/tool-match.js';
 
 const seat = z.union([seatSelectorSchema, dispatchSeatSelectorSchema]).default('any');
 const names = z.union([nonBlank, z.array(nonBlank).min(1)]);
@@ -108,6 +109,22 @@ function fieldText(input: unknown, field: string): string | undefined {
   const value = (input as Record<string, unknown>)[field];
   if (value === undefined) return undefined;
   return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/**
+ * A `tool` selector naming a tool no session of the scenario is offered (a
+ * typo, a tool the stop mode or the scenario's tool changes leave out), as a
+ * problem at `field` (`first`, `stop.at[0]`); undefined when the names are
+ * offered or not checked.
+ */
+export function selectorToolProblem(
+  selector: EventSelector,
+  field: string,
+  context: ValidationContext | undefined,
+): ParamProblem | undefined {
+  if (selector.event !== 'tool') return undefined;
+  const problem = unknownToolProblem(listOf(selector.tool), context);
+  return problem === undefined ? undefined : { ...problem, field: `${field}.tool` };
 }
 
 /** Why `event` is one the selector picks, or undefined. `dispatches` place dispatch seats. */

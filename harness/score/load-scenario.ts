@@ -21,6 +21,7 @@ import { shippedSkillDir, shippedSkillNames } from '../lib/shipped-skills.js';
 import { type CheckNode, type CompileContext, compileCheck } from './check-schema.js';
 import { compileObservation, type ObservationNode } from './compile-observation.js';
 import { type CompiledSection, compileSections } from './compile-report.js';
+import { selectorToolProblem } from './event-selector.js';
 import type { ExtractorKind } from './extractors/index.js';
 import { checkProblemError, scenarioFieldError } from './scenario-errors.js';
 import { SCENARIO_ID, type ScenarioShell, scenarioShellSchema } from './scenario-schema.js';
@@ -223,8 +224,23 @@ export function loadScenarioDir(
     ...validationContext(config, compiledSections.value),
     ...(options.sessionTools === undefined
       ? {}
-      : { tools: { stop: stopText(config.stop), names: options.sessionTools(config) } }),
+      : {
+          tools: {
+            stop: typeof config.stop === 'string' ? `stop: ${config.stop}` : stopText(config.stop),
+            names: options.sessionTools(config),
+          },
+        }),
   };
+  // An event stop at a tool no session is offered would never stop the session.
+  const stopAt = typeof config.stop === 'string' ? undefined : config.stop.at;
+  for (const [index, selector] of (Array.isArray(stopAt) ? stopAt : [stopAt]).entries()) {
+    if (selector === undefined) continue;
+    const field = Array.isArray(stopAt) ? `stop.at[${index}]` : 'stop.at';
+    const problem = selectorToolProblem(selector, field, context);
+    if (problem !== undefined) {
+      return err(inputError(`${file}: ${problem.field}`, problem.problem, problem.fix));
+    }
+  }
 
   const ids = new Set<string>();
   const claim = (id: string, where: string): InputError | undefined => {

@@ -43,9 +43,10 @@ export interface ValidationContext {
   readonly plans?: readonly KnownPlan[] | undefined;
   /**
    * The tools the scenario's sessions are offered, on either backend, in its
-   * stop mode (harness/session/session-tool-table.ts), with the names a transcript
-   * may record for them; MCP tools are known by their prefix. Undefined: not
-   * checked.
+   * stop mode with its tool changes (harness/session/session-tool-table.ts),
+   * with the names a transcript may record for them; MCP tools are known by
+   * their prefix. `stop` says the stop as errors name it (`stop: report`,
+   * `stop at tool`). Undefined: not checked.
    */
   readonly tools?: { readonly stop: string; readonly names: readonly string[] } | undefined;
 }

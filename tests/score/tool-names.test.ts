@@ -17,10 +17,10 @@ function withCheck(check: Record<string, unknown>, base = 's1'): Promise<string>
 describe('tool names a check may name', () => {
   it('come from one table that both backends take their tools from', () => {
     expect(offeredTools('report').map((tool) => tool.name)).toEqual(
-      sessionToolNames('messages', 'report'),
+      sessionToolNames('messages', 'report', { library: false }),
     );
     expect(offeredTools('first-dispatch').map((tool) => tool.name)).toEqual(
-      sessionToolNames('messages', 'first-dispatch'),
+      sessionToolNames('messages', 'first-dispatch', { library: false }),
     );
     expect(claudeCodeTools('report')).toEqual([
       'Bash',
@@ -67,6 +67,60 @@ describe('tool names a check may name', () => {
     expect(closestMatch('write', ['Read', 'Write'])).toBe('Write');
     expect(closestMatch('Wrte', ['Read', 'Write'])).toBe('Write');
     expect(closestMatch('Deploy', ['Read', 'Write'])).toBeUndefined();
+  });
+});
+
+describe("the tools issue 20's sessions may be given", () => {
+  /** S1 with its own tool changes (or stop) and one more post check. */
+  const withTools = (
+    change: Record<string, unknown>,
+    check?: Record<string, unknown>,
+  ): Promise<string> =>
+    loadChangedScenario('s1', (scenario) => {
+      Object.assign(scenario, change);
+      if (check !== undefined) {
+        (scenario.checks as { post: unknown[] }).post.push({ id: 'planted', ...check });
+      }
+    });
+
+  it('takes the Skill tool (a library arm offers it) and refuses a slip of it', async () => {
+    expect(scenarioToolNames('report')).toContain('Skill');
+    expect(await withCheck({ verb: 'tool-called', tool: 'Skill' })).toBe('loads');
+    expect(await withCheck({ verb: 'tool-called', tool: 'Skil' })).toMatch(
+      /"Skil" is no tool .*did you mean "Skill"\?/,
+    );
+  });
+
+  it("follows the scenario's tools.add and tools.remove", async () => {
+    expect(await withCheck({ verb: 'tool-not-called', tool: 'WebFetch' })).toMatch(
+      /"WebFetch" is no tool a session of this scenario is offered/,
+    );
+    expect(
+      await withTools(
+        { tools: { add: ['WebFetch'] } },
+        { verb: 'tool-not-called', tool: 'WebFetch' },
+      ),
+    ).toBe('loads');
+    expect(
+      await withTools({ tools: { remove: ['Grep'] } }, { verb: 'tool-not-called', tool: 'Grep' }),
+    ).toMatch(/"Grep" is no tool a session of this scenario is offered/);
+  });
+
+  it("validates order's tool selectors and an event stop's", async () => {
+    const order = (tool: string) => ({
+      verb: 'order',
+      first: { event: 'tool', tool: 'Bash' },
+      then: { event: 'tool', tool },
+      ifThenAbsent: 'pass',
+    });
+    expect(await withCheck(order('Wrte'))).toMatch(
+      /checks\.post\[4\]\.then\.tool: "Wrte" is no tool .*did you mean "Write"\?/,
+    );
+    expect(await withCheck(order('Write'))).toBe('loads');
+    expect(await withTools({ stop: { at: { event: 'tool', tool: 'Wrte' } } })).toMatch(
+      /: stop\.at\.tool: "Wrte" is no tool a session of this scenario is offered \(stop at tool\)/,
+    );
+    expect(await withTools({ stop: { at: [{ event: 'tool', tool: 'Write' }] } })).toBe('loads');
   });
 });
 

@@ -14,7 +14,7 @@
  *   either selector looks at: undecided (an earlier event may be among them).
  */
 import { z } from 'zod';
-import { eventSelectorSchema, firstMatch } from '../event-selector.js';
+import { eventSelectorSchema, firstMatch, selectorToolProblem } from '../event-selector.js';
 import { required } from '../evidence.js';
 import { comparePositions, positionText, sessionEvents } from '../session-events.js';
 import { defineVerb, type VerbResult } from '../verb.js';
@@ -30,6 +30,9 @@ export const order = defineVerb({
       ifThenAbsent: z.enum(['pass', 'fail', 'undecided']),
     })
     .strict(),
+  validate: (params, context) =>
+    selectorToolProblem(params.first, 'first', context) ??
+    selectorToolProblem(params.then, 'then', context),
   reads: () => ['transcript'],
   run: (params, evidence): VerbResult => {
     const transcript = required(evidence.transcript, 'transcript');

@@ -96,7 +96,7 @@ const PROGRAM_NAME = /^[A-Za-z0-9._+-]+$/;
 const MCP_TOOL = /^mcp__[A-Za-z0-9_-]+?__[A-Za-z0-9_-]+$/;
 
 /** A tool name no session of the scenario is offered, with the nearest one it may have meant. */
-function unknownToolProblem(
+export function unknownToolProblem(
   named: readonly string[] | undefined,
   context: ValidationContext | undefined,
 ): ParamProblem | undefined {
@@ -106,7 +106,7 @@ function unknownToolProblem(
   if (unknown === undefined) return undefined;
   return {
     field: 'tool',
-    problem: `"${unknown}" is no tool a session of this scenario is offered (stop: ${offered.stop}), so a check on it could never see a call`,
+    problem: `"${unknown}" is no tool a session of this scenario is offered (${offered.stop}), so no call of it could ever be seen`,
     fix: `${didYouMean(unknown, offered.names)}use one of ${offered.names.join(', ')}, or an MCP tool as mcp__<server>__<tool>`,
   };
 }
