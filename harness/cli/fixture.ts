@@ -22,6 +22,10 @@ Shipped recipes (fixtures/<name>, chosen with --recipe <name>):
   relnotes    a small Node project at the start of three two-task plans, for
               full sessions, layout scoped: resume-fix, planted-defect,
               extra-features (see fixtures/relnotes/README.md).
+  textkit     a small Node text-helpers project with no plan, scenario start
+              (the skill-triggering scenarios), layouts default and claude-md
+              (an untracked CLAUDE.md that says to write no tests; see
+              fixtures/README.md).
 A sanity gate runs before anything is placed at <dest>; for a recipe that
 claims its tests pass, it runs the recipe's own \`node --test\` in the built
 repository.
@@ -35,6 +39,7 @@ Examples:
   redgreen fixture --all /tmp/fixtures
   redgreen fixture --recipe buildclock breaker-at-cap scoped /tmp/breaker-at-cap
   redgreen fixture --recipe relnotes resume-fix scoped /tmp/resume-fix
+  redgreen fixture --recipe textkit start claude-md /tmp/textkit
   redgreen fixture --recipe ./my-recipe --all /tmp/mine
 `;
 
@@ -47,11 +52,11 @@ export function registerFixtureCommand(program: Command): void {
     )
     .argument(
       '[scenario]',
-      'scenario id from the recipe (widget-v3: s1, s2; buildclock, relnotes: see below)',
+      'scenario id from the recipe (widget-v3: s1, s2; textkit: start; buildclock, relnotes: see below)',
     )
     .argument(
       '[layout]',
-      'layout id of that scenario (widget-v3: flat, scoped; buildclock, relnotes: scoped)',
+      'layout id of that scenario (widget-v3: flat, scoped; buildclock, relnotes: scoped; textkit: default, claude-md)',
     )
     .argument('[dest]', 'directory to create; must not exist, or be empty')
     .option(
@@ -70,7 +75,7 @@ export function registerFixtureCommand(program: Command): void {
     )
     .option(
       '--recipe <name|dir>',
-      'a recipe shipped in fixtures/ by name (widget-v3, buildclock, relnotes), or a recipe directory (a path with a /); default widget-v3',
+      'a recipe shipped in fixtures/ by name (widget-v3, buildclock, relnotes, textkit), or a recipe directory (a path with a /); default widget-v3',
     )
     .addHelpText('after', helpAfter)
     .action(

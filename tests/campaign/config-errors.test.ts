@@ -53,7 +53,7 @@ describe('redgreen run: bad configuration is refused before anything is built or
     const file = scenariosCopy((campaign) => {
       campaign.repz = 3;
     });
-    await expectInputError([file], /unknown field "repz".*remove it/);
+    await expectInputError([file], /unknown field "repz"; did you mean "reps"\? use .*"reps"/);
   });
 
   it('an unknown field inside an arm names its path', async () => {

@@ -346,8 +346,18 @@ describe('redgreen check', () => {
     writeFileSync(
       transcript,
       `${[
-        { type: 'user', message: { role: 'user', content: 'Fix the failing buildclock tests.' } },
-        { type: 'result', subtype: 'success', result: 'FIRST DISPATCH: Task 1', is_error: false },
+        {
+          type: 'user',
+          message: { role: 'user', content: 'Fix the failing buildclock tests.' },
+          parent_tool_use_id: null,
+        },
+        {
+          type: 'result',
+          subtype: 'success',
+          result: 'FIRST DISPATCH: Task 1',
+          is_error: false,
+          num_turns: 1,
+        },
       ]
         .map((line) => JSON.stringify(line))
         .join('\n')}\n`,
