@@ -118,10 +118,11 @@ export function absoluteArmSpec(text: string, cwd: string): string {
   const parsed = parseArmOverride(text);
   if (!parsed.ok) return text;
   const { spec } = parsed.value;
-  const git = /^git:(.+)@([^@:]+):(.*)$/.exec(spec);
+  // A library's git source may name no subdirectory (`git:<repo>@<ref>`).
+  const git = /^git:(.+)@([^@:]+)(:.*)?$/.exec(spec);
   const absolute =
     git !== null
-      ? `git:${path.resolve(cwd, git[1] ?? '')}@${git[2]}:${git[3]}`
+      ? `git:${path.resolve(cwd, git[1] ?? '')}@${git[2]}${git[3] ?? ''}`
       : // A bare name that is no directory here is a shipped skill text: it stays a name.
         spec.startsWith('git:') || (!spec.includes('/') && !existsSync(path.resolve(cwd, spec)))
         ? spec

@@ -59,6 +59,11 @@ describe('--arm <name>=<source>[,label=<text>]', () => {
       'red=/work/mine,label=my text',
     );
     expect(absoluteArmSpec('red=sdd-rulings', '/nonexistent')).toBe('red=sdd-rulings');
+    // A library arm's git source without a subdirectory, and one skill of it.
+    expect(absoluteArmSpec('green=git:../lib@main', '/work/x')).toBe('green=git:/work/lib@main');
+    expect(absoluteArmSpec('green:tdd=git:../lib@v1:skills/tdd', '/work/x')).toBe(
+      'green:tdd=git:/work/lib@v1:skills/tdd',
+    );
   });
 
   it('names a replaced arm by its source and commit, or by the label given (the reported CI case)', async () => {

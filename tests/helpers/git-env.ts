@@ -1,14 +1,13 @@
+import { isolatedGitEnv } from '../../harness/lib/git-env.js';
+
 /**
  * The environment a test runs git in when it builds a repository of its
- * own: the caller's PATH, a HOME of the test's, no global or system config
- * and a fixed identity, so nothing of the host's git setup reaches it.
+ * own: redgreen's isolated git environment (nothing of the host's git setup)
+ * with a fixed identity, so its commits need no user config.
  */
 export function testGitEnv(home: string): Record<string, string> {
   return {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: home,
-    GIT_CONFIG_GLOBAL: '/dev/null',
-    GIT_CONFIG_NOSYSTEM: '1',
+    ...isolatedGitEnv(home),
     GIT_AUTHOR_NAME: 't',
     GIT_AUTHOR_EMAIL: 't@example.com',
     GIT_COMMITTER_NAME: 't',
