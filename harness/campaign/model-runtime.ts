@@ -2,6 +2,7 @@ import pLimit from 'p-limit';
 import type { InputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import {
+  type Brain,
   type FaultRuleInput,
   isPolicyName,
   type ModelServer,
@@ -88,6 +89,8 @@ export async function startModelBrains(
     readonly seed: number;
     readonly faults: readonly FaultRuleInput[];
     readonly env: NodeJS.ProcessEnv;
+    /** Brains that are data (a scenario's policy files, a run's recordings), by the policy name they answer. */
+    readonly brains?: ReadonlyMap<string, Brain> | undefined;
   },
 ): Promise<ModelBrains> {
   const servers: ModelServer[] = [];
@@ -98,9 +101,13 @@ export async function startModelBrains(
       let endpoint: ModelEndpoint;
       if (model.choice.kind === 'scripted') {
         const policy = model.choice.policy;
-        if (!isPolicyName(policy)) throw new Error(`unknown policy ${policy}`);
+        const brain = options.brains?.get(policy);
+        if (!isPolicyName(policy) && brain === undefined) {
+          throw new Error(`unknown policy ${policy}`);
+        }
         const server = await startModelServer({
           policy,
+          ...(brain === undefined ? {} : { brains: new Map([[policy, brain]]) }),
           seed: options.seed,
           faults: options.faults,
         });

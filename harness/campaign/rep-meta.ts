@@ -30,6 +30,8 @@ export const sessionStatusSchema = z.discriminatedUnion('kind', [
         'reply',
         'harness',
         'pre-check',
+        // A scripted brain that is data could not go on: a replay diverged from its recording.
+        'brain',
       ]),
       reason: z.string(),
     })

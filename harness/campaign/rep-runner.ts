@@ -11,6 +11,7 @@ import { sha256Hex } from '../lib/hash.js';
 import { childrenStoppedFromOutside, lastOutsideSignal } from '../lib/outside-signals.js';
 import { harnessVersion } from '../lib/package-root.js';
 import { openDirectoriesToOwner, openToReaders, removeTree } from '../lib/remove-tree.js';
+import { brainFailureIn } from '../model-server/index.js';
 import type { Facts } from '../score/placeholders.js';
 import { formatReplyFile } from '../score/reply-file.js';
 import type { RepScore } from '../score/score-rep.js';
@@ -227,6 +228,12 @@ export async function runRep(
       session.outcome.status.kind === 'indeterminate'
         ? { ...session.outcome.status, reason: redactor.redact(session.outcome.status.reason) }
         : session.outcome.status;
+    // A data brain that could not go on said why in the API error it answered with.
+    const brainFailure =
+      status.kind === 'indeterminate' ? brainFailureIn(status.reason) : undefined;
+    if (brainFailure !== undefined) {
+      status = { kind: 'indeterminate', stage: 'brain', reason: brainFailure };
+    }
     // A repository git can no longer read is the session's doing, not the
     // infrastructure's: the work tree is still compared (a changed ledger still
     // counts), and the lost HEAD and refs show up as scope violations.

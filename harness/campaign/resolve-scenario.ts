@@ -12,6 +12,7 @@ import { fixtureFacts, recipeFixtureFacts } from '../fixture/scenario-facts.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { packageRoot } from '../lib/package-root.js';
 import { err, ok, type Result } from '../lib/result.js';
+import type { LoadedPolicy } from '../model-server/data-policy/load-policy.js';
 import { policyNames } from '../model-server/index.js';
 import { type CompiledScenario, loadScenarioDir } from '../score/load-scenario.js';
 import type { Facts } from '../score/placeholders.js';
@@ -24,6 +25,7 @@ import {
   renderedPromptProblem,
 } from './prompt-template.js';
 import { scenarioSha256 } from './scenario-identity.js';
+import { loadCalibrationPolicies, policyFilesOf } from './scenario-policies.js';
 
 export interface ResolvedScenario {
   readonly id: string;
@@ -34,6 +36,8 @@ export interface ResolvedScenario {
   readonly prompt: PromptTemplate;
   /** The scenario hash (scenario-identity.ts): what decides its reps' verdicts. */
   readonly sha256: string;
+  /** The policy files its calibration names, loaded and checked (scenario-policies.ts). */
+  readonly policies: ReadonlyMap<string, LoadedPolicy>;
 }
 
 /**
@@ -55,8 +59,10 @@ function recipeDirFor(name: string, scenarioDir: string): string {
 export async function resolveScenarioIn(
   dir: string,
 ): Promise<Result<ResolvedScenario, InputError>> {
+  const policyFiles = policyFilesOf(path.resolve(dir));
+  if (!policyFiles.ok) return policyFiles;
   const compiled = loadScenarioDir(dir, {
-    knownPolicies: policyNames,
+    knownPolicies: [...policyNames, ...policyFiles.value.keys()],
     sessionTools: (scenario) =>
       scenarioToolNames(sessionStopOf(scenario.stop).mode, scenario.tools),
   });
@@ -111,6 +117,12 @@ export async function resolveScenarioIn(
   if (planless !== undefined) {
     return err(inputError(`${file}: prompt`, planless.problem, planless.fix));
   }
+  const policies = await loadCalibrationPolicies(
+    config,
+    compiled.value.calibration,
+    policyFiles.value,
+  );
+  if (!policies.ok) return policies;
   return ok({
     id: config.id,
     config,
@@ -118,6 +130,7 @@ export async function resolveScenarioIn(
     recipe: recipe.value,
     prompt: prompt.value,
     sha256: scenarioSha256(config, prompt.value.source),
+    policies: policies.value,
   });
 }
 

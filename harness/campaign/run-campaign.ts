@@ -6,6 +6,7 @@ import type { InputError } from '../lib/input-error.js';
 import { inputError } from '../lib/input-error.js';
 import { removeTree } from '../lib/remove-tree.js';
 import { err, ok, type Result } from '../lib/result.js';
+import type { Brain } from '../model-server/index.js';
 import { type BackendChoice, createBackend } from '../session/create-backend.js';
 import { credentialValues } from '../session/credentials.js';
 import { openPathToSandbox } from '../session/sandbox.js';
@@ -27,6 +28,8 @@ import { startNotices } from './start-notices.js';
 export { OFFLINE_API_KEY } from './model-runtime.js';
 
 export interface RunOptions extends RunRequest {
+  /** Brains that are data (a scenario's policy files), by the scripted policy name they answer. */
+  readonly brains?: ReadonlyMap<string, Brain> | undefined;
   readonly retryIndeterminate: number;
   readonly keepWorkDirs: boolean;
   /** `--unsafe-no-sandbox`: start even without bubblewrap while credentials are set. */
@@ -116,6 +119,7 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
     seed: campaign.seed,
     faults: options.faults,
     env: options.env,
+    brains: options.brains,
   });
   const started = performance.now();
   const judging =

@@ -28,6 +28,7 @@ import { type ResolvedScenario, resolveScenarioIn, scenarioFacts } from './resol
 import { REP_FILES, resultsLayout } from './results-layout.js';
 import { runCampaign } from './run-campaign.js';
 import { RunControl } from './run-control.js';
+import { policyFitError, sessionToolsOf } from './scenario-policies.js';
 import { resolveSkillSource } from './skill-source.js';
 
 export interface LintRow {
@@ -236,6 +237,12 @@ async function calibrationRow(
     path.join(work, 'lint.campaign.json'),
   );
   if (!campaign.ok) return campaign;
+  // A policy file must fit the session this backend gives (its tools, its stop mode).
+  const policy = scenario.policies.get(run.policy);
+  if (policy !== undefined) {
+    const problem = policyFitError(policy, sessionToolsOf(scenario.config, run, backend));
+    if (problem !== undefined) return err(problem);
+  }
   const model = {
     kind: 'scripted' as const,
     id: `scripted:${run.policy}`,
@@ -245,6 +252,7 @@ async function calibrationRow(
   const ran = await runCampaign({
     campaign: campaign.value,
     models: singleModelAxis(model),
+    brains: policy === undefined ? undefined : new Map([[run.policy, policy.brain]]),
     shard: null,
     faults: [],
     outDir,

@@ -10,6 +10,7 @@ import { err, ok, type Result } from '../lib/result.js';
 import { type ApiError, apiError } from './api-error.js';
 import {
   contentBlocks,
+  isTextBlock,
   isToolResultBlock,
   isToolUseBlock,
   type MessageParam,
@@ -21,12 +22,26 @@ import {
 export interface ToolExchange {
   readonly calls: readonly ToolUseBlock[];
   readonly results: ReadonlyMap<string, ToolResultBlock>;
+  /**
+   * The text blocks the client sent with those results, up to the next
+   * assistant turn (a skill the Skill tool loaded arrives this way).
+   */
+  readonly texts: readonly string[];
+}
+
+/** A user message that answers an assistant turn without tool calls (a reply the user answered). */
+export interface UserReply {
+  /** How many tool exchanges came before it. */
+  readonly afterExchanges: number;
+  readonly text: string;
 }
 
 export interface ConversationHistory {
   readonly exchanges: readonly ToolExchange[];
   /** How many assistant messages the history holds; the turn being asked for is this + 1. */
   readonly assistantMessages: number;
+  /** User messages after assistant turns that called no tool, in order. */
+  readonly userReplies: readonly UserReply[];
 }
 
 interface Turn {
@@ -35,6 +50,7 @@ interface Turn {
   readonly role: 'user' | 'assistant';
   readonly calls: readonly ToolUseBlock[];
   readonly results: readonly ToolResultBlock[];
+  readonly texts: readonly string[];
 }
 
 export function readConversation(
@@ -49,6 +65,7 @@ export function readConversation(
       role: message.role,
       calls: blocks.filter(isToolUseBlock),
       results: blocks.filter(isToolResultBlock),
+      texts: blocks.filter(isTextBlock).map((block) => block.text),
     });
   });
 
@@ -57,8 +74,10 @@ export function readConversation(
 
   const seenToolUseIds = new Set<string>();
   const exchanges: ToolExchange[] = [];
+  const userReplies: UserReply[] = [];
   for (const [position, turn] of turns.entries()) {
     if (turn.role !== 'assistant') continue;
+    const answer = userTextsAfter(turns, position);
     for (const call of turn.calls) {
       if (seenToolUseIds.has(call.id)) {
         return err(
@@ -67,7 +86,12 @@ export function readConversation(
       }
       seenToolUseIds.add(call.id);
     }
-    if (turn.calls.length === 0) continue;
+    if (turn.calls.length === 0) {
+      if (answer.length > 0) {
+        userReplies.push({ afterExchanges: exchanges.length, text: answer.join('\n\n') });
+      }
+      continue;
+    }
     const next = turns[position + 1];
     if (next === undefined) {
       return err(
@@ -85,13 +109,24 @@ export function readConversation(
         ),
       );
     }
-    exchanges.push({ calls: turn.calls, results });
+    exchanges.push({ calls: turn.calls, results, texts: answer });
   }
 
   return ok({
     exchanges,
     assistantMessages: turns.filter((turn) => turn.role === 'assistant').length,
+    userReplies,
   });
+}
+
+/** The text blocks of the user messages after turn `position`, up to the next assistant turn. */
+function userTextsAfter(turns: readonly Turn[], position: number): string[] {
+  const texts: string[] = [];
+  for (const turn of turns.slice(position + 1)) {
+    if (turn.role === 'assistant') break;
+    texts.push(...turn.texts);
+  }
+  return texts;
 }
 
 /** Every tool_result answers, once, a tool_use of the assistant turn right before it. */

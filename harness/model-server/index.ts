@@ -8,6 +8,7 @@ export {
   apiErrorStatus,
 } from './api-error.js';
 export type { AssistantMessage, RedgreenMetadata } from './assistant-message.js';
+export { BRAIN_FAILURE_MARK, type Brain, brainFailureIn } from './brain.js';
 export {
   type Failure,
   type FaultRule,

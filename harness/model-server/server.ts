@@ -34,6 +34,7 @@ import {
   type AssistantMessage,
   assistantMessage,
 } from './assistant-message.js';
+import { type Brain, brainFailureMessage, nextBrainTurn } from './brain.js';
 import { readConversation } from './conversation.js';
 import {
   createFaultBook,
@@ -68,8 +69,10 @@ import { formatSse, messageEvents } from './sse-events.js';
 import { estimateInputTokens, usageHeader, usageLabel } from './usage-estimate.js';
 
 export interface ModelServerOptions {
-  /** The policy that answers requests whose model id is not `scripted:<policy>`. */
-  readonly policy: PolicyName;
+  /** The policy (built-in, or one of `brains`) that answers requests whose model id is not `scripted:<policy>`. */
+  readonly policy: PolicyName | string;
+  /** Brains that are data (policy files, replays), answering `scripted:<name>` beside the built-in policies. */
+  readonly brains?: ReadonlyMap<string, Brain>;
   /** The scripted judge that answers a judge request whose model id is not `scripted:judge-…` (default judge-agree). */
   readonly judgePolicy?: JudgePolicyName;
   /** Default 127.0.0.1. */
@@ -90,7 +93,7 @@ export interface ModelServer {
   /** `http://127.0.0.1:<port>`: what ANTHROPIC_BASE_URL / `baseURL` should be. */
   readonly baseUrl: string;
   readonly port: number;
-  readonly policy: PolicyName;
+  readonly policy: string;
   /** Stop accepting, let in-flight responses finish briefly, then close every connection. */
   close(): Promise<void>;
 }
@@ -100,7 +103,13 @@ const closeGraceMs = 2000;
 
 /** Start a model server. Rejects only if the options are invalid or the port cannot be bound. */
 export async function startModelServer(options: ModelServerOptions): Promise<ModelServer> {
-  if (!isPolicyName(options.policy)) throw new Error(`unknown policy: ${String(options.policy)}`);
+  const brains = options.brains ?? new Map<string, Brain>();
+  for (const name of brains.keys()) {
+    if (isPolicyName(name)) throw new Error(`brain ${name} has the name of a built-in policy`);
+  }
+  if (!isPolicyName(options.policy) && !brains.has(options.policy)) {
+    throw new Error(`unknown policy: ${String(options.policy)}`);
+  }
   const rules = validateFaultRules(options.faults ?? []);
   if (!rules.ok) throw new Error(`${rules.error.input}: ${rules.error.problem}`);
   let log: RequestLog | undefined;
@@ -112,6 +121,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
   const seed = options.seed === undefined ? undefined : String(options.seed);
   const settings: Settings = {
     policy: options.policy,
+    brains,
     judgePolicy: options.judgePolicy ?? 'judge-agree',
     seed,
     extras: { ...defaultExtraCallOptions, ...options.extras },
@@ -182,7 +192,8 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
 }
 
 interface Settings {
-  readonly policy: PolicyName;
+  readonly policy: string;
+  readonly brains: ReadonlyMap<string, Brain>;
   readonly judgePolicy: JudgePolicyName;
   readonly seed: string | undefined;
   readonly extras: ExtraCallOptions;
@@ -288,7 +299,12 @@ async function handleMessages(
       : isJudgePolicyName(requested)
         ? requested
         : undefined;
-  if (requested !== undefined && judge === undefined && !isPolicyName(requested)) {
+  if (
+    requested !== undefined &&
+    judge === undefined &&
+    !isPolicyName(requested) &&
+    !settings.brains.has(requested)
+  ) {
     return fail(
       response,
       facts,
@@ -300,7 +316,34 @@ async function handleMessages(
   response.setHeader('x-redgreen-policy', scriptedModelId(policy));
 
   let content: AssistantBlock[];
-  if (judge === undefined) {
+  const brain = judge === undefined ? settings.brains.get(policy) : undefined;
+  if (brain !== undefined) {
+    const next = nextBrainTurn(brain, {
+      sessionKey: session.key,
+      conversation: conversationTextOf(message),
+      history: history.value,
+      offeredTools: new Set((message.tools ?? []).map((tool) => tool.name)),
+    });
+    if (!next.ok) {
+      return fail(response, facts, apiError('invalid_request_error', next.error.message));
+    }
+    if (next.value.kind === 'done' && next.value.value.kind === 'failure') {
+      return fail(
+        response,
+        facts,
+        apiError('invalid_request_error', brainFailureMessage(next.value.value.message)),
+      );
+    }
+    content =
+      next.value.kind === 'done'
+        ? [{ type: 'text', text: next.value.value.kind === 'reply' ? next.value.value.text : '' }]
+        : next.value.calls.map((call) => ({
+            type: 'tool_use',
+            id: call.id,
+            name: call.name,
+            input: call.input,
+          }));
+  } else if (judge === undefined) {
     const next = nextPolicyTurn({
       policy: policy as PolicyName,
       sessionKey: session.key,

@@ -14,6 +14,7 @@ import { sha256Hex } from '../../lib/hash.js';
 import { err, ok, type Result } from '../../lib/result.js';
 import type { ToolResultBlock } from '../api-schema.js';
 import type { ToolExchange } from '../conversation.js';
+import type { BrainCall } from '../data-policy/brain-program.js';
 import { scriptedModelId } from '../model-id.js';
 import { asksUserProgram, isAsksUserPolicy } from './asks-user.js';
 import type { ExtraCallOptions, PolicyContext } from './context.js';
@@ -28,7 +29,7 @@ import {
 } from './full-session.js';
 import { implementerProgram } from './implementer.js';
 import { type PolicyName, policyByName } from './index.js';
-import type { PolicyProgram, ToolCall, ToolOutcome } from './program.js';
+import type { PolicyProgram, ToolOutcome } from './program.js';
 import { promptForbidsDispatch, readPromptFacts } from './prompt-facts.js';
 import { seededRng } from './rng.js';
 import {
@@ -61,7 +62,7 @@ export interface TurnRequest {
   readonly extras: ExtraCallOptions;
 }
 
-export interface IdentifiedToolCall extends ToolCall {
+export interface IdentifiedToolCall extends BrainCall {
   readonly id: string;
 }
 
@@ -80,35 +81,72 @@ export interface ReplayDivergence {
 }
 
 export function nextPolicyTurn(request: TurnRequest): Result<PolicyTurn, ReplayDivergence> {
-  const program = programFor(request);
+  const played = replayProgram(programFor(request), {
+    key: conversationKey(request),
+    label: request.policy,
+    exchanges: request.exchanges,
+  });
+  if (!played.ok) return played;
+  return ok(
+    played.value.kind === 'tool_use'
+      ? played.value
+      : { kind: 'text', step: played.value.step, text: played.value.value },
+  );
+}
+
+/** A program's next turn: its calls with their ids, or what it returned. */
+export type ReplayedTurn<T> =
+  | {
+      readonly kind: 'tool_use';
+      readonly step: number;
+      readonly calls: readonly IdentifiedToolCall[];
+    }
+  | { readonly kind: 'done'; readonly step: number; readonly value: T };
+
+/**
+ * Replay a program against a conversation's tool exchanges: step k of the
+ * program is the k-th exchange, its outcomes fed back in, until a step has
+ * no exchange yet (the answer) or the program returns. `key` is the
+ * conversation (a session, or a seat of one) and `label` the brain, which
+ * with the step, the call's place and the call itself derive its tool_use id.
+ */
+export function replayProgram<T>(
+  program: Generator<readonly BrainCall[], T, readonly ToolOutcome[]>,
+  options: {
+    readonly key: string;
+    readonly label: string;
+    readonly exchanges: readonly ToolExchange[];
+  },
+): Result<ReplayedTurn<T>, ReplayDivergence> {
+  const { exchanges, label } = options;
   let step = 0;
   let next = program.next();
   while (!next.done) {
     const calls = next.value.map((toolCall, index) => ({
       ...toolCall,
-      id: toolUseId(request, step, index, toolCall),
+      id: toolUseId(options.key, label, step, index, toolCall),
     }));
-    const exchange = request.exchanges[step];
+    const exchange = exchanges[step];
     if (exchange === undefined) return ok({ kind: 'tool_use', step, calls });
     const historyIds = exchange.calls.map((toolUse) => toolUse.id);
     const expectedIds = calls.map((toolCall) => toolCall.id);
     if (historyIds.join(',') !== expectedIds.join(',')) {
       return err({
         step,
-        message: `the conversation's tool turn ${step + 1} (${historyIds.join(', ')}) is not the one ${scriptedModelId(request.policy)} asks for at that point (${expectedIds.join(', ')}); was it started by another policy, seed or session key?`,
+        message: `the conversation's tool turn ${step + 1} (${historyIds.join(', ')}) is not the one ${scriptedModelId(label)} asks for at that point (${expectedIds.join(', ')}); was it started by another policy, seed or session key?`,
       });
     }
     const outcomes = calls.map((toolCall) => outcomeOf(exchange.results.get(toolCall.id)));
     next = program.next(outcomes);
     step += 1;
   }
-  if (step < request.exchanges.length) {
+  if (step < exchanges.length) {
     return err({
       step,
-      message: `${scriptedModelId(request.policy)} finished after ${step} tool turns but the conversation holds ${request.exchanges.length}`,
+      message: `${scriptedModelId(label)} finished after ${step} tool turns but the conversation holds ${exchanges.length}`,
     });
   }
-  return ok({ kind: 'text', step, text: next.value });
+  return ok({ kind: 'done', step, value: next.value });
 }
 
 function programFor(request: TurnRequest): PolicyProgram {
@@ -184,23 +222,24 @@ function* say(text: string): PolicyProgram {
  * every subagent's requests under the controller's session key and two
  * subagents must never share ids, while a resumed one must keep its own.
  */
-function conversationKey(request: TurnRequest): string {
+export function conversationKey(request: Pick<TurnRequest, 'sessionKey' | 'promptText'>): string {
   const seat = seatPromptOf(request.promptText);
   return seat === undefined
     ? request.sessionKey
     : `${request.sessionKey}\u0000${JSON.stringify(seat)}`;
 }
 
-function toolUseId(request: TurnRequest, step: number, index: number, toolCall: ToolCall): string {
+function toolUseId(
+  key: string,
+  label: string,
+  step: number,
+  index: number,
+  toolCall: BrainCall,
+): string {
   const digest = sha256Hex(
-    [
-      conversationKey(request),
-      request.policy,
-      String(step),
-      String(index),
-      toolCall.name,
-      JSON.stringify(toolCall.input),
-    ].join('\u0000'),
+    [key, label, String(step), String(index), toolCall.name, JSON.stringify(toolCall.input)].join(
+      '\u0000',
+    ),
   );
   return `toolu_rg${digest.slice(0, 22)}`;
 }

@@ -1,0 +1,102 @@
+/**
+ * Loading a policy file (`policies/<name>.yaml` or `.json`): parsed, checked
+ * against the schema and for what can be known before it runs
+ * (check-policy.ts), and, for a replay, its recorded transcript read (any
+ * format the transcript readers know) with the prompt recorded beside it.
+ * Every problem is an InputError naming the file and the field, so a policy
+ * that cannot run is refused at load, never mistaken for one that fails.
+ * The only file I/O of a data brain happens here.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { type InputError, inputError } from '../../lib/input-error.js';
+import { err, ok, type Result } from '../../lib/result.js';
+import { inputErrorFromZod } from '../../lib/zod-input-error.js';
+import { readSessionTranscriptFile } from '../../score/transcript-formats.js';
+import type { Brain } from '../brain.js';
+import { type Recording, recordingOf } from '../replay/recording.js';
+import { checkPolicyFile } from './check-policy.js';
+import { type PolicyFile, policyFileSchema } from './policy-schema.js';
+
+/** The file names a policy may have, in the order they are looked for. */
+export const POLICY_EXTENSIONS = ['.yaml', '.yml', '.json'] as const;
+
+export interface LoadedPolicy {
+  readonly name: string;
+  /** The policy file's path. */
+  readonly file: string;
+  readonly spec: PolicyFile;
+  readonly brain: Brain;
+  /** For a replay: the recording it answers with. */
+  readonly recording?: Recording | undefined;
+}
+
+export async function loadPolicyFile(
+  file: string,
+  name: string,
+): Promise<Result<LoadedPolicy, InputError>> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return err(
+      inputError(
+        file,
+        `cannot be read (${code ?? String(error)})`,
+        'give the path of a policy file',
+      ),
+    );
+  }
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (error) {
+    const message = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+    return err(inputError(file, `is not valid YAML or JSON (${message})`, 'fix its syntax'));
+  }
+  const parsed = policyFileSchema.safeParse(raw);
+  if (!parsed.success) return err(inputErrorFromZod(file, parsed.error));
+  const spec = parsed.data;
+  const [problem] = checkPolicyFile(spec);
+  if (problem !== undefined) {
+    return err(inputError(`${file}: ${problem.field}`, problem.problem, problem.fix));
+  }
+  if (spec.replay === undefined) {
+    return ok({ name, file, spec, brain: { kind: 'policy-file', name, file: spec } });
+  }
+  const dir = path.dirname(file);
+  const transcript = await readSessionTranscriptFile(path.resolve(dir, spec.replay));
+  if (!transcript.ok) {
+    return err(
+      inputError(
+        `${file}: replay`,
+        `${transcript.error.input}: ${transcript.error.problem}`,
+        transcript.error.fix,
+      ),
+    );
+  }
+  let prompt: string | undefined;
+  if (spec.prompt !== undefined) {
+    try {
+      prompt = await readFile(path.resolve(dir, spec.prompt), 'utf8');
+    } catch {
+      return err(
+        inputError(
+          `${file}: prompt`,
+          `${spec.prompt} cannot be read`,
+          'name the recorded prompt file beside the policy, or drop prompt',
+        ),
+      );
+    }
+  }
+  const recording = recordingOf(transcript.value, spec.replay, prompt);
+  return ok({
+    name,
+    file,
+    spec,
+    recording,
+    brain: { kind: 'replay', name, recordingFor: () => recording },
+  });
+}

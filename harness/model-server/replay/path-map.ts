@@ -1,0 +1,40 @@
+/**
+ * A recorded session ran in other directories than the live one (each rep
+ * works in a fresh temporary copy of its fixture): its paths are read as the
+ * live session's. The recorded working directory maps to the live one, and
+ * when both have the same name (redgreen's `<rep dir>/repo`), the directory
+ * holding it too (where redgreen puts the rep's skill and home), so a skill
+ * path in a recorded call or result names the live session's copy.
+ */
+
+export type PathMap = readonly (readonly [recorded: string, live: string])[];
+
+export function pathMapOf(recorded: string | undefined, live: string | undefined): PathMap {
+  if (recorded === undefined || live === undefined || recorded === live) return [];
+  const pairs: [string, string][] = [[recorded, live]];
+  const parent = (dir: string): string => dir.replace(/\/[^/]+\/?$/, '');
+  const name = (dir: string): string => dir.replace(/\/+$/, '').split('/').pop() ?? '';
+  if (name(recorded) === name(live) && parent(recorded) !== '' && parent(live) !== '') {
+    pairs.push([parent(recorded), parent(live)]);
+  }
+  // Longest first, so the working directory is replaced before the directory holding it.
+  return pairs.sort((a, b) => b[0].length - a[0].length);
+}
+
+export function remapText(text: string, map: PathMap): string {
+  let result = text;
+  for (const [recorded, live] of map) result = result.split(recorded).join(live);
+  return result;
+}
+
+export function remapValue(value: unknown, map: PathMap): unknown {
+  if (map.length === 0) return value;
+  if (typeof value === 'string') return remapText(value, map);
+  if (Array.isArray(value)) return value.map((item) => remapValue(item, map));
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, remapValue(item, map)]),
+    );
+  }
+  return value;
+}
