@@ -9,6 +9,10 @@ import { scenarioEntrySchema } from './scenario-entry.js';
  * outcome. Unknown fields are errors, so a typo never silently changes a run.
  */
 
+/** The scripted model of a replay campaign: each rep's recorded session. */
+export const REPLAY_POLICY = 'replay';
+export const REPLAY_MODEL = `scripted:${REPLAY_POLICY}`;
+
 const nameSchema = z
   .string()
   .regex(
@@ -176,7 +180,7 @@ export const campaignSchema = z
       .describe('model for live runs (ANTHROPIC_API_KEY set); or list several under models'),
     offlineModel: z
       .string()
-      .regex(/^scripted:[a-z-]+$/)
+      .regex(/^scripted:[a-z][a-z0-9-]*$/)
       .optional()
       .describe('scripted policy used when no API key is set (with models: the default stand-in)'),
     ...modelAxisFields,
@@ -185,9 +189,36 @@ export const campaignSchema = z
     seed: z.number().int().nonnegative().default(1),
     limits: limitsSchema.default(limitsSchema.parse({})),
     gates: z.array(gateSchema).default([]),
+    replay: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'a results directory (relative to this file): each rep is answered by the session recorded for the same rep there, on the model scripted:replay (redgreen run --record writes such a campaign)',
+      ),
   })
   .strict()
   .superRefine((campaign, context) => {
+    // A replay campaign runs the recorded sessions, on scripted:replay only.
+    const ids = [
+      ...(campaign.models ?? []).map((model) => model.id),
+      ...(campaign.model === undefined ? [] : [campaign.model]),
+      ...(campaign.offlineModel === undefined ? [] : [campaign.offlineModel]),
+    ];
+    if (campaign.replay !== undefined && ids.some((id) => id !== REPLAY_MODEL)) {
+      context.addIssue({
+        code: 'custom',
+        path: ['replay'],
+        message: `a replay campaign's models are all ${REPLAY_MODEL} (the recorded sessions answer): set model and offlineModel (or each models[].id) to it`,
+      });
+    }
+    if (campaign.replay === undefined && ids.includes(REPLAY_MODEL)) {
+      context.addIssue({
+        code: 'custom',
+        path: ['replay'],
+        message: `${REPLAY_MODEL} answers from a results directory: give "replay", the directory whose sessions it replays`,
+      });
+    }
     // One model as `model` + `offlineModel` (the original form), or several under `models`.
     if (campaign.models !== undefined && campaign.model !== undefined) {
       context.addIssue({

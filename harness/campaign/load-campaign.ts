@@ -20,6 +20,7 @@ import { type ResolvedLibrary, resolveLibrary } from './library-source.js';
 import { checkOnly, gatesFor, type OnlySelection, selected } from './only.js';
 import { renderedPromptProblem } from './prompt-template.js';
 import { type ResolvedScenario, resolveScenarioIn } from './resolve-scenario.js';
+import { loadRunRecordings, type RunRecordings } from './run-recordings.js';
 import { scenarioFolderCandidates } from './scenario-entry.js';
 import { resolveSkillSource, type SkillSource, skillSourceLabel } from './skill-source.js';
 
@@ -52,6 +53,8 @@ export interface ResolvedCampaign {
   readonly only: OnlySelection | null;
   /** The campaign file's gates that `--only` leaves out (they need cells it does not run). */
   readonly droppedGates: readonly GateConfig[];
+  /** A replay campaign's recorded sessions (`replay`: the results directory that holds them). */
+  readonly replay?: RunRecordings | undefined;
 }
 
 /** Values from the command line that replace the campaign file's. */
@@ -508,6 +511,15 @@ export async function loadCampaign(
           new Map(config.arms.map((arm) => [arm.name, arm.role])),
           config.scenarios,
         );
+  let replay: RunRecordings | undefined;
+  if (config.replay !== undefined) {
+    const recorded = await loadRunRecordings(
+      path.resolve(campaignDir, config.replay),
+      `${absolute}: replay`,
+    );
+    if (!recorded.ok) return recorded;
+    replay = recorded.value;
+  }
   return ok({
     file: absolute,
     config,
@@ -521,5 +533,6 @@ export async function loadCampaign(
     gates: gates.kept,
     only,
     droppedGates: gates.dropped,
+    ...(replay === undefined ? {} : { replay }),
   });
 }

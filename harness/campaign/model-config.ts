@@ -28,7 +28,7 @@ export const modelIdSchema = z
 
 export const scriptedIdSchema = z
   .string()
-  .regex(/^scripted:[a-z-]+$/, 'write an offline stand-in as scripted:<policy>');
+  .regex(/^scripted:[a-z][a-z0-9-]*$/, 'write an offline stand-in as scripted:<policy>');
 
 /** The name of an environment variable (never its value). */
 export const envNameSchema = z

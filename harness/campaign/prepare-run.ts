@@ -134,7 +134,12 @@ async function buildVariants(
     for (const arm of campaign.arms) {
       const key = variantKey(scenario.config.fixture, arm.layout);
       if (variants.has(key)) continue;
-      const dir = path.join(workRoot, 'fixtures', key.replace(/:/g, '-'));
+      // A recipe given by path (`../mine/recipe`) must not lead out of the work root.
+      const dir = path.join(
+        workRoot,
+        'fixtures',
+        `${key.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+/, '')}-${sha256Hex(key).slice(0, 8)}`,
+      );
       await mkdir(path.dirname(dir), { recursive: true });
       const built = await buildFixture({
         recipe: scenario.recipe,

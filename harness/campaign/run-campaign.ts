@@ -10,6 +10,7 @@ import type { Brain } from '../model-server/index.js';
 import { type BackendChoice, createBackend } from '../session/create-backend.js';
 import { credentialValues } from '../session/credentials.js';
 import { openPathToSandbox } from '../session/sandbox.js';
+import { REPLAY_POLICY } from './config-schema.js';
 import { checkCostLimitsPriced, costLimitsOfflineNote } from './cost-limits.js';
 import { credentialVariables } from './endpoint-profile.js';
 import { type LedgerRepLine, readLedger } from './ledger.js';
@@ -19,9 +20,11 @@ import { type PreparedRun, prepareRun } from './prepare-run.js';
 import { pendingReps } from './rep-health.js';
 import { repMetaSchema } from './rep-meta.js';
 import { type RepResult, type RunContext, runRep } from './rep-runner.js';
+import { writeReplayCampaign } from './replay-campaign.js';
 import { REP_FILES } from './results-layout.js';
 import type { RunControl } from './run-control.js';
 import type { RunEventSink } from './run-events.js';
+import { replayBrain } from './run-recordings.js';
 import type { RunRequest } from './run-request.js';
 import { startNotices } from './start-notices.js';
 
@@ -34,6 +37,8 @@ export interface RunOptions extends RunRequest {
   readonly keepWorkDirs: boolean;
   /** `--unsafe-no-sandbox`: start even without bubblewrap while credentials are set. */
   readonly unsafeNoSandbox: boolean;
+  /** `--record`: write replay.campaign.json, this campaign answered by this run's recordings. */
+  readonly record?: boolean | undefined;
   readonly control: RunControl;
   readonly events: RunEventSink;
   readonly env: NodeJS.ProcessEnv;
@@ -115,11 +120,22 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
   // Its reps' fixtures lie inside: a sandbox run as another user must reach them.
   await openPathToSandbox(backend.value.sandbox, run.workRoot);
   for (const note of reachable.value) events({ type: 'notice', message: note });
+  if (options.record === true) {
+    const file = await writeReplayCampaign(campaign, models, run.layout);
+    events({ type: 'notice', message: `recording for replay: ${file}` });
+  }
+  for (const unreadable of campaign.replay?.unreadable ?? []) {
+    events({ type: 'notice', message: `no recording to replay for ${unreadable}` });
+  }
   const brains = await startModelBrains(models, {
     seed: campaign.seed,
     faults: options.faults,
     env: options.env,
-    brains: options.brains,
+    brains:
+      options.brains ??
+      (campaign.replay === undefined
+        ? undefined
+        : new Map([[REPLAY_POLICY, replayBrain(campaign.replay)]])),
   });
   const started = performance.now();
   const judging =

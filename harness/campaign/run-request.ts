@@ -5,7 +5,7 @@ import { err, ok, type Result } from '../lib/result.js';
 import { type FaultRuleInput, parseFaultSpec, policyNames } from '../model-server/index.js';
 import { formatArmOverride, parseArmOverride } from './arm-override.js';
 import type { Invocation } from './campaign-record.js';
-import type { BackendName } from './config-schema.js';
+import { type BackendName, REPLAY_POLICY } from './config-schema.js';
 import {
   type CampaignOverrides,
   defaultCampaignFile,
@@ -247,7 +247,7 @@ export async function resolveRunRequest(
         ? flags.models
         : (previous?.models ?? (previous === undefined ? undefined : [previous.model])),
     env,
-    knownPolicies: policyNames,
+    knownPolicies: loaded.value.replay === undefined ? policyNames : [REPLAY_POLICY],
     backend: loaded.value.backend,
     only: only?.models ?? [],
   });

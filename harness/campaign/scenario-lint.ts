@@ -226,10 +226,13 @@ async function calibrationRow(
   scenario: ResolvedScenario,
   run: ResolvedScenario['compiled']['calibration'][number],
   index: number,
-  backend: BackendName,
+  lintBackend: BackendName,
   work: string,
 ): Promise<Result<{ row: LintRow; score?: CalibrationScore }, InputError>> {
   const outDir = path.join(work, `calibration-${index + 1}`);
+  // A recorded session is replayed on the backend it was recorded on: tools answer in its words.
+  const policy = scenario.policies.get(run.policy);
+  const backend = policy?.spec.backend ?? lintBackend;
   const campaign = await calibrationCampaign(
     scenario,
     run,
@@ -238,7 +241,6 @@ async function calibrationRow(
   );
   if (!campaign.ok) return campaign;
   // A policy file must fit the session this backend gives (its tools, its stop mode).
-  const policy = scenario.policies.get(run.policy);
   if (policy !== undefined) {
     const problem = policyFitError(policy, sessionToolsOf(scenario.config, run, backend));
     if (problem !== undefined) return err(problem);
@@ -277,7 +279,7 @@ async function calibrationRow(
     env: { ...process.env, ANTHROPIC_API_KEY: '' },
   });
   if (!ran.ok) return ran;
-  const subject = `${run.policy} on ${path.basename(run.skillDir)}/${run.layout}`;
+  const subject = `${run.policy} on ${path.basename(run.skillDir)}/${run.layout}${backend === lintBackend ? '' : ` (on ${backend}, where it was recorded)`}`;
   const expected = run.expect === 'pass' ? 'pass' : `fail (${run.failing.join(', ')})`;
   const ledger = await readLedger(resultsLayout(outDir).ledgerFile);
   const line = ledger.ok ? [...ledger.value.reps.values()][0] : undefined;

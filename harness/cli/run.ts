@@ -27,6 +27,7 @@ interface RunFlags {
   quiet?: boolean;
   keepWorkdirs?: boolean;
   unsafeNoSandbox?: boolean;
+  record?: boolean;
   fault?: string[];
   report: boolean;
   gate?: boolean;
@@ -137,6 +138,10 @@ export function registerRunCommand(program: Command): void {
       collect,
     )
     .option('--no-report', 'skip writing results.md/csv/json and report.html at the end')
+    .option(
+      '--record',
+      'also write replay.campaign.json into the results directory: the same campaign, each rep answered by the session this run records for it (scripted:replay); `redgreen run <dir>/replay.campaign.json` replays them offline, and a rep whose session no longer fits its recording comes out indeterminate (replay diverged at turn N)',
+    )
     .option(
       '--gate',
       'after the run, exit with the code `redgreen gate` gives for its results directory (0 every gate holds, 1 a gate fails, 2 undecided, e.g. reps missing), for CI jobs that call only run',
@@ -259,6 +264,7 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
       retryIndeterminate: request.value.invocation.retryIndeterminate ?? 0,
       keepWorkDirs: flags.keepWorkdirs === true,
       unsafeNoSandbox: flags.unsafeNoSandbox === true,
+      record: flags.record === true,
       control,
       events: progressReporter(mode, process.stdout, undefined, {
         quiet,

@@ -10,7 +10,7 @@ export function registerScenarioCommand(program: Command): void {
   const scenario = program
     .command('scenario')
     .description(
-      'write and check scenarios: lint proves one offline, new scaffolds one, migrate converts the old format',
+      'write and check scenarios: lint proves one offline, new scaffolds one, calibrate turns a recorded rep into a calibration, migrate converts the old format',
     );
 
   scenario
@@ -63,6 +63,53 @@ export function registerScenarioCommand(program: Command): void {
       );
       process.exitCode = ExitCode.ok;
     });
+
+  scenario
+    .command('calibrate')
+    .description(
+      "make a rep that really ran a permanent calibration of its scenario: copy its transcript, prompt and skill text into the scenario's policies/ as a replay policy, and add it to the scenario's mustPass or mustFail. `scenario lint` then replays it offline; a rep whose session no longer fits the recording is reported as diverged. Never overwrites.",
+    )
+    .argument('<scenario>', "the scenario's folder, or its id (as for lint)")
+    .requiredOption('--from <rep-dir>', 'the rep: <results-dir>/reps/<arm>/<scenario>-rep<N>')
+    .addOption(
+      new Option('--must <verdict>', 'whether the replay must pass or must fail')
+        .choices(['pass', 'fail'])
+        .makeOptionMandatory(),
+    )
+    .option('--name <policy>', 'the policy name (default: replay-<arm>-<scenario>-rep<N>)')
+    .option(
+      '--failing <ids>',
+      'with --must fail: the post checks it must fail, comma-separated (default: those the rep failed)',
+    )
+    .action(
+      async (
+        target: string,
+        flags: { from: string; must: 'pass' | 'fail'; name?: string; failing?: string },
+      ) => {
+        const { calibrateFromRep } = await import('../campaign/scenario-calibrate.js');
+        const { scenarioSearchDirs } = await import('../campaign/resolve-scenario.js');
+        const done = await calibrateFromRep({
+          scenario: target,
+          scenariosDirs: scenarioSearchDirs(),
+          from: flags.from,
+          must: flags.must,
+          name: flags.name,
+          failing: flags.failing
+            ?.split(',')
+            .map((id) => id.trim())
+            .filter((id) => id !== ''),
+        });
+        if (!done.ok) {
+          process.exitCode = failWithInputError(done.error);
+          return;
+        }
+        const { policy, policyFile, scenarioFile, recordedVerdict, failing } = done.value;
+        process.stdout.write(
+          `wrote ${policyFile} and added ${policy} to ${scenarioFile} (must ${flags.must}${failing.length > 0 ? `: ${failing.join(', ')}` : ''}; the rep was recorded ${recordedVerdict}); next: redgreen scenario lint ${target}\n`,
+        );
+        process.exitCode = ExitCode.ok;
+      },
+    );
 
   scenario
     .command('migrate')

@@ -301,8 +301,8 @@ export function loadScenarioDir(
       return err(
         inputError(
           `${where}.policy`,
-          `"${run.policy}" is not a scripted policy`,
-          `use one of ${options.knownPolicies.join(', ')}`,
+          `"${run.policy}" is neither a built-in policy nor a policy file of the scenario`,
+          `use one of ${options.knownPolicies.join(', ')}, or write policies/${run.policy}.yaml in the scenario's folder (or in the policies/ folder beside it)`,
         ),
       );
     }

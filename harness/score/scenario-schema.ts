@@ -76,7 +76,9 @@ export const observationSchema = z.union([
 ]);
 
 const armSchema = {
-  policy: z.string().regex(/^[a-z][a-z-]*$/, 'a scripted policy name such as structural'),
+  policy: z
+    .string()
+    .regex(/^[a-z][a-z0-9-]*$/, 'a built-in policy such as structural, or a policy file name'),
   /** The skill directory it runs with, relative to the scenario folder (or a shipped text's bare name). */
   skill: z.string().min(1).optional(),
   /** A skills library it runs with instead, installed as a library arm's is (same path rules). */

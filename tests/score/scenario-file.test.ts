@@ -259,7 +259,9 @@ describe('bad scenario files are refused at load, naming file, field and fix', (
         (s) =>
           (((s.calibration as { mustPass: Json[] }).mustPass[0] as Json).policy = 'structurall'),
       ),
-    ).toMatch(/calibration\.mustPass\[0\]\.policy: "structurall" is not a scripted policy/);
+    ).toMatch(
+      /calibration\.mustPass\[0\]\.policy: "structurall" is neither a built-in policy nor a policy file of the scenario/,
+    );
     expect(
       loadError(
         (s) =>

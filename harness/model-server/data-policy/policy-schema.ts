@@ -240,6 +240,11 @@ export const policyFileSchema = z
     replay: z.string().min(1).optional(),
     /** With replay: the prompt the recorded session was given (a text file), checked against the live one. */
     prompt: z.string().min(1).optional(),
+    /**
+     * With replay: the backend the session was recorded on. Tools answer in
+     * each backend's own words, so lint replays it there, whatever --backend says.
+     */
+    backend: z.enum(['claude-code', 'messages']).optional(),
   })
   .strict()
   .superRefine((file, context) => {
@@ -257,12 +262,14 @@ export const policyFileSchema = z
         path: ['seats'],
       });
     }
-    if (file.replay === undefined && file.prompt !== undefined) {
-      context.addIssue({
-        code: 'custom',
-        message: 'prompt names the recorded prompt of a replay',
-        path: ['prompt'],
-      });
+    for (const field of ['prompt', 'backend'] as const) {
+      if (file.replay === undefined && file[field] !== undefined) {
+        context.addIssue({
+          code: 'custom',
+          message: `${field} belongs to a replay (the recorded session's ${field})`,
+          path: [field],
+        });
+      }
     }
   });
 export type PolicyFile = z.infer<typeof policyFileSchema>;

@@ -63,7 +63,7 @@ export function* replayProgram(
     const got = comparable(outcome?.text ?? '');
     if (expected !== got || call.isError !== (outcome?.isError ?? true)) {
       return failure(
-        `replay diverged at turn ${turn}: ${describeCall(call)} returned other output than the recording (${
+        `replay diverged at turn ${turn}: ${describeCall(call, recording.cwd)} returned other output than the recording (${
           call.isError !== (outcome?.isError ?? true)
             ? outcome?.isError
               ? 'an error now, a result then'
@@ -81,7 +81,8 @@ export function* replayProgram(
   return reply(remapText(recording.reply, map));
 }
 
-function describeCall(call: RecordedCall): string {
+/** A call as a reader knows it: its tool and its command or path (relative to the working directory). */
+function describeCall(call: RecordedCall, cwd: string | undefined): string {
   const input = call.input;
   const detail =
     typeof input.command === 'string'
@@ -93,13 +94,17 @@ function describeCall(call: RecordedCall): string {
           : typeof input.skill === 'string'
             ? input.skill
             : '';
-  return detail === '' ? call.name : `${call.name} ${clip(detail.split('\n')[0] ?? '', 80)}`;
+  const shown = cwd === undefined ? detail : detail.split(`${cwd}/`).join('');
+  return shown === '' ? call.name : `${call.name} ${clip(shown.split('\n')[0] ?? '', 80)}`;
 }
 
 /** Where two texts first differ, as a reader would want it: the line, then and now. */
 function firstDifference(recorded: string, now: string): string {
-  const before = recorded.split('\n');
-  const after = now.split('\n');
+  // Read results number their lines (`     7\t…`): the line number says where already.
+  const lines = (text: string): string[] =>
+    text.split('\n').map((line) => line.replace(/^\s*\d+(?:\t|\u2192)/, '').trim());
+  const before = lines(recorded);
+  const after = lines(now);
   for (let line = 0; line < Math.max(before.length, after.length); line += 1) {
     if (before[line] !== after[line]) {
       const then = before[line] === undefined ? 'nothing' : `'${clip(before[line] ?? '', 60)}'`;
