@@ -47,19 +47,29 @@ export function registerScenarioCommand(program: Command): void {
   scenario
     .command('new')
     .description(
-      'scaffold a working scenario (scenario.json and prompt.hbs) in <dir>/<id>/ to edit; it lints as written. Never overwrites.',
+      'scaffold a working scenario in <dir>/<id>/ to edit; it lints as written. Without --skill: an SDD resume scenario (scenario.json, prompt.hbs) calibrated by built-in policies; with --skill <folder>: a scenario without a plan for that skill, calibrated by two policy files in its policies/ (no TypeScript). Never overwrites.',
     )
     .argument('<id>', 'the new scenario id (lower-case letters, digits, dashes)')
     .option('--dir <dir>', 'the folder that holds your scenarios', 'scenarios')
-    .action(async (id: string, flags: { dir: string }) => {
-      const { scaffoldScenario } = await import('../campaign/scenario-scaffold.js');
-      const made = await scaffoldScenario(id, flags.dir);
+    .option(
+      '--skill <folder>',
+      "a skill's folder (holding its SKILL.md): scaffold a plan-free scenario for it, with a must-pass and a must-fail policy file",
+    )
+    .action(async (id: string, flags: { dir: string; skill?: string }) => {
+      const made =
+        flags.skill === undefined
+          ? await (await import('../campaign/scenario-scaffold.js')).scaffoldScenario(id, flags.dir)
+          : await (await import('../campaign/skill-scenario-scaffold.js')).scaffoldSkillScenario(
+              id,
+              flags.dir,
+              flags.skill,
+            );
       if (!made.ok) {
         process.exitCode = failWithInputError(made.error);
         return;
       }
       process.stdout.write(
-        `wrote ${made.value.dir}/scenario.json and prompt.hbs; next: redgreen scenario lint ${made.value.dir}\n`,
+        `wrote ${made.value.dir}/scenario.json and prompt.hbs${flags.skill === undefined ? '' : ', and policies/follows-skill.yaml and policies/skips-skill.yaml'}; next: redgreen scenario lint ${made.value.dir}\n`,
       );
       process.exitCode = ExitCode.ok;
     });
