@@ -4,7 +4,8 @@
  * each rep is answered by the session recorded for it (`replay: "."`, the
  * model `scripted:replay`), on the arms' texts as the run copied them
  * (`skills/<arm>/`), the same scenarios (by path from the results directory),
- * reps, backend, seed, limits and gates. Running it offline reproduces every
+ * reps, backend, seed, limits and gates (only the arms and scenarios the run
+ * ran, under `--only`). Running it offline reproduces every
  * rep whose session still fits its recording, and makes indeterminate, with
  * the turn named, every rep whose session no longer does: a live run's
  * sessions become a regression test of the scorer that costs nothing.
@@ -34,7 +35,7 @@ export function replayCampaignOf(
     id: `${config.id}-replay`.slice(0, 64),
     title: `Replay of ${config.title}`,
     description: `Each rep answered by the session recorded for it in this results directory (redgreen run --record). A rep whose session no longer fits its recording is indeterminate: replay diverged at turn N.`,
-    arms: config.arms.map((arm) => ({
+    arms: campaign.arms.map((arm) => ({
       name: arm.name,
       role: arm.role,
       label: arm.label,
@@ -57,7 +58,7 @@ export function replayCampaignOf(
     concurrency: campaign.concurrency,
     seed: campaign.seed,
     limits: campaign.limits,
-    gates: config.gates,
+    gates: campaign.gates,
     replay: '.',
   });
 }

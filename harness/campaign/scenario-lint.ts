@@ -240,11 +240,6 @@ async function calibrationRow(
     path.join(work, 'lint.campaign.json'),
   );
   if (!campaign.ok) return campaign;
-  // A policy file must fit the session this backend gives (its tools, its stop mode).
-  if (policy !== undefined) {
-    const problem = policyFitError(policy, sessionToolsOf(scenario.config, run, backend));
-    if (problem !== undefined) return err(problem);
-  }
   const model = {
     kind: 'scripted' as const,
     id: `scripted:${run.policy}`,
@@ -328,6 +323,16 @@ export async function lintScenario(
   if (!dir.ok) return dir;
   const scenario = await resolveScenarioIn(dir.value);
   if (!scenario.ok) return scenario;
+  // Every policy file fits the session this backend gives before anything is built or run.
+  for (const run of scenario.value.compiled.calibration) {
+    const policy = scenario.value.policies.get(run.policy);
+    if (policy === undefined) continue;
+    const problem = policyFitError(
+      policy,
+      sessionToolsOf(scenario.value.config, run, policy.spec.backend ?? options.backend),
+    );
+    if (problem !== undefined) return err(problem);
+  }
   return withTempWorkDir('redgreen-lint-', async (work) => {
     const rows: LintRow[] = [];
     const pre = await preCheckRows(scenario.value, work);

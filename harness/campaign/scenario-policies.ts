@@ -2,7 +2,7 @@
  * The policy files a scenario's calibration can name: `policies/<name>.yaml`
  * (or `.yml`, `.json`) in the scenario's folder, else in the `policies/`
  * folder beside it (shared by the scenarios of one folder, as `prompts/`
- * is). A calibration entry names a built-in policy or one of these alike; a
+ * is), else redgreen's own. A calibration entry names a built-in policy or one of these alike; a
  * file with a built-in policy's name is refused, so a name means one brain.
  *
  * Each file a calibration entry names is loaded and checked when the
@@ -14,6 +14,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { type InputError, inputError } from '../lib/input-error.js';
+import { packageRoot } from '../lib/package-root.js';
 import { err, ok, type Result } from '../lib/result.js';
 import {
   type LoadedPolicy,
@@ -33,13 +34,18 @@ import {
 
 export const POLICIES_DIR = 'policies';
 
-/** Policy files by name: the scenario folder's own first, then the shared folder beside it. */
+/**
+ * Policy files by name: the scenario folder's own first, then the shared
+ * folder beside it, then redgreen's own `scenarios/policies/` (so a copied
+ * scenario keeps the data policies it names, as it keeps its prompts).
+ */
 export function policyFilesOf(scenarioDir: string): Result<Map<string, string>, InputError> {
   const files = new Map<string, string>();
-  for (const dir of [
+  for (const dir of new Set([
     path.join(scenarioDir, POLICIES_DIR),
     path.join(path.dirname(scenarioDir), POLICIES_DIR),
-  ]) {
+    path.join(packageRoot(), 'scenarios', POLICIES_DIR),
+  ])) {
     if (!existsSync(dir)) continue;
     for (const entry of readdirSync(dir).sort()) {
       const extension = POLICY_EXTENSIONS.find((candidate) => entry.endsWith(candidate));

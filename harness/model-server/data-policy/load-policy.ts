@@ -57,7 +57,13 @@ export async function loadPolicyFile(
     return err(inputError(file, `is not valid YAML or JSON (${message})`, 'fix its syntax'));
   }
   const parsed = policyFileSchema.safeParse(raw);
-  if (!parsed.success) return err(inputErrorFromZod(file, parsed.error));
+  if (!parsed.success) {
+    // A step's kind is read from the key it holds; the user never wrote a `kind` field.
+    for (const issue of parsed.error.issues) {
+      if (issue.path.at(-1) === 'kind') issue.path.pop();
+    }
+    return err(inputErrorFromZod(file, parsed.error));
+  }
   const spec = parsed.data;
   const [problem] = checkPolicyFile(spec);
   if (problem !== undefined) {
