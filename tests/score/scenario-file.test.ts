@@ -44,7 +44,7 @@ function scenarioDir(
 
 function loadError(change: (scenario: Json) => void): string {
   const loaded = loadScenarioDir(scenarioDir(change), {
-    knownPolicies: ['structural', 'literal', 'skill-reader'],
+    knownPolicies: ['structural', 'literal', 'skill-reader', 'structural-data', 'literal-data'],
   });
   if (loaded.ok) throw new Error('expected the scenario to be refused');
   return `${loaded.error.input}: ${loaded.error.problem}; ${loaded.error.fix}`;
