@@ -107,7 +107,8 @@ const FOLLOWS = `# The must-pass calibration: what a session that follows the sk
 summary: reads the skill, looks at the repository, writes NOTES.md
 
 steps:
-  # A value from what the session was sent: the skill's folder, as the prompt names it.
+  # A value from what the session was sent: the skill's folder, as the prompt's first
+  # line names it (change this pattern with that line).
   - capture: skill-dir
     from: prompt
     pattern: 'complete text is at\\s+(\\S+?)\\s+for'

@@ -7,7 +7,7 @@
  * new --skill` scaffolds a scenario that lints as written; a policy file that
  * cannot run is refused before any session, naming the file and the field.
  */
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lintScenario } from '../../harness/campaign/scenario-lint.js';
@@ -148,4 +148,93 @@ describe('data calibration', () => {
       `${policy}: steps[0].reply: {{version}} names no fact, id or capture defined before this step`,
     );
   });
+});
+
+describe('a stop: complete scenario calibrated by a policy file with a seat and a question', () => {
+  it('asks the scripted user, dispatches a subagent whose seat steps write the file, and lints as declared', async () => {
+    const dir = path.join(makeTempDir(), 'versioned-notes');
+    const write = (file: string, text: string) => {
+      mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      writeFileSync(path.join(dir, file), text);
+    };
+    write(
+      'prompt.hbs',
+      'Have a subagent write NOTES.md for the next release of this repository.\n',
+    );
+    write(
+      'scenario.json',
+      JSON.stringify({
+        id: 'versioned-notes',
+        title: 'the notes name the version the user gives',
+        fixture: { recipe: 'textkit', scenario: 'start' },
+        prompt: { template: 'prompt.hbs', variables: {} },
+        stop: 'complete',
+        user: { answers: [{ id: 'version', pattern: 'version', answer: 'It is 0.3.0.' }] },
+        checks: {
+          post: [
+            { id: 'asked-the-version', verb: 'user-answered', answer: 'version' },
+            {
+              id: 'notes-name-it',
+              verb: 'file-contains',
+              path: 'NOTES.md',
+              pattern: '0\\.3\\.0',
+              caseSensitive: true,
+            },
+            { id: 'subagent-wrote', verb: 'tool-called', tool: 'Bash', seat: 'subagent' },
+          ],
+        },
+        calibration: {
+          mustPass: [{ policy: 'asks-then-delegates', library: 'devflow', layout: 'default' }],
+          mustFail: [
+            {
+              policy: 'guesses-version',
+              library: 'devflow',
+              layout: 'default',
+              failing: ['asked-the-version', 'notes-name-it'],
+            },
+          ],
+        },
+      }),
+    );
+    const seat = [
+      'seats:',
+      "  - prompt: '^You write the release notes'",
+      '    steps:',
+      '      - capture: version',
+      '        from: prompt',
+      "        pattern: 'version (\\d+\\.\\d+\\.\\d+)'",
+      '      - tool: Bash',
+      '        input: { command: "printf \'# Notes for %s\\\\n\' {{shell version}} > NOTES.md", description: Write }',
+      '      - reply: Wrote NOTES.md for {{version}}.',
+    ];
+    const dispatch = (version: string) => [
+      '  - tool: Agent',
+      `    input: { description: Write the notes, prompt: "You write the release notes of version ${version}.", subagent_type: general-purpose }`,
+      '  - reply: The notes are written.',
+    ];
+    write(
+      'policies/asks-then-delegates.yaml',
+      [
+        'steps:',
+        '  - ask: Which version is this release?',
+        '    id: answer',
+        '  - capture: version',
+        '    from: answer',
+        "    pattern: '(\\d+\\.\\d+\\.\\d+)'",
+        ...dispatch('{{version}}'),
+        ...seat,
+        '',
+      ].join('\n'),
+    );
+    write(
+      'policies/guesses-version.yaml',
+      ['steps:', ...dispatch('0.0.1'), ...seat, ''].join('\n'),
+    );
+    const report = await lintScenario(dir, { backend: 'messages', scenariosDirs: [] });
+    if (!report.ok) throw new Error(`${report.error.input}: ${report.error.problem}`);
+    expect(gotByPolicy(report.value.rows)).toEqual({
+      'asks-then-delegates': { got: 'pass', ok: true },
+      'guesses-version': { got: 'fail (asked-the-version, notes-name-it)', ok: true },
+    });
+  }, 240_000);
 });
