@@ -112,6 +112,33 @@ export async function scaffoldScenario(
   id: string,
   scenariosDir: string,
 ): Promise<Result<{ dir: string }, InputError>> {
+  const template = await readFile(
+    path.join(packageRoot(), 'scenarios', 'prompts', 'compaction-resume.hbs'),
+    'utf8',
+  );
+  return writeScenarioFolder(id, scenariosDir, (dir) =>
+    ok({
+      'scenario.json': `${JSON.stringify(scaffold(id, schemaPathFrom(dir)), null, 2)}\n`,
+      'prompt.hbs': template,
+    }),
+  );
+}
+
+/**
+ * Write a new scenario folder `<scenariosDir>/<id>/` from `files` (paths
+ * relative to it), whole or not at all: written under a temporary name and
+ * renamed into place. Refuses a bad id, a folder that exists, a scenarios
+ * folder that does not.
+ */
+export async function writeScenarioFolder(
+  id: string,
+  scenariosDir: string,
+  files: (
+    dir: string,
+  ) =>
+    | Result<Readonly<Record<string, string>>, InputError>
+    | Promise<Result<Readonly<Record<string, string>>, InputError>>,
+): Promise<Result<{ dir: string }, InputError>> {
   if (!SCENARIO_ID.test(id)) {
     return err(
       inputError(`id ${id}`, 'is not a scenario id', 'use lower-case letters, digits and dashes'),
@@ -129,18 +156,14 @@ export async function scaffoldScenario(
       ),
     );
   }
-  const template = await readFile(
-    path.join(packageRoot(), 'scenarios', 'prompts', 'compaction-resume.hbs'),
-    'utf8',
-  );
+  const contents = await files(dir);
+  if (!contents.ok) return contents;
   const partial = `${dir}.partial-${process.pid}`;
   await rm(partial, { recursive: true, force: true });
-  await mkdir(partial, { recursive: true });
-  await writeFile(
-    path.join(partial, 'scenario.json'),
-    `${JSON.stringify(scaffold(id, schemaPathFrom(dir)), null, 2)}\n`,
-  );
-  await writeFile(path.join(partial, 'prompt.hbs'), template);
+  for (const [file, text] of Object.entries(contents.value)) {
+    await mkdir(path.dirname(path.join(partial, file)), { recursive: true });
+    await writeFile(path.join(partial, file), text);
+  }
   await rename(partial, dir);
   return ok({ dir });
 }

@@ -10,13 +10,12 @@
  * written, on either backend; every construct of the policy language the
  * README teaches has an example in it. Nothing is overwritten.
  */
-import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
-import { SCENARIO_ID } from '../score/scenario-schema.js';
 import { POLICIES_DIR } from './scenario-policies.js';
+import { writeScenarioFolder } from './scenario-scaffold.js';
 
 interface SkillFacts {
   readonly name: string;
@@ -162,42 +161,20 @@ steps:
 `;
 
 /** Write `<scenariosDir>/<id>/` for the skill in `skillDir`; refuses an existing folder. */
-export async function scaffoldSkillScenario(
+export function scaffoldSkillScenario(
   id: string,
   scenariosDir: string,
   skillDir: string,
 ): Promise<Result<{ dir: string }, InputError>> {
-  if (!SCENARIO_ID.test(id)) {
-    return err(
-      inputError(`id ${id}`, 'is not a scenario id', 'use lower-case letters, digits and dashes'),
-    );
-  }
-  const dir = path.resolve(scenariosDir, id);
-  if (existsSync(dir)) {
-    return err(inputError(dir, 'already exists', 'choose another id, or edit that scenario'));
-  }
-  if (!existsSync(path.resolve(scenariosDir))) {
-    return err(
-      inputError(
-        '--dir',
-        `${scenariosDir} does not exist`,
-        'create it, or pass the folder that holds your scenarios',
-      ),
-    );
-  }
-  const skill = await skillFacts(path.resolve(skillDir));
-  if (!skill.ok) return skill;
-  const skillPath = path.relative(dir, path.resolve(skillDir)).split(path.sep).join('/');
-  const partial = `${dir}.partial-${process.pid}`;
-  await rm(partial, { recursive: true, force: true });
-  await mkdir(path.join(partial, POLICIES_DIR), { recursive: true });
-  await writeFile(
-    path.join(partial, 'scenario.json'),
-    `${JSON.stringify(scenarioFile(id, skill.value, skillPath), null, 2)}\n`,
-  );
-  await writeFile(path.join(partial, 'prompt.hbs'), PROMPT);
-  await writeFile(path.join(partial, POLICIES_DIR, 'follows-skill.yaml'), FOLLOWS);
-  await writeFile(path.join(partial, POLICIES_DIR, 'skips-skill.yaml'), SKIPS);
-  await rename(partial, dir);
-  return ok({ dir });
+  return writeScenarioFolder(id, scenariosDir, async (dir) => {
+    const skill = await skillFacts(path.resolve(skillDir));
+    if (!skill.ok) return skill;
+    const skillPath = path.relative(dir, path.resolve(skillDir)).split(path.sep).join('/');
+    return ok({
+      'scenario.json': `${JSON.stringify(scenarioFile(id, skill.value, skillPath), null, 2)}\n`,
+      'prompt.hbs': PROMPT,
+      [`${POLICIES_DIR}/follows-skill.yaml`]: FOLLOWS,
+      [`${POLICIES_DIR}/skips-skill.yaml`]: SKIPS,
+    });
+  });
 }

@@ -12,12 +12,16 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { type InputError, inputError } from '../../lib/input-error.js';
 import { err, ok, type Result } from '../../lib/result.js';
+import { readTextInput } from '../../lib/text-input.js';
 import { inputErrorFromZod } from '../../lib/zod-input-error.js';
 import { readSessionTranscriptFile } from '../../score/transcript-formats.js';
 import type { Brain } from '../brain.js';
 import { type Recording, recordingOf } from '../replay/recording.js';
 import { checkPolicyFile } from './check-policy.js';
 import { type PolicyFile, policyFileSchema } from './policy-schema.js';
+
+/** A policy file is a page of steps; anything this large is something else. */
+const MAX_POLICY_BYTES = 1024 * 1024;
 
 /** The file names a policy may have, in the order they are looked for. */
 export const POLICY_EXTENSIONS = ['.yaml', '.yml', '.json'] as const;
@@ -36,22 +40,15 @@ export async function loadPolicyFile(
   file: string,
   name: string,
 ): Promise<Result<LoadedPolicy, InputError>> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return err(
-      inputError(
-        file,
-        `cannot be read (${code ?? String(error)})`,
-        'give the path of a policy file',
-      ),
-    );
-  }
+  const text = await readTextInput(file, {
+    maxBytes: MAX_POLICY_BYTES,
+    what: 'a policy file',
+    fix: 'give the path of a policy file (YAML or JSON)',
+  });
+  if (!text.ok) return text;
   let raw: unknown;
   try {
-    raw = parseYaml(text);
+    raw = parseYaml(text.value);
   } catch (error) {
     const message = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
     return err(inputError(file, `is not valid YAML or JSON (${message})`, 'fix its syntax'));
