@@ -1,7 +1,8 @@
-import { constants, existsSync } from 'node:fs';
-import { copyFile, cp, mkdir, readdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../lib/atomic-write.js';
+import { copyDataTree, irregularEntryIn } from '../lib/data-tree.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import {
@@ -51,37 +52,16 @@ function missingShardsWarning(records: readonly CampaignRecord[]): string | null
   );
 }
 
-/**
- * The first entry of a rep's directory that is neither a directory nor a
- * regular file (a symlink, FIFO or device), as an error naming it: merging
- * would hand it to every reader of the merged directory.
- */
-async function irregularEntry(dir: string): Promise<InputError | undefined> {
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const file = path.join(dir, entry.name);
-    if (entry.isDirectory()) {
-      const inner = await irregularEntry(file);
-      if (inner !== undefined) return inner;
-    } else if (!entry.isFile()) {
-      return inputError(
-        file,
-        `is ${entry.isSymbolicLink() ? 'a symlink' : 'not a regular file'}, which no rep directory holds`,
+/** A rep directory's first symlink, FIFO or device, as an error: merging would hand it to every reader. */
+async function irregularRepEntry(dir: string): Promise<InputError | undefined> {
+  const found = await irregularEntryIn(dir);
+  return found === undefined
+    ? undefined
+    : inputError(
+        found.file,
+        `is ${found.kind}, which no rep directory holds`,
         'restore the rep directory as the run wrote it, then merge again',
       );
-    }
-  }
-  return undefined;
-}
-
-/** Copy a rep's directory as data: directories and regular files (irregularEntry found no other). */
-async function copyRepTree(from: string, to: string): Promise<void> {
-  await mkdir(to, { recursive: true });
-  for (const entry of await readdir(from, { withFileTypes: true })) {
-    const source = path.join(from, entry.name);
-    const target = path.join(to, entry.name);
-    if (entry.isDirectory()) await copyRepTree(source, target);
-    else if (entry.isFile()) await copyFile(source, target, constants.COPYFILE_EXCL);
-  }
 }
 
 /**
@@ -146,7 +126,7 @@ export async function mergeResults(
       const problem =
         (await recordedRepDirProblem(root, line)) ??
         (existsSync(path.join(root, line.dir))
-          ? await irregularEntry(path.join(root, line.dir))
+          ? await irregularRepEntry(path.join(root, line.dir))
           : undefined);
       if (problem !== undefined) return err(problem);
     }
@@ -175,7 +155,7 @@ export async function mergeResults(
     for (const line of owner.lines) {
       const from = path.join(source.root, line.dir);
       const to = path.join(out.root, line.dir);
-      if (existsSync(from) && !existsSync(to)) await copyRepTree(from, to);
+      if (existsSync(from) && !existsSync(to)) await copyDataTree(from, to);
     }
     for (const line of owner.lines) await appendRepLine(out.ledgerFile, line);
     copied += 1;

@@ -7,15 +7,17 @@
  * outside it is refused, and a rep whose transcript cannot be read is left
  * out (its replayed rep comes out indeterminate: no recording of it).
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { readRegularText } from '../lib/contained-file.js';
+import { describeError } from '../lib/describe-error.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import type { Brain } from '../model-server/index.js';
 import { type Recording, recordingOf } from '../model-server/replay/recording.js';
-import { readSessionTranscriptFile } from '../score/transcript-formats.js';
+import { readSessionTranscript } from '../score/transcripts/read-transcript.js';
 import { REPLAY_POLICY } from './config-schema.js';
 import { readLedger } from './ledger.js';
+import { recordedRepDirProblem } from './results-dir.js';
 import { REP_FILES, resultsLayout } from './results-layout.js';
 
 export interface RunRecordings {
@@ -56,12 +58,22 @@ export async function loadRunRecordings(
         ),
       );
     }
-    const transcript = await readSessionTranscriptFile(path.join(repDir, REP_FILES.transcript));
+    const tampered = await recordedRepDirProblem(layout.root, line);
+    if (tampered !== undefined) return err(tampered);
+    const file = path.join(repDir, REP_FILES.transcript);
+    let text: string;
+    try {
+      text = await readRegularText(file);
+    } catch (error) {
+      unreadable.push(`${line.id}: ${describeError(error)}`);
+      continue;
+    }
+    const transcript = readSessionTranscript(text, file);
     if (!transcript.ok) {
       unreadable.push(`${line.id}: ${transcript.error.problem}`);
       continue;
     }
-    const prompt = await readFile(path.join(repDir, REP_FILES.prompt), 'utf8').catch(
+    const prompt = await readRegularText(path.join(repDir, REP_FILES.prompt)).catch(
       () => undefined,
     );
     recordings.set(

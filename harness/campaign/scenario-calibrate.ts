@@ -16,10 +16,22 @@
  * is replaced atomically once they are.
  */
 import { existsSync } from 'node:fs';
-import { chmod, cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  copyFile,
+  mkdir,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
 import { writeFileAtomic } from '../lib/atomic-write.js';
+import { containedDirectoryProblem, readRegularText } from '../lib/contained-file.js';
+import { copyDataTree, irregularEntryIn } from '../lib/data-tree.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { isPolicyName } from '../model-server/index.js';
@@ -118,6 +130,10 @@ export async function calibrateFromRep(
   if (arm === undefined)
     throw new Error(`rep ${meta.id} names arm ${meta.arm}, which its run lacks`);
 
+  const skillDir = resultsLayout(results).skillDir(arm.name);
+  const tampered = await untrustedTreeProblem(results, repDir, skillDir);
+  if (tampered !== undefined) return err(tampered);
+
   const name = request.name ?? `replay-${meta.arm}-${meta.scenario}-rep${meta.rep}`;
   const policiesDir = path.join(scenario.value.compiled.dir, POLICIES_DIR);
   const taken = policyFilesOf(scenario.value.compiled.dir);
@@ -155,12 +171,11 @@ export async function calibrateFromRep(
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
   try {
-    await cp(path.join(repDir, REP_FILES.transcript), path.join(staging, files.transcript));
+    await copyFile(path.join(repDir, REP_FILES.transcript), path.join(staging, files.transcript));
     const hasPrompt = existsSync(path.join(repDir, REP_FILES.prompt));
-    if (hasPrompt) await cp(path.join(repDir, REP_FILES.prompt), path.join(staging, files.prompt));
-    await cp(resultsLayout(results).skillDir(arm.name), path.join(staging, files.skill), {
-      recursive: true,
-    });
+    if (hasPrompt)
+      await copyFile(path.join(repDir, REP_FILES.prompt), path.join(staging, files.prompt));
+    await copyDataTree(skillDir, path.join(staging, files.skill));
     await openToOwner(path.join(staging, files.skill));
     const manifest = path.join(staging, files.skill, '.claude-plugin', 'plugin.json');
     if (arm.library !== undefined && !existsSync(manifest)) {
@@ -236,9 +251,9 @@ async function readRep(dir: string): Promise<
   }
   try {
     return ok({
-      meta: repMetaSchema.parse(JSON.parse(await readFile(path.join(dir, REP_FILES.meta), 'utf8'))),
+      meta: repMetaSchema.parse(JSON.parse(await readRegularText(path.join(dir, REP_FILES.meta)))),
       score: repScoreSchema.parse(
-        JSON.parse(await readFile(path.join(dir, REP_FILES.score), 'utf8')),
+        JSON.parse(await readRegularText(path.join(dir, REP_FILES.score))),
       ),
     });
   } catch (error) {
@@ -250,6 +265,31 @@ async function readRep(dir: string): Promise<
       ),
     );
   }
+}
+
+/**
+ * Why the rep's files or the run's skill copy must not be copied: a results
+ * directory is untrusted input, and what is copied becomes part of the
+ * scenario (a symlink in it would hand a host file to every lint).
+ */
+async function untrustedTreeProblem(
+  results: string,
+  repDir: string,
+  skillDir: string,
+): Promise<InputError | undefined> {
+  for (const dir of [repDir, skillDir]) {
+    const found = await containedDirectoryProblem(results, path.relative(results, dir));
+    const irregular = found === undefined ? await irregularEntryIn(dir) : undefined;
+    const problem = found?.problem ?? (irregular && `${irregular.file} is ${irregular.kind}`);
+    if (problem !== undefined) {
+      return inputError(
+        '--from',
+        `${problem}, which a results directory redgreen wrote never holds`,
+        'restore the results directory as the run wrote it, or calibrate from another rep',
+      );
+    }
+  }
+  return undefined;
 }
 
 /** The results directory a rep directory is in: the nearest ancestor holding campaign.json. */

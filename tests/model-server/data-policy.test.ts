@@ -4,7 +4,7 @@
  * server drives it, one turn at a time, from a session view), and how they
  * fit a session's tools. Pure: no server, no session.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ToolExchange } from '../../harness/model-server/conversation.js';
@@ -177,6 +177,36 @@ describe('a policy file that cannot run is refused when it loads, naming the fil
     ['YAML that does not parse', 'steps: [\n', '<file>: is not valid YAML or JSON'],
   ])('%s', async (_case, text, expected) => {
     expect(await loadError(text)).toContain(expected);
+  });
+
+  it('reads a recorded session or prompt only inside the scenario folder, and a policy only as text', async () => {
+    const scenario = makeTempDir();
+    const policies = path.join(scenario, 'policies');
+    mkdirSync(policies);
+    const outside = path.join(makeTempDir(), 'host.jsonl');
+    writeFileSync(outside, '{"type":"system"}\n');
+    symlinkSync(outside, path.join(policies, 'linked.jsonl'));
+    const refusal = async (text: string, name = 'probe.yaml') => {
+      const file = path.join(policies, name);
+      writeFileSync(file, text);
+      const loaded = await loadPolicyFile(file, 'probe');
+      return loaded.ok
+        ? 'loaded'
+        : `${loaded.error.input.replace(file, '<file>')}: ${loaded.error.problem}`;
+    };
+    expect(await refusal(`replay: ${outside}\n`)).toBe(
+      `<file>: replay: ${outside} is not inside the scenario's folder`,
+    );
+    expect(await refusal('replay: ../../elsewhere/t.jsonl\n')).toBe(
+      "<file>: replay: ../../elsewhere/t.jsonl is not inside the scenario's folder",
+    );
+    expect(await refusal('replay: linked.jsonl\n')).toBe(
+      "<file>: replay: linked.jsonl is not inside the scenario's folder",
+    );
+    expect(await refusal('replay: missing.jsonl\n')).toContain('<file>: replay: ');
+    expect(await refusal('steps: [{ reply: "a\u0000b" }]\n')).toContain(
+      'is not text (it holds NUL bytes), so it is not a policy file',
+    );
   });
 
   it('loads a sound policy, JSON as well as YAML', async () => {

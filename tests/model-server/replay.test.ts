@@ -16,7 +16,7 @@ import type {
 import type { SessionView } from '../../harness/model-server/data-policy/session-view.js';
 import { type Recording, recordingOf } from '../../harness/model-server/replay/recording.js';
 import { comparable, replayProgram } from '../../harness/model-server/replay/replay-program.js';
-import { readSessionTranscript } from '../../harness/score/transcript-formats.js';
+import { readSessionTranscript } from '../../harness/score/transcripts/read-transcript.js';
 
 const recorded: Recording = {
   source: 'transcript.jsonl',

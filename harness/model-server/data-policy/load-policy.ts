@@ -7,14 +7,14 @@
  * that cannot run is refused at load, never mistaken for one that fails.
  * The only file I/O of a data brain happens here.
  */
-import { readFile } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { type InputError, inputError } from '../../lib/input-error.js';
 import { err, ok, type Result } from '../../lib/result.js';
 import { readTextInput } from '../../lib/text-input.js';
 import { inputErrorFromZod } from '../../lib/zod-input-error.js';
-import { readSessionTranscriptFile } from '../../score/transcript-formats.js';
+import { readTranscriptInputs } from '../../score/transcripts/transcript-input.js';
 import type { Brain } from '../brain.js';
 import { type Recording, recordingOf } from '../replay/recording.js';
 import { checkPolicyFile } from './check-policy.js';
@@ -70,7 +70,9 @@ export async function loadPolicyFile(
     return ok({ name, file, spec, brain: { kind: 'policy-file', name, file: spec } });
   }
   const dir = path.dirname(file);
-  const transcript = await readSessionTranscriptFile(path.resolve(dir, spec.replay));
+  const replayed = await besidePolicy(dir, spec.replay);
+  if (replayed === undefined) return err(outsideScenario(file, 'replay', spec.replay));
+  const transcript = await readTranscriptInputs([replayed]);
   if (!transcript.ok) {
     return err(
       inputError(
@@ -82,17 +84,19 @@ export async function loadPolicyFile(
   }
   let prompt: string | undefined;
   if (spec.prompt !== undefined) {
-    try {
-      prompt = await readFile(path.resolve(dir, spec.prompt), 'utf8');
-    } catch {
+    const promptFile = await besidePolicy(dir, spec.prompt);
+    if (promptFile === undefined) return err(outsideScenario(file, 'prompt', spec.prompt));
+    const read = await readTextInput(promptFile, {
+      maxBytes: MAX_POLICY_BYTES,
+      what: 'a recorded prompt',
+      fix: 'name the recorded prompt file beside the policy, or drop prompt',
+    });
+    if (!read.ok) {
       return err(
-        inputError(
-          `${file}: prompt`,
-          `${spec.prompt} cannot be read`,
-          'name the recorded prompt file beside the policy, or drop prompt',
-        ),
+        inputError(`${file}: prompt`, `${spec.prompt} ${read.error.problem}`, read.error.fix),
       );
     }
+    prompt = read.value;
   }
   const recording = recordingOf(transcript.value, spec.replay, prompt);
   return ok({
@@ -102,4 +106,27 @@ export async function loadPolicyFile(
     recording,
     brain: { kind: 'replay', name, recordingFor: () => recording },
   });
+}
+
+/**
+ * A file a policy names (its recorded transcript or prompt), resolved inside
+ * the policy's scenario folder, symlinks followed: a scenario may come with a
+ * change under review, so its policies read nothing of the machine outside
+ * it. A file that does not exist resolves to itself (the reader says so).
+ */
+async function besidePolicy(dir: string, relative: string): Promise<string | undefined> {
+  if (path.isAbsolute(relative)) return undefined;
+  const policiesDir = await realpath(dir);
+  const scenarioDir = path.dirname(policiesDir);
+  const resolved = path.resolve(policiesDir, relative);
+  const real = await realpath(resolved).catch(() => resolved);
+  return real.startsWith(`${scenarioDir}${path.sep}`) ? real : undefined;
+}
+
+function outsideScenario(file: string, field: string, given: string): InputError {
+  return inputError(
+    `${file}: ${field}`,
+    `${given} is not inside the scenario's folder`,
+    `keep the recorded files in the scenario's ${path.basename(path.dirname(file))}/ folder and name them relative to the policy`,
+  );
 }

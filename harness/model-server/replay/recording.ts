@@ -2,14 +2,14 @@
  * A recorded session as a replay brain reads it: the controller's tool calls
  * in order, each with the output it got, and the final reply; the working
  * directory and prompt it was given, when known. Built from the readers'
- * common output (harness/score/transcript-formats.ts), so a replay reads
+ * common output (harness/score/transcripts/), so a replay reads
  * every format `redgreen check` reads. Calls inside subagents are not part
  * of it (a subagent's requests are not replayed), nor calls a first-dispatch
  * capture refused as "Not run." (the session never made them).
  */
 
 import { callRan, isInsideSubagent } from '../../score/tool-call.js';
-import type { SessionTranscript } from '../../score/transcript-formats.js';
+import type { SessionTranscript } from '../../score/transcripts/session-transcript.js';
 
 export interface RecordedCall {
   readonly name: string;
