@@ -25,6 +25,7 @@ import { singleModelAxis } from './model-axis.js';
 import { renderedPromptProblem } from './prompt-template.js';
 import { capturePreEvidence } from './rep-evidence.js';
 import { type ResolvedScenario, resolveScenarioIn, scenarioFacts } from './resolve-scenario.js';
+import { checkFreshOutput } from './results-dir.js';
 import { REP_FILES, resultsLayout } from './results-layout.js';
 import { runCampaign } from './run-campaign.js';
 import { RunControl } from './run-control.js';
@@ -51,6 +52,8 @@ export interface LintReport {
   /** What the calibration shows a check or observation cannot tell apart (lint still holds). */
   readonly warnings: readonly string[];
   readonly ok: boolean;
+  /** Where `--keep` kept the calibration sessions' results directories. */
+  readonly kept?: string | undefined;
 }
 
 type CalibrationScore = ReturnType<typeof repScoreSchema.parse>;
@@ -228,8 +231,12 @@ async function calibrationRow(
   index: number,
   lintBackend: BackendName,
   work: string,
+  keep: string | undefined,
 ): Promise<Result<{ row: LintRow; score?: CalibrationScore }, InputError>> {
-  const outDir = path.join(work, `calibration-${index + 1}`);
+  const outDir =
+    keep === undefined
+      ? path.join(work, `calibration-${index + 1}`)
+      : path.join(keep, `${index + 1}-${run.policy}`);
   // A recorded session is replayed on the backend it was recorded on: tools answer in its words.
   const policy = scenario.policies.get(run.policy);
   const backend = policy?.spec.backend ?? lintBackend;
@@ -317,10 +324,20 @@ async function calibrationRow(
 /** Lint one scenario (an id under one of `scenariosDirs`, or a folder). */
 export async function lintScenario(
   idOrDir: string,
-  options: { readonly backend: BackendName; readonly scenariosDirs: readonly string[] },
+  options: {
+    readonly backend: BackendName;
+    readonly scenariosDirs: readonly string[];
+    /** `--keep`: where each calibration session's results directory is kept (new or empty). */
+    readonly keep?: string | undefined;
+  },
 ): Promise<Result<LintReport, InputError>> {
   const dir = resolveScenarioDir(idOrDir, options.scenariosDirs, 'scenario');
   if (!dir.ok) return dir;
+  const keep = options.keep === undefined ? undefined : path.resolve(options.keep);
+  if (keep !== undefined) {
+    const fresh = await checkFreshOutput(keep, '--keep', false);
+    if (!fresh.ok) return fresh;
+  }
   const scenario = await resolveScenarioIn(dir.value);
   if (!scenario.ok) return scenario;
   // Every policy file fits the session this backend gives before anything is built or run.
@@ -340,7 +357,7 @@ export async function lintScenario(
     rows.push(...pre.value);
     const scores: CalibrationScore[] = [];
     for (const [index, run] of scenario.value.compiled.calibration.entries()) {
-      const row = await calibrationRow(scenario.value, run, index, options.backend, work);
+      const row = await calibrationRow(scenario.value, run, index, options.backend, work, keep);
       if (!row.ok) return row;
       rows.push(row.value.row);
       if (row.value.score !== undefined) scores.push(row.value.score);
@@ -361,6 +378,7 @@ export async function lintScenario(
       rows,
       warnings: calibrationWarnings(scores),
       ok: rows.every((row) => row.ok),
+      kept: keep,
     });
   });
 }
@@ -385,6 +403,14 @@ export function formatLintReport(report: LintReport): string {
     ...(report.warnings.length === 0
       ? []
       : ['', ...report.warnings.map((warning) => `warning: ${warning}`)]),
+    ...(report.kept !== undefined
+      ? [
+          '',
+          `the calibration sessions are kept in ${report.kept} (<n>-<policy>/reps/…: transcript.jsonl, reply.md, score.json; redgreen transcript reads a transcript)`,
+        ]
+      : report.ok
+        ? []
+        : ['', 'to see what each session did: rerun with --keep <new dir>']),
     '',
     report.ok
       ? `lint: ${report.scenario} is sound`

@@ -102,7 +102,7 @@ The task: look around this repository and write, in NOTES.md at its top, a few l
 
 const FOLLOWS = `# The must-pass calibration: what a session that follows the skill does,
 # written as data. Edit it to do what your skill asks for. The README's
-# "Policies as data" section describes every step kind.
+# "Calibration as data: policy files" section describes every step kind.
 summary: reads the skill, looks at the repository, writes NOTES.md
 
 steps:

@@ -3,6 +3,7 @@ import { ExitCode, failWithInputError } from './exit.js';
 
 interface LintFlags {
   readonly backend: 'messages' | 'claude-code';
+  readonly keep?: string;
 }
 
 /** `redgreen scenario lint|new|migrate`: author and prove scenarios. */
@@ -29,12 +30,17 @@ export function registerScenarioCommand(program: Command): void {
         .choices(['messages', 'claude-code'])
         .default('messages'),
     )
+    .option(
+      '--keep <dir>',
+      "keep each calibration session's results directory in <dir> (a new or empty folder): <dir>/<n>-<policy>/, its reps' transcript.jsonl, reply.md and score.json, to see what a policy did",
+    )
     .action(async (target: string, flags: LintFlags) => {
       const { lintScenario, formatLintReport } = await import('../campaign/scenario-lint.js');
       const { scenarioSearchDirs } = await import('../campaign/resolve-scenario.js');
       const report = await lintScenario(target, {
         backend: flags.backend,
         scenariosDirs: scenarioSearchDirs(),
+        keep: flags.keep,
       });
       if (!report.ok) {
         process.exitCode = failWithInputError(report.error);

@@ -8,7 +8,7 @@
  * new --skill` scaffolds a scenario that lints as written; a policy file that
  * cannot run is refused before any session, naming the file and the field.
  */
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lintScenario } from '../../harness/campaign/scenario-lint.js';
@@ -94,15 +94,35 @@ describe('data calibration', () => {
     expect(made.stdout).toContain('policies/follows-skill.yaml and policies/skips-skill.yaml');
     const scenario = JSON.parse(readFileSync(path.join(dir, 'notes-probe/scenario.json'), 'utf8'));
     expect(scenario.plan).toBeUndefined();
+    // --keep keeps each calibration session's results, to see what a policy did.
+    const kept = path.join(dir, 'kept');
     const lint = await lintScenario(path.join(dir, 'notes-probe'), {
       backend: 'messages',
       scenariosDirs: [],
+      keep: kept,
     });
     if (!lint.ok) throw new Error(`${lint.error.input}: ${lint.error.problem}`);
     expect(gotByPolicy(lint.value.rows)).toEqual({
       'follows-skill': { got: 'pass', ok: true },
       'skips-skill': { got: 'fail (read-the-skill)', ok: true },
     });
+    expect(
+      readFileSync(
+        path.join(kept, '1-follows-skill/reps/calibration/notes-probe-rep1/transcript.jsonl'),
+        'utf8',
+      ),
+    ).toContain('NOTES.md');
+    expect(
+      existsSync(path.join(kept, '2-skips-skill/reps/calibration/notes-probe-rep1/score.json')),
+    ).toBe(true);
+    const again = await lintScenario(path.join(dir, 'notes-probe'), {
+      backend: 'messages',
+      scenariosDirs: [],
+      keep: kept,
+    });
+    expect(again.ok ? 'linted' : `${again.error.input}: ${again.error.problem}`).toBe(
+      `--keep: ${kept} already exists and is not empty`,
+    );
 
     const noSkill = await runCli(['scenario', 'new', 'other', '--skill', dir, '--dir', dir], {
       cwd: dir,

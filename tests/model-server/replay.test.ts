@@ -17,6 +17,7 @@ import type { SessionView } from '../../harness/model-server/data-policy/session
 import { type Recording, recordingOf } from '../../harness/model-server/replay/recording.js';
 import { comparable, replayProgram } from '../../harness/model-server/replay/replay-program.js';
 import { readSessionTranscript } from '../../harness/score/transcripts/read-transcript.js';
+import { jsonl, logLines, rollout } from '../score/transcripts/support.js';
 
 const recorded: Recording = {
   source: 'transcript.jsonl',
@@ -170,6 +171,78 @@ describe('recordings read from every transcript format the repository reads', ()
         reply: 'Done.',
       });
     }
+  });
+
+  it('takes them from a Claude Code session log and a Codex rollout, and replays the session log', () => {
+    const log = logLines();
+    const sessionLog = jsonl([
+      log.prompt('Write the notes.'),
+      log.call('m1', 'toolu_1', 'Bash', { command: 'git log --oneline' }),
+      log.result('toolu_1', 'abc123 add export'),
+      log.text('m2', 'Wrote the notes.'),
+    ]);
+    const read = readSessionTranscript(sessionLog, 'session.jsonl');
+    if (!read.ok) throw new Error(read.error.problem);
+    const fromLog = recordingOf(read.value, 'session.jsonl');
+    expect(fromLog).toMatchObject({
+      format: read.value.format,
+      cwd: '/home/user/project',
+      prompt: 'Write the notes.',
+      calls: [
+        { name: 'Bash', input: { command: 'git log --oneline' }, output: 'abc123 add export' },
+      ],
+      reply: 'Wrote the notes.',
+    });
+    const view = { ...live, prompt: 'Write the notes.', cwd: '/tmp/run-B/rep-1/repo' };
+    expect(replay(fromLog, [{ text: 'abc123 add export' }], { view }).answer).toEqual({
+      kind: 'reply',
+      text: 'Wrote the notes.',
+    });
+    expect(replay(fromLog, [{ text: 'def456 other' }], { view }).answer).toMatchObject({
+      message: expect.stringMatching(/^replay diverged at turn 1: Bash git log --oneline /),
+    });
+
+    // A Codex rollout's shell calls read as Bash; its outputs are Codex's own (replayed
+    // where Codex answers them).
+    const codex = jsonl([
+      rollout('session_meta', {
+        id: 'r1',
+        session_id: 'r1',
+        source: 'exec',
+        cli_version: '0.169.0',
+        cwd: '/repo',
+      }),
+      rollout('turn_context', { model: 'gpt-5.5' }),
+      rollout('response_item', {
+        type: 'message',
+        role: 'user',
+        content: [{ type: 'input_text', text: 'List it.' }],
+      }),
+      rollout('response_item', {
+        type: 'function_call',
+        call_id: 'c1',
+        name: 'exec_command',
+        arguments: JSON.stringify({ cmd: 'ls' }),
+      }),
+      rollout('response_item', {
+        type: 'function_call_output',
+        call_id: 'c1',
+        output: 'Process exited with code 0\nOutput:\nREADME.md',
+      }),
+      rollout('response_item', {
+        type: 'message',
+        role: 'assistant',
+        content: [{ type: 'output_text', text: 'Listed.' }],
+      }),
+      rollout('event_msg', { type: 'task_complete', last_agent_message: 'Listed.' }),
+    ]);
+    const rolloutRead = readSessionTranscript(codex, 'rollout.jsonl');
+    if (!rolloutRead.ok) throw new Error(rolloutRead.error.problem);
+    expect(recordingOf(rolloutRead.value, 'rollout.jsonl')).toMatchObject({
+      cwd: '/repo',
+      calls: [{ name: 'Bash', input: { command: 'ls' }, isError: false }],
+      reply: 'Listed.',
+    });
   });
 
   it('reads real Claude Code stream-json sessions from the shared transcripts, when present', (context) => {
