@@ -53,7 +53,7 @@ export function nextBrainTurn(
         step: 0,
         value: {
           kind: 'failure',
-          message: `replay diverged at turn 1: there is no recording of session ${request.sessionKey} (a subagent's sessions are not replayed)`,
+          message: `replay diverged at turn 1: there is no recording of session ${request.sessionKey} (the recorded run has none it could read, or it is a subagent's, which is not replayed)`,
         },
       });
     }

@@ -9,6 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { type Brain, nextBrainTurn } from '../../harness/model-server/brain.js';
 import type {
   BrainAnswer,
   BrainCall,
@@ -130,6 +131,30 @@ describe('a replayed session', () => {
     expect(
       comparable('a  \n<system-reminder>x</system-reminder>b\n\nduration_ms: 3.5 (12ms)\n'),
     ).toBe('a\nb\n\nduration_ms: <ms> (<ms>)');
+  });
+});
+
+describe('a replay brain', () => {
+  it('answers a session it holds no recording of (a rep the results lack, a subagent) with a divergence, never a reply', () => {
+    const brain: Brain = { kind: 'replay', name: 'replay', recordingFor: () => undefined };
+    const turn = nextBrainTurn(brain, {
+      sessionKey: 'red/s1-rep1',
+      conversation: { system: 'Working directory: /repo', userMessages: [['Resume the plan.']] },
+      history: { exchanges: [], assistantMessages: 0, userReplies: [] },
+      offeredTools: new Set(['Bash']),
+    });
+    expect(turn).toEqual({
+      ok: true,
+      value: {
+        kind: 'done',
+        step: 0,
+        value: {
+          kind: 'failure',
+          message:
+            "replay diverged at turn 1: there is no recording of session red/s1-rep1 (the recorded run has none it could read, or it is a subagent's, which is not replayed)",
+        },
+      },
+    });
   });
 });
 
