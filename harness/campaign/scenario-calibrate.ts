@@ -33,9 +33,10 @@ import { writeFileAtomic } from '../lib/atomic-write.js';
 import { containedDirectoryProblem, readRegularText } from '../lib/contained-file.js';
 import { copyDataTree, irregularEntryIn } from '../lib/data-tree.js';
 import { type InputError, inputError } from '../lib/input-error.js';
+import { packageRoot } from '../lib/package-root.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { isPolicyName } from '../model-server/index.js';
-import { resolveScenarioDir } from '../score/load-scenario.js';
+import { listScenarioIds, resolveScenarioDir } from '../score/load-scenario.js';
 import { repScoreSchema } from '../score/score-rep.js';
 import { readCampaignRecord } from './campaign-record.js';
 import { repMetaSchema } from './rep-meta.js';
@@ -69,7 +70,7 @@ export async function calibrateFromRep(
   request: CalibrateRequest,
 ): Promise<Result<Calibrated, InputError>> {
   const dir = resolveScenarioDir(request.scenario, request.scenariosDirs, 'scenario');
-  if (!dir.ok) return dir;
+  if (!dir.ok) return err(shippedScenarioError(request.scenario) ?? dir.error);
   const scenario = await resolveScenarioIn(dir.value);
   if (!scenario.ok) return scenario;
   const repDir = path.resolve(request.from);
@@ -290,6 +291,22 @@ async function untrustedTreeProblem(
     }
   }
   return undefined;
+}
+
+/**
+ * The refusal for an id that names none of the user's scenarios but one
+ * redgreen ships: calibrating writes into the scenario, and redgreen's own
+ * files are not the user's to change (an install's would be lost on update).
+ */
+function shippedScenarioError(id: string): InputError | undefined {
+  if (id.includes('/') || id.startsWith('.')) return undefined;
+  const shipped = path.join(packageRoot(), 'scenarios');
+  if (!listScenarioIds(shipped).includes(id)) return undefined;
+  return inputError(
+    'scenario',
+    `${id} is one of redgreen's own scenarios (${path.join(shipped, id)}), which calibrate does not change`,
+    `copy it into your scenarios first (cp -r ${path.join(shipped, id)} scenarios/${id}), then calibrate scenarios/${id}`,
+  );
 }
 
 /** The results directory a rep directory is in: the nearest ancestor holding campaign.json. */

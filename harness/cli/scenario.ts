@@ -85,7 +85,10 @@ export function registerScenarioCommand(program: Command): void {
     .description(
       "make a rep that really ran a permanent calibration of its scenario: copy its transcript, prompt and skill text into the scenario's policies/ as a replay policy, and add it to the scenario's mustPass or mustFail. `scenario lint` then replays it offline; a rep whose session no longer fits the recording is reported as diverged. Never overwrites.",
     )
-    .argument('<scenario>', "the scenario's folder, or its id (as for lint)")
+    .argument(
+      '<scenario>',
+      "the scenario's folder, or its id in ./scenarios/ (a scenario redgreen ships is copied there first: calibrate writes into it)",
+    )
     .requiredOption('--from <rep-dir>', 'the rep: <results-dir>/reps/<arm>/<scenario>-rep<N>')
     .addOption(
       new Option('--must <verdict>', 'whether the replay must pass or must fail')
@@ -103,10 +106,11 @@ export function registerScenarioCommand(program: Command): void {
         flags: { from: string; must: 'pass' | 'fail'; name?: string; failing?: string },
       ) => {
         const { calibrateFromRep } = await import('../campaign/scenario-calibrate.js');
-        const { scenarioSearchDirs } = await import('../campaign/resolve-scenario.js');
+        const path = await import('node:path');
         const done = await calibrateFromRep({
           scenario: target,
-          scenariosDirs: scenarioSearchDirs(),
+          // It writes into the scenario: an id names one of the user's own, never a shipped one.
+          scenariosDirs: [path.resolve('scenarios')],
           from: flags.from,
           must: flags.must,
           name: flags.name,

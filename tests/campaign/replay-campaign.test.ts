@@ -270,11 +270,19 @@ describe('the default campaign offline, recorded and replayed (messages backend)
       calibrate('reps/green/s1-rep1', 'pass', 'green-resumes'),
       calibrate('reps/green/s1-rep2', 'fail'),
       calibrate('reps/red/s2-rep1', 'pass'),
+      // An id names the user's own scenario: redgreen's shipped S1 is not written into.
+      calibrateFromRep({
+        scenario: 's1',
+        scenariosDirs: [makeTempDir()],
+        from: path.join(recorded, 'reps/red/s1-rep1'),
+        must: 'fail',
+      }),
     ]);
     expect(problems.map((problem) => (problem.ok ? 'written' : problem.error.problem))).toEqual([
       expect.stringContaining('green-resumes is already a policy'),
       expect.stringContaining('failed no post check (it passed)'),
       expect.stringContaining('is a rep of scenario s2, not of s1'),
+      `s1 is one of redgreen's own scenarios (${path.join(repoRoot, 'scenarios/s1')}), which calibrate does not change`,
     ]);
 
     // A results directory is untrusted input: a symlink in the rep, or in the run's skill
