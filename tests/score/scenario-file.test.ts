@@ -34,7 +34,8 @@ function scenarioDir(
   scenario.id = id;
   const calibration = scenario.calibration as Record<string, { skill: string }[]>;
   for (const run of [...(calibration.mustPass ?? []), ...(calibration.mustFail ?? [])]) {
-    run.skill = path.resolve(repoRoot, 'scenarios/s1', run.skill);
+    // A bare name is a shipped text wherever the scenario is; a folder is relative to it.
+    if (run.skill.includes('/')) run.skill = path.resolve(repoRoot, 'scenarios/s1', run.skill);
   }
   change(scenario);
   const file = path.join(root, id, format === 'json' ? 'scenario.json' : 'scenario.yaml');
