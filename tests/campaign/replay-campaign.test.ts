@@ -20,6 +20,7 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { campaignSchema } from '../../harness/campaign/config-schema.js';
 import { loadRunRecordings } from '../../harness/campaign/run-recordings.js';
 import { calibrateFromRep } from '../../harness/campaign/scenario-calibrate.js';
 import { lintScenario } from '../../harness/campaign/scenario-lint.js';
@@ -153,6 +154,21 @@ describe('the default campaign offline, recorded and replayed (messages backend)
       [...after.values()].filter((rep) => rep.verdict === 'fail').map((rep) => rep.id),
     ).toEqual(expect.arrayContaining(['red/s1-rep1']));
   }, 240_000);
+
+  it('refuses a replay campaign answered by another model, and scripted:replay without recordings', () => {
+    const campaign = readJson<Record<string, unknown>>(path.join(recorded, 'replay.campaign.json'));
+    expect(campaign).toMatchObject({ replay: '.', model: 'scripted:replay' });
+    expect(campaignSchema.safeParse(campaign).success).toBe(true);
+    const problem = (config: Record<string, unknown>) =>
+      campaignSchema.safeParse(config).error?.issues.map((issue) => issue.message);
+    expect(problem({ ...campaign, model: 'scripted:literal' })).toEqual([
+      expect.stringContaining("a replay campaign's models are all scripted:replay"),
+    ]);
+    const { replay: _replay, ...unrecorded } = campaign;
+    expect(problem(unrecorded)).toEqual([
+      expect.stringContaining('scripted:replay answers from a results directory: give "replay"'),
+    ]);
+  });
 
   it('makes a rep indeterminate, naming the turn, where a fixture file changed since the recording', async () => {
     const out = path.join(makeTempDir(), 'planted');
