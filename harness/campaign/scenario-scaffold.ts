@@ -103,7 +103,7 @@ function scaffold(id: string, schema: string): Record<string, unknown> {
 }
 
 /** The published scenario schema, relative to a scenario folder, for editors (file-schemas.ts). */
-function schemaPathFrom(dir: string): string {
+export function schemaPathFrom(dir: string): string {
   return path.relative(dir, path.join(packageRoot(), 'schemas', SCENARIO_SCHEMA_FILE));
 }
 

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { POLICIES_DIR } from './scenario-policies.js';
-import { writeScenarioFolder } from './scenario-scaffold.js';
+import { schemaPathFrom, writeScenarioFolder } from './scenario-scaffold.js';
 
 interface SkillFacts {
   readonly name: string;
@@ -44,8 +44,14 @@ async function skillFacts(skillDir: string): Promise<Result<SkillFacts, InputErr
   });
 }
 
-function scenarioFile(id: string, skill: SkillFacts, skillPath: string): Record<string, unknown> {
+function scenarioFile(
+  id: string,
+  skill: SkillFacts,
+  skillPath: string,
+  schema: string,
+): Record<string, unknown> {
   return {
+    $schema: schema,
     id,
     title: `${id}: a session given the ${skill.name} skill reads it before it acts`,
     description: `Scaffolded by \`redgreen scenario new --skill\` for ${skill.name}${skill.description === '' ? '' : ` (${skill.description})`}. Edit the prompt, the checks and the two policies in policies/ to say what the skill should make a session do, then run \`redgreen scenario lint\`.`,
@@ -171,7 +177,7 @@ export function scaffoldSkillScenario(
     if (!skill.ok) return skill;
     const skillPath = path.relative(dir, path.resolve(skillDir)).split(path.sep).join('/');
     return ok({
-      'scenario.json': `${JSON.stringify(scenarioFile(id, skill.value, skillPath), null, 2)}\n`,
+      'scenario.json': `${JSON.stringify(scenarioFile(id, skill.value, skillPath, schemaPathFrom(dir)), null, 2)}\n`,
       'prompt.hbs': PROMPT,
       [`${POLICIES_DIR}/follows-skill.yaml`]: FOLLOWS,
       [`${POLICIES_DIR}/skips-skill.yaml`]: SKIPS,
