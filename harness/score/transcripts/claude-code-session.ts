@@ -62,6 +62,8 @@ interface TurnState {
   lastCall: string;
   pending: Set<string>;
   sawReply: boolean;
+  /** The stop_reason of the last assistant message (null: the log does not record it). */
+  stopReason: string | null;
 }
 
 function endingOf(state: TurnState | undefined, who: string): RunnerStatus {
@@ -73,7 +75,14 @@ function endingOf(state: TurnState | undefined, who: string): RunnerStatus {
   if (state === undefined || !state.sawReply) {
     return indeterminate(`the log holds no reply of the ${who}, so the session did not run`);
   }
-  if (state.last === 'text' && state.pending.size === 0) return { kind: 'completed' };
+  if (state.last === 'text' && state.pending.size === 0) {
+    // A reply's blocks are one line each, and each line records the reply's stop_reason (newer
+    // engines): a last text line of a reply that stopped for a tool call is a log cut before it.
+    if (state.stopReason !== 'tool_use') return { kind: 'completed' };
+    return indeterminate(
+      `the log ends inside a reply of the ${who} that stopped for a tool call the log does not hold, so it was cut short`,
+    );
+  }
   if (state.last === 'tool_use' || state.pending.size > 0) {
     return indeterminate(
       `the log ends on a ${state.lastCall} call with no result, so the session may not have finished`,
@@ -170,8 +179,10 @@ export function readClaudeCodeSession(
       lastCall: '',
       pending: new Set(),
       sawReply: false,
+      stopReason: null,
     };
     turns.set(key, turn);
+    if (message.kind === 'assistant') turn.stopReason = message.stopReason;
     readMessage(message, key, {
       onCall: (call) => {
         if (!calls.has(call.id)) {
