@@ -43,12 +43,32 @@ import {
   outputFailed,
   outputText,
   spawnedAgentId,
+  webSearchCall,
 } from './codex-tools.js';
 import { contentText } from './content-text.js';
 import { type FormatReader, jsonLines, recordOf, type TranscriptSource } from './format-reader.js';
 import type { MalformedLine, SessionTranscript, TranscriptSeat } from './session-transcript.js';
 
 const ENVELOPE_TYPES = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg']);
+
+/** Rollout line types that hold no call of their own (a compaction's history repeats earlier lines). */
+const PASSED_OVER_LINES = new Set(['compacted']);
+
+/**
+ * Response items that are not calls, or answer one: passed over. Any item type
+ * neither read as a call nor named here is listed as unreadable, so a call of
+ * a kind this reader does not know is never silently left out.
+ */
+const NOT_CALLS = new Set([
+  'message',
+  'reasoning',
+  'function_call_output',
+  'custom_tool_call_output',
+  'tool_search_output',
+  'ghost_snapshot',
+  'compaction',
+  'compaction_summary',
+]);
 
 /** Whether a parsed line is a rollout line. */
 function isRolloutLine(value: unknown): boolean {
@@ -80,6 +100,9 @@ interface Thread {
   /** What ended its last turn: task_complete, an abort, or nothing yet. */
   end: 'complete' | 'aborted' | 'open';
 }
+
+/** Response items read as calls. */
+const CALLS = new Set(['function_call', 'custom_tool_call', 'local_shell_call', 'web_search_call']);
 
 /** Codex's own context messages, which are no prompt. */
 const CONTEXT_MESSAGE =
@@ -159,6 +182,8 @@ function readThread(
         addCall(payload.call_id, line, customToolCall(payload.name, payload.input));
       } else if (kind === 'local_shell_call') {
         addCall(payload.call_id, line, localShellCall(payload.action));
+      } else if (kind === 'web_search_call') {
+        addCall(payload.call_id ?? payload.id, line, webSearchCall(payload.action));
       } else if (
         (kind === 'function_call_output' || kind === 'custom_tool_call_output') &&
         typeof payload.call_id === 'string'
@@ -173,6 +198,19 @@ function readThread(
           if (!CONTEXT_MESSAGE.test(text)) thread.prompt = text;
         }
       }
+      if (!CALLS.has(String(kind)) && !NOT_CALLS.has(String(kind))) {
+        malformed.push({
+          line,
+          file: source.name,
+          problem: `a response item of type ${JSON.stringify(kind)}, which this reader does not read (a call in it is not counted)`,
+        });
+      }
+    } else if (!PASSED_OVER_LINES.has(record.type)) {
+      malformed.push({
+        line,
+        file: source.name,
+        problem: `a rollout line of type ${JSON.stringify(record.type)}, which this reader does not read`,
+      });
     }
   }
   const spawn = recordOf(recordOf(recordOf(meta?.source)?.subagent)?.thread_spawn);

@@ -12,7 +12,9 @@
  * - `spawn_agent` is `Agent {prompt}` (its `message`), and `send_input` /
  *   `followup_task` / `send_message` are `SendMessage {to, message}`.
  *
- * Everything else (apply_patch, wait_agent, update_plan, web search, …)
+ * - a `web_search_call` item is `WebSearch {query}`.
+ *
+ * Everything else (apply_patch, wait_agent, update_plan, …)
  * keeps its own name and input.
  */
 import { codeModeCommands } from './codex-code-mode.js';
@@ -60,6 +62,17 @@ function itemsText(items: unknown): string | undefined {
     .map((item) => recordOf(item)?.text)
     .filter((text): text is string => typeof text === 'string');
   return texts.length === 0 ? undefined : texts.join('\n');
+}
+
+/** A `web_search_call` item (Codex's built-in search) is `WebSearch {query}`. */
+export function webSearchCall(action: unknown): CodexCall {
+  const record = recordOf(action) ?? {};
+  const query = typeof record.query === 'string' ? record.query : undefined;
+  return {
+    name: 'WebSearch',
+    input: { ...record, ...(query === undefined ? {} : { query }) },
+    recordedAs: 'web_search_call',
+  };
 }
 
 const SPAWN = new Set(['spawn_agent']);

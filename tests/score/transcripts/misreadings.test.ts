@@ -49,3 +49,62 @@ describe('a Claude Code session log cut inside a reply', () => {
     expect(read(jsonl([...answered, text(null)])).ending).toEqual({ kind: 'completed' });
   });
 });
+
+describe('a Codex rollout with an item of a type the reader does not read', () => {
+  const meta = rollout('session_meta', { id: 'thread-1', session_id: 'thread-1', cwd: '/w' });
+  const done = rollout('event_msg', { type: 'task_complete', last_agent_message: 'Done.' });
+  const shell = (type: string) =>
+    rollout('response_item', {
+      type,
+      call_id: 'c1',
+      name: 'container.exec',
+      arguments: '{"command":["bash","-lc","rm -rf build"]}',
+    });
+
+  it('is listed as unreadable, so "no Bash" is undecided rather than passing', () => {
+    const transcript = read(jsonl([meta, shell('mcp_tool_call'), done]));
+    expect(transcript.toolCalls).toEqual([]);
+    expect(transcript.malformed).toEqual([
+      {
+        line: 2,
+        problem:
+          'a response item of type "mcp_tool_call", which this reader does not read (a call in it is not counted)',
+      },
+    ]);
+    expect(noBash(transcript)).toBe('undecided');
+    // Planted: as a function_call it is read, and the check fails.
+    expect(noBash(read(jsonl([meta, shell('function_call'), done])))).toBe('fail');
+  });
+
+  it('an unknown rollout line type is listed too; reasoning and compaction are passed over', () => {
+    const transcript = read(
+      jsonl([
+        meta,
+        rollout('response_item', { type: 'reasoning', summary: [] }),
+        rollout('compacted', { message: 'summary' }),
+        rollout('thread_event', { what: 'new' }),
+        done,
+      ]),
+    );
+    expect(transcript.malformed.map((line) => line.line)).toEqual([4]);
+    expect(noBash(transcript)).toBe('undecided');
+  });
+
+  it('reads web_search_call as WebSearch', () => {
+    const transcript = read(
+      jsonl([
+        meta,
+        rollout('response_item', {
+          type: 'web_search_call',
+          status: 'completed',
+          action: { type: 'search', query: 'vitest timers' },
+        }),
+        done,
+      ]),
+    );
+    expect(transcript.malformed).toEqual([]);
+    expect(transcript.toolCalls).toMatchObject([
+      { name: 'WebSearch', input: { query: 'vitest timers' }, recordedAs: 'web_search_call' },
+    ]);
+  });
+});
