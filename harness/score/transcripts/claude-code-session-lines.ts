@@ -22,6 +22,7 @@
 import { z } from 'zod';
 import { jsonLines, recordOf } from './format-reader.js';
 import type { MalformedLine } from './session-transcript.js';
+import { unreadCallBlock, unreadCallLine } from './unread-calls.js';
 
 const blockSchema = z.looseObject({ type: z.string() });
 
@@ -184,6 +185,8 @@ export function readLogLines(
           ? { kind: 'subagent', agentId, dispatch: null }
           : { kind: 'controller' };
     } else {
+      const unread = unreadCallLine(record);
+      if (unread !== undefined) malformed.push({ line, file, problem: unread });
       continue;
     }
     if (inner.type !== 'user' && inner.type !== 'assistant') continue;
@@ -191,6 +194,12 @@ export function readLogLines(
     if (typeof message === 'string') {
       malformed.push({ line, file, problem: message });
       continue;
+    }
+    if (message.kind === 'assistant') {
+      for (const block of message.blocks) {
+        const unread = unreadCallBlock(block);
+        if (unread !== undefined) malformed.push({ line, file, problem: unread });
+      }
     }
     lines.push({ file, line, message, sessionId, cwd });
   }

@@ -16,6 +16,7 @@ import { apiReportedModel } from '../../session/reported-model.js';
 import { callRan, isInsideSubagent, isSubagentDispatch, type ToolCall } from '../tool-call.js';
 import { contentText } from './content-text.js';
 import type { MalformedLine } from './session-transcript.js';
+import { unreadCallBlock, unreadCallLine } from './unread-calls.js';
 
 const blockSchema = z.looseObject({ type: z.string() });
 const toolUseBlockSchema = z.looseObject({
@@ -175,6 +176,11 @@ export function readTranscript(jsonl: string): TranscriptRead {
           }
           continue;
         }
+        const unread = unreadCallBlock(block);
+        if (unread !== undefined) {
+          malformed.push({ line: lineNumber, problem: `assistant block ${blockIndex}: ${unread}` });
+          continue;
+        }
         if (block.type !== 'text' || parent !== null) continue;
         const text = textBlockSchema.safeParse(block);
         if (!text.success || text.data.text.trim() === '') continue;
@@ -243,7 +249,9 @@ export function readTranscript(jsonl: string): TranscriptRead {
         cwd = parsed.data.cwd ?? cwd;
       }
     } else {
-      ignoredLines++;
+      const unread = unreadCallLine(value as Record<string, unknown>);
+      if (unread !== undefined) malformed.push({ line: lineNumber, problem: unread });
+      else ignoredLines++;
     }
   }
 

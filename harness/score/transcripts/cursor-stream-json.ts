@@ -19,6 +19,7 @@ import type { ToolCall } from '../tool-call.js';
 import { contentText } from './content-text.js';
 import { type FormatReader, jsonLines, recordOf } from './format-reader.js';
 import type { MalformedLine, SessionTranscript } from './session-transcript.js';
+import { unreadCallLine } from './unread-calls.js';
 
 /** Cursor's tool kinds that do what a Claude Code tool does, and how its args map. */
 const CLAUDE_NAMES: Readonly<
@@ -83,6 +84,9 @@ export function readCursorStreamJson(text: string, name: string): SessionTranscr
       const said = contentText(recordOf(record.message)?.content, { separator: '' });
       if (prompt === undefined && said.trim() !== '') prompt = said;
     } else if (record.type === 'assistant') {
+      // Cursor's calls are tool_call events; tool_use blocks are another tool's (Claude's) lines.
+      const unread = unreadCallLine(record);
+      if (unread !== undefined) malformed.push({ line, problem: unread });
       const said = contentText(recordOf(record.message)?.content, { separator: '' });
       if (said.trim() !== '') textsSinceCall.push(said);
     } else if (isToolCallEvent(record)) {
@@ -102,6 +106,9 @@ export function readCursorStreamJson(text: string, name: string): SessionTranscr
       textsSinceCall = [];
     } else if (record.type === 'result') {
       result = record;
+    } else {
+      const unread = unreadCallLine(record);
+      if (unread !== undefined) malformed.push({ line, problem: unread });
     }
   }
   const resultText = typeof result?.result === 'string' ? result.result : undefined;

@@ -108,3 +108,111 @@ describe('a Codex rollout with an item of a type the reader does not read', () =
     ]);
   });
 });
+
+describe('a call in a line or block of a shape the reader does not read', () => {
+  const init = {
+    type: 'system',
+    subtype: 'init',
+    claude_code_version: '2.1.42',
+    model: 'claude-opus-4-6',
+    tools: ['Bash'],
+  };
+  const reply = {
+    type: 'assistant',
+    parent_tool_use_id: null,
+    message: { id: 'm1', model: 'claude-opus-4-6', content: [{ type: 'text', text: 'Done.' }] },
+  };
+  const result = {
+    type: 'result',
+    subtype: 'success',
+    is_error: false,
+    num_turns: 1,
+    result: 'Done.',
+  };
+  const padding = Array.from({ length: 450 }, (_, n) => ({ type: 'rate_limit_event', n }));
+  const cursorShell = {
+    type: 'tool_call',
+    subtype: 'started',
+    call_id: 'c1',
+    tool_call: { shellToolCall: { args: { command: 'rm -rf build' } } },
+  };
+
+  it('stream-json with another tool’s tool_call events past the sampled lines: listed, undecided', () => {
+    const mixed = read(jsonl([init, ...padding, reply, cursorShell, result]));
+    expect(mixed.format).toBe('claude-code-stream-json');
+    expect(mixed.malformed).toEqual([
+      {
+        line: 453,
+        problem: expect.stringContaining('a line of type "tool_call" holding a tool call'),
+      },
+    ]);
+    expect(noBash(mixed)).toBe('undecided');
+    // Planted: without the foreign event the same session passes.
+    expect(noBash(read(jsonl([init, ...padding, reply, result])))).toBe('pass');
+  });
+
+  it('a line of an unknown type carrying tool_use blocks, and a server_tool_use block, are listed', () => {
+    const unknown = {
+      type: 'frobnicate',
+      message: { content: [{ type: 'tool_use', id: 'x', name: 'Bash', input: { command: 'ls' } }] },
+    };
+    const server = {
+      ...reply,
+      message: {
+        ...reply.message,
+        content: [
+          { type: 'server_tool_use', id: 's1', name: 'web_search', input: { query: 'x' } },
+          { type: 'text', text: 'Done.' },
+        ],
+      },
+    };
+    for (const lines of [
+      [init, unknown, reply, result],
+      [init, server, result],
+    ]) {
+      const transcript = read(jsonl(lines));
+      expect(transcript.malformed).toHaveLength(1);
+      expect(noBash(transcript)).toBe('undecided');
+    }
+  });
+
+  it('a Cursor file with Claude tool_use lines in it: listed, undecided', () => {
+    const cursorInit = { type: 'system', subtype: 'init', model: 'Auto', cwd: '/w' };
+    const claudeCall = {
+      type: 'assistant',
+      message: {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'ls' } }],
+      },
+      session_id: 's',
+    };
+    const cursorResult = { type: 'result', subtype: 'success', is_error: false, result: 'done' };
+    const transcript = read(
+      jsonl([
+        cursorInit,
+        { ...cursorShell, tool_call: { readToolCall: { args: { path: 'a' } } } },
+        claudeCall,
+        cursorResult,
+      ]),
+    );
+    expect(transcript.format).toBe('cursor-stream-json');
+    expect(transcript.malformed).toEqual([
+      { line: 3, problem: expect.stringContaining('holding tool_use blocks') },
+    ]);
+    expect(noBash(transcript)).toBe('undecided');
+  });
+
+  it('a session log’s line of an unknown type carrying tool_use blocks is listed', () => {
+    const log = logLines();
+    const stray = {
+      type: 'agent-message',
+      sessionId: 'x',
+      message: { content: [{ type: 'tool_use', id: 'z', name: 'Bash', input: {} }] },
+    };
+    const transcript = read(jsonl([log.prompt('Go.'), stray, log.text('m1', 'Done.')]));
+    expect(transcript.format).toBe('claude-code-session');
+    expect(transcript.malformed).toHaveLength(1);
+    expect(noBash(transcript)).toBe('undecided');
+    expect(noBash(read(jsonl([log.prompt('Go.'), log.text('m1', 'Done.')])))).toBe('pass');
+  });
+});
