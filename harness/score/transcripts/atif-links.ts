@@ -8,6 +8,7 @@
  * is at most LINKED_MAX_BYTES; otherwise it is left unread with the reason,
  * which the reader reports as that seat's calls being unknown.
  */
+import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { readRegularFileInside } from '../../lib/regular-file.js';
 import { type LinkedFile, recordOf } from './format-reader.js';
@@ -32,13 +33,23 @@ export function linkedTrajectoryPaths(document: unknown): string[] {
   return [...paths];
 }
 
-/** Each linked trajectory of an ATIF document read from `file` (`-`: stdin), by its trajectory_path. */
+/** The most a document's linked trajectories are read, together. */
+export const LINKED_TOTAL_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Each linked trajectory of an ATIF document read from `file` (`-`: stdin),
+ * by its trajectory_path. A file two links name (spelled two ways) is read
+ * for the first only: the others are refused, as one trajectory cannot be
+ * two subagents. Past LINKED_TOTAL_BYTES in all, further links are refused.
+ */
 export async function readLinkedTrajectories(
   document: unknown,
   file: string,
 ): Promise<Map<string, LinkedFile>> {
   const base = file === '-' ? process.cwd() : path.dirname(path.resolve(file));
   const linked = new Map<string, LinkedFile>();
+  const readAs = new Map<string, string>();
+  let total = 0;
   for (const link of linkedTrajectoryPaths(document)) {
     if (path.isAbsolute(link)) {
       linked.set(link, {
@@ -46,7 +57,25 @@ export async function readLinkedTrajectories(
       });
       continue;
     }
-    const read = await readRegularFileInside(base, path.resolve(base, link), LINKED_MAX_BYTES);
+    const target = path.resolve(base, link);
+    const real = await realpath(target).catch(() => target);
+    const first = readAs.get(real);
+    if (first !== undefined) {
+      linked.set(link, {
+        problem: `is the file linked trajectory ${first} names; one trajectory is not two subagents`,
+      });
+      continue;
+    }
+    readAs.set(real, link);
+    const size = (await stat(real).catch(() => undefined))?.size ?? 0;
+    if (total + size > LINKED_TOTAL_BYTES) {
+      linked.set(link, {
+        problem: `would take the linked trajectories read past ${LINKED_TOTAL_BYTES / 1024 / 1024} MiB in all`,
+      });
+      continue;
+    }
+    const read = await readRegularFileInside(base, target, LINKED_MAX_BYTES);
+    if (read.ok) total += Buffer.byteLength(read.value);
     linked.set(link, read.ok ? { text: read.value } : { problem: read.error });
   }
   return linked;

@@ -255,9 +255,35 @@ function linkedDocument(
     return err(`linked trajectory ${file} is not JSON (${(error as Error).message})`);
   }
   const parsed = parseAtif(value, `linked trajectory ${file}`);
-  return parsed.ok
-    ? ok(parsed.value.document)
-    : err(`${parsed.error.input} ${parsed.error.problem}`);
+  if (!parsed.ok) return err(`${parsed.error.input} ${parsed.error.problem}`);
+  const named = parsed.value.document.trajectory_id;
+  if (ref.trajectory_id != null && named != null && named !== ref.trajectory_id) {
+    return err(`linked trajectory ${file} is trajectory ${named}, not ${ref.trajectory_id}`);
+  }
+  return ok(parsed.value.document);
+}
+
+function nameOf(link: SubagentLink): string {
+  return link.ref.trajectory_id ?? link.ref.session_id ?? link.ref.trajectory_path ?? '?';
+}
+
+/** Whether a linked trajectory is the document that links it (read again, it would be its own subagent). */
+function linksBack(sub: AtifDocument, parent: AtifDocument): boolean {
+  return (
+    sub === parent ||
+    (sub.trajectory_id != null && sub.trajectory_id === parent.trajectory_id) ||
+    (sub.trajectory_id == null && sub.session_id != null && sub.session_id === parent.session_id)
+  );
+}
+
+/** A subagent trajectory, or why its seat's calls are not all known from it: it starts subagents of its own, which are not followed. */
+function notFollowed(sub: AtifDocument, link: SubagentLink): Result<AtifDocument, string> {
+  if (linksOf(sub.steps).size > 0 || (sub.subagent_trajectories ?? []).length > 0) {
+    return err(
+      `subagent trajectory ${nameOf(link)} starts subagents of its own, whose calls are not followed`,
+    );
+  }
+  return ok(sub);
 }
 
 function readSeats(
@@ -277,23 +303,38 @@ function readSeats(
       continue;
     }
     const resumes = link.callIds.filter((id) => id !== dispatch.id);
-    const sub = linkedDocument(link, document.subagent_trajectories ?? [], linked);
+    const linkedSub = linkedDocument(link, document.subagent_trajectories ?? [], linked);
+    const circular = linkedSub.ok && linksBack(linkedSub.value, document);
+    const sub = !linkedSub.ok
+      ? linkedSub
+      : circular
+        ? err(
+            `subagent trajectory ${nameOf(link)} is the trajectory that links it, a circular link`,
+          )
+        : notFollowed(linkedSub.value, link);
     let toolCalls: number | null = null;
-    if (sub.ok) {
-      toolCalls = 0;
+    if (linkedSub.ok && !circular) {
+      // Its calls are read even when the seat is not wholly known (its own subagents unread).
+      let counted = 0;
       let via = dispatch.id;
-      for (const step of sub.value.steps) {
+      const own = new Set<string>();
+      for (const step of linkedSub.value.steps) {
         const resumed = (step.extra?.resume as { via?: unknown } | undefined)?.via;
         if (step.source === 'user' && typeof resumed === 'string' && resumes.includes(resumed)) {
           via = resumed;
         }
-        const calls = callsOf([step], seen).map(({ call }) => ({
+        // Ids are unique within one trajectory, not across them: a subagent's call whose id
+        // another trajectory used is kept, under its dispatch's id, never dropped as a duplicate.
+        const calls = callsOf([step], own).map(({ call }) => ({
           ...call,
+          id: seen.has(call.id) ? `${dispatch.id}/${call.id}` : call.id,
           parentToolUseId: dispatch.id,
         }));
-        toolCalls += calls.length;
+        for (const call of calls) seen.add(call.id);
+        counted += calls.length;
         after.set(via, [...(after.get(via) ?? []), ...calls]);
       }
+      if (sub.ok) toolCalls = counted;
     }
     const recorded = recordOf(recordOf(sub.ok ? sub.value.extra : undefined)?.seat);
     const agentId =

@@ -216,3 +216,119 @@ describe('a call in a line or block of a shape the reader does not read', () => 
     expect(noBash(read(jsonl([log.prompt('Go.'), log.text('m1', 'Done.')])))).toBe('pass');
   });
 });
+
+describe('ATIF links that cannot be followed as they claim', () => {
+  const agent = { name: 'h', model_name: 'claude-sonnet-4-6' };
+  const bashStep = (id: string) => ({
+    step_id: 2,
+    source: 'agent',
+    tool_calls: [{ tool_call_id: id, function_name: 'Bash', arguments: { command: 'rm -rf x' } }],
+    observation: { results: [{ source_call_id: id, content: 'ok' }] },
+  });
+  const trajectory = (id: string, steps: unknown[], extra: Record<string, unknown> = {}) => ({
+    schema_version: 'ATIF-v1.7',
+    trajectory_id: id,
+    agent,
+    steps: [{ step_id: 1, source: 'user', message: 'Go.' }, ...steps],
+    ...extra,
+  });
+  const dispatching = (id: string, refs: Record<string, unknown>[], extra = {}) =>
+    trajectory(
+      id,
+      [
+        ...refs.map((ref, n) => ({
+          step_id: n + 2,
+          source: 'agent',
+          tool_calls: [
+            { tool_call_id: `call_${n}`, function_name: 'Agent', arguments: { prompt: 'Do it.' } },
+          ],
+          observation: {
+            results: [
+              { source_call_id: `call_${n}`, content: 'done', subagent_trajectory_ref: [ref] },
+            ],
+          },
+        })),
+        { step_id: refs.length + 2, source: 'agent', message: 'Done.' },
+      ],
+      extra,
+    );
+  const subagentNoBash = (transcript: SessionTranscript) => noBash(transcript, 'subagent');
+
+  it('a subagent whose call ids repeat the controller’s keeps its calls', () => {
+    // Both trajectories number their calls call_0, call_1, …: ids are unique within one only.
+    const sub = trajectory('sub', [bashStep('call_0')]);
+    const transcript = read(
+      JSON.stringify(
+        dispatching('main', [{ trajectory_id: 'sub' }], { subagent_trajectories: [sub] }),
+      ),
+    );
+    expect(transcript.toolCalls.map((call) => [call.id, call.name, call.parentToolUseId])).toEqual([
+      ['call_0', 'Agent', null],
+      ['call_0/call_0', 'Bash', 'call_0'],
+    ]);
+    expect(transcript.seats[0]?.toolCalls).toBe(1);
+    expect(subagentNoBash(transcript)).toBe('fail');
+  });
+
+  it('a circular link, a subagent with subagents of its own, a mislabelled file: unknown, undecided', async () => {
+    const dir = makeTempDir();
+    const write = (name: string, value: unknown) =>
+      writeFileSync(path.join(dir, name), JSON.stringify(value));
+    write(
+      'self.json',
+      dispatching('self', [{ trajectory_id: 'self', trajectory_path: 'self.json' }]),
+    );
+    write('a.json', dispatching('a', [{ trajectory_id: 'b', trajectory_path: 'b.json' }]));
+    write('b.json', dispatching('b', [{ trajectory_id: 'c', trajectory_path: 'c.json' }]));
+    write('c.json', trajectory('c', [bashStep('w1')]));
+    write('wrong.json', dispatching('w', [{ trajectory_id: 'x', trajectory_path: 'c.json' }]));
+    const readFile = async (name: string) => {
+      const result = await readTranscriptInputs([path.join(dir, name)]);
+      if (!result.ok) throw new Error(result.error.problem);
+      return result.value;
+    };
+    const self = await readFile('self.json');
+    expect(self.seats[0]?.unknownWhy).toBe(
+      'subagent trajectory self is the trajectory that links it, a circular link',
+    );
+    expect(self.toolCalls).toHaveLength(1);
+    const nested = await readFile('a.json');
+    expect(nested.seats[0]).toMatchObject({
+      toolCalls: null,
+      unknownWhy: 'subagent trajectory b starts subagents of its own, whose calls are not followed',
+    });
+    const wrong = await readFile('wrong.json');
+    expect(wrong.seats[0]?.unknownWhy).toBe('linked trajectory c.json is trajectory c, not x');
+    for (const transcript of [self, nested, wrong]) {
+      expect(subagentNoBash(transcript)).toBe('undecided');
+    }
+    // Planted: linked directly, c's Bash is read and the check fails.
+    write('direct.json', dispatching('d', [{ trajectory_id: 'c', trajectory_path: 'c.json' }]));
+    expect(subagentNoBash(await readFile('direct.json'))).toBe('fail');
+  });
+
+  it('one file linked under several spellings is read once, as one subagent', async () => {
+    const dir = makeTempDir();
+    mkdirSync(path.join(dir, 'subs'));
+    writeFileSync(
+      path.join(dir, 'subs', 'c.json'),
+      JSON.stringify(trajectory('c', [bashStep('w1')])),
+    );
+    const links = ['subs/c.json', './subs/c.json', 'subs/../subs/c.json'];
+    writeFileSync(
+      path.join(dir, 'main.json'),
+      JSON.stringify(
+        dispatching(
+          'm',
+          links.map((link) => ({ trajectory_path: link })),
+        ),
+      ),
+    );
+    const result = await readTranscriptInputs([path.join(dir, 'main.json')]);
+    if (!result.ok) throw new Error(result.error.problem);
+    expect(result.value.seats.map((seat) => seat.toolCalls)).toEqual([1, null, null]);
+    expect(result.value.seats[1]?.unknownWhy).toBe(
+      'linked trajectory ./subs/c.json is the file linked trajectory subs/c.json names; one trajectory is not two subagents',
+    );
+  });
+});
