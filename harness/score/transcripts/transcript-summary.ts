@@ -49,7 +49,7 @@ export const transcriptSummarySchema = z
     models: z.array(z.string()),
     toolCalls: z
       .object({
-        controller: z.number().int().nonnegative(),
+        controller: z.number().int().nonnegative().nullable(),
         subagent: z.number().int().nonnegative().nullable(),
       })
       .strict(),
@@ -119,7 +119,10 @@ export function summariseTranscript(transcript: SessionTranscript): TranscriptSu
     complete: transcript.ending.kind === 'completed',
     incomplete: transcript.ending.kind === 'completed' ? null : transcript.ending.reason,
     models: transcript.models,
-    toolCalls: { controller: controller.length, subagent: subagentKnown ? subagent.length : null },
+    toolCalls: {
+      controller: transcript.controllerRecorded ? controller.length : null,
+      subagent: subagentKnown ? subagent.length : null,
+    },
     dispatches: dispatches.map((dispatch) => ({
       index: dispatch.index,
       callId: dispatch.callId,
@@ -221,7 +224,7 @@ export function formatTranscriptSummary(summary: TranscriptSummary): string {
     `${first}: ${formatLabel(summary)}, ${summary.complete ? 'complete' : `not complete (${summary.incomplete})`}`,
     ...(more.length === 0 ? [] : [`  also read: ${more.join(', ')}`]),
     `  models: ${summary.models.length === 0 ? 'none named' : summary.models.join(', ')}`,
-    `  tool calls: controller ${summary.toolCalls.controller}, subagents ${summary.toolCalls.subagent ?? 'unknown (not all in the files given)'}`,
+    `  tool calls: controller ${summary.toolCalls.controller ?? 'unknown (not in the files given)'}, subagents ${summary.toolCalls.subagent ?? 'unknown (not all in the files given)'}`,
     '  seats:',
     ...seatLines,
     `  dispatches: ${summary.dispatches.length - resumes} fresh, ${resumes} resume(s)`,

@@ -188,7 +188,8 @@ describe.skipIf(!present)('the real transcripts, with the counts SOURCES.md give
     expect(transcript.format).toBe(expected.format);
     expect(byName(controller)).toEqual(expected.controller);
     expect(summary.toolCalls).toEqual({
-      controller: controller.length,
+      // A subagent's log read alone holds none of the controller's calls: unknown, not 0.
+      controller: transcript.controllerRecorded ? controller.length : null,
       subagent: Object.values(expected.subagent ?? {}).reduce((sum, n) => sum + n, 0),
     });
     expect(byName(subagent)).toEqual(expected.subagent ?? {});
