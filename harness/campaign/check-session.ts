@@ -254,7 +254,8 @@ export async function checkSession(
       malformedLines: read.value.malformed.length,
       unknownSeats,
     };
-    if (read.value.reply !== undefined) {
+    // A subagent's log read alone ends on the subagent's reply, not the session's final reply.
+    if (read.value.reply !== undefined && read.value.controllerRecorded) {
       inputs = { ...inputs, reply: read.value.reply };
       replySource = 'transcript';
     }

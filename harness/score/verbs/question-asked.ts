@@ -15,6 +15,7 @@ import { type Evidence, required, seatOf } from '../evidence.js';
 import { closingQuestion } from '../extractors/language/closing-question.js';
 import { nonBlank, seatSelectorSchema } from '../param-types.js';
 import { counted, defineVerb, type VerbResult } from '../verb.js';
+import { missingCalls } from './tool-match.js';
 
 const VIA = ['tool', 'reply'] as const;
 
@@ -35,7 +36,10 @@ export const questionAsked = defineVerb({
   run: (params, evidence): VerbResult => {
     const reply = replyText(evidence);
     if (!params.via.includes('tool') && reply === undefined) {
-      return { outcome: 'undecided', detail: 'neither a reply nor a transcript to read' };
+      return {
+        outcome: 'undecided',
+        detail: 'no reply of the controller to read (neither a reply nor a transcript holding it)',
+      };
     }
     const found: string[] = [];
     if (params.via.includes('tool')) {
@@ -60,6 +64,18 @@ export const questionAsked = defineVerb({
       }
     }
     const where = params.via.map((via) => (via === 'tool' ? params.tool.join('/') : 'reply'));
+    // No question seen, but the question-tool call may be among calls the files do not hold.
+    const missing =
+      found.length === 0 && params.via.includes('tool') && evidence.transcript !== undefined
+        ? missingCalls(params.seat, evidence.transcript)
+        : undefined;
+    if (missing !== undefined) {
+      return {
+        outcome: 'undecided',
+        observed: 'none seen',
+        detail: `no question seen (looked at: ${where.join(', ')}); ${missing}`,
+      };
+    }
     return found.length > 0
       ? { outcome: 'pass', observed: found[0], detail: `asked: ${found.join('; ')}` }
       : {
@@ -72,5 +88,11 @@ export const questionAsked = defineVerb({
 
 /** The final reply's text; with a transcript and no reply text, the session replied nothing. */
 function replyText(evidence: Evidence): string | undefined {
-  return evidence.reply?.text ?? (evidence.transcript === undefined ? undefined : '');
+  if (evidence.reply !== undefined) return evidence.reply.text;
+  // A transcript without the controller's calls (a subagent's log alone) does not hold its reply.
+  const { transcript } = evidence;
+  if (transcript === undefined || transcript.unknownSeats?.includes('controller') === true) {
+    return undefined;
+  }
+  return '';
 }

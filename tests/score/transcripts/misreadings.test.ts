@@ -332,3 +332,44 @@ describe('ATIF links that cannot be followed as they claim', () => {
     );
   });
 });
+
+describe('a subagent’s log read alone holds neither the controller’s question nor its reply', () => {
+  const sub = logLines('a1');
+  const subLog = read(jsonl([sub.prompt('Explore.'), sub.text('m1', 'Report: all done.')]));
+  const asked = (raw: Record<string, unknown>, transcript: SessionTranscript) =>
+    check({ verb: 'question-asked', ...raw }, evidenceOf(transcript)).outcome;
+
+  it('question-asked, and "did not stop to ask", are undecided (they failed and passed)', () => {
+    expect(subLog.controllerRecorded).toBe(false);
+    expect(asked({}, subLog)).toBe('undecided');
+    expect(asked({ via: ['tool'] }, subLog)).toBe('undecided');
+    expect(asked({ via: ['reply'] }, subLog)).toBe('undecided');
+    expect(check({ not: { verb: 'question-asked' } }, evidenceOf(subLog)).outcome).toBe(
+      'undecided',
+    );
+    // Planted: the controller's own log, asking nothing, fails.
+    const log = logLines();
+    const controller = read(jsonl([log.prompt('Go.'), log.text('m1', 'Done.')]));
+    expect(asked({}, controller)).toBe('fail');
+    // A line that could not be read may have been the question-tool call.
+    const damaged = read(
+      jsonl([log.prompt('Go.'), '{"type":"assistant",', log.text('m2', 'Done.')]),
+    );
+    expect(asked({ via: ['tool'] }, damaged)).toBe('undecided');
+  });
+
+  it('check does not take the subagent’s last reply as the session’s final reply', async () => {
+    const dir = makeTempDir();
+    const file = path.join(dir, 'agent-a1.jsonl');
+    writeFileSync(file, jsonl([sub.prompt('Explore.'), sub.text('m1', 'The licence is MIT.')]));
+    const { checkSession } = await import('../../../harness/campaign/check-session.js');
+    const report = await checkSession({
+      scenario: 'skill-triggering-unrelated',
+      transcript: [file],
+    });
+    if (!report.ok) throw new Error(report.error.problem);
+    expect(report.value.sources.reply).toBeNull();
+    const answer = report.value.score.checks.find((one) => one.id === 'answers-mit');
+    expect(answer).toMatchObject({ notAssessed: true, missingEvidence: ['reply'] });
+  });
+});
