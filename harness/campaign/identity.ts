@@ -15,6 +15,8 @@ export interface IdentityInputs {
   readonly sandbox: string;
   readonly harness: string;
   readonly trees: ReadonlyMap<string, string>;
+  /** A library arm's plugin name (its skills are listed qualified by it), by arm. */
+  readonly plugins?: ReadonlyMap<string, string> | undefined;
   readonly fixtures: ReadonlyMap<string, FixtureFingerprint>;
 }
 
@@ -62,8 +64,11 @@ export function sessionIdentity(inputs: IdentityInputs): string {
         role: arm.role,
         layout: arm.layout,
         tree: inputs.trees.get(arm.name),
-        // A library arm is installed as a plugin, not given as a folder; one-folder arms hash as before.
-        ...(arm.library === undefined ? {} : { installed: 'library' }),
+        // A library arm is installed as a plugin (under a name the tree need not hold: a
+        // manifest-less library's is `library.name`); one-folder arms hash as before.
+        ...(arm.library === undefined
+          ? {}
+          : { installed: 'library', plugin: inputs.plugins?.get(arm.name) ?? null }),
       })),
       scenarios: campaign.scenarios.map((scenario) => ({
         id: scenario.id,

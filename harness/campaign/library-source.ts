@@ -12,14 +12,14 @@
  * composed library holds: its plugin name, each skill's name, description,
  * text and content hash, and its SessionStart hooks.
  */
-import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { sha256Hex } from '../lib/hash.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { removeTree } from '../lib/remove-tree.js';
 import { err, ok, type Result } from '../lib/result.js';
+import { libraryTreeProblem } from './library-tree.js';
 import {
   materialiseSkill,
   resolveSkillSource,
@@ -36,6 +36,8 @@ export interface ResolvedLibrary {
   readonly overrides: readonly { readonly skill: string; readonly source: SkillSource }[];
   /** The plugin name when the library has no manifest (the arm's `library.name`). */
   readonly name: string | undefined;
+  /** The input it came from, as errors name it (`<campaign>: arms[1].library.source`). */
+  readonly input: string;
 }
 
 /** The name a library without a manifest installs under, the same for every arm. */
@@ -81,18 +83,47 @@ export async function resolveLibrary(
     if (!override.ok) return override;
     overrides.push({ skill, source: override.value });
   }
-  return ok({ source, overrides, name: spec.name });
+  return ok({ source, overrides, name: spec.name, input: inputName });
 }
 
-/** Write the library with its overrides into `dest`, files read-only; returns its tree id. */
-export async function composeLibrary(library: ResolvedLibrary, dest: string): Promise<string> {
+/** A library composed in a directory: its tree id and what it holds. */
+export interface ComposedLibrary {
+  readonly tree: string;
+  readonly contents: LibraryContents;
+}
+
+/**
+ * Write the library with its overrides into `dest`, files read-only, and
+ * read what it holds. Refused (with the entry named) when the library holds
+ * what may not be installed (library-tree.ts: a link out of it, a device or
+ * FIFO), checked before an override replaces anything, or no skill at all.
+ */
+export async function composeLibrary(
+  library: ResolvedLibrary,
+  dest: string,
+): Promise<Result<ComposedLibrary, InputError>> {
+  const refused = (problem: string): Result<ComposedLibrary, InputError> =>
+    err(
+      inputError(
+        library.input,
+        `${library.source.spec}: ${problem}`,
+        'a library may hold only files, directories and links that stay inside it: replace the entry with the file it stands for',
+      ),
+    );
   await materialiseSkill(library.source, dest);
+  const base = await libraryTreeProblem(dest);
+  if (base !== undefined) return refused(base);
   for (const override of library.overrides) {
     const target = path.join(dest, 'skills', override.skill);
     await removeTree(target);
     await materialiseSkill(override.source, target);
   }
-  return directoryTreeId(dest);
+  const composed = await libraryTreeProblem(dest);
+  if (composed !== undefined) return refused(composed);
+  const contents = await readLibrary(dest, library.name);
+  if (!contents.ok) return refused(contents.error);
+  if (contents.value.skills.length === 0) return refused('it holds no skills/<name>/SKILL.md');
+  return ok({ tree: await directoryTreeId(dest), contents: contents.value });
 }
 
 /** One skill of a library, as the engine lists it. */
@@ -184,11 +215,21 @@ function hooksOf(value: unknown): { hooks: LibraryHook[]; notRun: string[] } {
   return { hooks, notRun };
 }
 
-/** Read what a composed library in `dir` holds. */
+/** A file of the library by a path its manifest gives, when it stays inside the library. */
+function libraryFile(dir: string, relative: string): string | undefined {
+  const file = path.resolve(dir, relative);
+  return file.startsWith(`${path.resolve(dir)}${path.sep}`) ? file : undefined;
+}
+
+/**
+ * Read what a composed library in `dir` holds (its links already checked to
+ * stay inside it: library-tree.ts); a problem when its manifest names hooks
+ * outside it.
+ */
 export async function readLibrary(
   dir: string,
   fallbackName: string | undefined,
-): Promise<LibraryContents> {
+): Promise<Result<LibraryContents, string>> {
   const manifest = await readJsonObject(path.join(dir, '.claude-plugin', 'plugin.json'));
   const named = manifest?.name;
   const pluginName =
@@ -201,7 +242,8 @@ export async function readLibrary(
     a.name < b.name ? -1 : 1,
   )) {
     const file = path.join(skillsDir, entry.name, 'SKILL.md');
-    if (!entry.isDirectory() || !existsSync(file)) continue;
+    // A SKILL.md may be a link inside the library; only a regular file is read.
+    if (!entry.isDirectory() || !(await stat(file).catch(() => undefined))?.isFile()) continue;
     const bytes = await readFile(file);
     const { fields, body } = splitSkillFile(bytes.toString('utf8'));
     const name =
@@ -213,12 +255,33 @@ export async function readLibrary(
     skills.push({ dir: entry.name, name, description, body, sha256: sha256Hex(bytes) });
   }
   const inline = manifest?.hooks;
-  const hookFile =
-    typeof inline === 'string' ? path.resolve(dir, inline) : path.join(dir, 'hooks', 'hooks.json');
-  const declared =
-    typeof inline === 'object' && inline !== null
-      ? { hooks: inline }
-      : await readJsonObject(hookFile);
-  const { hooks, notRun } = hooksOf(declared);
-  return { pluginName, hasManifest: manifest !== undefined, skills, hooks, hooksNotRun: notRun };
+  // The manifest's hooks: inline, or one file (or several) it names, else hooks/hooks.json.
+  const namedFiles =
+    typeof inline === 'string'
+      ? [inline]
+      : Array.isArray(inline) && inline.every((entry) => typeof entry === 'string')
+        ? (inline as string[])
+        : undefined;
+  const declared: unknown[] = [];
+  if (typeof inline === 'object' && inline !== null && !Array.isArray(inline)) {
+    declared.push({ hooks: inline });
+  } else if (namedFiles !== undefined) {
+    for (const relative of namedFiles) {
+      const file = libraryFile(dir, relative);
+      if (file === undefined) {
+        return err(`its manifest names hooks at ${relative}, outside the library`);
+      }
+      declared.push(await readJsonObject(file));
+    }
+  } else {
+    declared.push(await readJsonObject(path.join(dir, 'hooks', 'hooks.json')));
+  }
+  const read = declared.map(hooksOf);
+  return ok({
+    pluginName,
+    hasManifest: manifest !== undefined,
+    skills,
+    hooks: read.flatMap((part) => part.hooks),
+    hooksNotRun: [...new Set(read.flatMap((part) => part.notRun))],
+  });
 }

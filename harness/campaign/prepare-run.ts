@@ -21,7 +21,7 @@ import {
 } from './campaign-record.js';
 import { campaignIdentity } from './identity.js';
 import { createLedger, readLedger } from './ledger.js';
-import { composeLibrary, readLibrary } from './library-source.js';
+import { type ComposedLibrary, composeLibrary } from './library-source.js';
 import type { ResolvedArm, ResolvedCampaign } from './load-campaign.js';
 import type { ModelAxis } from './model-axis.js';
 import { displayBaseUrl } from './model-choice.js';
@@ -86,10 +86,42 @@ function composedLibraryDir(workRoot: string, arm: ResolvedArm): string {
   return path.join(workRoot, 'libraries', arm.name);
 }
 
-async function skillTree(arm: ResolvedArm, workRoot: string): Promise<string> {
-  if (arm.library !== undefined)
-    return composeLibrary(arm.library, composedLibraryDir(workRoot, arm));
+async function skillTree(arm: ResolvedArm): Promise<string> {
   return arm.source.kind === 'git' ? arm.source.tree : directoryTreeId(arm.source.dir);
+}
+
+/**
+ * Compose each library arm's library in the work root, before anything is
+ * written to the results directory: a library that may not be installed
+ * (library-tree.ts) is refused here, and so are library arms that would
+ * install under different plugin names (the qualified skill names the
+ * sessions see would tell the arm).
+ */
+async function composeLibraries(
+  campaign: ResolvedCampaign,
+  workRoot: string,
+): Promise<Result<Map<string, ComposedLibrary>, InputError>> {
+  const composed = new Map<string, ComposedLibrary>();
+  for (const arm of campaign.arms) {
+    if (arm.library === undefined) continue;
+    const library = await composeLibrary(arm.library, composedLibraryDir(workRoot, arm));
+    if (!library.ok) return library;
+    const { pluginName } = library.value.contents;
+    const other = [...composed.entries()].find(
+      ([, known]) => known.contents.pluginName !== pluginName,
+    );
+    if (other !== undefined) {
+      return err(
+        inputError(
+          `arm ${arm.name}`,
+          `installs its library as plugin "${pluginName}" and arm ${other[0]} as "${other[1].contents.pluginName}": the skill names the sessions see would tell the arm`,
+          'give both libraries the same plugin name (their .claude-plugin/plugin.json, or library.name)',
+        ),
+      );
+    }
+    composed.set(arm.name, library.value);
+  }
+  return ok(composed);
 }
 
 function sourceRecord(arm: ResolvedArm): CampaignRecord['arms'][number]['source'] {
@@ -173,50 +205,28 @@ async function buildVariants(
 }
 
 /**
- * Copy each arm's skill (or library) into the results directory
- * (read-only), unless a resumed run already did. Library arms must install
- * under one plugin name, or the qualified skill names would tell the arm.
+ * Copy each arm's skill (or composed library) into the results directory
+ * (read-only), unless a resumed run already did.
  */
 async function prepareSkills(
   campaign: ResolvedCampaign,
   layout: ResultsLayout,
   trees: ReadonlyMap<string, string>,
+  libraries: ReadonlyMap<string, ComposedLibrary>,
   workRoot: string,
 ): Promise<Result<Map<string, PreparedSkill>, InputError>> {
   const skills = new Map<string, PreparedSkill>();
   for (const arm of campaign.arms) {
     const dir = layout.skillDir(arm.name);
     const tree = trees.get(arm.name) ?? '';
-    if (arm.library !== undefined) {
+    const library = libraries.get(arm.name);
+    if (library !== undefined) {
       if (!existsSync(dir)) await copyTree(composedLibraryDir(workRoot, arm), dir);
-      const contents = await readLibrary(dir, arm.library.name);
-      if (contents.skills.length === 0) {
-        return err(
-          inputError(
-            `arm ${arm.name}`,
-            'its library holds no skills/<name>/SKILL.md',
-            'point the arm at a skills library',
-          ),
-        );
-      }
-      const other = [...skills.entries()].find(
-        ([, prepared]) =>
-          prepared.library !== undefined && prepared.library.pluginName !== contents.pluginName,
-      );
-      if (other !== undefined) {
-        return err(
-          inputError(
-            `arm ${arm.name}`,
-            `installs its library as plugin "${contents.pluginName}" and arm ${other[0]} as "${other[1].library?.pluginName}": the skill names the sessions see would tell the arm`,
-            'give both libraries the same plugin name (their .claude-plugin/plugin.json, or library.name)',
-          ),
-        );
-      }
       skills.set(arm.name, {
         dir,
         tree,
-        neutralName: contents.pluginName,
-        library: contents,
+        neutralName: library.contents.pluginName,
+        library: library.contents,
         installFrom: composedLibraryDir(workRoot, arm),
       });
       continue;
@@ -274,7 +284,7 @@ export async function prepareRun(
     await removeTree(workRoot);
     return computed;
   }
-  const { identity, trees, fixtures, variants } = computed.value;
+  const { identity, trees, libraries, fixtures, variants } = computed.value;
   const fail = async (error: InputError): Promise<Result<PreparedRun, InputError>> => {
     await removeTree(workRoot);
     return err(error);
@@ -316,7 +326,7 @@ export async function prepareRun(
     });
   }
 
-  const skills = await prepareSkills(campaign, layout, trees, workRoot);
+  const skills = await prepareSkills(campaign, layout, trees, libraries, workRoot);
   if (!skills.ok) {
     await lock.value();
     return fail(skills.error);
@@ -413,6 +423,7 @@ type Identity = ReturnType<typeof campaignIdentity>;
 interface ComputedIdentity {
   readonly identity: Identity;
   readonly trees: ReadonlyMap<string, string>;
+  readonly libraries: ReadonlyMap<string, ComposedLibrary>;
   readonly variants: ReadonlyMap<string, PreparedVariant>;
   readonly fixtures: ReadonlyMap<string, FixtureFingerprint>;
 }
@@ -423,8 +434,12 @@ async function computeIdentity(
   workRoot: string,
 ): Promise<Result<ComputedIdentity, InputError>> {
   const { campaign } = options;
+  const libraries = await composeLibraries(campaign, workRoot);
+  if (!libraries.ok) return libraries;
   const trees = new Map<string, string>();
-  for (const arm of campaign.arms) trees.set(arm.name, await skillTree(arm, workRoot));
+  for (const arm of campaign.arms) {
+    trees.set(arm.name, libraries.value.get(arm.name)?.tree ?? (await skillTree(arm)));
+  }
   const variants = await buildVariants(campaign, workRoot);
   if (!variants.ok) return variants;
   const fixtures = new Map<string, FixtureFingerprint>(
@@ -437,9 +452,12 @@ async function computeIdentity(
     sandbox: options.sandboxKind,
     harness: harnessVersion(),
     trees,
+    plugins: new Map(
+      [...libraries.value].map(([arm, library]) => [arm, library.contents.pluginName]),
+    ),
     fixtures,
   });
-  return ok({ identity, trees, variants: variants.value, fixtures });
+  return ok({ identity, trees, libraries: libraries.value, variants: variants.value, fixtures });
 }
 
 /**

@@ -6,7 +6,16 @@
  * offer; a scenario without a plan, an event stop and a library calibration
  * load, and what cannot work is refused at load with the field and the fix.
  */
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -41,9 +50,10 @@ describe('library sources', () => {
     expect(resolved.ok).toBe(true);
     if (!resolved.ok) return;
     const dest = path.join(makeTempDir(), 'lib');
-    const tree = await composeLibrary(resolved.value, dest);
-    expect(tree).toMatch(/^[0-9a-f]{40}$/);
-    const contents = await readLibrary(dest, undefined);
+    const composed = await composeLibrary(resolved.value, dest);
+    if (!composed.ok) throw new Error(composed.error.problem);
+    expect(composed.value.tree).toMatch(/^[0-9a-f]{40}$/);
+    const contents = composed.value.contents;
     expect(contents.pluginName).toBe('devflow');
     expect(contents.skills.map((skill) => skill.name)).toEqual([
       'brainstorm',
@@ -69,7 +79,9 @@ describe('library sources', () => {
       path.join(dir, 'skills', 'only', 'SKILL.md'),
       '---\nname: only\ndescription: >\n  Use when\n  folded\n---\nBody.\n',
     );
-    const contents = await readLibrary(dir, 'mine');
+    const read = await readLibrary(dir, 'mine');
+    if (!read.ok) throw new Error(read.error);
+    const contents = read.value;
     expect(contents.pluginName).toBe('mine');
     expect(contents.hasManifest).toBe(false);
     expect(contents.skills[0]).toMatchObject({
@@ -108,6 +120,95 @@ describe('library sources', () => {
     ]);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain('installs its library as plugin "otherflow"');
+    // Refused while the libraries are composed, before the results directory exists (as a
+    // library composeLibrary refuses is: the same path, tested above without a CLI run).
+    expect(existsSync(path.join(dir, 'out'))).toBe(false);
+  });
+});
+
+describe('a hostile library is refused before anything is installed or read', () => {
+  /** A copy of devflow in a temp dir, changed by `plant`, and a host directory beside it. */
+  const hostile = (plant: (lib: string, host: string) => void): { lib: string; host: string } => {
+    const dir = makeTempDir();
+    const lib = path.join(dir, 'lib');
+    const host = path.join(dir, 'host');
+    cpSync(devflow, lib, { recursive: true });
+    mkdirSync(path.join(host, 'x'), { recursive: true });
+    writeFileSync(path.join(host, 'secret.txt'), 'HOST-SECRET\n');
+    writeFileSync(path.join(host, 'hooks.json'), '{"hooks":{}}\n');
+    writeFileSync(path.join(host, 'x', 'SKILL.md'), '---\nname: x\n---\nhost\n');
+    plant(lib, host);
+    return { lib, host };
+  };
+  const compose = async (lib: string, overrides: Record<string, string> = {}) => {
+    const resolved = await resolveLibrary({ source: lib, overrides }, repoRoot, 'arm');
+    if (!resolved.ok) return `refused at resolve: ${resolved.error.problem}`;
+    const composed = await composeLibrary(resolved.value, path.join(makeTempDir(), 'composed'));
+    return composed.ok ? 'composed' : `${composed.error.input}: ${composed.error.problem}`;
+  };
+
+  it('a SKILL.md linked to a host file is refused, and its text is never read', async () => {
+    const { lib, host } = hostile((lib, host) => {
+      rmSync(path.join(lib, 'skills', 'debugging', 'SKILL.md'));
+      symlinkSync(path.join(host, 'secret.txt'), path.join(lib, 'skills', 'debugging', 'SKILL.md'));
+    });
+    const outcome = await compose(lib);
+    expect(outcome).toContain('skills/debugging/SKILL.md is a symbolic link to');
+    expect(outcome).toContain(`${host}/secret.txt, outside the library`);
+    expect(outcome).not.toContain('HOST-SECRET');
+  });
+
+  it('a hooks/ linked to a host directory is refused, and nothing there is replaced', async () => {
+    const { lib, host } = hostile((lib, host) => {
+      rmSync(path.join(lib, 'hooks'), { recursive: true });
+      symlinkSync(host, path.join(lib, 'hooks'));
+    });
+    expect(await compose(lib)).toContain('hooks is a symbolic link to');
+    expect(readFileSync(path.join(host, 'hooks.json'), 'utf8')).toBe('{"hooks":{}}\n');
+  });
+
+  it('a skills/ linked to a host directory is refused before an override deletes anything', async () => {
+    const { lib, host } = hostile((lib, host) => {
+      rmSync(path.join(lib, 'skills'), { recursive: true });
+      symlinkSync(host, path.join(lib, 'skills'));
+    });
+    expect(await compose(lib, { x: v2 })).toContain('skills is a symbolic link to');
+    expect(readFileSync(path.join(host, 'x', 'SKILL.md'), 'utf8')).toContain('host');
+  });
+
+  it('a chain of links that leaves the library, a FIFO, and manifest hooks outside it are refused', async () => {
+    const chained = hostile((lib) => {
+      // `up` resolves to the library's root (inside); `out` goes one above it through `up`.
+      mkdirSync(path.join(lib, 'deep', 'a'), { recursive: true });
+      symlinkSync('../..', path.join(lib, 'deep', 'a', 'up'));
+      symlinkSync('deep/a/up/..', path.join(lib, 'out'));
+    });
+    expect(await compose(chained.lib)).toContain('out is a symbolic link to deep/a/up/..');
+    const fifo = hostile((lib) => {
+      execFileSync('mkfifo', [path.join(lib, 'skills', 'brainstorm', 'notes')]);
+    });
+    expect(await compose(fifo.lib)).toContain(
+      'skills/brainstorm/notes is not a regular file, a directory or a link',
+    );
+    const outside = hostile((lib) => {
+      writeFileSync(
+        path.join(lib, '.claude-plugin', 'plugin.json'),
+        '{"name":"devflow","hooks":"../host/hooks.json"}\n',
+      );
+    });
+    expect(await compose(outside.lib)).toContain(
+      'its manifest names hooks at ../host/hooks.json, outside the library',
+    );
+  });
+
+  it('links that stay inside the library are kept (AGENTS.md -> CLAUDE.md, a shared SKILL.md)', async () => {
+    const { lib } = hostile((lib) => {
+      writeFileSync(path.join(lib, 'CLAUDE.md'), 'notes\n');
+      symlinkSync('CLAUDE.md', path.join(lib, 'AGENTS.md'));
+      rmSync(path.join(lib, 'skills', 'debugging', 'SKILL.md'));
+      symlinkSync('../test-first/SKILL.md', path.join(lib, 'skills', 'debugging', 'SKILL.md'));
+    });
+    expect(await compose(lib)).toBe('composed');
   });
 });
 

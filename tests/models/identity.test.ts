@@ -157,3 +157,27 @@ describe('the campaign identity with a model axis', () => {
     ).not.toBe(profiled);
   });
 });
+
+describe('the campaign identity of library arms', () => {
+  const libraryCampaign = {
+    ...campaign,
+    arms: campaign.arms.map((arm) => ({ ...arm, library: { overrides: [] } })),
+  } as unknown as ResolvedCampaign;
+  const identity = (plugin: string) =>
+    campaignIdentity({
+      ...common,
+      campaign: libraryCampaign,
+      models: singleModelAxis(scripted),
+      plugins: new Map([
+        ['red', plugin],
+        ['green', plugin],
+      ]),
+    });
+  it('names the plugin the skills are listed under (a manifest-less library’s library.name is in no tree)', () => {
+    expect(identity('skills')).not.toBe(identity('devflow'));
+    expect(identity('skills')).toBe(identity('skills'));
+    expect(identity('skills')).not.toBe(
+      campaignIdentity({ ...common, models: singleModelAxis(scripted) }),
+    );
+  });
+});

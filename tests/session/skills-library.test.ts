@@ -21,11 +21,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installLibrary } from '../../harness/campaign/library-install.js';
-import {
-  composeLibrary,
-  readLibrary,
-  resolveLibrary,
-} from '../../harness/campaign/library-source.js';
+import { composeLibrary, resolveLibrary } from '../../harness/campaign/library-source.js';
 import { scriptedModelId, startModelServer } from '../../harness/model-server/index.js';
 import type { InstalledLibrary } from '../../harness/session/installed-library.js';
 import { detectSandbox } from '../../harness/session/sandbox.js';
@@ -76,10 +72,11 @@ async function installed(): Promise<{ repo: string; library: InstalledLibrary; h
   );
   if (!resolved.ok) throw new Error(resolved.error.problem);
   const composed = path.join(work, 'composed');
-  await composeLibrary(resolved.value, composed);
+  const library = await composeLibrary(resolved.value, composed);
+  if (!library.ok) throw new Error(library.error.problem);
   const done = await installLibrary({
     from: composed,
-    contents: await readLibrary(composed, undefined),
+    contents: library.value.contents,
     privateDir: path.join(work, 'private'),
     fixtureDir: repo,
     sandbox: await detectSandbox(),
