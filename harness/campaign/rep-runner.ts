@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chmod, cp, mkdir, mkdtemp, readFile, rename, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readFile, realpath, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   copyFixture,
@@ -38,6 +38,7 @@ import { pricingTable } from './pricing.js';
 import { repCostUsd } from './rep-cost.js';
 import {
   captureChangedBefore,
+  captureFiles,
   capturePostEvidence,
   capturePreEvidence,
   type PreEvidence,
@@ -187,7 +188,8 @@ export async function runRep(
         : await startLibrary(placed, { privateDir, fixtureDir: repo, sandbox: context.sandbox });
     const skillDir = installed?.library.root ?? path.join(privateDir, 'skills', skill.neutralName);
     if (installed === undefined) await copySkill(skill.dir, skillDir);
-    const instructions = await readInstructions(repo, scenario.config.instructions);
+    const given = await readInstructions(repo, scenario.config.instructions);
+    const instructions = given.files;
     const prompt = scenario.prompt.render({
       skillDir,
       fixtureRepo: repo,
@@ -195,7 +197,11 @@ export async function runRep(
     });
     await writeFile(path.join(partialDir, REP_FILES.prompt), prompt);
     await writeJson(path.join(partialDir, REP_FILES.snapshotBefore), variant.snapshot, redactor);
-    const checks = await checkPremise(context, scenario, variant, { repo, skillDir, privateDir });
+    const premise = await checkPremise(context, scenario, variant, { repo, skillDir, privateDir });
+    const checks = {
+      ...premise,
+      pre: { ...premise.pre, problems: [...premise.pre.problems, ...given.problems] },
+    };
     await writeJson(path.join(partialDir, REP_FILES.filesBefore), checks.pre.files, redactor);
     const prepareMs = performance.now() - repStarted;
 
@@ -609,17 +615,35 @@ class EngineLog {
 
 /**
  * The project instruction files a scenario names, read from the rep's
- * fixture copy (campaign loading checked that each variant holds them).
+ * fixture copy after the library's hooks ran there (campaign loading checked
+ * that each variant holds them), as rep-evidence.ts reads any repository
+ * file: never through a link out of the repository (a hook may have left
+ * one), never a FIFO or device, capped. A file that cannot be given so is a
+ * problem, and the rep runs no session.
  */
 async function readInstructions(
   repo: string,
   files: readonly string[] | undefined,
-): Promise<ProjectInstruction[] | undefined> {
-  if (files === undefined) return undefined;
+): Promise<{ readonly files: ProjectInstruction[] | undefined; readonly problems: string[] }> {
+  if (files === undefined) return { files: undefined, problems: [] };
+  const root = await realpath(repo);
   const read: ProjectInstruction[] = [];
+  const problems: string[] = [];
   for (const file of files) {
-    const absolute = path.join(repo, file);
-    read.push({ path: absolute, text: await readFile(absolute, 'utf8') });
+    // A link inside the repository (AGENTS.md -> CLAUDE.md) is read as the engine would follow it.
+    const real = await realpath(path.join(root, file)).catch(() => undefined);
+    const relative = real?.startsWith(`${root}${path.sep}`) ? path.relative(root, real) : undefined;
+    const captured =
+      relative === undefined
+        ? { omitted: real === undefined ? 'absent' : 'a link to outside the repository' }
+        : (await captureFiles(root, [relative])).files[relative];
+    if (captured !== undefined && 'text' in captured) {
+      read.push({ path: path.join(repo, file), text: captured.text });
+    } else {
+      problems.push(
+        `instruction file ${file} cannot be given to the session (${captured?.omitted ?? 'unreadable'})`,
+      );
+    }
   }
-  return read;
+  return { files: read, problems };
 }
