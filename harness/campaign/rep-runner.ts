@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, cp, mkdir, mkdtemp, readFile, realpath, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -156,11 +157,9 @@ export async function runRep(
   const partialDir = `${finalDir}.partial-${process.pid}`;
   await removeTree(partialDir);
   await mkdir(partialDir, { recursive: true });
-  // Named by a hash of the rep, so no path a session sees (its skill or library, its repo) tells the arm.
-  const privateDir = path.join(
-    context.workRoot,
-    `rep-${sha256Hex(`${planned.id}\u0000${attempt}`).slice(0, 12)}`,
-  );
+  // Named at random, so no path a session sees (its skill or library, its repo) tells the arm:
+  // a name derived from the rep's id could be derived again by a session that knows how.
+  const privateDir = path.join(context.workRoot, `rep-${randomBytes(6).toString('hex')}`);
   await removeTree(privateDir);
   await mkdir(privateDir, { recursive: true });
   // Short (`<work root>/sXXXXXX`), so the engine's socket path fits a Unix socket and stays here.

@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../harness/lib/hash.js';
 import { repoRoot } from '../helpers/cli.js';
 import { findSuperpowersMirror } from '../helpers/superpowers-mirror.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
@@ -89,6 +90,11 @@ describe('the skill-triggering campaign with library arms', () => {
         /Base directory for this skill: \S*\/rep-[0-9a-f]{12}\/plugins\/devflow\/skills\/test-first/,
       );
       expect(transcript).not.toMatch(/\/(?:red|green)-skill-triggering/);
+      // Nor can a session derive its arm from the directory's name (a hash of the rep id could be).
+      for (const arm of ['red', 'green']) {
+        const derived = sha256Hex(`${arm}/skill-triggering-feature-rep1\u00001`).slice(0, 12);
+        expect(transcript).not.toContain(`rep-${derived}`);
+      }
     });
   }
 
