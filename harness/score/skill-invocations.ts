@@ -12,9 +12,11 @@
  *   an engine that records where it loaded the skill from gives its directory;
  * - `read`: a Read call of a `<name>/SKILL.md`: the agent opened the file,
  *   which is not the same act as invoking the skill, so it is its own form;
- * - `shell`: a Bash command whose reading program (`cat`, `head`, `sed`, …)
- *   names a `<name>/SKILL.md` (Codex reads skills this way: it has no skill
- *   tool).
+ * - `shell`: a Bash command whose reading program prints the text of a
+ *   `<name>/SKILL.md` it names (`cat`, `head`, `sed`, `grep`, …; Codex reads
+ *   skills this way: it has no skill tool); a program that only looks at the
+ *   file (`ls`, `test -f`, `stat`, `wc`, a checksum) reads none of its words,
+ *   and invokes nothing.
  *
  * Each invocation keeps the call it came from, its seat (with the dispatch
  * that created a subagent's) and its position (the call's index among the
@@ -83,6 +85,24 @@ export function sameSkill(invoked: string, named: string): boolean {
 
 const SKILL_FILE = /(?:^|\/)([^/\s]+)\/SKILL\.md$/;
 
+/** Reading programs that print nothing of a file's text: its name, its size, a checksum, a test. */
+const METADATA_PROGRAMS: ReadonlySet<string> = new Set([
+  'ls',
+  'test',
+  '[',
+  '[[',
+  'stat',
+  'find',
+  'file',
+  'wc',
+  'tree',
+  'readlink',
+  'realpath',
+  'cmp',
+  'sha256sum',
+  'md5sum',
+]);
+
 /** The skill a SKILL.md path belongs to (its directory's name), or undefined. */
 function skillOfPath(path: string): string | undefined {
   return SKILL_FILE.exec(path.trim())?.[1];
@@ -128,7 +148,8 @@ export function skillInvocationsOfCall(call: ToolCall, position = 0): SkillInvoc
   const invocations: SkillInvocation[] = [];
   for (const [part, simple] of commandParts(command).entries()) {
     const { program, args } = programOf(simple);
-    if (!READ_PROGRAMS.has(basename(program))) continue;
+    const name = basename(program);
+    if (!READ_PROGRAMS.has(name) || METADATA_PROGRAMS.has(name)) continue;
     for (const arg of args) {
       const name = skillOfPath(arg);
       if (name !== undefined) {

@@ -23,12 +23,44 @@ describe('shell writes', () => {
     expect(paths("sed -i.bak -e 's/a/b/' src/x.js")).toEqual(['0:sed -i:src/x.js']);
     expect(paths('perl -pi -e "s/a/b/" lib/y.pl')).toEqual(['0:perl -i:lib/y.pl']);
     expect(paths('cp tmp/a.js src/a.js && mv x y/z.js')).toEqual(['0:cp:src/a.js', '1:mv:y/z.js']);
-    expect(paths('cp -t dest a b')).toEqual(['0:cp:dest']);
+    expect(paths('cp -t dest a b')).toEqual(['0:cp:dest/a', '0:cp:dest/b']);
     expect(paths('touch src/new.js; truncate -s 0 big.log')).toEqual([
       '0:touch:src/new.js',
       '1:truncate:big.log',
     ]);
     expect(paths('dd if=/dev/zero of=disk.img bs=1')).toEqual(['0:dd:disk.img']);
+  });
+  it('reads what a shell-write reader is easily fooled by', () => {
+    // A redirection glued to its word is one; a quoted `>` is an argument.
+    expect(paths('echo x>src/a.js')).toEqual(['0:>:src/a.js']);
+    expect(paths("echo '>' notes.txt")).toEqual([]);
+    // A here-document's program and its redirection, in either order.
+    expect(paths("cat <<'EOF' > src/a.js\nx\nEOF")).toEqual(['0:>:src/a.js']);
+    // A script given to a shell, past env; eval.
+    expect(paths("env CI=1 bash -c 'echo x > src/a.js'")).toEqual(['0:>:src/a.js']);
+    expect(paths('eval "printf x > src/b.js"')).toEqual(['0:>:src/b.js']);
+    // Inline programs, given with -c/-e or in a here-document; a read is no write.
+    expect(paths(`python3 -c "open('src/a.py', 'w').write('x')"`)).toEqual([
+      '0:python3 code:src/a.py',
+    ]);
+    expect(paths(`node -e "require('fs').writeFileSync('src/a.js', 'x')"`)).toEqual([
+      '0:node code:src/a.js',
+    ]);
+    expect(
+      paths("python3 - <<'PY'\nfrom pathlib import Path\nPath('src/b.py').write_text('x')\nPY"),
+    ).toEqual(['0:python3 code:src/b.py']);
+    expect(paths(`python3 -c 'print(open("src/a.py").read())'`)).toEqual([]);
+    // A patch in a here-document writes its +++ paths.
+    expect(
+      paths("git apply <<'EOF'\n--- a/src/a.js\n+++ b/src/a.js\n@@ -0,0 +1 @@\n+x\nEOF"),
+    ).toEqual(['0:git apply:src/a.js']);
+    // install, and a copy onto a directory writes the source's name in it.
+    expect(paths('install -m 644 /tmp/a.js src/a.js')).toEqual(['0:install:src/a.js']);
+    expect(paths('cp /tmp/a.js src/')).toEqual(['0:cp:src/a.js']);
+    expect(paths('mv /tmp/a.js src')).toEqual(['0:mv:src', '0:mv:src/a.js']);
+    // A cd and back, normalised; an inline program after a cd writes where the cd went.
+    expect(paths('cd src; cd ..; echo x > a.js')).toEqual(['2:>:a.js']);
+    expect(paths(`cd src && python3 -c "open('a.py','w')"`)).toEqual(['1:python3 code:src/a.py']);
   });
   it('writes no file to /dev or a file descriptor, and reads nothing as a write', () => {
     expect(paths('npm test > /dev/null 2>&1')).toEqual([]);
@@ -59,6 +91,17 @@ describe('skill invocations', () => {
       { id: 'c', name: 'Bash', input: { command: 'ls; head -n 5 /x/skills/plans/SKILL.md' } },
       { id: 'd', name: 'Read', input: { file_path: '/x/skills/tdd/notes.md' } },
       { id: 'e', name: 'Bash', input: { command: 'echo skills/tdd/SKILL.md' } },
+      // Looking at the file reads none of its words.
+      {
+        id: 'f',
+        name: 'Bash',
+        input: { command: 'ls /x/skills/tdd/SKILL.md && test -f /x/skills/tdd/SKILL.md' },
+      },
+      {
+        id: 'g',
+        name: 'Bash',
+        input: { command: 'wc -l /x/skills/tdd/SKILL.md; sha256sum /x/skills/tdd/SKILL.md' },
+      },
     ]);
     expect(found.map((i) => [i.name, i.plugin, i.bare, i.form, i.part])).toEqual([
       ['superpowers:brainstorming', 'superpowers', 'brainstorming', 'tool', 0],

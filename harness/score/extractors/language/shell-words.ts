@@ -9,17 +9,24 @@
 /** One simple command: its words, with leading `VAR=value` assignments removed. */
 export interface SimpleCommand {
   readonly words: readonly string[];
+  /**
+   * Which words were written in quotes, by index (absent: none known): a
+   * quoted `>` is an argument, an unquoted one a redirection.
+   */
+  readonly quoted?: readonly boolean[] | undefined;
 }
 
 const SEPARATORS = /&&|\|\||[;|\n&]|\$\(|`|\(|\)|\bthen\b|\bdo\b|\belse\b/g;
 
-function wordsOf(segment: string): string[] {
+function wordsOf(segment: string): { words: string[]; quoted: boolean[] } {
   const words: string[] = [];
+  const quoted: boolean[] = [];
   for (const found of segment.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g)) {
     const word = found[1] ?? found[2] ?? found[3] ?? '';
     words.push(word.replace(/^["']|["']$/g, ''));
+    quoted.push(found[3] === undefined);
   }
-  return words;
+  return { words, quoted };
 }
 
 /** The simple commands of a command line, in order. */
@@ -27,10 +34,10 @@ export function simpleCommands(commandLine: string): SimpleCommand[] {
   return commandLine
     .split(SEPARATORS)
     .map((segment) => wordsOf(segment))
-    .map((words) => {
+    .map(({ words, quoted }) => {
       let start = 0;
       while (start < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[start] ?? '')) start++;
-      return { words: words.slice(start) };
+      return { words: words.slice(start), quoted: quoted.slice(start) };
     })
     .filter((command) => command.words.length > 0);
 }
@@ -65,28 +72,54 @@ export function basename(word: string): string {
   return word.replace(/\/+$/, '').split('/').pop() ?? word;
 }
 
+const HEREDOC_OPENER = /<<-?\s*(?:'([^']+)'|"([^"]+)"|\\?([A-Za-z_][\w-]*))/g;
+
 /**
- * A command line without its here-document bodies: the lines after a `<<WORD`
- * (or `<<-WORD`, `<<'WORD'`, `<<"WORD"`) up to the line that is WORD alone
- * are data fed to a program, not commands. The line holding the `<<` stays
- * (its redirections and program are the command).
+ * A command line split into its commands and its here-document bodies: the
+ * lines after a `<<WORD` (or `<<-WORD`, `<<'WORD'`, `<<"WORD"`) up to the
+ * line that is WORD alone are data fed to a program, not commands. The line
+ * holding the `<<` stays (its redirections and program are the command);
+ * the bodies are kept in the order their openers appear.
  */
-export function withoutHeredocBodies(commandLine: string): string {
-  const lines = commandLine.split('\n');
+export function splitHeredocs(commandLine: string): {
+  readonly commands: string;
+  readonly bodies: readonly string[];
+} {
   const kept: string[] = [];
+  const bodies: string[] = [];
   let ends: string[] = [];
-  for (const line of lines) {
+  let body: string[] = [];
+  for (const line of commandLine.split('\n')) {
     if (ends.length > 0) {
       const first = ends[0] as string;
-      if (line.replace(/^\t+/, '') === first) ends = ends.slice(1);
+      if (line.replace(/^\t+/, '') === first) {
+        bodies.push(body.join('\n'));
+        body = [];
+        ends = ends.slice(1);
+      } else {
+        body.push(line);
+      }
       continue;
     }
     kept.push(line);
-    ends = [...line.matchAll(/<<-?\s*(?:'([^']+)'|"([^"]+)"|\\?([A-Za-z_][\w-]*))/g)].map(
+    ends = [...line.matchAll(HEREDOC_OPENER)].map(
       (found) => found[1] ?? found[2] ?? found[3] ?? '',
     );
   }
-  return kept.join('\n');
+  if (ends.length > 0) bodies.push(body.join('\n'));
+  return { commands: kept.join('\n'), bodies };
+}
+
+/** A command line without its here-document bodies (see splitHeredocs). */
+export function withoutHeredocBodies(commandLine: string): string {
+  return splitHeredocs(commandLine).commands;
+}
+
+/** How many here-documents a simple command opens (`<<EOF`, `<< EOF`; not a `<<<` here-string). */
+export function heredocsOpened(command: SimpleCommand): number {
+  return command.words.filter(
+    (word, index) => word.startsWith('<<') && !word.startsWith('<<<') && !command.quoted?.[index],
+  ).length;
 }
 
 /**
