@@ -216,6 +216,15 @@ export function eventMatch(
   }
 }
 
+/** Whether a write of `path` (by a call the event list could not read, so of any seat) is one the selector picks. */
+export function writeMayMatch(selector: EventSelector, path: string): boolean {
+  if (selector.event !== 'write') return false;
+  return (
+    globMatcher(selector.paths)(path) &&
+    (selector.except === undefined || !globMatcher(selector.except)(path))
+  );
+}
+
 /** The first event a selector picks, with why, or undefined. Events must be in order. */
 export function firstMatch(
   selector: EventSelector,

@@ -29,6 +29,7 @@
  * eventsOfCall derives one call's events, and is what a live session uses to
  * decide a stop on the call it is about to run, so both read calls the same way.
  */
+import { diffSnapshots, type Snapshot } from '../fixture/snapshot-schema.js';
 import type { Dispatch, Seat, TranscriptEvidence } from './evidence.js';
 import { seatOf } from './evidence.js';
 import { commandParts } from './extractors/language/shell-words.js';
@@ -199,6 +200,24 @@ function questionTexts(input: unknown): string[] {
     const text = (question as { question?: unknown } | null)?.question;
     return typeof text === 'string' ? [text] : [];
   });
+}
+
+/**
+ * Files the session added or changed (by the snapshots before and after it)
+ * that no write event names: written by something the event list cannot
+ * read (a build, a script file, `git apply fix.patch`), at a time it cannot
+ * place. Empty when a snapshot is missing.
+ */
+export function unplacedWrites(
+  events: readonly SessionEvent[],
+  before: Snapshot | undefined,
+  after: Snapshot | undefined,
+): string[] {
+  if (before === undefined || after === undefined) return [];
+  const named = new Set(events.flatMap((event) => (event.kind === 'write' ? [event.path] : [])));
+  return diffSnapshots(before, after)
+    .fileChanges.filter((change) => change.kind !== 'removed' && !named.has(change.path))
+    .map((change) => change.path);
 }
 
 /** The dispatches a seat selector may name, passed along for matching. */

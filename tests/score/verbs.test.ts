@@ -982,6 +982,56 @@ describe('order: the first event of one kind before the first of another, never 
       ),
     ).toBe('fail');
   });
+  it('a write the event list cannot place makes undecided what it could overturn, nothing else', () => {
+    // The snapshots show src/util.js written, by no call the event list reads (a script, a patch file).
+    const hidden = (...calls: ToolCall[]): Evidence => ({
+      ...session(...calls),
+      before: snapshot({ 'README.md': 'r' }),
+      after: snapshot({ 'README.md': 'r', 'src/util.js': 'u', 'src/add.js': 'x' }),
+    });
+    const script: ToolCall = { id: 'p', name: 'Bash', input: { command: 'python3 gen.py' } };
+    const skillThenWrite = check(
+      { verb: 'order', first: tdd, then: implementation, ifThenAbsent: 'fail' },
+      hidden(script, skill, writeImpl),
+    );
+    expect(skillThenWrite.outcome).toBe('undecided');
+    expect(skillThenWrite.detail).toContain('src/util.js changed, written by no call');
+    // Written before the skill as far as anyone can see: a fail no hidden write can overturn.
+    expect(
+      outcome(
+        { verb: 'order', first: tdd, then: implementation, ifThenAbsent: 'pass' },
+        hidden(writeImpl, skill),
+      ),
+    ).toBe('fail');
+    // "then" happened unseen and "first" never did: a fail, whatever ifThenAbsent says.
+    const noSkill = check(
+      { verb: 'order', first: tdd, then: implementation, ifThenAbsent: 'pass' },
+      hidden(script),
+    );
+    expect(noSkill.outcome).toBe('fail');
+    expect(noSkill.observed).toBe('then only');
+    // An unseen write that "first" selects may come before the "then" seen.
+    expect(
+      outcome(
+        {
+          verb: 'order',
+          first: { event: 'write', paths: ['src/util.js'] },
+          then: { event: 'skill', skill: 'test-driven-development' },
+          ifThenAbsent: 'fail',
+        },
+        hidden(script, skill),
+      ),
+    ).toBe('undecided');
+    // Every changed file named by an event: the order stands as read.
+    const seen: Evidence = {
+      ...session(skill, writeImpl),
+      before: snapshot({}),
+      after: snapshot({ 'src/add.js': 'x' }),
+    };
+    expect(
+      outcome({ verb: 'order', first: tdd, then: implementation, ifThenAbsent: 'fail' }, seen),
+    ).toBe('pass');
+  });
   it('is undecided without a transcript, or on a partial one', () => {
     expect(
       outcome({ verb: 'order', first: tdd, then: implementation, ifThenAbsent: 'pass' }, {}),

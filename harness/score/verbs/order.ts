@@ -11,13 +11,29 @@
  *   the parts of one compound command are ordered left to right, so in
  *   `pytest && git commit` the test run comes first;
  * - a transcript with unreadable lines, or without the calls of a seat
- *   either selector looks at: undecided (an earlier event may be among them).
+ *   either selector looks at: undecided (an earlier event may be among them);
+ * - a write the event list cannot place: when the snapshots show a file
+ *   added or changed that no write event names (a build, a script file,
+ *   `git apply fix.patch`), and `first` or `then` is a write selector that
+ *   file matches, the outcome that write could overturn is undecided (a
+ *   pass when it could be an earlier `then`, a fail when it could be an
+ *   earlier `first`); one it cannot overturn stands.
  */
 import { z } from 'zod';
-import { eventSelectorSchema, firstMatch, selectorToolProblem } from '../event-selector.js';
+import {
+  eventSelectorSchema,
+  firstMatch,
+  selectorToolProblem,
+  writeMayMatch,
+} from '../event-selector.js';
 import { required } from '../evidence.js';
-import { comparePositions, positionText, sessionEvents } from '../session-events.js';
-import { defineVerb, type VerbResult } from '../verb.js';
+import {
+  comparePositions,
+  positionText,
+  sessionEvents,
+  unplacedWrites,
+} from '../session-events.js';
+import { defineVerb, listed, type VerbResult } from '../verb.js';
 import { missingCalls } from './tool-match.js';
 
 export const order = defineVerb({
@@ -55,7 +71,27 @@ export const order = defineVerb({
         detail: `${missing.replace('a missing call', 'an earlier event')} (${firstSeen}; ${thenSeen})`,
       };
     }
+    // Writes of files the snapshots show changed that no event places: each may be either event.
+    const unplaced = unplacedWrites(events, evidence.before, evidence.after);
+    const hiddenThen = unplaced.filter((file) => writeMayMatch(params.then, file));
+    const hiddenFirst = unplaced.filter((file) => writeMayMatch(params.first, file));
+    const unsure = (files: readonly string[], could: string): VerbResult => ({
+      outcome: 'undecided',
+      observed: 'write not placed',
+      detail: `not decidable: ${listed(files, 3)} changed, written by no call the event list can read, so that write may be ${could} (${firstSeen}; ${thenSeen})`,
+    });
     if (then === undefined) {
+      if (hiddenThen.length > 0) {
+        // "then" did happen, at a time nobody knows: it fails only if "first" surely never did.
+        if (first !== undefined || hiddenFirst.length > 0) {
+          return unsure(hiddenThen, 'a "then" event before the "first" one');
+        }
+        return {
+          outcome: 'fail',
+          observed: 'then only',
+          detail: `${listed(hiddenThen, 3)} changed (a "then" write no call the event list reads), and the "first" event never happened`,
+        };
+      }
       return {
         outcome: params.ifThenAbsent,
         observed: first === undefined ? 'neither' : 'first only',
@@ -63,6 +99,8 @@ export const order = defineVerb({
       };
     }
     if (first === undefined) {
+      if (hiddenFirst.length > 0)
+        return unsure(hiddenFirst, 'a "first" event before the "then" one');
       return {
         outcome: 'fail',
         observed: 'then only',
@@ -71,12 +109,14 @@ export const order = defineVerb({
     }
     const compared = comparePositions(first.event.at, then.event.at);
     if (compared < 0) {
+      if (hiddenThen.length > 0) return unsure(hiddenThen, 'a "then" event before the "first" one');
       return {
         outcome: 'pass',
         observed: 'first before then',
         detail: `${firstSeen}; ${thenSeen}`,
       };
     }
+    if (hiddenFirst.length > 0) return unsure(hiddenFirst, 'a "first" event before the "then" one');
     return {
       outcome: 'fail',
       observed: compared === 0 ? 'same command' : 'then before first',
