@@ -31,7 +31,9 @@
  *   run-to-completion figure (the `report` profile) beside it.
  *
  * Context is read from the prompt cache after the first turn (written once,
- * then read each turn), as both backends arrange it. A scripted run has no
+ * on the first turn, then read on each later one), as both backends arrange
+ * it: a session of N turns writes the context once and each turn's output,
+ * and reads the context N - 1 times; a one-turn probe reads nothing. A scripted run has no
  * API tokens and no cost: its figures are n/a (the model server's own
  * estimates land in each rep's meta.json).
  */
@@ -101,7 +103,8 @@ export function sessionUsage(stop: StopSpec): {
   return {
     input: turns * 200,
     cacheWrite: contextTokens + turns * outputTokensPerTurn,
-    cacheRead: turns * contextTokens,
+    // The first turn writes the context it sends; only later turns read it back.
+    cacheRead: (turns - 1) * contextTokens,
     output: turns * outputTokensPerTurn,
   };
 }

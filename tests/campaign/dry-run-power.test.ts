@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { estimateCell, PROBE_SESSION } from '../../harness/campaign/cell-estimate.js';
+import { estimateCell, PROBE_SESSION, sessionUsage } from '../../harness/campaign/cell-estimate.js';
 import type { ModelChoice } from '../../harness/campaign/model-choice.js';
 import { detectableRate, repsToDetect } from '../../harness/report/stats-power.js';
 import { fisherPower } from '../../harness/report/stats-rates.js';
@@ -84,6 +84,20 @@ describe('cell estimates', () => {
     expect(estimateCell('first-dispatch', { ...live, id: 'unpriced-model' }, 5).costUsd).toBeNull();
   });
 
+  it('a session writes its context on the first turn and reads it back on each later one', () => {
+    // A one-turn probe reads nothing from the cache: it cannot read what it is writing.
+    expect(sessionUsage({ at: { event: 'skill', form: 'tool', seat: 'any' } })).toEqual({
+      input: 200,
+      cacheWrite: 20_200,
+      cacheRead: 0,
+      output: 200,
+    });
+    expect(sessionUsage('report').cacheRead).toBe(9 * 20_000);
+    expect(sessionUsage('first-dispatch').cacheRead).toBe(
+      (PROBE_SESSION.turns - 1) * PROBE_SESSION.contextTokens,
+    );
+  });
+
   it('--dry-run prints, per cell, reps, tokens, cost and the detectable effect, and where they come from', async () => {
     const campaign = path.join(repoRoot, 'scenarios', 'fix-loop-breaker.campaign.json');
     const offline = await runCampaignCli([campaign, '--dry-run'], {}, 60_000);
@@ -127,9 +141,12 @@ describe('cell estimates', () => {
     );
     expect(shard.exitCode, shard.stderr).toBe(0);
     const sessions = Number(/sessions: (\d+)/.exec(shard.stdout)?.[1]);
-    expect(shard.stdout).toContain(
-      `estimated cost: $${((cell.costPerRepUsd ?? 0) * sessions).toFixed(2)}`,
+    // Summed session by session, as the run's cost is (a product rounds differently at a half cent).
+    const shardCost = Array.from({ length: sessions }).reduce<number>(
+      (sum) => sum + (cell.costPerRepUsd ?? 0),
+      0,
     );
+    expect(shard.stdout).toContain(`estimated cost: $${shardCost.toFixed(2)}`);
     // Each model's line prices its sessions at the same profile as the cells.
     const twoModels = await runCampaignCli(
       [campaign, '--dry-run', '--model', 'claude-sonnet-5-5', '--model', 'claude-opus-5-5'],
@@ -139,7 +156,11 @@ describe('cell estimates', () => {
     expect(twoModels.exitCode, twoModels.stderr).toBe(0);
     const perRep = estimateCell('first-dispatch', live, 1).costPerRepUsd ?? 0;
     expect(twoModels.stdout).toContain(
-      `model claude-sonnet-5-5 (claude-sonnet-5-5): 50 session(s), estimated cost $${(perRep * 50).toFixed(2)};`,
+      `model claude-sonnet-5-5 (claude-sonnet-5-5): 50 session(s), estimated cost $${Array.from({
+        length: 50,
+      })
+        .reduce<number>((sum) => sum + perRep, 0)
+        .toFixed(2)};`,
     );
   });
 });
