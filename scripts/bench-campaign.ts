@@ -25,13 +25,15 @@
  *    the same scenario, as medians, and their difference; (b) the estimated
  *    input tokens (the local server's estimate: input plus cache) of a
  *    stop-at-first-skill probe against the same feature request run to
- *    completion, as medians, and their ratio.
+ *    completion, as medians, and their ratio; (c) the same two as --dry-run
+ *    prices them for a live model (its session profiles), and their ratio.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
+import { sessionUsage } from '../harness/campaign/cell-estimate.js';
 import { defaultCampaignFile, loadCampaign } from '../harness/campaign/load-campaign.js';
 import { singleModelAxis } from '../harness/campaign/model-axis.js';
 import { chooseModel } from '../harness/campaign/model-choice.js';
@@ -41,6 +43,7 @@ import { RunControl } from '../harness/campaign/run-control.js';
 import type { RunEvent } from '../harness/campaign/run-events.js';
 import type { FaultRuleInput } from '../harness/model-server/faults.js';
 import { policyNames } from '../harness/model-server/index.js';
+import type { StopSpec } from '../harness/score/stop-mode.js';
 
 function flag(name: string, fallback: string): string {
   const index = process.argv.indexOf(name);
@@ -321,41 +324,62 @@ async function reportSkills(): Promise<void> {
     console.log(
       `\n5. skills libraries (scripted:skill-trigger; (a) at concurrency 1, load average ${os.loadavg()[0]?.toFixed(1)})\n   (a) harness overhead per rep: library arm (install + SessionStart hook) median ${library.toFixed(0)} ms, one-folder arm median ${folder.toFixed(0)} ms; the library adds ${(library - folder).toFixed(0)} ms (${byArm('library').length} + ${byArm('folder').length} reps)`,
     );
-    // (b) A stop-at-first-skill probe against the same request run to completion (GREEN's text).
-    const tokensFile = path.join(root, 'scenarios', 'bench-skill-tokens.campaign.json');
+    // (b) A stop-at-first-skill probe against the same request run to completion (GREEN's text),
+    // from a campaign in the work directory (never written into the checkout), paths absolute.
+    const tokensFile = path.join(work, 'bench-skill-tokens.campaign.json');
     const campaign = JSON.parse(
       readFileSync(path.join(root, 'scenarios', 'skill-triggering.campaign.json'), 'utf8'),
-    ) as { arms: unknown[] };
+    ) as { arms: { library: { source: string; overrides?: Record<string, string> } }[] };
+    const fromScenarios = (source: string): string => path.resolve(root, 'scenarios', source);
     writeFileSync(
       tokensFile,
       JSON.stringify({
         ...campaign,
         id: 'bench-skill-tokens',
-        arms: campaign.arms.slice(1),
-        scenarios: ['skill-triggering-probe', 'skill-triggering-feature'],
+        arms: campaign.arms.slice(1).map((arm) => ({
+          ...arm,
+          library: {
+            source: fromScenarios(arm.library.source),
+            overrides: Object.fromEntries(
+              Object.entries(arm.library.overrides ?? {}).map(([skill, source]) => [
+                skill,
+                fromScenarios(source),
+              ]),
+            ),
+          },
+        })),
+        scenarios: ['skill-triggering-probe', 'skill-triggering-feature'].map((id) =>
+          path.join(root, 'scenarios', id),
+        ),
         gates: [],
       }),
     );
-    try {
-      const tokens = await benchRun({
-        campaignFile: tokensFile,
-        policy: 'skill-trigger',
-        repsPerCell: 3,
-        concurrency: 3,
-        faults: [],
-      });
-      const of = (id: string): number[] =>
-        tokens.metas.filter((meta) => meta.scenario === id).map(inputTokens);
-      const probe = median(of('skill-triggering-probe'));
-      const whole = median(of('skill-triggering-feature'));
-      const turns = (id: string): number =>
-        median(tokens.metas.filter((meta) => meta.scenario === id).map((meta) => meta.turns));
-      console.log(
-        `   (b) estimated input tokens a rep: stop-at-first-skill probe median ${probe} (${turns('skill-triggering-probe')} turn(s)), the same request run to completion median ${whole} (${turns('skill-triggering-feature')} turns): ratio ${(probe / whole).toFixed(3)}`,
-      );
-    } finally {
-      rmSync(tokensFile, { force: true });
-    }
+    const tokens = await benchRun({
+      campaignFile: tokensFile,
+      policy: 'skill-trigger',
+      repsPerCell: 3,
+      concurrency: 3,
+      faults: [],
+    });
+    const of = (id: string): number[] =>
+      tokens.metas.filter((meta) => meta.scenario === id).map(inputTokens);
+    const probe = median(of('skill-triggering-probe'));
+    const whole = median(of('skill-triggering-feature'));
+    const turns = (id: string): number =>
+      median(tokens.metas.filter((meta) => meta.scenario === id).map((meta) => meta.turns));
+    console.log(
+      `   (b) estimated input tokens a rep: stop-at-first-skill probe median ${probe} (${turns('skill-triggering-probe')} turn(s)), the same request run to completion median ${whole} (${turns('skill-triggering-feature')} turns): ratio ${(probe / whole).toFixed(3)}`,
+    );
+    // (c) What --dry-run prices for a live model: the event probe's profile against the report one's.
+    const profileInput = (stop: StopSpec): number => {
+      const usage = sessionUsage(stop);
+      return usage.input + usage.cacheWrite + usage.cacheRead;
+    };
+    const probeProfile = profileInput({ at: { event: 'skill', form: 'tool', seat: 'any' } });
+    const wholeProfile = profileInput('report');
+    console.log(
+      `   (c) --dry-run's profiles, input tokens a rep: an event probe ${probeProfile}, the same scenario run to completion ${wholeProfile}: ratio ${(probeProfile / wholeProfile).toFixed(3)}`,
+    );
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
