@@ -21,14 +21,28 @@ export const stopModeSchema = z.enum(STOP_MODES);
 export type StopMode = z.infer<typeof stopModeSchema>;
 
 /** A scenario's `stop`: a mode by name, or an event stop. */
-export const stopSpecSchema = z.union([
-  stopModeSchema,
-  z
-    .object({
-      at: z.union([eventSelectorSchema, z.array(eventSelectorSchema).min(1)]),
-    })
-    .strict(),
-]);
+export const stopSpecSchema = z.union(
+  [
+    stopModeSchema,
+    z
+      .object({
+        at: z.union([eventSelectorSchema, z.array(eventSelectorSchema).min(1)], {
+          error: (issue) =>
+            issue.input === undefined || typeof issue.input !== 'object'
+              ? 'give an event selector ({ "event": "skill" | "write" | "tool" | "dispatch" | "question", … }) or a list of them'
+              : undefined,
+        }),
+      })
+      .strict(),
+  ],
+  {
+    // A mode misspelt: name the modes, not only "invalid input".
+    error: (issue) =>
+      typeof issue.input !== 'object' || issue.input === null
+        ? `${JSON.stringify(issue.input)} is no stop: use "${STOP_MODES.join('", "')}" or { "at": <event selector> }`
+        : undefined,
+  },
+);
 export type StopSpec = z.infer<typeof stopSpecSchema>;
 
 /** A stop spec as a session runs it: the base mode, and the event selectors that stop it (if any). */

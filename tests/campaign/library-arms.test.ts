@@ -328,6 +328,23 @@ describe('scenario files for skills as users have them', () => {
         }),
       ),
     ).toContain('add "AskUserQuestion" to tools.add');
+    // A misspelt mode, and an event stop without a selector, say what a stop is.
+    expect(
+      await problem(
+        copyOf('skill-triggering-probe', (s) => {
+          s.stop = 'first-dispach';
+        }),
+      ),
+    ).toContain(
+      'stop: "first-dispach" is no stop: use "report", "first-dispatch", "complete" or { "at": <event selector> }',
+    );
+    expect(
+      await problem(
+        copyOf('skill-triggering-probe', (s) => {
+          s.stop = {};
+        }),
+      ),
+    ).toContain('stop.at: give an event selector');
     expect(
       await problem(
         copyOf('skill-triggering-feature', (s) => {
