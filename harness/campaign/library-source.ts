@@ -52,6 +52,8 @@ export async function resolveLibrary(
   },
   baseDir: string,
   inputName: string,
+  /** Where an override came from when not from `inputName` (`--arm green:tdd`), by skill. */
+  overrideInputs: Readonly<Record<string, string>> = {},
 ): Promise<Result<ResolvedLibrary, InputError>> {
   const resolved = await resolveSourceTree(spec.source, baseDir, inputName, 'skills library');
   if (!resolved.ok) return resolved;
@@ -69,7 +71,9 @@ export async function resolveLibrary(
   }
   const overrides: { skill: string; source: SkillSource }[] = [];
   for (const [skill, overrideSpec] of Object.entries(spec.overrides)) {
-    const where = `${inputName} overrides.${skill}`;
+    const where = Object.hasOwn(overrideInputs, skill)
+      ? (overrideInputs[skill] as string)
+      : `${inputName} overrides.${skill}`;
     if (!names.includes(skill)) {
       return err(
         inputError(

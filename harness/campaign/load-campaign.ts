@@ -367,6 +367,20 @@ export async function loadCampaign(
         },
         source.base,
         source.input,
+        {
+          ...Object.fromEntries(
+            Object.keys(fileOverrides).map((skill) => [
+              skill,
+              `${absolute}: arms[${config.arms.indexOf(arm)}].library.overrides.${skill}`,
+            ]),
+          ),
+          ...Object.fromEntries(
+            Object.keys(librarySkills.get(arm.name) ?? {}).map((skill) => [
+              skill,
+              `--arm ${arm.name}:${skill}`,
+            ]),
+          ),
+        },
       );
       if (!library.ok) return library;
       arms.push({

@@ -24,6 +24,7 @@ import {
   resolveLibrary,
   splitSkillFile,
 } from '../../harness/campaign/library-source.js';
+import { loadCampaign } from '../../harness/campaign/load-campaign.js';
 import { resolveScenarioIn } from '../../harness/campaign/resolve-scenario.js';
 import { loadScenarioDir } from '../../harness/score/load-scenario.js';
 import { eventStopRule } from '../../harness/session/dispatch-capture.js';
@@ -123,6 +124,45 @@ describe('library sources', () => {
     // Refused while the libraries are composed, before the results directory exists (as a
     // library composeLibrary refuses is: the same path, tested above without a CLI run).
     expect(existsSync(path.join(dir, 'out'))).toBe(false);
+  });
+});
+
+describe('--arm for library arms', () => {
+  const campaign = path.join(repoRoot, 'scenarios', 'skill-triggering.campaign.json');
+  const load = (arms: string[]) => loadCampaign(campaign, { arms, cwd: repoRoot });
+  const overridesOf = async (arms: string[], arm: string) => {
+    const loaded = await load(arms);
+    if (!loaded.ok) return `${loaded.error.input}: ${loaded.error.problem}`;
+    const library = loaded.value.arms.find((candidate) => candidate.name === arm)?.library;
+    return library?.overrides.map((override) => [override.skill, override.source.spec]);
+  };
+
+  it('name:skill=source replaces one skill, name=source the whole library and the file’s overrides', async () => {
+    expect(await overridesOf([`red:test-first=${v2}`], 'red')).toEqual([['test-first', v2]]);
+    expect(await overridesOf([`green=${devflow}`], 'green')).toEqual([]);
+    expect(await overridesOf([`green=${devflow}`, `green:debugging=${v2}`], 'green')).toEqual([
+      ['debugging', v2],
+    ]);
+  });
+
+  it('refuses, naming the flag: a skill the library lacks, a one-folder arm, a skill given twice', async () => {
+    expect(await overridesOf([`green:nope=${v2}`], 'green')).toBe(
+      '--arm green:nope: the library has no skill "nope" to replace',
+    );
+    expect(await overridesOf([`green:test-first=${devflow}`], 'green')).toContain(
+      '--arm green:test-first: ',
+    );
+    expect(await overridesOf([`blue:test-first=${v2}`], 'green')).toContain(
+      'the campaign has no arm "blue"',
+    );
+    expect(await overridesOf([`red:test-first=${v2}`, `red:test-first=${v2}`], 'red')).toContain(
+      'is given twice',
+    );
+    const folder = await loadCampaign(
+      path.join(repoRoot, 'scenarios', 'plan-scoped-workspace.campaign.json'),
+      { arms: [`green:x=${v2}`], cwd: repoRoot },
+    );
+    expect(folder.ok ? '' : folder.error.problem).toContain('is a one-skill arm');
   });
 });
 
