@@ -3,6 +3,7 @@ import { detectableEffect } from '../report/stats-power.js';
 import { stopText } from '../score/stop-mode.js';
 import { estimateCell, tokenEstimateSource } from './cell-estimate.js';
 import { modelsEstimate } from './dry-run-models.js';
+import type { ResolvedArm } from './load-campaign.js';
 import { planRun, shardOf } from './plan.js';
 import type { RunRequest } from './run-request.js';
 
@@ -22,6 +23,15 @@ export interface ResumeState {
  * Fisher at α = .05, computed); then the sessions, the estimated cost and
  * wall time; with `resume`, of the reps left to run.
  */
+/** An arm's text as a cell line names it: its source, and a library's overrides after it. */
+function armSourceText(arm: ResolvedArm): string {
+  const overrides = arm.library?.overrides ?? [];
+  return [
+    arm.source.spec,
+    ...overrides.map((override) => `${override.skill} from ${override.source.spec}`),
+  ].join(', ');
+}
+
 export function dryRunLines(request: RunRequest, resume?: ResumeState): string[] {
   const { campaign, shard } = request;
   const plan = planRun(campaign, request.models);
@@ -55,7 +65,7 @@ export function dryRunLines(request: RunRequest, resume?: ResumeState): string[]
           : `~${Math.round(cell.tokensPerRep / 1000)}k tokens/rep${whole === undefined || whole === null ? '' : ` (run to completion: ~${Math.round(whole / 1000)}k)`}, ${cell.costPerRepUsd === null || cell.costUsd === null ? 'cost n/a (unpriced)' : `$${cell.costPerRepUsd.toFixed(2)}/rep, $${cell.costUsd.toFixed(2)}/cell`}`;
       for (const arm of campaign.arms) {
         lines.push(
-          `  cell ${multi ? `${model.name} ` : ''}${scenario.id.toUpperCase()} ${arm.name.toUpperCase()}: ${arm.label} (${arm.source.spec}), fixture ${scenario.config.fixture.scenario}/${arm.layout}, ${campaign.reps} rep(s), ${stopText(scenario.config.stop)}; ${figures}; detects ${effect}`,
+          `  cell ${multi ? `${model.name} ` : ''}${scenario.id.toUpperCase()} ${arm.name.toUpperCase()}: ${arm.label} (${armSourceText(arm)}), fixture ${scenario.config.fixture.scenario}/${arm.layout}, ${campaign.reps} rep(s), ${stopText(scenario.config.stop)}; ${figures}; detects ${effect}`,
         );
       }
     }
