@@ -4,6 +4,7 @@ import { chmod, cp, mkdir, mkdtemp, readFile, realpath, rename, writeFile } from
 import path from 'node:path';
 import {
   copyFixture,
+  diffSnapshots,
   type FixtureFingerprint,
   type Snapshot,
   takeSnapshotAfterSession,
@@ -187,6 +188,10 @@ export async function runRep(
         : await startLibrary(placed, { privateDir, fixtureDir: repo, sandbox: context.sandbox });
     const skillDir = installed?.library.root ?? path.join(privateDir, 'skills', skill.neutralName);
     if (installed === undefined) await copySkill(skill.dir, skillDir);
+    const hookChanges =
+      (installed?.record.hooks.length ?? 0) === 0
+        ? []
+        : await fixtureChanges(repo, variant.snapshot, context.sandbox);
     const given = await readInstructions(repo, scenario.config.instructions);
     const instructions = given.files;
     const prompt = scenario.prompt.render({
@@ -199,7 +204,18 @@ export async function runRep(
     const premise = await checkPremise(context, scenario, variant, { repo, skillDir, privateDir });
     const checks = {
       ...premise,
-      pre: { ...premise.pre, problems: [...premise.pre.problems, ...given.problems] },
+      pre: {
+        ...premise.pre,
+        problems: [
+          ...premise.pre.problems,
+          ...(hookChanges.length === 0
+            ? []
+            : [
+                `the library's SessionStart hook changed the fixture (${hookChanges.slice(0, 5).join(', ')}${hookChanges.length > 5 ? ', …' : ''}): its changes would be scored as the session's`,
+              ]),
+          ...given.problems,
+        ],
+      },
     };
     await writeJson(path.join(partialDir, REP_FILES.filesBefore), checks.pre.files, redactor);
     const prepareMs = performance.now() - repStarted;
@@ -645,4 +661,22 @@ async function readInstructions(
     }
   }
   return { files: read, problems };
+}
+
+/**
+ * What the library's SessionStart hooks changed in the rep's fixture copy
+ * (files, HEAD, refs), read with the confined git a session's repository is
+ * read with: the rep's "before" is the fixture as built, so a hook's writes
+ * would count as the session's (a hook could plant the test file a check
+ * looks for).
+ */
+async function fixtureChanges(repo: string, built: Snapshot, sandbox: Sandbox): Promise<string[]> {
+  const now = await takeSnapshotAfterSession(repo, built, confinedGitRunner(sandbox));
+  if (now.gitProblem !== null) return [`git: ${now.gitProblem}`];
+  const diff = diffSnapshots(built, now.snapshot);
+  return [
+    ...(diff.headBefore === diff.headAfter ? [] : ['HEAD']),
+    ...diff.refChanges.map((change) => change.ref),
+    ...diff.fileChanges.map((change) => change.path),
+  ];
 }

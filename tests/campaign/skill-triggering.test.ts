@@ -194,6 +194,10 @@ describe('the skill-triggering campaign with library arms', () => {
     expect(red.reason).toContain(
       'instruction file CLAUDE.md cannot be given to the session (a link to outside the repository)',
     );
+    // And what the hook did to the fixture is not scored as the session's: no session runs.
+    expect(red.reason).toContain(
+      "the library's SessionStart hook changed the fixture (CLAUDE.md): its changes would be scored as the session's",
+    );
     // grep exits 1 when no file holds the host's text.
     expect(spawnSync('grep', ['-r', '-l', 'HOST-SECRET', out]).status).toBe(1);
     write(['AGENTS.md']);
