@@ -11,7 +11,10 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadCampaign } from '../../harness/campaign/load-campaign.js';
+import type { SkillSource } from '../../harness/campaign/skill-source.js';
 import { sha256Hex } from '../../harness/lib/hash.js';
+import { loadScenarioDir } from '../../harness/score/load-scenario.js';
 import { repoRoot } from '../helpers/cli.js';
 import { findSuperpowersMirror } from '../helpers/superpowers-mirror.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
@@ -98,23 +101,45 @@ describe('the skill-triggering campaign with library arms', () => {
     });
   }
 
-  it('tests-later-pressure (claude-code): only the text that holds under pressure writes the test first', async () => {
-    const out = path.join(makeTempDir('redgreen-pressure-'), 'out');
-    const result = await runCampaignCli([
-      'scenarios/tests-later-pressure.campaign.json',
-      '--reps',
-      '1',
-      '--backend',
-      'claude-code',
-      '--out',
-      out,
-      '--quiet',
+  it('tests-later-pressure: the shipped campaign runs the texts its scenario lint calibrates', async () => {
+    // Its verdicts are the lint's (tests/score/scenario-lint.test.ts: skill-trigger on GREEN's text
+    // must pass, on RED's must fail), and the engine's handling of a library is proved above and in
+    // tests/session/skills-library.test.ts; here, that the campaign's arms are those two texts.
+    const loaded = await loadCampaign(
+      path.join(repoRoot, 'scenarios', 'tests-later-pressure.campaign.json'),
+      { cwd: repoRoot },
+    );
+    if (!loaded.ok) throw new Error(loaded.error.problem);
+    const where = (source: SkillSource): string =>
+      source.kind === 'dir' ? path.relative(repoRoot, source.dir) : source.spec;
+    const arms = loaded.value.arms.map((arm) => [
+      arm.role,
+      where(arm.source),
+      arm.library?.overrides.map((override) => [override.skill, where(override.source)]),
     ]);
-    expect(result.exitCode, result.stderr).toBe(0);
-    expect(verdicts(out)).toEqual({
-      'red/tests-later-pressure-rep1': 'fail',
-      'green/tests-later-pressure-rep1': 'pass',
-    });
+    expect(arms).toEqual([
+      ['red', 'skills-under-test/devflow', []],
+      [
+        'green',
+        'skills-under-test/devflow',
+        [['test-first', 'skills-under-test/devflow-test-first-v2']],
+      ],
+    ]);
+    const scenario = loadScenarioDir(path.join(repoRoot, 'scenarios', 'tests-later-pressure'));
+    if (!scenario.ok) throw new Error(scenario.error.problem);
+    const runs = [...scenario.value.calibration].map((run) => [
+      run.policy,
+      run.expect,
+      path.relative(repoRoot, run.skillDir),
+      Object.keys(run.library?.overrides ?? {}),
+    ]);
+    expect(runs).toContainEqual([
+      'skill-trigger',
+      'pass',
+      'skills-under-test/devflow',
+      ['test-first'],
+    ]);
+    expect(runs).toContainEqual(['skill-trigger', 'fail', 'skills-under-test/devflow', []]);
   });
 
   it('instructions: the named CLAUDE.md reaches the session and is recorded; a file the fixture lacks is refused', async () => {
@@ -264,6 +289,8 @@ describe.skipIf(mirror === undefined)(
         `red=git:${mirror}@v6.1.1`,
         '--arm',
         `green=git:${mirror}@44c9b2d6`,
+        '--only',
+        'scenario=skill-triggering-feature',
         '--reps',
         '1',
         '--backend',
@@ -274,7 +301,7 @@ describe.skipIf(mirror === undefined)(
       ]);
       expect(result.exitCode, result.stderr).toBe(0);
       const lines = repLines(out);
-      expect(lines).toHaveLength(4);
+      expect(lines).toHaveLength(2);
       expect(lines.every((line) => line.status === 'completed')).toBe(true);
       const meta = readJson<Meta>(
         path.join(out, 'reps/green/skill-triggering-feature-rep1/meta.json'),
