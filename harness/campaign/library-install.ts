@@ -44,7 +44,8 @@ import type { RepMeta } from './rep-meta.js';
 /** What meta.json records of the installed library. */
 export type LibraryInstallRecord = NonNullable<RepMeta['library']>;
 
-const HOOK_TIMEOUT_MS = 60_000;
+/** How long a SessionStart hook may run (the engine's default hook timeout): then it is killed, exit unknown. */
+export const HOOK_TIMEOUT_MS = 60_000;
 const HOOK_OUTPUT_MAX_BYTES = 1_000_000;
 
 /** Whether a SessionStart matcher fires on a fresh session (`startup`). */
@@ -115,7 +116,13 @@ export async function placeLibrary(options: {
 /** Run a placed library's SessionStart hooks confined, install their replay, and describe the result. */
 export async function startLibrary(
   placed: PlacedLibrary,
-  options: { readonly privateDir: string; readonly fixtureDir: string; readonly sandbox: Sandbox },
+  options: {
+    readonly privateDir: string;
+    readonly fixtureDir: string;
+    readonly sandbox: Sandbox;
+    /** Default HOOK_TIMEOUT_MS. */
+    readonly hookTimeoutMs?: number | undefined;
+  },
 ): Promise<{ readonly library: InstalledLibrary; readonly record: LibraryInstallRecord }> {
   const { root, contents } = placed;
   const outputs: SessionStartOutput[] = [];
@@ -137,7 +144,7 @@ export async function startLibrary(
         fixtureDir: options.fixtureDir,
         readOnlyDirs: [root],
         fallbackHome: path.join(options.privateDir, 'hook-home'),
-        timeoutMs: HOOK_TIMEOUT_MS,
+        timeoutMs: options.hookTimeoutMs ?? HOOK_TIMEOUT_MS,
         maxOutputBytes: HOOK_OUTPUT_MAX_BYTES,
         env: { CLAUDE_PLUGIN_ROOT: root, CLAUDE_PROJECT_DIR: options.fixtureDir },
       }),
@@ -197,6 +204,7 @@ export async function installLibrary(options: {
   readonly privateDir: string;
   readonly fixtureDir: string;
   readonly sandbox: Sandbox;
+  readonly hookTimeoutMs?: number | undefined;
 }): Promise<{ readonly library: InstalledLibrary; readonly record: LibraryInstallRecord }> {
   return startLibrary(await placeLibrary(options), options);
 }
