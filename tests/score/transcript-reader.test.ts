@@ -221,6 +221,35 @@ describe('readTranscript', () => {
     expect(read.result?.subtype).toBe('error_max_turns');
   });
 
+  it('never takes the text a Skill call loaded (the engine’s isSynthetic message) for the prompt or the reply', () => {
+    const skillText =
+      'Base directory for this skill: /p/skills/tdd\n\nWrite the failing test first.';
+    const lines = [
+      line({ type: 'system', subtype: 'init', model: 'm', cwd: '/repo', session_id: session }),
+      assistant('m1', [{ type: 'tool_use', id: 's1', name: 'Skill', input: { skill: 'lib:tdd' } }]),
+      toolResult('s1', 'Launching skill: lib:tdd'),
+      line({
+        type: 'user',
+        message: { role: 'user', content: [{ type: 'text', text: skillText }] },
+        parent_tool_use_id: null,
+        isSynthetic: true,
+        session_id: session,
+      }),
+    ];
+    // The engine's stream has no prompt line: the loaded text is the first user text it holds.
+    const read = readTranscript(lines.join('\n'));
+    expect(read.prompt).toBeUndefined();
+    expect(read.reply).toBeUndefined();
+    expect(read.cwd).toBe('/repo');
+    const replied = readTranscript(
+      [...lines, assistant('m2', [{ type: 'text', text: 'Done.' }])].join('\n'),
+    );
+    expect(replied.reply).toBe('Done.');
+    // Planted: the same message without the mark is (wrongly, for a loaded skill) the prompt.
+    const unmarked = readTranscript(lines.join('\n').replace('"isSynthetic":true,', ''));
+    expect(unmarked.prompt).toContain('Write the failing test first');
+  });
+
   it('has no reply when the session said nothing', () => {
     expect(readTranscript(line({ type: 'system', subtype: 'init' })).reply).toBeUndefined();
   });
