@@ -25,7 +25,7 @@
  * counts, never a reply quoting a skill's words.
  */
 import { type Seat, seatOf } from './evidence.js';
-import { READ_PROGRAMS } from './extractors/language/shell-reads.js';
+import { TEXT_PROGRAMS } from './extractors/language/shell-reads.js';
 import { basename, commandParts, programOf } from './extractors/language/shell-words.js';
 import { bashCommand, stringField, type ToolCall } from './tool-call.js';
 
@@ -85,24 +85,6 @@ export function sameSkill(invoked: string, named: string): boolean {
 
 const SKILL_FILE = /(?:^|\/)([^/\s]+)\/SKILL\.md$/;
 
-/** Reading programs that print nothing of a file's text: its name, its size, a checksum, a test. */
-const METADATA_PROGRAMS: ReadonlySet<string> = new Set([
-  'ls',
-  'test',
-  '[',
-  '[[',
-  'stat',
-  'find',
-  'file',
-  'wc',
-  'tree',
-  'readlink',
-  'realpath',
-  'cmp',
-  'sha256sum',
-  'md5sum',
-]);
-
 /** The skill a SKILL.md path belongs to (its directory's name), or undefined. */
 function skillOfPath(path: string): string | undefined {
   return SKILL_FILE.exec(path.trim())?.[1];
@@ -148,8 +130,7 @@ export function skillInvocationsOfCall(call: ToolCall, position = 0): SkillInvoc
   const invocations: SkillInvocation[] = [];
   for (const [part, simple] of commandParts(command).entries()) {
     const { program, args } = programOf(simple);
-    const name = basename(program);
-    if (!READ_PROGRAMS.has(name) || METADATA_PROGRAMS.has(name)) continue;
+    if (!TEXT_PROGRAMS.has(basename(program))) continue;
     for (const arg of args) {
       const name = skillOfPath(arg);
       if (name !== undefined) {

@@ -18,7 +18,8 @@
 import { bashCommand, stringField, type ToolCall } from '../../tool-call.js';
 import { basename, programOf, type SimpleCommand, simpleCommands } from './shell-words.js';
 
-export const READ_PROGRAMS: ReadonlySet<string> = new Set([
+/** Reading programs that print a file's text, or part of it. */
+export const TEXT_PROGRAMS: ReadonlySet<string> = new Set([
   'cat',
   'head',
   'tail',
@@ -29,6 +30,21 @@ export const READ_PROGRAMS: ReadonlySet<string> = new Set([
   'grep',
   'egrep',
   'rg',
+  'nl',
+  'bat',
+  'xxd',
+  'od',
+  'diff',
+  'strings',
+  'tac',
+  'cut',
+  'sort',
+  'uniq',
+  'jq',
+]);
+
+/** Reading programs that look at a file without printing its text: its name, size, a checksum, a test. */
+const METADATA_PROGRAMS: ReadonlySet<string> = new Set([
   'ls',
   'test',
   '[',
@@ -37,24 +53,15 @@ export const READ_PROGRAMS: ReadonlySet<string> = new Set([
   'find',
   'file',
   'wc',
-  'nl',
-  'bat',
-  'xxd',
-  'od',
   'tree',
   'readlink',
   'realpath',
-  'diff',
   'cmp',
   'sha256sum',
   'md5sum',
-  'strings',
-  'tac',
-  'cut',
-  'sort',
-  'uniq',
-  'jq',
 ]);
+
+export const READ_PROGRAMS: ReadonlySet<string> = new Set([...TEXT_PROGRAMS, ...METADATA_PROGRAMS]);
 
 const SUMMARY_ONLY_FLAGS = new Set([
   '-s',
