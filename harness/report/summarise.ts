@@ -235,7 +235,7 @@ const CLASSIFY_EXTRAS = ['both', 'neither', 'none'];
 function skillSourceText(source: CampaignRecord['arms'][number]['source']): string {
   return source.kind === 'dir'
     ? source.dir
-    : `git:${source.repo}@${source.ref}:${source.subdir} (commit ${source.commit.slice(0, 12)})`;
+    : `git:${source.repo}@${source.ref}${source.subdir === '' ? '' : `:${source.subdir}`} (commit ${source.commit.slice(0, 12)})`;
 }
 
 function legendOf(loaded: LoadedResults, rows: readonly RepRow[]): ResultsModel['legend'] {

@@ -314,6 +314,10 @@ describe.skipIf(mirror === undefined)(
         path.join(out, 'campaign.json'),
       );
       expect(record.arms[1]?.source.commit).toMatch(/^44c9b2d6/);
+      // A whole repository is named as written, with no empty subdirectory after the ref.
+      expect(readFileSync(path.join(out, 'results.md'), 'utf8')).toContain(
+        `library git:${mirror}@44c9b2d6 (commit 44c9b2d6`,
+      );
       expect(readdirSync(path.join(out, 'skills', 'green', 'skills'))).toContain(
         'test-driven-development',
       );
