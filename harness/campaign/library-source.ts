@@ -61,11 +61,17 @@ export async function resolveLibrary(
   const skills = await sourceEntries(source, 'skills');
   const names = (skills ?? []).filter((entry) => entry.directory).map((entry) => entry.name);
   if (names.length === 0) {
+    // One skill's folder given for a whole library: say how to replace one skill instead.
+    const oneSkill = (await sourceEntries(source, ''))?.some(
+      (entry) => entry.name === 'SKILL.md' && !entry.directory,
+    );
     return err(
       inputError(
         inputName,
-        `${spec.source} holds no skills/<name>/ directory`,
-        'point at a skills library: a directory (or git: source) with skills/<name>/SKILL.md',
+        `${spec.source} holds no skills/<name>/ directory${oneSkill === true ? ' (it is one skill: it holds a SKILL.md)' : ''}`,
+        oneSkill === true
+          ? "to replace one skill of the library, name it: --arm <arm>:<skill>=<source>, or the arm's library.overrides"
+          : 'point at a skills library: a directory (or git: source) with skills/<name>/SKILL.md',
       ),
     );
   }

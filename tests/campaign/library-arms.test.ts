@@ -97,7 +97,15 @@ describe('library sources', () => {
 
   it('refuses a source with no skills/ and an override of a skill the library lacks', async () => {
     const empty = await resolveLibrary({ source: v2, overrides: {} }, repoRoot, 'arm');
-    expect(empty.ok ? '' : empty.error.problem).toContain('holds no skills/<name>/ directory');
+    // v2 is one skill's folder: the fix says how to replace one skill; a folder of nothing does not.
+    expect(empty.ok ? '' : empty.error.problem).toContain(
+      'holds no skills/<name>/ directory (it is one skill: it holds a SKILL.md)',
+    );
+    expect(empty.ok ? '' : empty.error.fix).toContain('--arm <arm>:<skill>=<source>');
+    const nothing = await resolveLibrary({ source: makeTempDir(), overrides: {} }, repoRoot, 'arm');
+    expect(nothing.ok ? '' : `${nothing.error.problem}; ${nothing.error.fix}`).toMatch(
+      /holds no skills\/<name>\/ directory; point at a skills library/,
+    );
     const unknown = await resolveLibrary(
       { source: devflow, overrides: { tdd: v2 } },
       repoRoot,
