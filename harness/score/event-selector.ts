@@ -7,7 +7,8 @@
  *   SendMessage call (a SendMessage is matched by its `summary`)
  * - `{ "event": "skill", "skill": "test-driven-development", "form": "tool" }`
  *   (or `pattern` instead of `skill`; `form`: tool, read, shell or any,
- *   default tool)
+ *   default tool); a Skill call or Read whose result is an error loaded
+ *   nothing and is no such event
  * - `{ "event": "write", "paths": ["src/**"], "except": ["**\/*.test.*"] }`:
  *   a file written by a tool or a shell command (`paths` default `**`)
  * - `{ "event": "question", "via": ["tool"] }`: a question to the human
@@ -22,7 +23,7 @@ import { z } from 'zod';
 import type { Dispatch } from './evidence.js';
 import { globSchema, nonBlank, regexSource, seatSelectorSchema } from './param-types.js';
 import type { SessionEvent } from './session-events.js';
-import { SKILL_FORMS, sameSkill } from './skill-invocations.js';
+import { SKILL_FORMS, type SkillInvocation, sameSkill } from './skill-invocations.js';
 import { stringField } from './tool-call.js';
 import type { ParamProblem, ValidationContext } from './verb.js';
 import { globMatcher } from './verbs/glob.js';
@@ -127,6 +128,29 @@ export function selectorToolProblem(
   return problem === undefined ? undefined : { ...problem, field: `${field}.tool` };
 }
 
+/** Whether an invocation is of the skill a selector names (`skill`: either way qualified; `pattern`: the name or its bare part). */
+export function namesSkill(
+  selector: { readonly skill?: string | undefined; readonly pattern?: string | undefined },
+  invocation: SkillInvocation,
+): boolean {
+  if (selector.skill !== undefined && !sameSkill(invocation.name, selector.skill)) return false;
+  return (
+    selector.pattern === undefined ||
+    new RegExp(selector.pattern).test(invocation.name) ||
+    new RegExp(selector.pattern).test(invocation.bare)
+  );
+}
+
+/**
+ * Whether an invocation got the skill's text: a Skill call or a Read whose
+ * result is an error (`Unknown skill: …`, no such file) loaded nothing. A
+ * shell read counts whatever the command's exit: `cat SKILL.md && false`
+ * fails after printing it.
+ */
+export function loadedText(invocation: SkillInvocation): boolean {
+  return invocation.form === 'shell' || invocation.succeeded;
+}
+
 /** Why `event` is one the selector picks, or undefined. `dispatches` place dispatch seats. */
 export function eventMatch(
   selector: EventSelector,
@@ -186,16 +210,7 @@ export function eventMatch(
       if (event.kind !== 'skill') return undefined;
       const { invocation } = event;
       if (selector.form !== 'any' && invocation.form !== selector.form) return undefined;
-      if (selector.skill !== undefined && !sameSkill(invocation.name, selector.skill)) {
-        return undefined;
-      }
-      if (
-        selector.pattern !== undefined &&
-        !new RegExp(selector.pattern).test(invocation.name) &&
-        !new RegExp(selector.pattern).test(invocation.bare)
-      ) {
-        return undefined;
-      }
+      if (!loadedText(invocation) || !namesSkill(selector, invocation)) return undefined;
       return `${invocation.how} (${invocation.callId})`;
     }
     case 'write': {

@@ -792,6 +792,35 @@ describe('skill-invoked / skill-not-invoked: the Skill tool, a read, a shell rea
     );
     expect(outcome({ verb: 'skill-not-invoked' }, evidence)).toBe('fail');
   });
+  it('a Skill call or Read that failed loaded nothing: no invocation, said in the detail', () => {
+    const failed: Evidence = {
+      transcript: {
+        calls: [
+          { id: 'u1', name: 'Skill', input: { skill: 'test-driven-development' }, isError: true },
+          { id: 'u2', name: 'Read', input: { file_path: '/x/tdd/SKILL.md' }, isError: true },
+          {
+            id: 'u3',
+            name: 'Bash',
+            input: { command: 'cat /x/tdd/SKILL.md && false' },
+            isError: true,
+          },
+        ],
+        dispatches: [],
+        model: null,
+      },
+    };
+    const tool = check({ verb: 'skill-invoked', skill: 'test-driven-development' }, failed);
+    expect(tool.outcome).toBe('fail');
+    expect(tool.detail).toContain(
+      'a call that failed loaded nothing: Skill test-driven-development (u1)',
+    );
+    expect(outcome({ verb: 'skill-not-invoked', skill: 'test-driven-development' }, failed)).toBe(
+      'pass',
+    );
+    expect(outcome({ verb: 'skill-invoked', skill: 'tdd', form: 'read' }, failed)).toBe('fail');
+    // A shell read printed the text whatever the command's exit.
+    expect(outcome({ verb: 'skill-invoked', skill: 'tdd', form: 'shell' }, failed)).toBe('pass');
+  });
   it('skill-not-invoked passes when the skill is absent in the form and seat asked', () => {
     expect(outcome({ verb: 'skill-not-invoked', skill: 'brainstorming' }, evidence)).toBe('pass');
     expect(
@@ -869,6 +898,15 @@ describe('order: the first event of one kind before the first of another, never 
     );
     expect(never.outcome).toBe('fail');
     expect(never.observed).toBe('then only');
+  });
+  it('a Skill call that failed is no "first": the implementation written after it comes first', () => {
+    const unknown: ToolCall = { ...skill, isError: true };
+    const result = check(
+      { verb: 'order', first: tdd, then: implementation, ifThenAbsent: 'pass' },
+      session(unknown, writeImpl, skill),
+    );
+    expect(result.outcome).toBe('fail');
+    expect(result.observed).toBe('then before first');
   });
   it('a test file is not implementation: only the except-filtered write counts', () => {
     expect(

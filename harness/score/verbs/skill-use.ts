@@ -5,10 +5,11 @@
  * neither: any skill), the form that counts (`tool`: the Skill tool, the
  * default; `read`: a Read of its SKILL.md; `shell`: a Bash command reading
  * it; `any`), and the seat. The invocations come from the session's event
- * list (session-events.ts), so they are counted as ordering checks count them.
+ * list (session-events.ts), so they are counted as ordering checks count them:
+ * a Skill call or Read whose result is an error loaded nothing, and is none.
  */
 import { z } from 'zod';
-import { type EventSelector, eventMatch } from '../event-selector.js';
+import { type EventSelector, eventMatch, loadedText, namesSkill } from '../event-selector.js';
 import { type Evidence, required } from '../evidence.js';
 import { nonBlank, regexSource, seatSelectorSchema } from '../param-types.js';
 import { type SessionEvent, sessionEvents } from '../session-events.js';
@@ -105,10 +106,20 @@ export function skillUseVerb(wanted: boolean, summary: string) {
       if (missing !== undefined) {
         return { outcome: 'undecided', observed, detail: `${skillNamed(params)}: ${missing}` };
       }
-      const other =
+      const failed = sessionEvents(required(evidence.transcript, 'transcript')).filter(
+        (event) =>
+          event.kind === 'skill' &&
+          !loadedText(event.invocation) &&
+          namesSkill(params, event.invocation),
+      );
+      const other = [
         wanted && anyForm.length > 0
           ? `; only in another form: ${describeInvocations(anyForm)}`
-          : '';
+          : '',
+        failed.length > 0
+          ? `; a call that failed loaded nothing: ${describeInvocations(failed)}`
+          : '',
+      ].join('');
       return {
         outcome: wanted ? 'fail' : 'pass',
         observed,
