@@ -281,7 +281,11 @@ async function calibrationRow(
     env: { ...process.env, ANTHROPIC_API_KEY: '' },
   });
   if (!ran.ok) return ran;
-  const subject = `${run.policy} on ${path.basename(run.skillDir)}/${run.layout}${backend === lintBackend ? '' : ` (on ${backend}, where it was recorded)`}`;
+  // A library calibration names the skills it replaces: the released and branch rows differ there.
+  const replaced = Object.entries(run.library?.overrides ?? {}).map(
+    ([skill, source]) => ` with ${skill} from ${path.basename(source)}`,
+  );
+  const subject = `${run.policy} on ${path.basename(run.skillDir)}/${run.layout}${replaced.join('')}${backend === lintBackend ? '' : ` (on ${backend}, where it was recorded)`}`;
   const expected = run.expect === 'pass' ? 'pass' : `fail (${run.failing.join(', ')})`;
   const ledger = await readLedger(resultsLayout(outDir).ledgerFile);
   const line = ledger.ok ? [...ledger.value.reps.values()][0] : undefined;
