@@ -8,7 +8,7 @@
  * - `{ "event": "skill", "skill": "test-driven-development", "form": "tool" }`
  *   (or `pattern` instead of `skill`; `form`: tool, read, shell or any,
  *   default tool); a Skill call or Read whose result is an error loaded
- *   nothing and is no such event
+ *   nothing and is no such event, unless it is the call a stop captured
  * - `{ "event": "write", "paths": ["src/**"], "except": ["**\/*.test.*"] }`:
  *   a file written by a tool or a shell command (`paths` default `**`)
  * - `{ "event": "question", "via": ["tool"] }`: a question to the human
@@ -24,7 +24,7 @@ import type { Dispatch } from './evidence.js';
 import { globSchema, nonBlank, regexSource, seatSelectorSchema } from './param-types.js';
 import type { SessionEvent } from './session-events.js';
 import { SKILL_FORMS, type SkillInvocation, sameSkill } from './skill-invocations.js';
-import { stringField } from './tool-call.js';
+import { refusedByStop, stringField, type ToolCall } from './tool-call.js';
 import type { ParamProblem, ValidationContext } from './verb.js';
 import { globMatcher } from './verbs/glob.js';
 import { dispatchSeatSelectorSchema, inSeat, unknownToolProblem } from './verbs/tool-match.js';
@@ -142,13 +142,14 @@ export function namesSkill(
 }
 
 /**
- * Whether an invocation got the skill's text: a Skill call or a Read whose
- * result is an error (`Unknown skill: …`, no such file) loaded nothing. A
- * shell read counts whatever the command's exit: `cat SKILL.md && false`
- * fails after printing it.
+ * Whether an invocation counts: a Skill call or a Read whose result is an
+ * error (`Unknown skill: …`, no such file) loaded nothing, and does not. The
+ * call an event stop captured does (its refusal is redgreen's, and the call
+ * is the decision a probe records), and so does a shell read whatever the
+ * command's exit (`cat SKILL.md && false` printed it).
  */
-export function loadedText(invocation: SkillInvocation): boolean {
-  return invocation.form === 'shell' || invocation.succeeded;
+export function invocationCounts(invocation: SkillInvocation, call: ToolCall): boolean {
+  return invocation.form === 'shell' || invocation.succeeded || refusedByStop(call);
 }
 
 /** Why `event` is one the selector picks, or undefined. `dispatches` place dispatch seats. */
@@ -210,7 +211,9 @@ export function eventMatch(
       if (event.kind !== 'skill') return undefined;
       const { invocation } = event;
       if (selector.form !== 'any' && invocation.form !== selector.form) return undefined;
-      if (!loadedText(invocation) || !namesSkill(selector, invocation)) return undefined;
+      if (!invocationCounts(invocation, event.call) || !namesSkill(selector, invocation)) {
+        return undefined;
+      }
       return `${invocation.how} (${invocation.callId})`;
     }
     case 'write': {

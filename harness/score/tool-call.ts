@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DISPATCH_REFUSAL, NOT_RUN_RESULT } from '../session/refusals.js';
+import { DISPATCH_REFUSAL, NOT_RUN_RESULT, toolRefusal } from '../session/refusals.js';
 
 /**
  * One tool call a session made, as scoring sees it: what was called with
@@ -47,6 +47,15 @@ const NOT_RUN = new RegExp(`^(?:PreToolUse:\\S+ hook error: )?${escapeRegExp(NOT
  */
 export function callRan(call: ToolCall): boolean {
   return !(call.isError === true && call.output !== undefined && NOT_RUN.test(call.output.trim()));
+}
+
+/**
+ * Whether a call is the one an event stop captured: refused with the
+ * capture's own result (`<Tool> is not available in this session.`), not by
+ * the tool. It is how a probe records the decision, so it counts as made.
+ */
+export function refusedByStop(call: ToolCall): boolean {
+  return call.isError === true && (call.output ?? '').includes(toolRefusal(call.name));
 }
 
 /**

@@ -14,3 +14,8 @@ export const QUESTION_REFUSAL = 'Asking the user is not available in this sessio
 
 /** The result of a call that came after a captured dispatch in the same turn. */
 export const NOT_RUN_RESULT = 'Not run.';
+
+/** The refusal a call of a refused tool gets, and a call an event stop captured (the same on both backends). */
+export function toolRefusal(tool: string): string {
+  return `${tool} is not available in this session.`;
+}

@@ -61,10 +61,7 @@ export const SESSION_TOOLS: Readonly<Record<BackendName, BackendTools>> = {
 /** Tools offered but answered with a neutral refusal whenever called. */
 export const REFUSED_TOOLS: readonly string[] = ['WebFetch', 'WebSearch'];
 
-/** The refusal a call of a refused tool gets (the same on both backends). */
-export function toolRefusal(tool: string): string {
-  return `${tool} is not available in this session.`;
-}
+export { toolRefusal } from './refusals.js';
 
 export interface ToolChanges {
   readonly add?: readonly string[] | undefined;

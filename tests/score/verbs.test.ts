@@ -820,6 +820,25 @@ describe('skill-invoked / skill-not-invoked: the Skill tool, a read, a shell rea
     expect(outcome({ verb: 'skill-invoked', skill: 'tdd', form: 'read' }, failed)).toBe('fail');
     // A shell read printed the text whatever the command's exit.
     expect(outcome({ verb: 'skill-invoked', skill: 'tdd', form: 'shell' }, failed)).toBe('pass');
+    // The call a stop captured is refused by redgreen, not the engine: it is the probe's decision.
+    const captured: Evidence = {
+      transcript: {
+        calls: [
+          {
+            id: 'c1',
+            name: 'Skill',
+            input: { skill: 'test-driven-development' },
+            isError: true,
+            output: 'PreToolUse:Skill hook error: Skill is not available in this session.',
+          },
+        ],
+        dispatches: [],
+        model: null,
+      },
+    };
+    expect(outcome({ verb: 'skill-invoked', skill: 'test-driven-development' }, captured)).toBe(
+      'pass',
+    );
   });
   it('skill-not-invoked passes when the skill is absent in the form and seat asked', () => {
     expect(outcome({ verb: 'skill-not-invoked', skill: 'brainstorming' }, evidence)).toBe('pass');

@@ -6,10 +6,11 @@
  * default; `read`: a Read of its SKILL.md; `shell`: a Bash command reading
  * it; `any`), and the seat. The invocations come from the session's event
  * list (session-events.ts), so they are counted as ordering checks count them:
- * a Skill call or Read whose result is an error loaded nothing, and is none.
+ * a Skill call or Read whose result is an error loaded nothing, and is none
+ * (the call a stop captured and refused is the probe's decision, and counts).
  */
 import { z } from 'zod';
-import { type EventSelector, eventMatch, loadedText, namesSkill } from '../event-selector.js';
+import { type EventSelector, eventMatch, invocationCounts, namesSkill } from '../event-selector.js';
 import { type Evidence, required } from '../evidence.js';
 import { nonBlank, regexSource, seatSelectorSchema } from '../param-types.js';
 import { type SessionEvent, sessionEvents } from '../session-events.js';
@@ -109,7 +110,7 @@ export function skillUseVerb(wanted: boolean, summary: string) {
       const failed = sessionEvents(required(evidence.transcript, 'transcript')).filter(
         (event) =>
           event.kind === 'skill' &&
-          !loadedText(event.invocation) &&
+          !invocationCounts(event.invocation, event.call) &&
           namesSkill(params, event.invocation),
       );
       const other = [
