@@ -167,8 +167,6 @@ export async function runRep(
   const runtimeDir = await mkdtemp(path.join(context.workRoot, 's'));
   const redactor = new SecretRedactor([model.endpoint.apiKey, ...context.secrets]);
   const repo = path.join(privateDir, 'repo');
-  // Repositories the session made inside the work tree (from the after-snapshot).
-  let nestedGitDirs: readonly string[] = [];
   try {
     // A library arm's plugin is placed while the fixture is copied; its hooks run in the copy.
     const [copied, placed] = await Promise.all([
@@ -264,7 +262,6 @@ export async function runRep(
       confinedGitRunner(context.sandbox),
     );
     await writeJson(path.join(partialDir, REP_FILES.snapshotAfter), after.snapshot, redactor);
-    nestedGitDirs = after.snapshot.nestedGitDirs ?? [];
     const transcriptText = await readFile(path.join(partialDir, REP_FILES.transcript), 'utf8');
     const read = readTranscript(transcriptText);
     const finalReply = redactor.redact(session.outcome.finalReply ?? '');
@@ -399,7 +396,7 @@ export async function runRep(
       await removeTree(runtimeDir);
     } else {
       // Kept for the user to look at with git: nothing the session planted runs there.
-      await neutraliseKeptRepository(repo, path.join(variant.dir, '.git', 'config'), nestedGitDirs);
+      await neutraliseKeptRepository(repo, path.join(variant.dir, '.git', 'config'));
       // ...and to delete: the read-only skill copy becomes theirs to remove.
       await openDirectoriesToOwner(privateDir);
     }
