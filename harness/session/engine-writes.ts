@@ -1,7 +1,8 @@
 /**
  * The Claude Code engine's own file tools (Write, Edit, NotebookEdit) run in
  * the engine, as redgreen's user. When that is root and the session's
- * commands run in bubblewrap as an unprivileged host user, a file the engine
+ * commands run as an unprivileged host user (in bubblewrap or the process
+ * fallback), a file the engine
  * writes would be root's, and the session's next command could not change
  * it: so after each such call, the file and the directories made for it are
  * handed to the sandbox's user (a PostToolUse hook, for every seat).
@@ -25,7 +26,7 @@ export function engineWritesHandOver(
   sandbox: Sandbox,
   fixtureDir: string,
 ): Pick<Options, 'hooks'> | undefined {
-  const owner = sandbox.kind === 'bubblewrap' ? sandbox.hostUser : undefined;
+  const owner = sandbox.hostUser;
   if (owner === undefined) return undefined;
   const hook: HookCallback = async (input) => {
     if (input.hook_event_name === 'PostToolUse') {

@@ -23,7 +23,10 @@ import type { SessionBackend, SessionRequest } from './session-types.js';
  * - `process`: a plain child process with a scrubbed environment and the
  *   same limits. Weaker (no filesystem or network confinement); used only
  *   where bubblewrap is missing or cannot create namespaces, and reported as
- *   such by `redgreen doctor` and in every rep's meta.json.
+ *   such by `redgreen doctor` and in every rep's meta.json. Started by root,
+ *   it too runs as the unprivileged host user, with no capabilities and no
+ *   way to gain privileges (setuid programs do not raise it): root's files,
+ *   the results and redgreen's own processes stay out of its reach.
  */
 export type SandboxKind = 'bubblewrap' | 'process';
 
@@ -38,9 +41,10 @@ export interface Sandbox {
   /** One line for humans: what is confined and how. */
   readonly description: string;
   /**
-   * bubblewrap started by root: the unprivileged host user it runs as. Absent:
-   * it runs as redgreen's own user (a normal user; or root, when the machine
-   * lets no other user create namespaces: then capabilities are still dropped).
+   * Started by root: the unprivileged host user confined commands run as
+   * (bubblewrap's, or the process fallback's). Absent: they run as
+   * redgreen's own user (a normal user; or root, under a bubblewrap the
+   * machine lets no other user start: then capabilities are still dropped).
    */
   readonly hostUser?: HostUser | undefined;
   /** False for a bubblewrap older than 0.8 (no `--disable-userns`). Default true. */
@@ -200,10 +204,23 @@ export function confinedArgv(
 ): string[] {
   const limited = limitedArgv(confinement.limits ?? CONFINED_LIMITS, command);
   if (sandbox.kind === 'process') {
+    const user = sandbox.hostUser;
     return [
       '/usr/bin/env',
       '-i',
       ...Object.entries(confinement.env).map(([name, value]) => `${name}=${value}`),
+      ...(user === undefined
+        ? []
+        : [
+            SETPRIV,
+            `--reuid=${user.uid}`,
+            `--regid=${user.gid}`,
+            '--clear-groups',
+            '--inh-caps=-all',
+            '--bounding-set=-all',
+            '--no-new-privs',
+            '--',
+          ]),
       ...limited,
     ];
   }
@@ -239,8 +256,16 @@ function commandArgv(sandbox: Sandbox, command: ConfinedCommand): string[] {
 }
 
 /** Run a command confined by the given sandbox, with a timeout and an output cap. */
-export function runConfined(sandbox: Sandbox, command: ConfinedCommand): Promise<CommandResult> {
+export async function runConfined(
+  sandbox: Sandbox,
+  command: ConfinedCommand,
+): Promise<CommandResult> {
   const [file, ...args] = commandArgv(sandbox, command) as [string, ...string[]];
+  // The fallback's HOME is a host directory: the sandbox's user must be able to write it.
+  if (sandbox.kind === 'process' && sandbox.hostUser !== undefined) {
+    await mkdir(command.fallbackHome, { recursive: true });
+    await handOverToSandbox(sandbox, command.fallbackHome);
+  }
   return new Promise((resolve) => {
     const child = spawn(file, args, {
       cwd: command.fixtureDir,
@@ -294,12 +319,11 @@ export function runConfined(sandbox: Sandbox, command: ConfinedCommand): Promise
 
 /**
  * Prepare a directory redgreen made for a confined command to write in:
- * under bubblewrap run as another host user, the tree becomes that user's
- * (nothing changes otherwise).
+ * where confined commands run as another host user, the tree becomes that
+ * user's (nothing changes otherwise).
  */
 export async function handOverToSandbox(sandbox: Sandbox, dir: string): Promise<void> {
-  if (sandbox.kind === 'bubblewrap' && sandbox.hostUser !== undefined)
-    await handOverTree(dir, sandbox.hostUser);
+  if (sandbox.hostUser !== undefined) await handOverTree(dir, sandbox.hostUser);
 }
 
 /**
@@ -310,7 +334,7 @@ export async function handOverToSandbox(sandbox: Sandbox, dir: string): Promise<
 async function handBackFromSandbox(sandbox: Sandbox, dir: string): Promise<void> {
   const uid = process.getuid?.();
   const gid = process.getgid?.();
-  if (sandbox.kind === 'bubblewrap' && sandbox.hostUser !== undefined && uid !== undefined)
+  if (sandbox.hostUser !== undefined && uid !== undefined)
     await handOverTree(dir, { uid, gid: gid ?? uid });
 }
 
@@ -357,7 +381,7 @@ export function handedOverSessions(
  * can reach names it is given but list nothing.
  */
 export async function openPathToSandbox(sandbox: Sandbox, dir: string): Promise<void> {
-  if (sandbox.kind === 'bubblewrap' && sandbox.hostUser !== undefined) await chmod(dir, 0o711);
+  if (sandbox.hostUser !== undefined) await chmod(dir, 0o711);
 }
 
 /** Whether a probe command runs in this sandbox (a fresh directory of the sandbox's, read-write). */
@@ -421,6 +445,24 @@ function candidates(): Sandbox[] {
   return found;
 }
 
+/**
+ * The confined child process, `why` saying why bubblewrap is not used.
+ * Started by root, its commands run as the unprivileged host user when
+ * setpriv can start them so (probed); else as root.
+ */
+async function processFallback(why: string): Promise<Sandbox> {
+  if (runsAsRoot() && existsSync(SETPRIV)) {
+    const asUser: Sandbox = {
+      kind: 'process',
+      description: `confined child process run as uid ${UNPRIVILEGED_USER.uid} with no capabilities (${why})`,
+      hostUser: UNPRIVILEGED_USER,
+    };
+    if ((await probe(asUser)).ok) return asUser;
+  }
+  const asRoot = runsAsRoot() ? ', run as root: it can change any host file' : '';
+  return { kind: 'process', description: `confined child process${asRoot} (${why})` };
+}
+
 let detected: Promise<Sandbox> | undefined;
 
 /**
@@ -430,13 +472,10 @@ let detected: Promise<Sandbox> | undefined;
  */
 export function detectSandbox(): Promise<Sandbox> {
   detected ??= (async (): Promise<Sandbox> => {
-    if (!existsSync(BWRAP)) {
-      return {
-        kind: 'process',
-        description:
-          'confined child process (bubblewrap not installed: no filesystem or network isolation; apt-get install bubblewrap)',
-      };
-    }
+    if (!existsSync(BWRAP))
+      return processFallback(
+        'bubblewrap not installed: no filesystem or network isolation; apt-get install bubblewrap',
+      );
     // The strongest configuration's failure says best why none works.
     let problem: string | undefined;
     for (const candidate of candidates()) {
@@ -444,10 +483,9 @@ export function detectSandbox(): Promise<Sandbox> {
       if (result.ok) return candidate;
       problem ??= result.problem;
     }
-    return {
-      kind: 'process',
-      description: `confined child process (bubblewrap cannot create namespaces here: ${problem ?? 'unknown error'})`,
-    };
+    return processFallback(
+      `bubblewrap cannot create namespaces here: ${problem ?? 'unknown error'}`,
+    );
   })();
   return detected;
 }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -91,11 +91,19 @@ describe('the API key never reaches a tool, a transcript, or a results file', ()
     });
   }
 
-  it('without bubblewrap: refuses while any credential is set, and with --unsafe-no-sandbox redacts every one the agent reads from /proc', async () => {
+  it('without bubblewrap: refuses while any credential is set, and with --unsafe-no-sandbox redacts every one the agent reads from /proc (as root: runs as nobody, reads none, plants nothing on the host)', async () => {
     const out = path.join(makeTempDir(), 'out');
+    // The host file the script plants only if it can write the host's PATH (as root, unconfined).
+    const plant = path.join(
+      '/usr/local/bin',
+      `redgreen-fallback-probe-${process.pid}-${Date.now()}`,
+    );
     // Every process above the workspace script (redgreen's among them) dumps its environment.
-    const ancestors =
-      'p=$BASHPID; while [ "$p" -gt 1 ]; do tr "\\0" "\\n" < /proc/$p/environ | sed "s/^/ENV: /"; p=$(cut -d" " -f4 /proc/$p/stat); done >&2';
+    const ancestors = [
+      'echo "PROBE uid: $(id -u)" >&2',
+      `if touch ${plant} 2>/dev/null; then echo "PROBE plant: escaped" >&2; else echo "PROBE plant: refused" >&2; fi`,
+      'p=$BASHPID; while [ "$p" -gt 1 ]; do tr "\\0" "\\n" < /proc/$p/environ | sed "s/^/ENV: /"; p=$(cut -d" " -f4 /proc/$p/stat); done >&2',
+    ].join('\n');
     const args = oneRepArgs('2/4', out, [
       '--backend',
       'messages',
@@ -128,23 +136,45 @@ describe('the API key never reaches a tool, a transcript, or a results file', ()
       /ANTHROPIC_AUTH_TOKEN, CLAUDE_CODE_OAUTH_TOKEN, AWS_SECRET_ACCESS_KEY are set in this environment and there is no bubblewrap .*--unsafe-no-sandbox/,
     );
     expect(existsSync(out)).toBe(false);
-    const unsafe = await withoutBubblewrap(['--unsafe-no-sandbox']);
+    let unsafe: Awaited<ReturnType<typeof withoutBubblewrap>>;
+    try {
+      unsafe = await withoutBubblewrap(['--unsafe-no-sandbox']);
+    } finally {
+      const planted = existsSync(plant);
+      rmSync(plant, { force: true });
+      expect(planted, 'the fallback planted a file on the host').toBe(false);
+    }
     expect(unsafe.exitCode, String(unsafe.stderr)).toBe(0);
     const [rep] = repLines(out);
     const repDir = path.join(out, rep?.dir ?? '');
     const transcript = readFileSync(path.join(repDir, 'transcript.jsonl'), 'utf8');
-    // The agent did read redgreen's environment (the variables are named there)...
-    expect(transcript).toContain('ENV: ANTHROPIC_AUTH_TOKEN=[REDACTED]');
-    expect(transcript).toContain('ENV: AWS_SECRET_ACCESS_KEY=[REDACTED]');
+    const probed = probeOutcomes(transcript);
+    expect(probed.plant).toBe('refused');
+    if (process.getuid?.() === 0) {
+      // Started by root, the fallback's commands run as nobody: root's processes are out of reach.
+      expect(probed.uid).toBe('65534');
+      expect(readJson<{ sandbox: string }>(path.join(out, 'campaign.json')).sandbox).toContain(
+        'run as uid 65534',
+      );
+      expect(transcript).not.toContain('ENV: ANTHROPIC_AUTH_TOKEN');
+      console.log(
+        'as root the fallback reads no credential from /proc: the redaction of what it reads is exercised as a normal user',
+      );
+    } else {
+      // The agent did read redgreen's environment (the variables are named there)...
+      expect(transcript).toContain('ENV: ANTHROPIC_AUTH_TOKEN=[REDACTED]');
+      expect(transcript).toContain('ENV: AWS_SECRET_ACCESS_KEY=[REDACTED]');
+    }
     // ...and no value reached a results file.
     for (const file of filesUnder(out)) {
       const text = readFileSync(file, 'utf8');
       for (const secret of Object.values(OTHER_CREDENTIALS))
         expect(text.includes(secret), file).toBe(false);
     }
-    expect(
-      readJson<{ secretRedactions: number }>(path.join(repDir, 'meta.json')).secretRedactions,
-    ).toBeGreaterThan(0);
+    if (process.getuid?.() !== 0)
+      expect(
+        readJson<{ secretRedactions: number }>(path.join(repDir, 'meta.json')).secretRedactions,
+      ).toBeGreaterThan(0);
   });
 
   it('--max-cost stops dispatching once the priced cost reaches it', async () => {

@@ -10,6 +10,7 @@ import {
   handOverToSandbox,
   runConfined,
   type Sandbox,
+  UNPRIVILEGED_USER,
 } from '../../harness/session/sandbox.js';
 import { shellQuote, writeShellPrefix } from '../../harness/session/shell-prefix.js';
 import { executeTool, type ToolContext } from '../../harness/session/tools/index.js';
@@ -128,6 +129,30 @@ describe('the messages backend sandbox (bubblewrap where the machine allows)', (
       context(dirs, fallback),
     );
     expect(existsSync(path.join(dirs.outside, 'escaped.txt'))).toBe(true);
+  });
+
+  it('the fallback started by root runs its commands as nobody, with no capabilities and no way to gain privileges', async (test) => {
+    if (process.getuid?.() !== 0) {
+      console.log('skipped: only a redgreen started by root runs the fallback as another user');
+      test.skip();
+    }
+    const asNobody: Sandbox = { kind: 'process', description: 'test', hostUser: UNPRIVILEGED_USER };
+    const dirs = await layout(asNobody);
+    const out = await executeTool(
+      'Bash',
+      {
+        command: `id -u; grep -E '^(CapEff|CapBnd|CapAmb|NoNewPrivs)' /proc/self/status; echo x > ${dirs.outside}/escaped.txt || echo REFUSED; echo ok > inside.txt`,
+      },
+      { ...context(dirs, asNobody), fallbackHome: path.join(dirs.outside, 'home') },
+    );
+    expect(out.content).toMatch(/^65534$/m);
+    expect(out.content).toMatch(/^CapEff:\s+0+$/m);
+    expect(out.content).toMatch(/^CapBnd:\s+0+$/m);
+    expect(out.content).toMatch(/^CapAmb:\s+0+$/m);
+    expect(out.content).toMatch(/^NoNewPrivs:\s+1$/m);
+    expect(out.content).toContain('REFUSED');
+    expect(existsSync(path.join(dirs.outside, 'escaped.txt'))).toBe(false);
+    expect(readFileSync(path.join(dirs.fixture, 'inside.txt'), 'utf8')).toBe('ok\n');
   });
 
   it('gives commands a scrubbed environment with no API key, even in the fallback', async () => {
