@@ -17,7 +17,7 @@
  * repository; a file too large or not UTF-8 text is recorded as omitted.
  */
 import { constants } from 'node:fs';
-import { lstat, mkdir, open, realpath, rm } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, realpath, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { copyFixture, diffSnapshots, type Snapshot } from '../fixture/index.js';
 import { evaluateCheck } from '../score/evaluate.js';
@@ -101,26 +101,64 @@ export const CHECK_ENVIRONMENT: Readonly<Record<string, string>> = {
   GIT_CONFIG_VALUE_1: '/dev/null',
 };
 
-/** A program npm puts first on a script's PATH. */
-const NPM_BIN = /^(?:.*\/)?node_modules\/\.bin(?:\/[^/]+)?$/;
+/** Whether `file` is `dir` or inside it. */
+function within(file: string, dir: string): boolean {
+  return file === dir || file.startsWith(`${dir}${path.sep}`);
+}
+
+/**
+ * The programs of the directory npm puts first on a script's PATH
+ * (`node_modules/.bin`, as the shell reaches it, symlinks followed) that a
+ * check must not run: every one the session planted or changed (the entry,
+ * or the file it links to); and every one, when the session made that
+ * directory somewhere else (a symlinked `node_modules` or `.bin`) inside the
+ * fixture or a read-only mount such as the skill copy. A directory that
+ * resolves outside those is the system's (or the sandbox's empty /tmp).
+ */
+async function untrustedPrograms(
+  repoDir: string,
+  planted: ReadonlySet<string>,
+  readOnlyDirs: readonly string[],
+): Promise<string[]> {
+  const root = await realpath(repoDir).catch(() => undefined);
+  const binDir = await realpath(path.join(repoDir, 'node_modules', '.bin')).catch(() => undefined);
+  if (root === undefined || binDir === undefined) return [];
+  const readOnly = await Promise.all(readOnlyDirs.map((dir) => realpath(dir).catch(() => dir)));
+  const inFixture = within(binDir, root);
+  if (!inFixture && !readOnly.some((dir) => within(binDir, dir))) return [];
+  const moved = binDir !== path.join(root, 'node_modules', '.bin');
+  const changed = (file: string): boolean =>
+    within(file, root) ? planted.has(path.relative(root, file).split(path.sep).join('/')) : true;
+  const programs: string[] = [];
+  for (const entry of await readdir(binDir).catch(() => [] as string[])) {
+    const program = path.join(binDir, entry);
+    const target = await realpath(program).catch(() => undefined);
+    // A link to a system program runs that program; a dangling link runs nothing.
+    if (target === undefined || !(await lstat(target)).isFile()) continue;
+    const untrusted = within(target, root) || readOnly.some((dir) => within(target, dir));
+    if (!untrusted) continue;
+    if (moved || !inFixture || changed(program) || changed(target)) programs.push(target);
+  }
+  return programs;
+}
 
 /**
  * What a check command must not see of the work tree: the project's
  * `.npmrc`, and every program the session planted or changed where npm puts
- * it first on a script's PATH (`node_modules/.bin/`): the shell then finds
- * the system's program of that name, as before the session.
+ * it first on a script's PATH (`untrustedPrograms`): the shell then finds
+ * the system's program of that name, as before the session. Each is covered
+ * by an empty file, so only files are named.
  */
 export async function hiddenFromChecks(
   repoDir: string,
   planted: readonly string[],
+  readOnlyDirs: readonly string[] = [],
 ): Promise<string[]> {
-  const candidates = ['.npmrc', ...planted.filter((repoPath) => NPM_BIN.test(repoPath))];
   const hidden: string[] = [];
-  for (const repoPath of new Set(candidates)) {
-    const absolute = path.join(repoDir, repoPath);
-    if ((await lstat(absolute).catch(() => undefined)) !== undefined) hidden.push(absolute);
-  }
-  return hidden;
+  const npmrc = await realpath(path.join(repoDir, '.npmrc')).catch(() => undefined);
+  if (npmrc !== undefined && (await lstat(npmrc)).isFile()) hidden.push(npmrc);
+  hidden.push(...(await untrustedPrograms(repoDir, new Set(planted), readOnlyDirs)));
+  return [...new Set(hidden)];
 }
 
 /** Run commands confined like the model's tools, recording each outcome. */
@@ -139,7 +177,7 @@ export async function runCheckCommands(
   const outcomes: CommandOutcome[] = [];
   if (commands.length === 0) return outcomes;
   await mkdir(place.home, { recursive: true });
-  const hidden = await hiddenFromChecks(place.repoDir, place.planted ?? []);
+  const hidden = await hiddenFromChecks(place.repoDir, place.planted ?? [], place.readOnlyDirs);
   // The commands may write in the repository (a suite's temp files), as the sandbox's user.
   await whileHandedOver(sandbox, [place.repoDir], async () => {
     for (const { command, timeoutSeconds } of commands) {

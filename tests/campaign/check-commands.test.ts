@@ -7,7 +7,7 @@
  * fail. Planted negatives: run the way a session's own command runs, each
  * plant makes the broken suite "pass".
  */
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCheckCommands } from '../../harness/campaign/rep-evidence.js';
@@ -39,7 +39,10 @@ function brokenProject(): string {
   return repo;
 }
 
-const plants: Record<string, { files: Record<string, string>; planted: string[] }> = {
+const plants: Record<
+  string,
+  { files: Record<string, string>; links?: Record<string, string>; planted: string[] }
+> = {
   '.npmrc script-shell=/bin/true': {
     files: { '.npmrc': 'script-shell=/bin/true\n' },
     planted: ['.npmrc'],
@@ -55,14 +58,32 @@ const plants: Record<string, { files: Record<string, string>; planted: string[] 
     files: { 'node_modules/.bin/node': '#!/bin/sh\nexit 0\n' },
     planted: ['node_modules/.bin/node'],
   },
+  'node_modules a symlink to a directory whose .bin holds a fake node': {
+    files: { 'vendor/.bin/node': '#!/bin/sh\nexit 0\n' },
+    links: { node_modules: 'vendor' },
+    planted: ['node_modules', 'vendor/.bin/node'],
+  },
+  'node_modules/.bin a symlink to a directory holding a fake node': {
+    files: { 'tools/node': '#!/bin/sh\nexit 0\n' },
+    links: { 'node_modules/.bin': '../tools' },
+    planted: ['node_modules/.bin', 'tools/node'],
+  },
 };
 
-function plant(repo: string, files: Record<string, string>): void {
+function plant(
+  repo: string,
+  files: Record<string, string>,
+  links: Record<string, string> = {},
+): void {
   for (const [name, text] of Object.entries(files)) {
     const file = path.join(repo, name);
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, text);
     chmodSync(file, 0o755);
+  }
+  for (const [name, target] of Object.entries(links)) {
+    mkdirSync(path.dirname(path.join(repo, name)), { recursive: true });
+    symlinkSync(target, path.join(repo, name));
   }
 }
 
@@ -102,10 +123,10 @@ describe('check commands the work tree cannot subvert', () => {
     expect(await checkExit(repo, ['test/sum.test.js'])).toBe(0);
   });
 
-  for (const [name, { files, planted }] of Object.entries(plants)) {
+  for (const [name, { files, links, planted }] of Object.entries(plants)) {
     it(`${name}: the check still fails; run as a session runs it, the plant makes it pass`, async () => {
       const repo = brokenProject();
-      plant(repo, files);
+      plant(repo, files, links);
       expect(await sessionExit(repo)).toBe(0);
       expect(await checkExit(repo, planted)).not.toBe(0);
     });
