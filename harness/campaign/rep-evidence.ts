@@ -101,42 +101,56 @@ export const CHECK_ENVIRONMENT: Readonly<Record<string, string>> = {
   GIT_CONFIG_VALUE_1: '/dev/null',
 };
 
+/** A program npm puts first on a script's PATH, in any package directory of the tree. */
+const NPM_BIN = /^(?:.*\/)?node_modules\/\.bin\/[^/]+$/;
+
 /** Whether `file` is `dir` or inside it. */
 function within(file: string, dir: string): boolean {
   return file === dir || file.startsWith(`${dir}${path.sep}`);
 }
 
+/** Where a check's programs may come from that the session or the skill under test made. */
+interface UntrustedPlaces {
+  /** The repository, symlinks resolved. */
+  readonly root: string;
+  /** The read-only mounts (the skill copy), symlinks resolved. */
+  readonly readOnly: readonly string[];
+  readonly planted: ReadonlySet<string>;
+}
+
+/** The file a program entry runs, when it is one inside the fixture or a read-only mount. */
+async function untrustedFile(places: UntrustedPlaces, entry: string): Promise<string | undefined> {
+  const target = await realpath(entry).catch(() => undefined);
+  // A link to a system program runs that program; a dangling link runs nothing.
+  if (target === undefined || !(await lstat(target)).isFile()) return undefined;
+  const inside = within(target, places.root) || places.readOnly.some((dir) => within(target, dir));
+  return inside ? target : undefined;
+}
+
 /**
- * The programs of the directory npm puts first on a script's PATH
- * (`node_modules/.bin`, as the shell reaches it, symlinks followed) that a
- * check must not run: every one the session planted or changed (the entry,
- * or the file it links to); and every one, when the session made that
- * directory somewhere else (a symlinked `node_modules` or `.bin`) inside the
- * fixture or a read-only mount such as the skill copy. A directory that
- * resolves outside those is the system's (or the sandbox's empty /tmp).
+ * The programs of the directory npm puts first on a script's PATH at the
+ * top of the repository (`node_modules/.bin`, as the shell reaches it,
+ * symlinks followed) that a check must not run: every one the session
+ * planted or changed (the entry, or the file it links to); and every one,
+ * when the session made that directory somewhere else (a symlinked
+ * `node_modules` or `.bin`) inside the fixture or a read-only mount such as
+ * the skill copy. A directory that resolves outside those is the system's
+ * (or the sandbox's empty /tmp).
  */
-async function untrustedPrograms(
-  repoDir: string,
-  planted: ReadonlySet<string>,
-  readOnlyDirs: readonly string[],
-): Promise<string[]> {
-  const root = await realpath(repoDir).catch(() => undefined);
-  const binDir = await realpath(path.join(repoDir, 'node_modules', '.bin')).catch(() => undefined);
-  if (root === undefined || binDir === undefined) return [];
-  const readOnly = await Promise.all(readOnlyDirs.map((dir) => realpath(dir).catch(() => dir)));
+async function untrustedPrograms(places: UntrustedPlaces): Promise<string[]> {
+  const { root } = places;
+  const binDir = await realpath(path.join(root, 'node_modules', '.bin')).catch(() => undefined);
+  if (binDir === undefined) return [];
   const inFixture = within(binDir, root);
-  if (!inFixture && !readOnly.some((dir) => within(binDir, dir))) return [];
+  if (!inFixture && !places.readOnly.some((dir) => within(binDir, dir))) return [];
   const moved = binDir !== path.join(root, 'node_modules', '.bin');
   const changed = (file: string): boolean =>
-    within(file, root) ? planted.has(path.relative(root, file).split(path.sep).join('/')) : true;
+    !within(file, root) || places.planted.has(path.relative(root, file).split(path.sep).join('/'));
   const programs: string[] = [];
   for (const entry of await readdir(binDir).catch(() => [] as string[])) {
     const program = path.join(binDir, entry);
-    const target = await realpath(program).catch(() => undefined);
-    // A link to a system program runs that program; a dangling link runs nothing.
-    if (target === undefined || !(await lstat(target)).isFile()) continue;
-    const untrusted = within(target, root) || readOnly.some((dir) => within(target, dir));
-    if (!untrusted) continue;
+    const target = await untrustedFile(places, program);
+    if (target === undefined) continue;
     if (moved || !inFixture || changed(program) || changed(target)) programs.push(target);
   }
   return programs;
@@ -145,19 +159,32 @@ async function untrustedPrograms(
 /**
  * What a check command must not see of the work tree: the project's
  * `.npmrc`, and every program the session planted or changed where npm puts
- * it first on a script's PATH (`untrustedPrograms`): the shell then finds
- * the system's program of that name, as before the session. Each is covered
- * by an empty file, so only files are named.
+ * it first on a script's PATH (`untrustedPrograms`, and a planted
+ * `node_modules/.bin/` program of any package directory, for a check that
+ * runs npm there): the shell then finds the system's program of that name,
+ * as before the session. Each is covered by an empty file, so only files
+ * (symlinks resolved) are named.
  */
 export async function hiddenFromChecks(
   repoDir: string,
   planted: readonly string[],
   readOnlyDirs: readonly string[] = [],
 ): Promise<string[]> {
+  const root = await realpath(repoDir).catch(() => undefined);
+  if (root === undefined) return [];
+  const places: UntrustedPlaces = {
+    root,
+    readOnly: await Promise.all(readOnlyDirs.map((dir) => realpath(dir).catch(() => dir))),
+    planted: new Set(planted),
+  };
   const hidden: string[] = [];
-  const npmrc = await realpath(path.join(repoDir, '.npmrc')).catch(() => undefined);
-  if (npmrc !== undefined && (await lstat(npmrc)).isFile()) hidden.push(npmrc);
-  hidden.push(...(await untrustedPrograms(repoDir, new Set(planted), readOnlyDirs)));
+  const npmrc = await untrustedFile(places, path.join(root, '.npmrc'));
+  if (npmrc !== undefined) hidden.push(npmrc);
+  for (const repoPath of planted.filter((file) => NPM_BIN.test(file))) {
+    const program = await untrustedFile(places, path.join(root, repoPath));
+    if (program !== undefined) hidden.push(program);
+  }
+  hidden.push(...(await untrustedPrograms(places)));
   return [...new Set(hidden)];
 }
 
