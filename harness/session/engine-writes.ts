@@ -4,12 +4,13 @@
  * commands run as an unprivileged host user (in bubblewrap or the process
  * fallback), a file the engine
  * writes would be root's, and the session's next command could not change
- * it: so after each such call, the file and the directories made for it are
- * handed to the sandbox's user (a PostToolUse hook, for every seat).
+ * it: so after each such call, the fixture (the file and the directories
+ * made for it among it) is handed to the sandbox's user (a PostToolUse hook,
+ * for every seat).
  */
 import type { HookCallback, Options } from '@anthropic-ai/claude-agent-sdk';
 import type { Sandbox } from './sandbox.js';
-import { handOverPath } from './sandbox-owner.js';
+import { handOverTree } from './sandbox-owner.js';
 
 const FILE_TOOLS = 'Write|Edit|MultiEdit|NotebookEdit';
 
@@ -31,7 +32,8 @@ export function engineWritesHandOver(
   const hook: HookCallback = async (input) => {
     if (input.hook_event_name === 'PostToolUse') {
       const file = writtenPath(input.tool_input);
-      if (file !== undefined) await handOverPath(fixtureDir, file, owner);
+      // The whole fixture, walked safely: a path-by-path walk to the file could be raced.
+      if (file !== undefined) await handOverTree(fixtureDir, owner);
     }
     return {};
   };
