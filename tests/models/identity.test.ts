@@ -164,7 +164,7 @@ describe('the campaign identity of library arms', () => {
     arms: campaign.arms.map((arm) => ({ ...arm, library: { overrides: [] } })),
   } as unknown as ResolvedCampaign;
   const identity = (plugin: string) =>
-    campaignIdentity({
+    sessionIdentity({
       ...common,
       campaign: libraryCampaign,
       models: singleModelAxis(scripted),
@@ -177,7 +177,7 @@ describe('the campaign identity of library arms', () => {
     expect(identity('skills')).not.toBe(identity('devflow'));
     expect(identity('skills')).toBe(identity('skills'));
     expect(identity('skills')).not.toBe(
-      campaignIdentity({ ...common, models: singleModelAxis(scripted) }),
+      sessionIdentity({ ...common, models: singleModelAxis(scripted) }),
     );
   });
 });
