@@ -371,7 +371,7 @@ export async function lintScenario(
         kind: 'calibration',
         subject: 'none',
         expected: 'a must-pass and a must-fail run',
-        got: 'no calibration declared: nothing shows the checks can pass or fail',
+        got: 'no calibration declared: nothing shows the checks can pass or fail (a scenario imported from an eval file is checked by `redgreen evals lint <skill-dir>`)',
         ok: false,
       });
     }

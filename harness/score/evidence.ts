@@ -21,6 +21,7 @@ export const EVIDENCE_KINDS = [
   'after',
   'contents',
   'commands',
+  'judgement',
 ] as const;
 export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
 
@@ -165,6 +166,18 @@ export const commandRecordSchema = z
   .strict();
 export type CommandRecord = z.infer<typeof commandRecordSchema>;
 
+/**
+ * A judge's answers on a rep, as far as checks read them: each rubric item's
+ * verdict and quote, by item id. Only a judgement that fits the scenario's
+ * rubric as it is now is evidence (score-rep-dir.ts).
+ */
+export interface JudgementEvidence {
+  readonly model: string;
+  readonly items: Readonly<
+    Record<string, { readonly verdict: 'pass' | 'fail' | 'unsure'; readonly quote: string }>
+  >;
+}
+
 /** Everything checks may read about one rep (or one phase of it). Immutable. */
 export interface Evidence {
   readonly reply?: ReplyEvidence | undefined;
@@ -176,6 +189,8 @@ export interface Evidence {
   /** Text of files in the state `after` describes. */
   readonly contents?: Readonly<Record<string, CapturedFile>> | undefined;
   readonly commands?: readonly CommandOutcome[] | undefined;
+  /** The judge's answers on this rep, for checks a judge decides (`judged`). */
+  readonly judgement?: JudgementEvidence | undefined;
 }
 
 /** The evidence kinds present in `evidence`. */

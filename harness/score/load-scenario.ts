@@ -18,7 +18,7 @@ import { type InputError, inputError } from '../lib/input-error.js';
 import { packageRoot } from '../lib/package-root.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { shippedSkillDir, shippedSkillNames } from '../lib/shipped-skills.js';
-import { type CheckNode, type CompileContext, compileCheck } from './check-schema.js';
+import { type CheckNode, type CompileContext, compileCheck, leavesOf } from './check-schema.js';
 import { compileObservation, type ObservationNode } from './compile-observation.js';
 import { type CompiledSection, compileSections } from './compile-report.js';
 import { selectorToolProblem } from './event-selector.js';
@@ -27,6 +27,7 @@ import { checkProblemError, scenarioFieldError } from './scenario-errors.js';
 import { SCENARIO_ID, type ScenarioShell, scenarioShellSchema } from './scenario-schema.js';
 import { sessionStopOf, stopText } from './stop-mode.js';
 import { validationContext } from './validation-context.js';
+import { JUDGED_VERB } from './verbs/judged.js';
 
 export type { ObservationNode } from './compile-observation.js';
 export type { CompiledSection } from './compile-report.js';
@@ -285,6 +286,12 @@ export function loadScenarioDir(
     const problem = validateJudgeSpec(file, config.judge, [...postIds]);
     if (problem !== undefined) return err(problem);
   }
+  const judgedProblem = judgedItemProblem(file, config, [
+    ...pre.value,
+    ...post.value,
+    ...observedNodes(observe),
+  ]);
+  if (judgedProblem !== undefined) return err(judgedProblem);
   const calibration: CalibrationRun[] = [];
   const runs = [
     ...(config.calibration?.mustPass ?? []).map((run) => ({
@@ -361,6 +368,37 @@ export function loadScenarioDir(
     observe,
     calibration,
   });
+}
+
+function observedNodes(observe: readonly ObservationNode[]): CheckNode[] {
+  return observe.flatMap((observation) =>
+    observation.kind === 'check' ? [observation.node] : observation.labels.map(({ node }) => node),
+  );
+}
+
+/**
+ * A `judged` check reads the judge's answer on one rubric item: the scenario
+ * must have a judge block with that item.
+ */
+function judgedItemProblem(
+  file: string,
+  config: ScenarioShell,
+  nodes: readonly CheckNode[],
+): InputError | undefined {
+  for (const leaf of nodes.flatMap(leavesOf)) {
+    if (leaf.verb !== JUDGED_VERB) continue;
+    const item = (leaf.params as { item?: unknown }).item;
+    const rubric = config.judge?.rubric ?? {};
+    if (typeof item === 'string' && Object.hasOwn(rubric, item)) continue;
+    return inputError(
+      `${file}: checks (${leaf.id}).item`,
+      config.judge === undefined
+        ? "a judged check needs the scenario's judge, and the scenario has no judge block"
+        : `names "${String(item)}", which is not an item of judge.rubric`,
+      'add a "judge" block whose rubric has that item (keyed by the post check it decides)',
+    );
+  }
+  return undefined;
 }
 
 /** Ids of the scenario folders under `scenariosDir`, sorted. */

@@ -190,8 +190,9 @@ export const scenarioShellSchema = z
     observe: z.array(z.unknown()).default([]),
     /**
      * Optional: a scenario only `redgreen check` scores (sessions run
-     * elsewhere) loads without one; `scenario lint` then says nothing
-     * proves its checks, and fails.
+     * elsewhere), or one imported from a skill's own eval file (nobody wrote
+     * scripted policies for it), loads without one; `scenario lint` then
+     * says nothing proves its checks, and fails.
      */
     calibration: calibrationSchema.optional(),
     judge: judgeSpecSchema.optional(),

@@ -21,6 +21,7 @@ import {
   type CapturedFile,
   type CommandOutcome,
   type Evidence,
+  type JudgementEvidence,
   readingSchema,
 } from './evidence.js';
 import { allOf } from './kleene.js';
@@ -116,6 +117,8 @@ export interface RepInputs {
   readonly filesBefore?: Readonly<Record<string, CapturedFile>> | undefined;
   readonly filesAfter?: Readonly<Record<string, CapturedFile>> | undefined;
   readonly commands?: readonly CommandOutcome[] | undefined;
+  /** The judge's answers on this rep, when it has a judgement that fits the scenario's rubric. */
+  readonly judgement?: JudgementEvidence | undefined;
 }
 
 export interface ScoreRequest {
@@ -169,6 +172,7 @@ export function buildEvidence(request: ScoreRequest): { post: Evidence; pre: Evi
       after: inputs.after,
       contents: inputs.filesAfter,
       commands: inputs.commands?.filter((command) => command.phase === 'post'),
+      judgement: inputs.judgement,
     },
     pre: {
       before: inputs.before,

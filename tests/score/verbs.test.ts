@@ -1127,6 +1127,126 @@ describe('order: the first event of one kind before the first of another, never 
   });
 });
 
+describe('output-contains and judged: what an imported eval expectation reads', () => {
+  const tool = (command: string): ToolCall => ({
+    id: `t-${command}`,
+    name: 'Bash',
+    input: { command },
+  });
+  const made = snapshot({
+    'docs/plans/p.md': '## Task 1: x\n',
+    'notes/todo.txt': 'buy milk\n',
+    'img.png': 'PNG',
+  });
+  const output: Evidence = {
+    reply: {
+      text: 'Saved `notes/todo.txt`:\n```mermaid\ngraph\n```\n**Total** 3',
+      sections: {},
+      values: {},
+    },
+    before,
+    after: made,
+    contents: { 'notes/todo.txt': { text: 'buy milk\n' }, 'img.png': { omitted: 'binary' } },
+    transcript: {
+      calls: [tool('python3 scripts/probe.py --json x.mp4')],
+      dispatches: [],
+      model: null,
+    },
+  };
+  const allRead: Evidence = {
+    ...output,
+    contents: { 'notes/todo.txt': { text: 'buy milk\n' }, 'img.png': { text: 'PNG' } },
+  };
+
+  it('output-contains finds the reply (as written and without emphasis), a written file, or a command', () => {
+    expect(
+      outcome(
+        { verb: 'output-contains', pattern: '```mermaid', caseSensitive: true, in: ['reply'] },
+        output,
+      ),
+    ).toBe('pass');
+    expect(
+      outcome(
+        { verb: 'output-contains', pattern: 'Total 3', caseSensitive: true, in: ['reply'] },
+        output,
+      ),
+    ).toBe('pass');
+    expect(
+      outcome({ verb: 'output-contains', pattern: 'buy milk', caseSensitive: true }, output),
+    ).toBe('pass');
+    expect(
+      outcome(
+        {
+          verb: 'output-contains',
+          pattern: 'probe\\.py\\s+--json',
+          caseSensitive: true,
+          in: ['commands'],
+        },
+        output,
+      ),
+    ).toBe('pass');
+    // A file that did not change is no output of the session's.
+    expect(
+      outcome(
+        { verb: 'output-contains', pattern: 'Task 1', caseSensitive: true, in: ['files'] },
+        allRead,
+      ),
+    ).toBe('fail');
+  });
+
+  it('output-contains fails only when everything it looked in was read; not of it never passes on the unread', () => {
+    expect(
+      outcome({ verb: 'output-contains', pattern: 'BUY MILK', caseSensitive: true }, allRead),
+    ).toBe('fail');
+    expect(
+      outcome({ verb: 'output-contains', pattern: 'BUY MILK', caseSensitive: false }, allRead),
+    ).toBe('pass');
+    // img.png's text was not captured: no match among the rest cannot say it is absent.
+    expect(
+      outcome({ verb: 'output-contains', pattern: 'zebra', caseSensitive: true }, output),
+    ).toBe('undecided');
+    expect(
+      outcome({ not: { verb: 'output-contains', pattern: 'zebra', caseSensitive: true } }, output),
+    ).toBe('undecided');
+    expect(
+      outcome({ not: { verb: 'output-contains', pattern: 'zebra', caseSensitive: true } }, allRead),
+    ).toBe('pass');
+    expect(
+      outcome(
+        { verb: 'output-contains', pattern: 'x', caseSensitive: true, in: ['commands'] },
+        { reply: output.reply },
+      ),
+    ).toBe('undecided');
+    expect(
+      refusal({
+        verb: 'output-contains',
+        pattern: 'x',
+        caseSensitive: true,
+        in: ['reply', 'reply'],
+      }),
+    ).toMatch(/once/);
+  });
+
+  it("judged reads the judge's answer on its item: pass, fail; unsure, another item or no judgement is undecided", () => {
+    const judgement = (verdict: 'pass' | 'fail' | 'unsure'): Evidence => ({
+      judgement: {
+        model: 'scripted:judge-keywords',
+        items: { e2: { verdict, quote: 'filed away in the notes folder' } },
+      },
+    });
+    const passed = check({ verb: 'judged', item: 'e2' }, judgement('pass'));
+    expect(passed.outcome).toBe('pass');
+    expect(passed.detail).toContain('filed away');
+    expect(outcome({ verb: 'judged', item: 'e2' }, judgement('fail'))).toBe('fail');
+    expect(outcome({ verb: 'judged', item: 'e2' }, judgement('unsure'))).toBe('undecided');
+    expect(outcome({ verb: 'judged', item: 'e3' }, judgement('pass'))).toBe('undecided');
+    const unjudged = check({ verb: 'judged', item: 'e2' }, {});
+    expect(unjudged.outcome).toBe('undecided');
+    expect(unjudged.notAssessed).toBe(true);
+    expect(outcome({ not: { verb: 'judged', item: 'e2' } }, {})).toBe('undecided');
+  });
+});
+
 describe('combinators in a scenario', () => {
   it('all-of / any-of / not combine by Kleene logic and explain themselves', () => {
     const pass = { verb: 'file-exists', path: 'src/a.py' };

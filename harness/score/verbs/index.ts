@@ -13,7 +13,9 @@ import { filesMatching } from './files-matching.js';
 import { gitBranch } from './git-branch.js';
 import { gitClean } from './git-clean.js';
 import { gitHeadUnchanged } from './git-head-unchanged.js';
+import { judged } from './judged.js';
 import { order } from './order.js';
+import { outputContains } from './output-contains.js';
 import { questionAsked } from './question-asked.js';
 import { replyContains } from './reply-contains.js';
 import { replyEquals } from './reply-equals.js';
@@ -44,6 +46,7 @@ export const VERBS = {
   'reply-one-of': replyOneOf,
   'reply-contains': replyContains,
   'reply-path-judged': replyPathJudged,
+  'output-contains': outputContains,
   'tool-called': toolCalled,
   'tool-not-called': toolNotCalled,
   'tool-count': toolCount,
@@ -54,6 +57,7 @@ export const VERBS = {
   dispatch,
   'question-asked': questionAsked,
   'user-answered': userAnswered,
+  judged,
 } as const;
 
 export type VerbName = keyof typeof VERBS;
