@@ -62,7 +62,7 @@ export const ledgerRepLineSchema = z
      * `score` write there and `merge` copy it).
      */
     dir: z.string(),
-    /** Set on a line `redgreen score` appended when its rescore changed the verdict. */
+    /** Set on a line appended when a rescore (`redgreen score`, or the run once its judge decided part of the verdict) changed the verdict. */
     rescored: z.literal(true).optional(),
   })
   .strict()

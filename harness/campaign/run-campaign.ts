@@ -13,13 +13,13 @@ import { openPathToSandbox } from '../session/sandbox.js';
 import { REPLAY_POLICY } from './config-schema.js';
 import { checkCostLimitsPriced, costLimitsOfflineNote } from './cost-limits.js';
 import { credentialVariables } from './endpoint-profile.js';
-import { type LedgerRepLine, readLedger } from './ledger.js';
+import { appendRepLine, type LedgerRepLine, readLedger } from './ledger.js';
 import { concurrencyLimiter, preflightModels, startModelBrains } from './model-runtime.js';
 import { type PlannedRep, planRun, shardOf } from './plan.js';
 import { type PreparedRun, prepareRun } from './prepare-run.js';
 import { pendingReps } from './rep-health.js';
 import { repMetaSchema } from './rep-meta.js';
-import { type RepResult, type RunContext, runRep } from './rep-runner.js';
+import { type RepResult, type RunContext, runRep, variantKey } from './rep-runner.js';
 import { writeReplayCampaign } from './replay-campaign.js';
 import { REP_FILES } from './results-layout.js';
 import type { RunControl } from './run-control.js';
@@ -226,27 +226,47 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
         events({ type: 'rep-dropped', id: rep.id, reason: outcome.dropped });
         return;
       }
-      results.push(outcome);
       const repCost = outcome.meta.costUsd ?? outcome.meta.engineCostEstimateUsd;
       if (repCost !== null) spent = (spent ?? 0) + repCost;
-      events({
-        type: 'rep-done',
-        id: rep.id,
-        attempt,
-        verdict: outcome.score.verdict,
-        reason: outcome.score.verdict === 'pass' ? undefined : outcome.score.reasons[0],
-        toolUses: outcome.meta.toolUses,
-        costUsd: repCost,
-        durationMs: outcome.meta.durationMs,
-      });
-      const judged = await judging?.judge({
-        id: rep.id,
-        scenario: rep.scenario,
-        arm: rep.arm,
-        dir: path.join(run.layout.root, outcome.line.dir),
-        score: outcome.score,
-        signal: control.signal,
-      });
+      const done = (score: RepResult['score']) =>
+        events({
+          type: 'rep-done',
+          id: rep.id,
+          attempt,
+          verdict: score.verdict,
+          reason: score.verdict === 'pass' ? undefined : score.reasons[0],
+          toolUses: outcome.meta.toolUses,
+          costUsd: repCost,
+          durationMs: outcome.meta.durationMs,
+        });
+      // When the judge decides part of the verdict, the rep is done once it is judged.
+      const judgeFirst = judging?.decidesVerdict(rep.scenario) === true;
+      if (!judgeFirst) done(outcome.score);
+      const fixture = run.variants.get(
+        variantKey(outcome.meta.fixture, outcome.meta.fixture.layout),
+      );
+      const judged =
+        fixture === undefined
+          ? undefined
+          : await judging?.judge({
+              id: rep.id,
+              scenario: rep.scenario,
+              arm: rep.arm,
+              dir: path.join(run.layout.root, outcome.line.dir),
+              score: outcome.score,
+              fixture: fixture.fingerprint,
+              signal: control.signal,
+            });
+      if (judgeFirst) done(judged?.score ?? outcome.score);
+      // A verdict the judge decided supersedes the one the rep landed with, as a rescore's does.
+      if (judged !== undefined && judged.score.verdict !== outcome.line.verdict) {
+        await appendRepLine(run.layout.ledgerFile, {
+          ...outcome.line,
+          verdict: judged.score.verdict,
+          rescored: true,
+        });
+      }
+      results.push(judged === undefined ? outcome : { ...outcome, score: judged.score });
       if (judged !== undefined) {
         if (judged.judgement.costUsd !== null) spent = (spent ?? 0) + judged.judgement.costUsd;
         events({
@@ -300,7 +320,18 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
     }
     const final = await readLedger(run.layout.ledgerFile);
     const recorded = final.ok ? plan.filter((rep) => final.value.reps.has(rep.id)) : [];
-    const latest = final.ok ? recorded.map((rep) => final.value.reps.get(rep.id)) : [];
+    // This run's verdicts as scored last (a judge may have decided part of one); older reps' as recorded.
+    const scored = new Map(
+      results.map((result) => [`${result.line.id}#${result.line.attempt}`, result.score.verdict]),
+    );
+    const latest = final.ok
+      ? recorded.map((rep) => {
+          const line = final.value.reps.get(rep.id);
+          return line === undefined
+            ? undefined
+            : { ...line, verdict: scored.get(`${line.id}#${line.attempt}`) ?? line.verdict };
+        })
+      : [];
     events({
       type: 'run-end',
       finished: results.length,

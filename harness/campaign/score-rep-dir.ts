@@ -10,17 +10,25 @@
 import path from 'node:path';
 import pLimit from 'p-limit';
 import { snapshotSchema } from '../fixture/index.js';
+import { readJudgement } from '../judge/judgement.js';
+import { rubricHash } from '../judge/prompt.js';
 import { readRegularText } from '../lib/contained-file.js';
 import { describeError } from '../lib/describe-error.js';
 import type { InputError } from '../lib/input-error.js';
 import { inputError } from '../lib/input-error.js';
 import { readJson } from '../lib/read-json.js';
 import { err, ok, type Result } from '../lib/result.js';
-import { capturedFilesSchema, commandRecordSchema } from '../score/evidence.js';
+import { leavesOf } from '../score/check-schema.js';
+import {
+  capturedFilesSchema,
+  commandRecordSchema,
+  type JudgementEvidence,
+} from '../score/evidence.js';
 import { parseReplyFile } from '../score/reply-file.js';
 import { type RepScore, scoreRep } from '../score/score-rep.js';
 import { readTranscript } from '../score/transcripts/claude-messages.js';
 import { readQuestions } from '../score/user-question-record.js';
+import { JUDGED_VERB } from '../score/verbs/judged.js';
 import { skillDirOfPrompt } from './prompt-skill-dir.js';
 import { type RepMeta, repMetaSchema } from './rep-meta.js';
 import { type BuiltFixture, type ResolvedScenario, scenarioFacts } from './resolve-scenario.js';
@@ -62,6 +70,7 @@ export async function scoreRepDirectory(
       commandRecordSchema.parse(v),
     );
     const prompt = await readRegularText(path.join(repDir, REP_FILES.prompt)).catch(() => '');
+    const judgement = await judgementEvidence(repDir, scenario);
     const facts = scenarioFacts(scenario, fixture);
     if (!facts.ok) return facts;
     const score = scoreRep({
@@ -80,6 +89,7 @@ export async function scoreRepDirectory(
         filesBefore: filesBefore?.files,
         filesAfter: filesAfter?.files,
         commands: commands?.commands,
+        judgement,
       },
       runner: meta.status,
     });
@@ -93,6 +103,37 @@ export async function scoreRepDirectory(
       ),
     );
   }
+}
+
+/**
+ * The rep's judgement as evidence for the checks a judge decides (`judged`):
+ * only when the scenario has such a check, and only a judgement that was had
+ * and fits the scenario's rubric as it is now (an answer on another rubric
+ * is no answer on this one). A judge.json that cannot be read is no evidence.
+ */
+async function judgementEvidence(
+  repDir: string,
+  scenario: ResolvedScenario,
+): Promise<JudgementEvidence | undefined> {
+  const spec = scenario.config.judge;
+  if (spec === undefined || !scenarioHasJudgedChecks(scenario)) return undefined;
+  const stored = await readJudgement(repDir);
+  if (stored === undefined || stored instanceof Error || stored.status !== 'judged')
+    return undefined;
+  if (stored.rubricHash !== rubricHash(spec)) return undefined;
+  return {
+    model: stored.model.requested,
+    items: Object.fromEntries(
+      stored.items.map((item) => [item.id, { verdict: item.verdict, quote: item.quote }]),
+    ),
+  };
+}
+
+/** Whether any check of the scenario is decided by its judge (a `judged` leaf). */
+export function scenarioHasJudgedChecks(scenario: Pick<ResolvedScenario, 'compiled'>): boolean {
+  return [...scenario.compiled.pre, ...scenario.compiled.post]
+    .flatMap(leavesOf)
+    .some((leaf) => leaf.verb === JUDGED_VERB);
 }
 
 /** How many reps a rescore reads at once: it waits on the disk far more than it computes. */

@@ -19,6 +19,7 @@
 import { z } from 'zod';
 import { allOf, type Outcome } from '../score/kleene.js';
 import type { RepScore } from '../score/score-rep.js';
+import { JUDGED_VERB } from '../score/verbs/judged.js';
 import { judgeVerdictOf } from './answer.js';
 import type { Judgement } from './judgement.js';
 import { cohensKappa } from './kappa.js';
@@ -57,20 +58,42 @@ export function checksSideOf(
   return allOf(Object.values(shadowedOutcomes(score, ids)));
 }
 
+/**
+ * The rubric items a comparison reads: those whose check is the checks' own
+ * (a `judged` check is the judge's answer itself, so comparing it with the
+ * judge would only count agreement with itself).
+ */
+export function comparedItems(
+  score: Pick<RepScore, 'checks'>,
+  ids: readonly string[],
+): readonly string[] {
+  return ids.filter((id) => score.checks.find((check) => check.id === id)?.verb !== JUDGED_VERB);
+}
+
 export function compareRep(
   score: Pick<RepScore, 'checks' | 'runner' | 'pre'>,
   judgement: Judgement,
 ): RepComparison {
-  const checks = checksSideOf(
+  const ids = comparedItems(
     score,
     judgement.items.map((item) => item.id),
   );
-  const judge: JudgeSide = judgement.status === 'error' ? 'error' : judgement.verdict;
+  // With judged items left out the judge's side is its verdict on the others; with none left, on the whole rep.
+  const compared =
+    ids.length === 0 ? judgement.items : judgement.items.filter((item) => ids.includes(item.id));
+  const checks = checksSideOf(score, ids);
+  const judge: JudgeSide =
+    judgement.status === 'error'
+      ? 'error'
+      : compared.length === judgement.items.length
+        ? judgement.verdict
+        : judgeVerdictOf(compared);
   const answered: JudgeSide =
     judgement.status === 'error'
       ? 'error'
-      : judgeVerdictOf(judgement.items.map((item) => ({ verdict: item.answered })));
-  const decided = checks !== 'undecided' && (judge === 'pass' || judge === 'fail');
+      : judgeVerdictOf(compared.map((item) => ({ verdict: item.answered })));
+  const decided =
+    ids.length > 0 && checks !== 'undecided' && (judge === 'pass' || judge === 'fail');
   return {
     checks,
     judge,

@@ -34,7 +34,8 @@ export interface JudgeEndpoint {
   readonly scripted: boolean;
 }
 
-export type CheckOutcome = 'pass' | 'fail' | 'undecided';
+/** A shadowed check's outcome, or `judge` for an item only the judge decides (a `judged` check). */
+export type CheckOutcome = 'pass' | 'fail' | 'undecided' | 'judge';
 
 export interface JudgeRepRequest {
   readonly repId: string;

@@ -9,8 +9,8 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { writeFileAtomic } from '../lib/atomic-write.js';
 import type { RepScore } from '../score/score-rep.js';
 import type { SecretRedactor } from '../session/secret-redactor.js';
-import { shadowedOutcomes } from './agreement.js';
-import { type JudgeEndpoint, judgeRep } from './ask-judge.js';
+import { comparedItems, shadowedOutcomes } from './agreement.js';
+import { type CheckOutcome, type JudgeEndpoint, judgeRep } from './ask-judge.js';
 import type { JudgeSpec } from './judge-spec.js';
 import { JUDGEMENT_FILE, type Judgement, readJudgement } from './judgement.js';
 import { buildMaterial } from './material.js';
@@ -33,6 +33,14 @@ export interface JudgeWith {
   readonly refresh: boolean;
   /** Aborts a request in flight (a run's second Ctrl-C); the rep is then recorded as not judged. */
   readonly signal?: AbortSignal | undefined;
+}
+
+/** What a scripted judge is told of each item: its check's outcome, or `judge` for an item no check of its own decides. */
+function checksForJudge(score: RepScore, ids: readonly string[]): Record<string, CheckOutcome> {
+  const own = new Set(comparedItems(score, ids));
+  const outcomes: Record<string, CheckOutcome> = shadowedOutcomes(score, ids);
+  for (const id of ids) if (!own.has(id)) outcomes[id] = 'judge';
+  return outcomes;
 }
 
 export type RepJudged =
@@ -63,7 +71,7 @@ export async function judgeRepDirectory(rep: RepToJudge, judge: JudgeWith): Prom
     repId: rep.id,
     spec: judge.spec,
     material,
-    checks: shadowedOutcomes(rep.score, Object.keys(judge.spec.rubric)),
+    checks: checksForJudge(rep.score, Object.keys(judge.spec.rubric)),
     signal: judge.signal,
   });
   await writeFileAtomic(

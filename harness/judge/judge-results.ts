@@ -9,7 +9,9 @@
  */
 import pLimit from 'p-limit';
 import { resolveRecordedScenarios } from '../campaign/recorded-scenarios.js';
+import { rescoreResults } from '../campaign/rescore.js';
 import { resultsLayout } from '../campaign/results-layout.js';
+import { scenarioHasJudgedChecks } from '../campaign/score-rep-dir.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { loadResults } from '../report/load-results.js';
@@ -179,6 +181,11 @@ export async function judgeResults(
     );
   } finally {
     await brains.close();
+  }
+  // Checks only the judge decides (`judged`) read judge.json: those reps are scored again.
+  if (judged > 0 && [...scenarios.value.values()].some(scenarioHasJudgedChecks)) {
+    const rescored = await rescoreResults(options.dir);
+    if (!rescored.ok) return rescored;
   }
   return ok({
     judged,

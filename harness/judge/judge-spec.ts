@@ -20,7 +20,14 @@ import { type InputError, inputError } from '../lib/input-error.js';
 import { isJudgePolicyName, judgePolicyNames } from '../model-server/judge-policies.js';
 import { nameSchema, nonBlank } from '../score/param-types.js';
 
-export const MATERIAL_KINDS = ['reply', 'dispatches', 'tool-calls', 'diff', 'skill'] as const;
+export const MATERIAL_KINDS = [
+  'prompt',
+  'reply',
+  'dispatches',
+  'tool-calls',
+  'diff',
+  'skill',
+] as const;
 export type MaterialKind = (typeof MATERIAL_KINDS)[number];
 
 export const DEFAULT_MATERIAL: readonly MaterialKind[] = [

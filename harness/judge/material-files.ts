@@ -55,5 +55,8 @@ export async function readRepMaterialParts(
     skillText: kinds.includes('skill')
       ? await optionalText(path.join(skillDir, 'SKILL.md'))
       : undefined,
+    ...(kinds.includes('prompt')
+      ? { prompt: await optionalText(path.join(repDir, REP_FILES.prompt)) }
+      : {}),
   };
 }

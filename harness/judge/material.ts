@@ -2,7 +2,7 @@
  * The material a judge sees for one rep, as one deterministic text: the
  * reply, the controller's subagent dispatches (with the captured first
  * dispatch), a digest of the tool calls with their inputs, the diff of the
- * files the session changed (from the before and after snapshots and the
+ * files the session changed, the prompt (when asked for: context, never evidence) (from the before and after snapshots and the
  * file texts captured at rep time), and, only when the scenario asks for it,
  * the skill text under test. Each part is capped, and a cut says so.
  *
@@ -45,6 +45,8 @@ export interface MaterialParts {
   readonly filesAfter: Readonly<Record<string, CapturedFile>> | undefined;
   /** SKILL.md of the arm's skill text, when the scenario shows it. */
   readonly skillText: string | undefined;
+  /** The prompt the session was given (prompt.md), when the scenario shows it. */
+  readonly prompt?: string | undefined;
 }
 
 export interface Material {
@@ -333,6 +335,7 @@ function diffSection(
 }
 
 const TITLES: Readonly<Record<MaterialKind, string>> = {
+  prompt: "The user's request (the prompt the session was given; context, not evidence)",
   reply: 'Reply (the final message of the session, verbatim)',
   dispatches: 'Subagent dispatches by the controller',
   'tool-calls': 'Tool calls, in order',
@@ -342,6 +345,13 @@ const TITLES: Readonly<Record<MaterialKind, string>> = {
 
 function sectionOf(parts: MaterialParts, kind: MaterialKind): Section {
   switch (kind) {
+    case 'prompt':
+      // The user's words, not the session's: shown so the rubric reads in context, never evidence.
+      return note(
+        parts.prompt === undefined
+          ? '(the prompt could not be read)'
+          : capText(blindWorkPaths(parts.prompt), CAPS.reply),
+      );
     case 'reply': {
       if (parts.reply.trim() === '') return note('(no reply text)');
       return fact('reply', capText(blindWorkPaths(parts.reply), CAPS.reply));

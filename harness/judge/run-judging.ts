@@ -7,7 +7,10 @@
  * is bad input, not a run of unjudged reps.
  */
 import path from 'node:path';
-import type { ResolvedScenario } from '../campaign/resolve-scenario.js';
+import type { BuiltFixture, ResolvedScenario } from '../campaign/resolve-scenario.js';
+import { REP_FILES } from '../campaign/results-layout.js';
+import { scenarioHasJudgedChecks, scoreRepDirectory } from '../campaign/score-rep-dir.js';
+import { writeFileAtomic } from '../lib/atomic-write.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import type { RepScore } from '../score/score-rep.js';
@@ -26,7 +29,10 @@ import type { JudgeSpec } from './judge-spec.js';
 import type { Judgement } from './judgement.js';
 
 export interface RunJudgingPlan {
-  readonly byScenario: ReadonlyMap<string, { spec: JudgeSpec; choice: JudgeModelChoice }>;
+  readonly byScenario: ReadonlyMap<
+    string,
+    { spec: JudgeSpec; choice: JudgeModelChoice; scenario?: ResolvedScenario | undefined }
+  >;
 }
 
 /** Reach every live judge of the plan once (see preflightJudges). */
@@ -49,7 +55,10 @@ export function planRunJudging(options: {
   /** The run's --max-cost: a live judge without a price is then refused. */
   readonly maxCostUsd?: number | null;
 }): Result<RunJudgingPlan, InputError> {
-  const byScenario = new Map<string, { spec: JudgeSpec; choice: JudgeModelChoice }>();
+  const byScenario = new Map<
+    string,
+    { spec: JudgeSpec; choice: JudgeModelChoice; scenario: ResolvedScenario }
+  >();
   for (const scenario of options.scenarios) {
     const spec = scenario.config.judge;
     if (spec === undefined) continue;
@@ -61,7 +70,7 @@ export function planRunJudging(options: {
       scenarioFile: scenario.compiled.file,
     });
     if (!choice.ok) return choice;
-    byScenario.set(scenario.id, { spec, choice: choice.value });
+    byScenario.set(scenario.id, { spec, choice: choice.value, scenario });
   }
   if (byScenario.size === 0) {
     return err(
@@ -81,16 +90,24 @@ export function planRunJudging(options: {
 }
 
 export interface RunJudging {
-  /** Judge one landed rep; undefined when its scenario has no judge block. */
+  /**
+   * Judge one landed rep; undefined when its scenario has no judge block. A
+   * scenario with checks only the judge decides (`judged`) is scored again
+   * once judged (score.json rewritten): `score` is then its verdict.
+   */
   judge(rep: {
     readonly id: string;
     readonly scenario: string;
     readonly arm: string;
     readonly dir: string;
     readonly score: RepScore;
+    /** The rep's fixture, for scoring it again. */
+    readonly fixture: BuiltFixture;
     /** The run's abort signal: a second Ctrl-C stops a judgement in flight too. */
     readonly signal?: AbortSignal | undefined;
-  }): Promise<{ judgement: Judgement; comparison: RepComparison } | undefined>;
+  }): Promise<{ judgement: Judgement; comparison: RepComparison; score: RepScore } | undefined>;
+  /** Whether the judge decides part of this scenario's verdict (it has `judged` checks). */
+  decidesVerdict(scenario: string): boolean;
   close(): Promise<void>;
 }
 
@@ -122,7 +139,30 @@ export function startRunJudging(
         },
         { spec: entry.spec, ...brain, redactor, refresh: false, signal: rep.signal },
       );
-      return { judgement: outcome.judgement, comparison: compareRep(rep.score, outcome.judgement) };
+      let score = rep.score;
+      if (entry.scenario !== undefined && scenarioHasJudgedChecks(entry.scenario)) {
+        const rescored = await scoreRepDirectory(
+          path.resolve(rep.dir),
+          entry.scenario,
+          rep.fixture,
+        );
+        if (rescored.ok) {
+          score = rescored.value.score;
+          await writeFileAtomic(
+            path.join(path.resolve(rep.dir), REP_FILES.score),
+            `${JSON.stringify(score, null, 2)}\n`,
+          );
+        }
+      }
+      return {
+        judgement: outcome.judgement,
+        comparison: compareRep(score, outcome.judgement),
+        score,
+      };
+    },
+    decidesVerdict: (scenario) => {
+      const entry = plan.byScenario.get(scenario);
+      return entry?.scenario !== undefined && scenarioHasJudgedChecks(entry.scenario);
     },
     close: () => brains.close(),
   };

@@ -30,6 +30,7 @@ export const judgePolicyNames = [
   'judge-misquote',
   'judge-malformed',
   'judge-flaky',
+  'judge-keywords',
 ] as const;
 export type JudgePolicyName = (typeof judgePolicyNames)[number];
 
@@ -44,6 +45,8 @@ export const judgePolicySummaries: Readonly<Record<JudgePolicyName, string>> = {
   'judge-malformed':
     'answers outside the schema, then again without a tool call (recorded as unsure, raw text kept)',
   'judge-flaky': 'answers outside the schema once, then as judge-agree when asked again',
+  'judge-keywords':
+    'mirrors the checks; an item no check decides passes when one line of the evidence holds at least half of its content words (quoting it), fails when none holds a quarter, unsure otherwise and for items that state an absence',
 };
 
 /** The share of reps judge-contrarian contradicts (each rep decided by a seeded draw). */
@@ -53,7 +56,8 @@ export function isJudgePolicyName(name: string): name is JudgePolicyName {
   return (judgePolicyNames as readonly string[]).includes(name);
 }
 
-export type CheckOutcome = 'pass' | 'fail' | 'undecided';
+/** A shadowed check's outcome, or `judge`: the item has no check of its own, the judge decides it. */
+export type CheckOutcome = 'pass' | 'fail' | 'undecided' | 'judge';
 
 /** The check outcomes a judge request's header carries, by check id; undefined when absent or unreadable. */
 export function readChecksHeader(
@@ -66,7 +70,13 @@ export function readChecksHeader(
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
     const out: Record<string, CheckOutcome> = {};
     for (const [id, outcome] of Object.entries(parsed)) {
-      if (outcome !== 'pass' && outcome !== 'fail' && outcome !== 'undecided') return undefined;
+      if (
+        outcome !== 'pass' &&
+        outcome !== 'fail' &&
+        outcome !== 'undecided' &&
+        outcome !== 'judge'
+      )
+        return undefined;
       Object.defineProperty(out, id, { value: outcome, enumerable: true });
     }
     return out;
@@ -139,6 +149,66 @@ export function quoteFrom(material: string): string {
   return '';
 }
 
+/** The rubric items a judge request's system text states (`- \`id\`: text` lines), by id. */
+export function rubricItemsOf(systemText: string): Record<string, string> {
+  const items: Record<string, string> = {};
+  for (const found of systemText.matchAll(/^- `([a-z][a-z0-9-]*)`: (.*)$/gm)) {
+    Object.defineProperty(items, found[1] ?? '', { value: found[2] ?? '', enumerable: true });
+  }
+  return items;
+}
+
+/** The evidence lines of a material: every line under a heading other than the skill text and the user's request. */
+function evidenceLines(material: string): string[] {
+  const marker = OPEN_TAG.exec(material)?.[1];
+  if (marker === undefined) return [];
+  const heading = `## [${marker}] `;
+  const lines: string[] = [];
+  let evidence = false;
+  let diff = false;
+  for (const line of material.split('\n')) {
+    if (line.startsWith(heading)) {
+      const title = line.slice(heading.length);
+      evidence = !title.startsWith('Skill text') && !title.startsWith("The user's request");
+      diff = title.startsWith('Files the session changed');
+    } else if (evidence && !line.includes(marker)) {
+      // A changed file's lines carry the diff's +/- mark; the quote is the text after it.
+      const trimmed = (diff ? line.replace(/^[+-]/, '') : line).trim();
+      if (trimmed !== '' && !trimmed.startsWith('(') && quoteLongEnough(trimmed))
+        lines.push(trimmed);
+    }
+  }
+  return lines;
+}
+
+const ABSENCE = /\b(?:not|never|no|none|without|nothing)\b|n't\b/i;
+
+/** The distinct words of four letters or more of a text, lower-cased (any script's letters). */
+function keywords(text: string): Set<string> {
+  return new Set(
+    (text.toLowerCase().match(/[\p{L}\p{N}_]{4,}/gu) ?? []).filter((word) => !/^\d+$/.test(word)),
+  );
+}
+
+/** judge-keywords on one item no check decides: the best line's share of the item's words. */
+function keywordVerdict(
+  text: string | undefined,
+  lines: readonly string[],
+): { verdict: Verdict; quote: string } {
+  if (text === undefined || ABSENCE.test(text)) return { verdict: 'unsure', quote: '' };
+  const wanted = keywords(text);
+  if (wanted.size === 0) return { verdict: 'unsure', quote: '' };
+  let best = { share: 0, line: '' };
+  for (const line of lines) {
+    const have = keywords(line);
+    const share = [...wanted].filter((word) => have.has(word)).length / wanted.size;
+    if (share > best.share) best = { share, line };
+  }
+  if (best.share >= 0.5) return { verdict: 'pass', quote: best.line.slice(0, 120) };
+  if (best.share < 0.25) return { verdict: 'fail', quote: lines[0]?.slice(0, 120) ?? '' };
+  return { verdict: 'unsure', quote: '' };
+}
+
 export interface JudgeTurnInput {
   readonly policy: JudgePolicyName;
   readonly sessionKey: string;
@@ -148,6 +218,8 @@ export interface JudgeTurnInput {
   readonly checks: Record<string, CheckOutcome> | undefined;
   readonly itemIds: readonly string[];
   readonly material: string;
+  /** The rubric's items by id, as the system text states them (`- \`id\`: text`). */
+  readonly rubric?: Readonly<Record<string, string>> | undefined;
 }
 
 export type JudgeTurn =
@@ -157,6 +229,7 @@ export type JudgeTurn =
 type Verdict = 'pass' | 'fail' | 'unsure';
 
 function mirrored(outcome: CheckOutcome | undefined): Verdict {
+  // An item no check decides has nothing to mirror.
   return outcome === 'pass' ? 'pass' : outcome === 'fail' ? 'fail' : 'unsure';
 }
 
@@ -214,6 +287,24 @@ export function judgeTurn(input: JudgeTurnInput): JudgeTurn {
   }
   const checks = input.checks;
   const mirror = new Map<string, Verdict>(ids.map((id) => [id, mirrored(checks[id])]));
+  if (input.policy === 'judge-keywords') {
+    const lines = evidenceLines(input.material);
+    const items = ids.map((id) => {
+      if (checks[id] !== 'judge') return { id, verdict: mirror.get(id) ?? 'unsure', quote };
+      return { id, ...keywordVerdict(input.rubric?.[id], lines) };
+    });
+    return {
+      kind: 'tool',
+      input: {
+        items: items.map((item) => ({
+          id: item.id,
+          verdict: item.verdict,
+          quote: item.verdict === 'unsure' || item.quote === '' ? '' : item.quote,
+          rationale: `${checks[item.id] === 'judge' ? 'judge-keywords: the words of the item in one line of the evidence' : 'mirrors the check'}: ${item.verdict}`,
+        })),
+      },
+    };
+  }
   if (input.policy === 'judge-misquote') {
     return answer(
       mirror,

@@ -53,6 +53,7 @@ import {
   materialOf,
   readChecksHeader,
   rubricIdsOf,
+  rubricItemsOf,
 } from './judge-policies.js';
 import { policyAnswering, scriptedModelId } from './model-id.js';
 import {
@@ -444,6 +445,7 @@ function judgeContent(
     checks: readChecksHeader(request.headers[JUDGE_CHECKS_HEADER]),
     itemIds: rubricIdsOf(message.tools ?? []),
     material: materialOf(promptTextOf(message.messages)),
+    rubric: rubricItemsOf(conversationTextOf(message).system),
   });
   if (answer.kind === 'text') return [{ type: 'text', text: answer.text }];
   const id = `toolu_judge_${sha256Hex([sessionKey, judge, String(turn)].join('\u0000')).slice(0, 20)}`;
