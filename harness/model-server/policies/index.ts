@@ -32,6 +32,7 @@ import { literalPolicy } from './literal.js';
 import { skillReaderPolicy } from './skill-reader.js';
 import { TRIGGER_POLICIES, triggerPolicies } from './skill-trigger.js';
 import { structuralPolicy } from './structural.js';
+import { TASK_FOLLOWER, taskFollowerPolicy } from './task-follower.js';
 
 export const policyNames = [
   'literal',
@@ -52,6 +53,7 @@ export const policyNames = [
   'asks-user-reply',
   'full-env-dump',
   ...TRIGGER_POLICIES,
+  TASK_FOLLOWER,
 ] as const;
 
 export type PolicyName = (typeof policyNames)[number];
@@ -82,6 +84,7 @@ const policies: Readonly<Record<PolicyName, Policy>> = {
   'asks-user-reply': asksUserReplyPolicy,
   'full-env-dump': fullEnvDumpPolicy,
   ...triggerPolicies,
+  [TASK_FOLLOWER]: taskFollowerPolicy,
 };
 
 export function isPolicyName(name: string): name is PolicyName {

@@ -43,6 +43,7 @@ import {
   isTriggerPolicy,
   triggerProgram,
 } from './skill-trigger.js';
+import { TASK_FOLLOWER, taskFollowerProgram } from './task-follower.js';
 
 export interface TurnRequest {
   readonly policy: PolicyName;
@@ -173,6 +174,13 @@ function programFor(request: TurnRequest): PolicyProgram {
   if (isTriggerPolicy(request.policy)) {
     return triggerProgram(
       request.policy,
+      label,
+      request.conversation ?? emptyConversation(request),
+      request.offeredTools,
+    );
+  }
+  if (request.policy === TASK_FOLLOWER) {
+    return taskFollowerProgram(
       label,
       request.conversation ?? emptyConversation(request),
       request.offeredTools,

@@ -146,7 +146,7 @@ export function userRequest(conversation: ConversationText): string {
 }
 
 /** The session's working directory, as the system text states it. */
-function workingDirectory(system: string): string | undefined {
+export function workingDirectory(system: string): string | undefined {
   return /(?:Primary working directory|Working directory):\s*(\/\S+)/.exec(system)?.[1];
 }
 
@@ -183,14 +183,14 @@ export function skillPlan(text: string | undefined): SkillPlan {
 }
 
 /** The text the engine loaded for the last skill invoked (the `Base directory …` block), if any. */
-function loadedText(conversation: ConversationText): string | undefined {
+export function loadedText(conversation: ConversationText): string | undefined {
   const blocks = conversation.userMessages
     .flat()
     .filter((block) => block.startsWith(LOADED_HEADER));
   return blocks.at(-1);
 }
 
-function writeCall(
+export function writeCall(
   offered: ReadonlySet<string>,
   repo: string,
   file: string,
