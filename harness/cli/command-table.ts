@@ -94,6 +94,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     async () => (await import('./campaign.js')).registerCampaignCommand,
   ),
   lazy(
+    'evals',
+    '[options] [command]',
+    "a skill's own evals: lint shows what each case and expectation of its evals.json becomes (run them with run --evals)",
+    async () => (await import('./evals.js')).registerEvalsCommand,
+  ),
+  lazy(
     'judge',
     '[options] <results-dir>',
     'a second opinion on every rep from a judge model (scripted offline), stored per rep, with agreement tables',
