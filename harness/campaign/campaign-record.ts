@@ -43,6 +43,8 @@ export type Invocation = z.infer<typeof invocationSchema>;
 
 export const skillSourceRecordSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('dir'), spec: z.string(), dir: z.string() }).strict(),
+  /** An arm without a skill (`"skill": null`). */
+  z.object({ kind: z.literal('none'), spec: z.literal('none') }).strict(),
   z
     .object({
       kind: z.literal('git'),

@@ -56,8 +56,11 @@ export const armSchema = z
     skill: z
       .string()
       .min(1)
+      .nullable()
       .optional()
-      .describe('a directory, or git:<repo>@<ref>:<subdir> (materialised with git archive)'),
+      .describe(
+        'a directory, or git:<repo>@<ref>:<subdir> (materialised with git archive); null: no skill at all (a baseline arm)',
+      ),
     library: librarySpecSchema
       .optional()
       .describe('a whole skills library, installed per rep as the engine finds a plugin'),
@@ -65,9 +68,32 @@ export const armSchema = z
   })
   .strict()
   .refine((arm) => (arm.skill === undefined) !== (arm.library === undefined), {
-    message: 'give the arm either "skill" (one skill folder) or "library" (a skills library)',
+    message:
+      'give the arm either "skill" (one skill folder, or null for none) or "library" (a skills library)',
     path: ['skill'],
   });
+
+/**
+ * A trigger set's gate (harness/report/trigger-rates.ts): the queries it
+ * reads, by the scenario each became, as should and should not trigger.
+ */
+function triggerGateSchema<K extends string>(kind: K) {
+  return z
+    .object({
+      kind: z.literal(kind),
+      /** The trigger set's queries (scenarios) that should load the skill. */
+      positives: z.array(z.string().min(1)),
+      /** Those that should not. */
+      negatives: z.array(z.string().min(1)),
+      alpha: z.number().gt(0).lt(1).default(0.05),
+      ...gateModelField,
+    })
+    .strict()
+    .refine((gate) => gate.positives.length + gate.negatives.length > 0, {
+      message: 'name the queries the gate reads (positives, negatives)',
+      path: ['positives'],
+    });
+}
 
 export const gateSchema = z.discriminatedUnion('kind', [
   z
@@ -108,6 +134,8 @@ export const gateSchema = z.discriminatedUnion('kind', [
       ...gateModelField,
     })
     .strict(),
+  triggerGateSchema('trigger-recall-no-regression'),
+  triggerGateSchema('trigger-precision-no-regression'),
   z
     .object({
       kind: z.literal('max-indeterminate-share'),

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { isEvalsCampaign } from '../evals/evals-campaign-file.js';
 import { resolveVariant } from '../fixture/index.js';
 import { closestMatch } from '../lib/did-you-mean.js';
 import { type InputError, inputError } from '../lib/input-error.js';
@@ -26,13 +27,20 @@ import { resolveSkillSource, type SkillSource, skillSourceLabel } from './skill-
 
 export type { ResolvedScenario } from './resolve-scenario.js';
 
+/** An arm without any skill (`"skill": null`): a baseline whose sessions are given none. */
+export interface NoSkill {
+  readonly kind: 'none';
+  readonly spec: 'none';
+}
+export const NO_SKILL: NoSkill = { kind: 'none', spec: 'none' };
+
 export interface ResolvedArm {
   readonly name: string;
   readonly role: 'red' | 'green';
   readonly label: string;
   readonly layout: string;
-  /** The skill folder's source; for a library arm, the library's own source. */
-  readonly source: SkillSource;
+  /** The skill folder's source; for a library arm, the library's own source; for a baseline, none. */
+  readonly source: SkillSource | NoSkill;
   /** A library arm's sources (its overrides too); undefined for a one-folder arm. */
   readonly library?: ResolvedLibrary | undefined;
 }
@@ -135,6 +143,15 @@ export function readCampaignFile(file: string): Result<CampaignConfig, InputErro
       inputError(file, `is not valid JSON (${(error as Error).message})`, 'fix the JSON syntax'),
     );
   }
+  if (isEvalsCampaign(json)) {
+    return err(
+      inputError(
+        file,
+        "names skills' eval files (evals), which `redgreen run` expands into a campaign in the results directory",
+        `run it with \`redgreen run ${file}\` (or check it with \`redgreen evals lint <skill-dir>\`)`,
+      ),
+    );
+  }
   const parsed = campaignSchema.safeParse(json);
   if (!parsed.success)
     return err(inputErrorFromZod(file, parsed.error, { schema: campaignSchema, data: json }));
@@ -195,7 +212,7 @@ export async function loadCampaign(
     config.arms.map((arm, index) => [
       arm.name,
       {
-        spec: arm.skill ?? arm.library?.source ?? '',
+        spec: arm.skill ?? arm.library?.source ?? 'none',
         base: campaignDir,
         input: `${absolute}: arms[${index}].${arm.skill === undefined ? 'library.source' : 'skill'}`,
       },
@@ -341,6 +358,17 @@ export async function loadCampaign(
     }
     const source = sources.get(arm.name);
     if (source === undefined) throw new Error(`no skill source recorded for arm ${arm.name}`);
+    if (arm.skill === null && !overridden.has(arm.name)) {
+      // A baseline: no skill, so nothing for the prompt to name.
+      arms.push({
+        name: arm.name,
+        role: arm.role,
+        label: arm.label,
+        layout: arm.layout,
+        source: NO_SKILL,
+      });
+      continue;
+    }
     if (arm.library === undefined) {
       for (const scenario of scenarios) {
         const unnamed = renderedPromptProblem(scenario.prompt, { skillDir: true, planPath: false });
@@ -454,7 +482,10 @@ export async function loadCampaign(
     const unknown =
       gate.kind === 'no-scenario-regresses'
         ? (gate.scenarios ?? []).find((id) => !scenarioIds.includes(id))
-        : undefined;
+        : gate.kind === 'trigger-recall-no-regression' ||
+            gate.kind === 'trigger-precision-no-regression'
+          ? [...gate.positives, ...gate.negatives].find((id) => !scenarioIds.includes(id))
+          : undefined;
     if (unknown !== undefined) {
       return err(
         inputError(
@@ -467,7 +498,9 @@ export async function loadCampaign(
     if (
       gate.kind === 'green-better' ||
       gate.kind === 'no-regression' ||
-      gate.kind === 'no-scenario-regresses'
+      gate.kind === 'no-scenario-regresses' ||
+      gate.kind === 'trigger-recall-no-regression' ||
+      gate.kind === 'trigger-precision-no-regression'
     ) {
       const roles = new Set(config.arms.map((arm) => arm.role));
       if (!roles.has('red') || !roles.has('green')) {

@@ -158,7 +158,12 @@ export function gatesFor(
             ? selected(only.arms, gate.arm) && selected(only.scenarios, gate.scenario)
             : (gate.kind === 'no-scenario-regresses'
                 ? (gate.scenarios ?? campaignScenarios).some((id) => selected(only.scenarios, id))
-                : selected(only.scenarios, gate.scenario)) &&
+                : gate.kind === 'trigger-recall-no-regression' ||
+                    gate.kind === 'trigger-precision-no-regression'
+                  ? [...gate.positives, ...gate.negatives].some((id) =>
+                      selected(only.scenarios, id),
+                    )
+                  : selected(only.scenarios, gate.scenario)) &&
               keptRoles.has('red') &&
               keptRoles.has('green');
     (applies ? kept : dropped).push(gate);
@@ -183,5 +188,9 @@ export function describeGate(gate: GateConfig): string {
       return `indeterminate share at most ${gate.share}${on}`;
     case 'max-disagreement-share':
       return `${gate.scenario === undefined ? '' : `${gate.scenario}: `}judge/checks disagreement share at most ${gate.share}`;
+    case 'trigger-recall-no-regression':
+      return `trigger recall: no regression${on}`;
+    case 'trigger-precision-no-regression':
+      return `trigger precision: no regression${on}`;
   }
 }

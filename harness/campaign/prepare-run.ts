@@ -37,7 +37,7 @@ import {
   repairLedgerTail,
   repsTreeProblem,
 } from './results-dir.js';
-import { type ResultsLayout, resultsLayout } from './results-layout.js';
+import { EVALS_DIR, type ResultsLayout, resultsLayout } from './results-layout.js';
 import { isShippedScenario } from './scenario-entry.js';
 import { changedScenarios, describeChange } from './scenario-identity.js';
 import { materialiseSkill } from './skill-source.js';
@@ -86,7 +86,11 @@ function composedLibraryDir(workRoot: string, arm: ResolvedArm): string {
   return path.join(workRoot, 'libraries', arm.name);
 }
 
+/** Git's id of the empty tree: the text of an arm without a skill. */
+const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
 async function skillTree(arm: ResolvedArm): Promise<string> {
+  if (arm.source.kind === 'none') return EMPTY_TREE;
   return arm.source.kind === 'git' ? arm.source.tree : directoryTreeId(arm.source.dir);
 }
 
@@ -131,6 +135,7 @@ function sourceRecord(arm: ResolvedArm): CampaignRecord['arms'][number]['source'
 function skillSourceRecord(
   source: ResolvedArm['source'],
 ): CampaignRecord['arms'][number]['source'] {
+  if (source.kind === 'none') return { kind: 'none', spec: 'none' };
   return source.kind === 'git'
     ? {
         kind: 'git',
@@ -231,6 +236,12 @@ async function prepareSkills(
       });
       continue;
     }
+    if (arm.source.kind === 'none') {
+      // A baseline: an empty folder, so the reps' sandbox has the same shape, and nothing to read.
+      await mkdir(dir, { recursive: true });
+      skills.set(arm.name, { dir, tree, neutralName: 'skill', none: true });
+      continue;
+    }
     if (!existsSync(path.join(dir, 'SKILL.md'))) {
       const materialised = await materialiseSkill(arm.source, dir);
       if (materialised.tree !== tree) {
@@ -273,7 +284,9 @@ export async function prepareRun(
       );
     }
   } else {
-    const fresh = await checkFreshOutput(layout.root, '--out', true);
+    // A campaign generated from a skill's evals sits in the results directory it runs into.
+    const generated = path.dirname(campaign.file) === layout.evalsDir ? [EVALS_DIR] : [];
+    const fresh = await checkFreshOutput(layout.root, '--out', true, generated);
     if (!fresh.ok) return fresh;
   }
 

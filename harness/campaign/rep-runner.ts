@@ -73,6 +73,8 @@ export interface PreparedSkill {
   readonly library?: LibraryContents | undefined;
   /** Where reps install a library arm's library from: its composed copy in the run's work root (same file system, so hard links work). */
   readonly installFrom?: string | undefined;
+  /** An arm without a skill: its prompt is rendered with an empty {{skillDir}}. */
+  readonly none?: true | undefined;
 }
 
 /** Everything shared by the reps of one run. */
@@ -193,7 +195,8 @@ export async function runRep(
     const given = await readInstructions(repo, scenario.config.instructions);
     const instructions = given.files;
     const prompt = scenario.prompt.render({
-      skillDir,
+      // A baseline arm names no skill: `{{#if skillDir}}` leaves the skill's words out.
+      skillDir: skill.none === true ? '' : skillDir,
       fixtureRepo: repo,
       planPath: scenario.config.plan ?? '',
     });

@@ -17,21 +17,32 @@ import { appendRepLine, type LedgerContents, type LedgerRepLine } from './ledger
 import { repMetaSchema } from './rep-meta.js';
 import { REP_FILES, type ResultsLayout } from './results-layout.js';
 
-/** True when `dir` does not exist or is an empty directory. */
-export async function isEmptyOrMissing(dir: string): Promise<boolean> {
+/** True when `dir` does not exist or is an empty directory (but for the entries `allowed`). */
+export async function isEmptyOrMissing(
+  dir: string,
+  allowed: readonly string[] = [],
+): Promise<boolean> {
   if (!existsSync(dir)) return true;
-  return statSync(dir).isDirectory() && (await readdir(dir)).length === 0;
+  return (
+    statSync(dir).isDirectory() &&
+    (await readdir(dir)).filter((entry) => !allowed.includes(entry)).length === 0
+  );
 }
 
-/** Check a directory a new run or merge may create or fill: creatable, and new or empty. */
+/**
+ * Check a directory a new run or merge may create or fill: creatable, and new
+ * or empty. `allowed`: entries this run put there itself (the campaign it
+ * generated from a skill's evals), which do not make it a used directory.
+ */
 export async function checkFreshOutput(
   dir: string,
   input: string,
   resumeHint: boolean,
+  allowed: readonly string[] = [],
 ): Promise<Result<void, InputError>> {
   const creatable = await checkOutputDir(dir, input);
   if (!creatable.ok) return creatable;
-  if (!(await isEmptyOrMissing(dir))) {
+  if (!(await isEmptyOrMissing(dir, allowed))) {
     return err(
       inputError(
         input,

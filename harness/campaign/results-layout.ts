@@ -17,6 +17,12 @@ export interface ResultsLayout {
   readonly resultsJson: string;
   readonly reportHtml: string;
   readonly overridesFile: string;
+  /** A campaign redgreen generated for this run from a skill's own evals (`run --evals`), when it has one. */
+  readonly evalsDir: string;
+  /** skill-creator's benchmark.json of an evals run (beside redgreen's own tables). */
+  readonly benchmarkJson: string;
+  /** The evals tables (expectations by arm, trigger figures), written for an evals run. */
+  readonly evalsMarkdown: string;
   skillDir(arm: string): string;
   /**
    * Where one attempt of a rep lives: attempt 1 in `<scenario>-rep<N>`, a
@@ -34,6 +40,9 @@ export interface ResultsLayout {
   ): string;
 }
 
+/** The folder of a results directory that holds the campaign generated from a skill's evals. */
+export const EVALS_DIR = 'evals';
+
 export function resultsLayout(root: string): ResultsLayout {
   const abs = path.resolve(root);
   const reps = path.join(abs, 'reps');
@@ -49,6 +58,9 @@ export function resultsLayout(root: string): ResultsLayout {
     resultsJson: path.join(abs, 'results.json'),
     reportHtml: path.join(abs, 'report.html'),
     overridesFile: path.join(abs, 'overrides.json'),
+    evalsDir: path.join(abs, EVALS_DIR),
+    benchmarkJson: path.join(abs, 'benchmark.json'),
+    evalsMarkdown: path.join(abs, 'evals.md'),
     skillDir: (arm) => path.join(abs, 'skills', arm),
     attemptDir: (arm, scenario, rep, attempt, model = null) =>
       path.join(

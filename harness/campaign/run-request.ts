@@ -1,5 +1,14 @@
 import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import {
+  type EvalsFlags,
+  evalsRequested,
+  type PlannedEvals,
+  planEvalsFromCampaignFile,
+  planEvalsFromFlags,
+  writePlannedEvals,
+} from '../evals/evals-run.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { type FaultRuleInput, parseFaultSpec, policyNames } from '../model-server/index.js';
@@ -19,6 +28,7 @@ import { parseOnly } from './only.js';
 import { parseShard, type Shard } from './plan.js';
 import { readRecordedInvocation } from './recorded-invocation.js';
 import { checkFreshOutput } from './results-dir.js';
+import { EVALS_DIR } from './results-layout.js';
 
 /** What a user asked `redgreen run` for, before anything is resolved. */
 export interface RunFlags {
@@ -44,6 +54,10 @@ export interface RunFlags {
   readonly judge?: boolean | undefined;
   /** `--judge-model`: the judge for every scenario (implies `--judge`). */
   readonly judgeModel?: string | undefined;
+  /** `--evals`, `--triggers` and their options: a skill's own evals instead of a campaign file. */
+  readonly evals?: EvalsFlags | undefined;
+  /** `--dry-run`: a campaign generated from evals is written to a temp folder, not the results directory. */
+  readonly dryRun?: boolean | undefined;
 }
 
 /** A run, fully resolved and checked: nothing is built or started yet. */
@@ -60,6 +74,10 @@ export interface RunRequest {
   readonly resumeNote?: string;
   /** `--judge` (given, or repeated by a resume): judge each rep as it lands (`model`: `--judge-model`, else each scenario's judge). */
   readonly judge?: { readonly model: string | undefined } | undefined;
+  /** What importing a skill's evals found worth saying (a new skill compared with none, the distractors). */
+  readonly evalsNotes?: readonly string[] | undefined;
+  /** Remove what the request wrote for a run that does not happen (a dry run's generated campaign). */
+  readonly discard?: (() => Promise<void>) | undefined;
 }
 
 /**
@@ -137,13 +155,152 @@ function sameShard(a: Shard | null, b: Shard | null): boolean {
 /**
  * Turn flags into a checked run request. With `--resume`, the directory's
  * recorded invocation supplies every setting the flags leave out, so
- * `redgreen run --resume <dir>` repeats the run it continues.
+ * `redgreen run --resume <dir>` repeats the run it continues. A skill's own
+ * evals (`--evals`, `--triggers`, or a campaign file naming eval files) are
+ * imported first and written, as the campaign they become, into the results
+ * directory's `evals/` folder (a temp folder for a dry run), which is then
+ * the campaign run; it is removed again when the request is refused.
  */
 export async function resolveRunRequest(
   flags: RunFlags,
   cwd: string,
   env: NodeJS.ProcessEnv,
   now: Date,
+): Promise<Result<RunRequest, InputError>> {
+  const evals = await evalsCampaignFor(flags, cwd, now);
+  if (!evals.ok) return evals;
+  if (evals.value === undefined) return resolveCampaignRequest(flags, cwd, env, now, []);
+  const generated = evals.value;
+  const resolved = await resolveCampaignRequest(
+    {
+      ...flags,
+      campaign: generated.campaignFile,
+      out: generated.outDir,
+      // The judge decides the expectations no check can: an evals run with cases judges each rep.
+      judge: flags.judge ?? (generated.judged ? true : undefined),
+    },
+    cwd,
+    env,
+    now,
+    flags.dryRun === true ? [] : [EVALS_DIR],
+  );
+  if (!resolved.ok) {
+    await generated.undo();
+    return resolved;
+  }
+  return ok({ ...resolved.value, evalsNotes: generated.notes, discard: generated.undo });
+}
+
+/**
+ * The campaign a skill's evals become, written where the run will read it,
+ * or undefined when the run names a plain campaign file.
+ */
+async function evalsCampaignFor(
+  flags: RunFlags,
+  cwd: string,
+  now: Date,
+): Promise<
+  Result<
+    | {
+        campaignFile: string;
+        outDir: string;
+        notes: readonly string[];
+        judged: boolean;
+        discard: () => Promise<void>;
+        undo: () => Promise<void>;
+      }
+    | undefined,
+    InputError
+  >
+> {
+  const asked = flags.evals !== undefined && evalsRequested(flags.evals);
+  if (!asked) {
+    const stray = evalsOnlyFlag(flags.evals);
+    if (stray !== undefined) {
+      return err(
+        inputError(
+          stray,
+          "applies to a skill's own evals",
+          `add --evals <skill-dir> (or --triggers <file> --skill <dir>), or drop ${stray}`,
+        ),
+      );
+    }
+  }
+  if (asked && flags.campaign !== undefined) {
+    return err(
+      inputError(
+        '--evals',
+        `runs a skill's own evals instead of a campaign file (${flags.campaign} given too)`,
+        'give the campaign file or --evals/--triggers, not both',
+      ),
+    );
+  }
+  if (asked && flags.resume !== undefined) {
+    return err(
+      inputError(
+        '--evals',
+        'cannot be used with --resume: a resume runs the campaign its directory recorded',
+        'drop --evals (and its options) to resume',
+      ),
+    );
+  }
+  let planned: PlannedEvals | undefined;
+  if (asked && flags.evals !== undefined) {
+    const fromFlags = await planEvalsFromFlags(flags.evals, cwd);
+    if (!fromFlags.ok) return fromFlags;
+    planned = fromFlags.value;
+  } else if (flags.resume === undefined && flags.campaign !== undefined) {
+    const fromFile = await planEvalsFromCampaignFile(path.resolve(cwd, flags.campaign));
+    if (fromFile !== undefined && !fromFile.ok) return fromFile;
+    planned = fromFile?.value;
+  }
+  if (planned === undefined) return ok(undefined);
+  const outDir = path.resolve(
+    cwd,
+    flags.out ?? path.join('results', `${planned.id}-${utcStamp(now)}`),
+  );
+  const fresh = await checkFreshOutput(outDir, '--out', true);
+  if (!fresh.ok) return fresh;
+  const existed = existsSync(outDir);
+  const written = await writePlannedEvals(planned, outDir, flags.dryRun === true);
+  if (!written.ok) return written;
+  return ok({
+    campaignFile: written.value.campaignFile,
+    outDir,
+    notes: written.value.notes,
+    judged: planned.options.behaviour.some((item) => item.cases.length > 0),
+    discard: written.value.discard,
+    undo: async () => {
+      await written.value.discard();
+      if (flags.dryRun !== true) {
+        await rm(path.join(outDir, EVALS_DIR), { recursive: true, force: true });
+        if (!existed) await rm(outDir, { recursive: true, force: true });
+      }
+    },
+  });
+}
+
+/** An evals option given without --evals or --triggers, by its flag. */
+function evalsOnlyFlag(flags: EvalsFlags | undefined): string | undefined {
+  if (flags === undefined) return undefined;
+  const given: [string, unknown][] = [
+    ['--skill', flags.skill],
+    ['--old', flags.old],
+    ['--eval-arms', flags.evalArms],
+    ['--reach', flags.reach],
+    ['--library', flags.library],
+    ['--split', flags.split],
+    ['--split-seed', flags.splitSeed],
+  ];
+  return given.find(([, value]) => value !== undefined)?.[0];
+}
+
+async function resolveCampaignRequest(
+  flags: RunFlags,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  now: Date,
+  generatedEntries: readonly string[],
 ): Promise<Result<RunRequest, InputError>> {
   let previous: Invocation | undefined;
   if (flags.resume !== undefined) {
@@ -272,7 +429,7 @@ export async function resolveRunRequest(
   );
   if (flags.resume === undefined) {
     // Checked here, so --dry-run checks it too, and nothing is built for a run that cannot land.
-    const fresh = await checkFreshOutput(outDir, '--out', true);
+    const fresh = await checkFreshOutput(outDir, '--out', true, generatedEntries);
     if (!fresh.ok) return fresh;
   }
   return ok({

@@ -37,6 +37,17 @@ export function positiveNumber(name: string): (value: string) => number {
   };
 }
 
+/** A share strictly between 0 and 1 (`--split 0.6`). */
+export function fraction(name: string): (value: string) => number {
+  return (value: string) => {
+    const parsed = Number(value);
+    if (value.trim() === '' || !Number.isFinite(parsed) || parsed <= 0 || parsed >= 1) {
+      throw new InvalidArgumentError(`${name} must be a number between 0 and 1, e.g. 0.6.`);
+    }
+    return parsed;
+  };
+}
+
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }

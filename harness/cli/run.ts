@@ -4,7 +4,7 @@ import type { RunRequest } from '../campaign/run-request.js';
 import type { InputError } from '../lib/input-error.js';
 import { policyNames } from '../model-server/policies/index.js';
 import { ExitCode, failWithInputError } from './exit.js';
-import { collect, nonNegativeInt, positiveInt, positiveNumber } from './parse-flags.js';
+import { collect, fraction, nonNegativeInt, positiveInt, positiveNumber } from './parse-flags.js';
 import { runHelpDefaults } from './run-help-defaults.js';
 
 interface RunFlags {
@@ -33,6 +33,15 @@ interface RunFlags {
   gate?: boolean;
   judge?: boolean;
   judgeModel?: string;
+  evals?: string[];
+  triggers?: string;
+  skill?: string;
+  old?: string;
+  evalArms?: string;
+  reach?: string;
+  library?: string;
+  split?: number;
+  splitSeed?: number;
 }
 
 export function registerRunCommand(program: Command): void {
@@ -154,6 +163,40 @@ export function registerRunCommand(program: Command): void {
       '--judge-model <id>',
       "the judge for every scenario (implies --judge): a model id, or scripted:judge-<name> offline (default: each scenario's judge.model, or judge.offlineModel offline)",
     )
+    .option(
+      '--evals <skill-dir>',
+      "run the skill's own evals/evals.json (skill-creator's format, in every shape authors write it) as a campaign: old (the skill at HEAD) against new (the working tree), judged, gated, with benchmark.json; a path to an eval file works too; repeatable (see `redgreen evals lint`)",
+      collect,
+    )
+    .option(
+      '--triggers <file>',
+      "run a trigger set ([{query, should_trigger}] and the other shapes authors write) for --skill: each query stopped at the session's first call, old description against new, with precision, recall and F1, and the trigger gates",
+    )
+    .option('--skill <dir>', 'the skill a --triggers set tests (the folder holding SKILL.md)')
+    .option(
+      '--old <source>',
+      "the old text of --evals / --skill: a git ref of the skill's repository (default HEAD), git:<repo>@<ref>[:<subdir>], or a directory",
+    )
+    .option(
+      '--eval-arms <arms>',
+      'the arms of an evals run, comma-separated: old, new, without (no skill); default old,new, or without,new for a skill never committed',
+    )
+    .addOption(
+      new Option(
+        '--reach <how>',
+        'how an evals run reaches the skill: installed (found by its description among distractor skills, as users meet it; default) or named (the prompt says where it is, as skill-creator does)',
+      ).choices(['installed', 'named']),
+    )
+    .option(
+      '--library <dir>',
+      "the distractor skills an installed skill sits among (a folder with skills/<name>/SKILL.md; default redgreen's devflow library)",
+    )
+    .option(
+      '--split <fraction>',
+      "tune on this share of each label's trigger queries (fixed and seeded) and gate on the rest, e.g. --split 0.6",
+      fraction('--split'),
+    )
+    .option('--split-seed <n>', 'the seed of --split (default: 42)', nonNegativeInt('--split-seed'))
     .addHelpText(
       'after',
       [
@@ -171,6 +214,9 @@ export function registerRunCommand(program: Command): void {
         '               --arm green=git:../superpowers@main \\',
         '               --arm green:test-driven-development=<dir>',
         '  redgreen run --resume results/plan-scoped-workspace-20261130-101500Z',
+        "  redgreen run --evals skills/humanize                          # the skill's own evals: HEAD against the working tree",
+        '  redgreen run --evals skills/humanize --eval-arms without,old,new --reach named',
+        '  redgreen run --triggers skills/humanize/evals/trigger-evals.json --skill skills/humanize --split 0.6',
         '',
         'Exit status: 0 when every planned rep is recorded, 1 when the run stopped',
         'early or reps are missing, 2 for bad input (nothing is built or run). Use',
@@ -205,6 +251,18 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
       retryIndeterminate: flags.retryIndeterminate,
       judge: flags.judge,
       judgeModel: flags.judgeModel,
+      evals: {
+        evals: flags.evals,
+        triggers: flags.triggers,
+        skill: flags.skill,
+        old: flags.old,
+        evalArms: flags.evalArms,
+        reach: flags.reach,
+        library: flags.library,
+        split: flags.split,
+        splitSeed: flags.splitSeed,
+      },
+      dryRun: flags.dryRun,
     },
     cwd,
     process.env,
@@ -213,34 +271,55 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
   if (!request.ok) return failWithInputError(request.error);
   const { checkTempRoot } = await import('../campaign/work-root.js');
   const tempRoot = await checkTempRoot();
-  if (!tempRoot.ok) return failWithInputError(tempRoot.error);
+  if (!tempRoot.ok) {
+    await request.value.discard?.();
+    return failWithInputError(tempRoot.error);
+  }
   const log = flags.json ? process.stderr : process.stdout;
   if (flags.quiet !== true || flags.dryRun === true) log.write(`${modelBanner(request.value)}\n`);
   if (request.value.resumeNote !== undefined) log.write(`redgreen: ${request.value.resumeNote}\n`);
+  for (const note of request.value.evalsNotes ?? []) log.write(`redgreen: ${note}\n`);
   if (flags.dryRun) {
-    const { dryRunLines } = await import('../campaign/dry-run.js');
-    if (request.value.resume) {
-      const resumable = await resumeRefusal(
-        request.value,
-        process.env,
-        flags.unsafeNoSandbox === true,
-      );
-      if (resumable !== undefined) return failWithInputError(resumable);
+    try {
+      return await dryRun(request.value, log, flags.unsafeNoSandbox === true);
+    } finally {
+      await request.value.discard?.();
     }
-    const resume = request.value.resume ? await resumeState(request.value) : undefined;
-    const { gatesOutOfReach } = await import('../campaign/gate-reach.js');
-    const unreachable = gatesOutOfReach(request.value.campaign).map((note) => `note: ${note}`);
-    log.write(`${[...dryRunLines(request.value, resume), ...unreachable].join('\n')}\n`);
-    return ExitCode.ok;
   }
+  return runNow(request.value, flags, cwd, log);
+}
 
+/** `--dry-run`: the cells, estimates and gates out of reach; nothing runs. */
+async function dryRun(
+  request: RunRequest,
+  log: NodeJS.WritableStream,
+  unsafeNoSandbox: boolean,
+): Promise<number> {
+  const { dryRunLines } = await import('../campaign/dry-run.js');
+  if (request.resume) {
+    const resumable = await resumeRefusal(request, process.env, unsafeNoSandbox);
+    if (resumable !== undefined) return failWithInputError(resumable);
+  }
+  const resume = request.resume ? await resumeState(request) : undefined;
+  const { gatesOutOfReach } = await import('../campaign/gate-reach.js');
+  const unreachable = gatesOutOfReach(request.campaign).map((note) => `note: ${note}`);
+  log.write(`${[...dryRunLines(request, resume), ...unreachable].join('\n')}\n`);
+  return ExitCode.ok;
+}
+
+async function runNow(
+  request: RunRequest,
+  flags: RunFlags,
+  cwd: string,
+  log: NodeJS.WritableStream,
+): Promise<number> {
   const { runCampaign } = await import('../campaign/run-campaign.js');
   const { RunControl } = await import('../campaign/run-control.js');
   const { chooseProgressMode, progressReporter } = await import('../campaign/progress.js');
   const { interruptRequests } = await import('./own-session.js');
   const control = new RunControl();
-  const stopListening = interruptRequests((request) => {
-    const state = request === 'abort' ? control.abort() : control.interrupt();
+  const stopListening = interruptRequests((asked) => {
+    const state = asked === 'abort' ? control.abort() : control.interrupt();
     process.stderr.write(
       state === 'stopping'
         ? '\nredgreen: stopping after the reps in flight (Ctrl-C again aborts them)\n'
@@ -260,8 +339,8 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
   const quiet = flags.quiet === true;
   try {
     const summary = await runCampaign({
-      ...request.value,
-      retryIndeterminate: request.value.invocation.retryIndeterminate ?? 0,
+      ...request,
+      retryIndeterminate: request.invocation.retryIndeterminate ?? 0,
       keepWorkDirs: flags.keepWorkdirs === true,
       unsafeNoSandbox: flags.unsafeNoSandbox === true,
       record: flags.record === true,

@@ -89,6 +89,20 @@ function gateFacts(gate: GateConfig | undefined, all: readonly CellSummary[]): G
     }
     case 'max-indeterminate-share':
       return { arm: null, scenario: null, params: { share: gate.share }, cells: cells.map(counts) };
+    case 'trigger-recall-no-regression':
+    case 'trigger-precision-no-regression': {
+      const queries = [...gate.positives, ...gate.negatives];
+      return {
+        arm: null,
+        scenario: null,
+        params: {
+          alpha: gate.alpha,
+          positives: gate.positives.length,
+          negatives: gate.negatives.length,
+        },
+        cells: cells.filter((cell) => queries.includes(cell.scenario)).map(counts),
+      };
+    }
     case 'max-disagreement-share':
       return {
         arm: null,

@@ -4,6 +4,7 @@ import type { CellSummary, GateOutcome, ResultsModel } from './results-schema.js
 import { fisherExact } from './stats.js';
 import { adjustForMultiple } from './stats-multiple.js';
 import { belowThreshold, starkestSplitP } from './stats-rates.js';
+import { evaluateTriggerGate } from './trigger-rates.js';
 
 function cell(
   cells: readonly CellSummary[],
@@ -37,6 +38,10 @@ export function describeGate(gate: GateConfig): string {
       return `indeterminate reps at most ${Math.round(gate.share * 100)}% of those recorded`;
     case 'max-disagreement-share':
       return `${gate.scenario === undefined ? '' : `${gate.scenario.toUpperCase()}: `}checks and judge disagree on at most ${Math.round(gate.share * 100)}% of the reps both decided`;
+    case 'trigger-recall-no-regression':
+      return `trigger recall: no GREEN regression against RED on ${gate.positives.length} quer${gate.positives.length === 1 ? 'y' : 'ies'} that should trigger (one-sided Fisher over reps, α = ${gate.alpha})`;
+    case 'trigger-precision-no-regression':
+      return `trigger precision: no GREEN regression against RED over ${gate.positives.length + gate.negatives.length} queries (one-sided Fisher over the reps that triggered, α = ${gate.alpha})`;
     case 'no-scenario-regresses':
       return `no scenario regresses: GREEN against RED in ${gate.scenarios === undefined ? 'every scenario' : gate.scenarios.map((id) => id.toUpperCase()).join(', ')} (one-sided Fisher, α = ${gate.alpha}${gate.correction === 'holm' ? ', Holm-corrected across scenarios' : ', uncorrected'})`;
   }
@@ -129,6 +134,9 @@ export function evaluateGate(gate: GateConfig, cells: readonly CellSummary[]): G
     }
     case 'max-disagreement-share':
       return { ...base, ...disagreementGate(gate, cells) };
+    case 'trigger-recall-no-regression':
+    case 'trigger-precision-no-regression':
+      return evaluateTriggerGate(gate, cells, base);
   }
 }
 

@@ -233,6 +233,7 @@ const CLASSIFY_EXTRAS = ['both', 'neither', 'none'];
  */
 /** An arm's skill text as the results name it: the directory read, or the git ref with its commit. */
 function skillSourceText(source: CampaignRecord['arms'][number]['source']): string {
+  if (source.kind === 'none') return 'no skill';
   return source.kind === 'dir'
     ? source.dir
     : `git:${source.repo}@${source.ref}${source.subdir === '' ? '' : `:${source.subdir}`} (commit ${source.commit.slice(0, 12)})`;

@@ -1,6 +1,8 @@
+import { writeEvalsReports } from '../evals/evals-report.js';
+import { readImportRecord } from '../evals/import-record.js';
 import { writeFileAtomic } from '../lib/atomic-write.js';
-import type { InputError } from '../lib/input-error.js';
-import { ok, type Result } from '../lib/result.js';
+import { type InputError, inputError } from '../lib/input-error.js';
+import { err, ok, type Result } from '../lib/result.js';
 import { resultsCsv, seatToolsCsv } from './csv.js';
 import { renderReportHtml } from './html/report-html.js';
 import { loadResults } from './load-results.js';
@@ -27,8 +29,26 @@ export async function writeReports(
   await writeFileAtomic(layout.resultsCsv, resultsCsv(model));
   const seats = seatToolsCsv(model);
   if (seats !== undefined) await writeFileAtomic(layout.seatsCsv, seats);
-  await writeFileAtomic(layout.resultsMarkdown, resultsMarkdown(model));
+  // An evals run's own tables and skill-creator's files, beside redgreen's (harness/evals/).
+  const imported = await readImportRecord(layout.evalsDir);
+  if (imported instanceof Error)
+    return err(
+      inputError(
+        layout.evalsDir,
+        imported.message,
+        'rerun the campaign, or remove the evals folder',
+      ),
+    );
+  const evals =
+    imported === undefined
+      ? undefined
+      : await writeEvalsReports(loaded.value, imported, model.cells);
+  await writeFileAtomic(
+    layout.resultsMarkdown,
+    evals === undefined ? resultsMarkdown(model) : `${resultsMarkdown(model)}\n${evals}\n`,
+  );
   await writeFileAtomic(layout.reportHtml, await renderReportHtml(model, loaded.value));
+  if (evals !== undefined) options.terminal?.write(`${evals}\n`);
   options.terminal?.write(terminalSummary(model));
   return ok(model);
 }

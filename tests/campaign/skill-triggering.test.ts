@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadCampaign } from '../../harness/campaign/load-campaign.js';
+import { loadCampaign, type NoSkill } from '../../harness/campaign/load-campaign.js';
 import type { SkillSource } from '../../harness/campaign/skill-source.js';
 import { sha256Hex } from '../../harness/lib/hash.js';
 import { loadScenarioDir } from '../../harness/score/load-scenario.js';
@@ -110,7 +110,7 @@ describe('the skill-triggering campaign with library arms', () => {
       { cwd: repoRoot },
     );
     if (!loaded.ok) throw new Error(loaded.error.problem);
-    const where = (source: SkillSource): string =>
+    const where = (source: SkillSource | NoSkill): string =>
       source.kind === 'dir' ? path.relative(repoRoot, source.dir) : source.spec;
     const arms = loaded.value.arms.map((arm) => [
       arm.role,
