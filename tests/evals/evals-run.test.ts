@@ -21,6 +21,9 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunFlags, resolveRunRequest } from '../../harness/campaign/run-request.js';
+import { importEvals } from '../../harness/evals/import-evals.js';
+import { evalsLintJson } from '../../harness/evals/lint-report.js';
 import { cleanEnv, repoRoot, runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
@@ -90,14 +93,13 @@ describe('redgreen evals lint', () => {
     ]);
     expect(report.evals[1]?.rubric.map((item) => item.id)).toEqual(['e1', 'e2']);
     expect(report.triggers).toEqual([]);
-    const triggers = JSON.parse(
-      (
-        await runCli(['evals', 'lint', path.join(skill, 'evals', 'trigger-evals.json'), '--json'], {
-          env,
-        })
-      ).stdout,
-    ) as { triggers: { shouldTrigger: boolean }[] };
+    // A trigger set's lint (in-process: the same function the CLI prints).
+    const triggerSet = await importEvals(path.join(skill, 'evals', 'trigger-evals.json'));
+    expect(triggerSet.ok).toBe(true);
+    if (!triggerSet.ok) return;
+    const triggers = evalsLintJson(triggerSet.value) as { triggers: { shouldTrigger: boolean }[] };
     expect(triggers.triggers).toHaveLength(20);
+    expect(triggers.triggers.filter((query) => query.shouldTrigger)).toHaveLength(10);
   });
 
   it('refuses a file whole: exit 2, one line naming the file and the field, nothing on stdout with --json', async () => {
@@ -490,23 +492,34 @@ describe('a campaign file naming eval files, and what is refused', () => {
   it('refuses --evals with a campaign file, an evals option alone, and an eval file that is refused; nothing is created', async () => {
     const { root, skill } = skillRepo();
     const out = path.join(root, 'never');
-    const cases: [string[], RegExp][] = [
+    // The flag refusals are the run request's (in-process); the refused file goes through the CLI.
+    const cases: [RunFlags, RegExp][] = [
+      [{ campaign: 'scenarios/s1', evals: { evals: [skill] }, out }, /^--evals$/],
+      [{ evals: { reach: 'named' }, out }, /^--reach$/],
       [
-        ['run', 'scenarios/s1', '--evals', skill, '--out', out],
-        /^--evals: runs a skill's own evals instead of a campaign file/,
+        { evals: { triggers: path.join(skill, 'evals', 'trigger-evals.json') }, out },
+        /^--triggers$/,
       ],
-      [['run', '--reach', 'named', '--out', out], /^--reach: applies to a skill's own evals/],
-      [
-        ['run', '--triggers', path.join(skill, 'evals', 'trigger-evals.json'), '--out', out],
-        /^--triggers: needs the skill/,
-      ],
-      [['run', '--evals', path.join(root, 'nowhere'), '--out', out], /nowhere: is not a directory/],
     ];
-    for (const [args, message] of cases) {
-      const refused = await runCli(args, { env, cwd: root });
-      expect(refused.exitCode, args.join(' ')).toBe(2);
-      expect(refused.stderr.replace(/^redgreen: /, '')).toMatch(message);
+    const problems: string[] = [];
+    for (const [flags, input] of cases) {
+      const refused = await resolveRunRequest(flags, root, env, new Date(0));
+      expect(refused.ok).toBe(false);
+      if (refused.ok) continue;
+      expect(refused.error.input).toMatch(input);
+      problems.push(refused.error.problem);
       expect(existsSync(out)).toBe(false);
     }
+    expect(problems[0]).toMatch(/^runs a skill's own evals instead of a campaign file/);
+    expect(problems[1]).toMatch(/^applies to a skill's own evals/);
+    expect(problems[2]).toMatch(/^needs the skill/);
+    const refused = await runCli(['run', '--evals', path.join(root, 'nowhere'), '--out', out], {
+      env,
+      cwd: root,
+    });
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toMatch(/nowhere: is not a directory/);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    expect(existsSync(out)).toBe(false);
   });
 });
