@@ -392,3 +392,37 @@ export function planExpectation(checkId: string, expectation: Expectation): Expe
     }
   }
 }
+
+/**
+ * A file check that one of the case's input files already satisfies would
+ * pass without the behaviour (the fixture holds the file before the session
+ * starts): the judge decides such an expectation instead. `inputText` gives
+ * an input's text by its work-tree path (null when it cannot be read as
+ * UTF-8: the check then stays, and decides what it can).
+ */
+export function judgedWhenAnInputSatisfies(
+  plan: ExpectationPlan,
+  inputs: ReadonlySet<string>,
+  inputText: (workPath: string) => string | null,
+): ExpectationPlan {
+  const { check } = plan;
+  const file = typeof check.path === 'string' ? check.path : undefined;
+  if (plan.decidedBy !== 'check' || file === undefined) return plan;
+  const isInput = inputs.has(file) || [...inputs].some((input) => input.startsWith(`${file}/`));
+  if (!isInput) return plan;
+  let satisfied = false;
+  if (check.verb === 'file-exists') satisfied = true;
+  else if (check.verb === 'file-contains' && typeof check.pattern === 'string') {
+    const text = inputs.has(file) ? inputText(file) : null;
+    satisfied =
+      text !== null &&
+      new RegExp(check.pattern, check.caseSensitive === false ? 'im' : 'm').test(text);
+  }
+  if (!satisfied) return plan;
+  return {
+    ...plan,
+    decidedBy: 'judge',
+    check: { id: plan.checkId, verb: 'judged', item: plan.checkId },
+    why: `${file} is one of the case's input files and already ${check.verb === 'file-exists' ? 'exists' : 'holds the text'} before the session, so a check would pass without the behaviour: the judge decides it`,
+  };
+}

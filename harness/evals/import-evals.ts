@@ -6,11 +6,16 @@
  * expectation became and why; the first problem refuses the whole file,
  * naming the file and the field. Nothing is written here.
  */
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
-import { type ExpectationPlan, planExpectation } from './classify-expectation.js';
+import {
+  type ExpectationPlan,
+  judgedWhenAnInputSatisfies,
+  planExpectation,
+} from './classify-expectation.js';
 import { type EvalCase, type EvalFile, looksLikeTriggerSet, readEvalFile } from './eval-file.js';
 import type { Expectation } from './expectation-forms.js';
 import {
@@ -222,11 +227,25 @@ export async function importEvals(
   for (const [index, evalCase] of read.cases.entries()) {
     const files = resolveFiles(evalCase.files, skill, file);
     if (!Array.isArray(files)) return err(refusalError(file, files));
+    const inputs = new Map(
+      files.flatMap((entry) => entry.files.map((input) => [input.workPath, input.source] as const)),
+    );
+    const inputText = (workPath: string): string | null => {
+      const source = inputs.get(workPath);
+      if (source === undefined) return null;
+      try {
+        return new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(source));
+      } catch {
+        return null;
+      }
+    };
     cases.push({
       evalCase,
       scenarioId: ids[index] ?? `${scenarioPrefix}eval-${index + 1}`,
       files,
-      plans: plansOf(evalCase, skill),
+      plans: plansOf(evalCase, skill).map((plan) =>
+        judgedWhenAnInputSatisfies(plan, new Set(inputs.keys()), inputText),
+      ),
     });
   }
   return ok({ kind: 'evals', file, skill, evals: read, cases, notes });

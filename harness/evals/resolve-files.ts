@@ -9,7 +9,9 @@
  *
  * The skill's own SKILL.md is not copied: every arm brings its own version of
  * the skill, and a copy in the work tree would give the old text the new one
- * (or give the no-skill baseline a skill). An entry that exists in none of
+ * (or give the no-skill baseline a skill). Nor is the eval file itself (named,
+ * or inside a directory an entry names): it holds the expectations the
+ * session is graded on. An entry that exists in none of
  * the places, an absolute path, a placeholder, or a path that climbs out of
  * the repository is a load error naming the entry and the places looked in.
  */
@@ -96,6 +98,7 @@ export function resolveFiles(
   const roots = searchRoots(skill, evalFile);
   const boundary = realpathSync(skill.repoRoot ?? skill.dir);
   const skillFile = realpathSync(path.join(skill.dir, 'SKILL.md'));
+  const ownEvalFile = realpathSync(evalFile);
   const out: ResolvedEntry[] = [];
   const placed = new Map<string, string>();
   let total = 0;
@@ -137,9 +140,10 @@ export function resolveFiles(
       );
     }
     if (lstatSync(found.full).isDirectory()) {
-      const files = filesUnder(found.full, normal).filter(
-        (file) => realpathSync(file.source) !== skillFile,
-      );
+      const files = filesUnder(found.full, normal).filter((file) => {
+        const source = realpathSync(file.source);
+        return source !== skillFile && source !== ownEvalFile;
+      });
       out.push({
         entry,
         field,
@@ -157,6 +161,17 @@ export function resolveFiles(
         files: [],
         skipped:
           "the skill's own SKILL.md: every arm brings its own version (a copy would give one arm's text to all)",
+      });
+      continue;
+    } else if (real === ownEvalFile) {
+      out.push({
+        entry,
+        field,
+        from: found.place,
+        kind: 'file',
+        files: [],
+        skipped:
+          'the eval file itself: it holds the expectations the session is graded on, so no session is given it',
       });
       continue;
     } else {

@@ -63,6 +63,52 @@ describe('input files', () => {
     expect(entry?.skipped).toMatch(/every arm brings its own version/);
   });
 
+  it('never copies the eval file itself, named or inside a directory, so no session reads the expectations it is graded on', async () => {
+    const root = repo({
+      'SKILL.md': skill('notes'),
+      'evals/evals.json': evalsWith(['evals/evals.json', 'evals']),
+      'evals/files/in.md': 'input',
+    });
+    const imported = await importEvals(root);
+    if (!imported.ok || imported.value.kind !== 'evals') throw new Error('not imported');
+    const [named, folder] = imported.value.cases[0]?.files ?? [];
+    expect(named?.files).toEqual([]);
+    expect(named?.skipped).toMatch(/the eval file itself/);
+    expect(folder?.files.map((file) => file.workPath)).toEqual(['evals/files/in.md']);
+  });
+
+  it('leave to the judge a file check an input already satisfies: it would pass without the behaviour', async () => {
+    const root = repo({
+      'SKILL.md': skill('notes'),
+      'evals/evals.json': JSON.stringify({
+        evals: [
+          {
+            id: 1,
+            prompt: 'Edit `in.md` and write `out.md`.',
+            files: ['in.md'],
+            expectations: [
+              '`in.md` exists',
+              '`in.md` contains "hello"',
+              '`in.md` contains "goodbye"',
+              '`out.md` exists',
+            ],
+          },
+        ],
+      }),
+      'in.md': 'hello world',
+    });
+    const imported = await importEvals(root);
+    if (!imported.ok || imported.value.kind !== 'evals') throw new Error('not imported');
+    const plans = imported.value.cases[0]?.plans ?? [];
+    expect(plans.map((plan) => [plan.decidedBy, plan.check.verb])).toEqual([
+      ['judge', 'judged'],
+      ['judge', 'judged'],
+      ['check', 'file-contains'],
+      ['check', 'file-exists'],
+    ]);
+    expect(plans[0]?.why).toMatch(/in\.md is one of the case's input files/);
+  });
+
   it('refuse the whole file when an entry exists nowhere, naming it and the places looked in', async () => {
     const root = repo({
       'SKILL.md': skill('notes'),
