@@ -171,7 +171,7 @@ function filesOf(item: Record<string, unknown>, field: string): EvalFileEntry[] 
     }
     return refusal(
       at,
-      `is ${kindOf(entry)}, not a path`,
+      `is ${typeof entry === 'string' ? 'blank' : kindOf(entry)}, not a path`,
       'give each file as a path, or as {"path": …}',
     );
   }

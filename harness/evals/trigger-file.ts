@@ -143,7 +143,9 @@ function queryOf(
   if (typeof text !== 'string' || text.trim() === '') {
     return refusal(
       textKey === undefined ? field : `${field}.${textKey}`,
-      textKey === undefined ? 'has no query' : `is ${kindOf(text)}, not a query`,
+      textKey === undefined
+        ? 'has no query'
+        : `is ${typeof text === 'string' ? 'blank' : kindOf(text)}, not a query`,
       'give the user message as "query"',
     );
   }
@@ -239,7 +241,17 @@ export function readTriggerFile(json: unknown): TriggerSet | Refusal {
   if (!Array.isArray(queries)) return queries;
   if (queries.length === 0) return refusal('(top level)', 'holds no queries', 'add queries');
   const ids = new Set<string>();
+  const labels = new Map<string, TriggerQuery>();
   for (const query of queries) {
+    const same = labels.get(query.query.toLowerCase());
+    if (same !== undefined && same.shouldTrigger !== query.shouldTrigger) {
+      return refusal(
+        query.field.startsWith('should_') ? query.field : `${query.field}.should_trigger`,
+        `labels the query of ${same.field} the other way ("${query.query}"): one of its outcomes would always count against the description`,
+        'keep one label for each query',
+      );
+    }
+    labels.set(query.query.toLowerCase(), query);
     if (ids.has(query.id))
       return refusal(
         `${query.field}.id`,

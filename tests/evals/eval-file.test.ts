@@ -256,6 +256,27 @@ describe('readTriggerFile: the trigger set shapes', () => {
     expect(refusedField([{ query: 'a', should_trigger: true, weight: 1 }])).toBe('[0].weight');
     expect(refusedField({ queries: [] })).toBe('(top level)');
   });
+
+  it('refuses a query labelled both ways (one of its outcomes would always count against the description), and says a blank query is blank', () => {
+    const problem = (json: unknown) => {
+      const result = readTriggerFile(json);
+      return 'problem' in result ? `${result.field}: ${result.problem}` : 'accepted';
+    };
+    expect(
+      problem([
+        { query: 'Save a note', should_trigger: true },
+        { query: ' save a note ', should_trigger: false },
+      ]),
+    ).toMatch(/^\[1\]\.should_trigger: labels the query of \[0\] the other way/);
+    expect(
+      problem([
+        { query: 'Save a note', should_trigger: true },
+        { query: 'Save a note', should_trigger: true },
+      ]),
+    ).toBe('accepted');
+    expect(problem([{ query: '  ', should_trigger: true }])).toMatch(/^\[0\]\.query: is blank/);
+    expect(problem({ should_trigger: [''] })).toMatch(/^should_trigger\[0\]: is blank/);
+  });
 });
 
 describe('what an expectation becomes', () => {
