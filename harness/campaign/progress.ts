@@ -187,7 +187,7 @@ export function progressReporter(
       case 'rep-judged':
         if (event.costUsd !== null) tally.cost = (tally.cost ?? 0) + event.costUsd;
         say(
-          `${event.id}: judge ${event.verdict}, checks ${event.checks}: ${event.agreement}`,
+          `${event.id}: judge ${event.overall === undefined ? event.verdict : `${event.overall} (${event.verdict} on the items a check also decides)`}, checks ${event.checks}: ${event.agreement}`,
           event.agreement === 'disagree',
         );
         break;

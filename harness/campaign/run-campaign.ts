@@ -275,6 +275,10 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
           verdict: judged.comparison.judge,
           checks: judged.comparison.checks,
           agreement: judged.comparison.agreement,
+          ...(judged.judgement.status !== 'error' &&
+          judged.judgement.verdict !== judged.comparison.judge
+            ? { overall: judged.judgement.verdict }
+            : {}),
           costUsd: judged.judgement.costUsd,
         });
       }

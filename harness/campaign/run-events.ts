@@ -31,6 +31,11 @@ export type RunEvent =
       readonly verdict: 'pass' | 'fail' | 'unsure' | 'error';
       readonly checks: 'pass' | 'fail' | 'undecided';
       readonly agreement: 'agree' | 'disagree' | 'not-compared';
+      /**
+       * The judge's verdict on every rubric item, when it differs from `verdict`
+       * (its verdict on the items a check also decides, which agreement compares).
+       */
+      readonly overall?: 'pass' | 'fail' | 'unsure';
       readonly costUsd: number | null;
     }
   | { readonly type: 'stopping'; readonly reason: string }

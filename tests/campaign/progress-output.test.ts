@@ -143,6 +143,26 @@ describe('progress output', () => {
     expect(stopped).toBe(true);
   });
 
+  it('says when the judge failed a rep on items no check decides, beside its agreement with the checks', () => {
+    const { text, sink } = collect('plain');
+    sink(start);
+    const judged = (overall?: 'pass' | 'fail'): RunEvent => ({
+      type: 'rep-judged',
+      id: 'old/eval-2-rep1',
+      verdict: 'pass',
+      checks: 'pass',
+      agreement: 'agree',
+      costUsd: null,
+      ...(overall === undefined ? {} : { overall }),
+    });
+    sink(judged('fail'));
+    sink(judged());
+    expect(text()).toContain(
+      'old/eval-2-rep1: judge fail (pass on the items a check also decides), checks pass: agree\n',
+    );
+    expect(text()).toContain('old/eval-2-rep1: judge pass, checks pass: agree\n');
+  });
+
   it('--quiet leaves out per-rep lines but keeps warnings and the end', () => {
     const { text, sink } = collect('plain', { quiet: true, heartbeatMs: 0 });
     sink(start);
