@@ -41,15 +41,24 @@ const git = (cwd: string, ...args: string[]) =>
     { env: gitEnv },
   );
 
-/** A repository with plain-notes committed as released, and its new text in the working tree. */
-function skillRepo(root = makeTempDir('redgreen-evals-repo-')): { root: string; skill: string } {
+/**
+ * A repository with plain-notes committed as released, and its new text in the
+ * working tree; `regressed` plants the reverse (the new text committed, the
+ * released one in the working tree).
+ */
+function skillRepo(
+  root = makeTempDir('redgreen-evals-repo-'),
+  regressed = false,
+): { root: string; skill: string } {
   const skill = path.join(root, 'skills', 'plain-notes');
+  const released = path.join(shipped, 'plain-notes-released', 'SKILL.md');
+  const current = path.join(shipped, 'plain-notes', 'SKILL.md');
   cpSync(path.join(shipped, 'plain-notes'), skill, { recursive: true });
-  cpSync(path.join(shipped, 'plain-notes-released', 'SKILL.md'), path.join(skill, 'SKILL.md'));
+  cpSync(regressed ? current : released, path.join(skill, 'SKILL.md'));
   git(root, 'init', '-q', '-b', 'main');
   git(root, 'add', '-A');
   git(root, 'commit', '-q', '-m', 'plain-notes as released');
-  cpSync(path.join(shipped, 'plain-notes', 'SKILL.md'), path.join(skill, 'SKILL.md'));
+  cpSync(regressed ? released : current, path.join(skill, 'SKILL.md'));
   return { root, skill };
 }
 
@@ -236,8 +245,9 @@ describe('redgreen run --evals', () => {
 });
 
 describe('run --evals --reach named with the no-skill arm', () => {
-  it('names the skill in the prompt of the skill arms only, and compares all three', async () => {
-    const { skill } = skillRepo();
+  it('names the skill in the prompt of the skill arms only, compares all three, and fails the gate on a planted regression', async () => {
+    // The released text is the better one here: the working tree loses its rules.
+    const { skill } = skillRepo(undefined, true);
     const out = path.join(makeTempDir('redgreen-evals-named-'), 'r');
     const run = await runCli(
       [
@@ -249,7 +259,7 @@ describe('run --evals --reach named with the no-skill arm', () => {
         '--eval-arms',
         'without,old,new',
         '--reps',
-        '1',
+        '4',
         '--only',
         'scenario=eval-1',
         '--backend',
@@ -257,10 +267,19 @@ describe('run --evals --reach named with the no-skill arm', () => {
         '--out',
         out,
         '--quiet',
+        '--gate',
       ],
       { env, timeoutMs: 120_000 },
     );
-    expect(run.exitCode, run.stderr).toBe(0);
+    // --gate: the exit code CI reads; old (RED) passes every rep, new none.
+    expect(run.exitCode, run.stderr).toBe(1);
+    expect(run.stdout).toMatch(/^Gates: FAIL .*\(1 gate\(s\) failed: no scenario regresses/m);
+    const { gates } = json(path.join(out, 'results.json')) as {
+      gates: { exitCode: number; results: { kind: string; outcome: string; figure: string }[] };
+    };
+    expect(gates.exitCode).toBe(1);
+    expect(gates.results[0]).toMatchObject({ kind: 'no-scenario-regresses', outcome: 'fails' });
+    expect(gates.results[0]?.figure).toMatch(/EVAL-1 \(RED 4\/4, GREEN 0\/4; p = /);
     const prompt = (arm: string) =>
       readFileSync(path.join(out, 'reps', arm, 'eval-1-rep1', 'prompt.md'), 'utf8');
     expect(prompt('new')).toMatch(
@@ -272,7 +291,7 @@ describe('run --evals --reach named with the no-skill arm', () => {
     const verdict = (arm: string) =>
       (json(path.join(out, 'reps', arm, 'eval-1-rep1', 'score.json')) as { verdict: string })
         .verdict;
-    expect([verdict('without'), verdict('old'), verdict('new')]).toEqual(['fail', 'fail', 'pass']);
+    expect([verdict('without'), verdict('old'), verdict('new')]).toEqual(['fail', 'pass', 'fail']);
     expect(existsSync(path.join(out, 'benchmark.json'))).toBe(true);
     expect(
       (
