@@ -152,7 +152,7 @@ export function resolveFiles(
         files,
         skipped: files.length === 0 ? 'an empty directory' : undefined,
       });
-    } else if (real === skillFile) {
+    } else if (real === skillFile || real === ownEvalFile) {
       out.push({
         entry,
         field,
@@ -160,18 +160,9 @@ export function resolveFiles(
         kind: 'file',
         files: [],
         skipped:
-          "the skill's own SKILL.md: every arm brings its own version (a copy would give one arm's text to all)",
-      });
-      continue;
-    } else if (real === ownEvalFile) {
-      out.push({
-        entry,
-        field,
-        from: found.place,
-        kind: 'file',
-        files: [],
-        skipped:
-          'the eval file itself: it holds the expectations the session is graded on, so no session is given it',
+          real === skillFile
+            ? "the skill's own SKILL.md: every arm brings its own version (a copy would give one arm's text to all)"
+            : 'the eval file itself: it holds the expectations the session is graded on, so no session is given it',
       });
       continue;
     } else {
