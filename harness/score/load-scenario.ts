@@ -10,7 +10,6 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { fixtureFactShapes } from '../fixture/scenario-facts.js';
 import { validateJudgeSpec } from '../judge/judge-spec.js';
 import { didYouMean } from '../lib/did-you-mean.js';
@@ -18,6 +17,7 @@ import { type InputError, inputError } from '../lib/input-error.js';
 import { packageRoot } from '../lib/package-root.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { shippedSkillDir, shippedSkillNames } from '../lib/shipped-skills.js';
+import { parseYamlData } from '../lib/yaml-data.js';
 import { type CheckNode, type CompileContext, compileCheck, leavesOf } from './check-schema.js';
 import { compileObservation, type ObservationNode } from './compile-observation.js';
 import { type CompiledSection, compileSections } from './compile-report.js';
@@ -129,17 +129,24 @@ function readScenarioData(file: string): Result<unknown, InputError> {
       ),
     );
   }
+  if (!file.endsWith('.json')) {
+    const data = parseYamlData(text);
+    if (data.ok) return data;
+    return err(
+      data.error.field === ''
+        ? inputError(file, `is not valid YAML (${data.error.problem})`, 'fix the syntax')
+        : inputError(
+            `${file}: ${data.error.field}`,
+            data.error.problem,
+            'write the node out, or alias a node outside the one that names it',
+          ),
+    );
+  }
   try {
-    return ok(file.endsWith('.json') ? JSON.parse(text) : parseYaml(text));
+    return ok(JSON.parse(text));
   } catch (error) {
     const first = (error instanceof Error ? error.message : String(error)).split('\n')[0];
-    return err(
-      inputError(
-        file,
-        `is not valid ${file.endsWith('.json') ? 'JSON' : 'YAML'} (${first})`,
-        'fix the syntax',
-      ),
-    );
+    return err(inputError(file, `is not valid JSON (${first})`, 'fix the syntax'));
   }
 }
 

@@ -309,6 +309,25 @@ describe('formats', () => {
     if (loaded.ok) expect(loaded.value.post).toHaveLength(4);
   });
 
+  it('refuses a YAML alias that makes a check contain itself, naming where, never crashing', () => {
+    const dir = scenarioDir(() => {}, 's1', 'yaml');
+    const file = path.join(dir, 'scenario.yaml');
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace(
+        /^ {2}post:\n/m,
+        '  post: &post\n    - id: loops\n      all-of: *post\n',
+      ),
+    );
+    const loaded = loadScenarioDir(dir);
+    expect(loaded.ok).toBe(false);
+    if (!loaded.ok) {
+      expect(`${loaded.error.input}: ${loaded.error.problem}`).toBe(
+        `${file}: checks.post[0].all-of: contains itself (a YAML alias of an enclosing node)`,
+      );
+    }
+  });
+
   it('points an old two-file scenario at the migration', () => {
     const dir = path.join(makeTempDir(), 's1');
     mkdirSync(dir);

@@ -9,10 +9,10 @@
  */
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { type InputError, inputError } from '../../lib/input-error.js';
 import { err, ok, type Result } from '../../lib/result.js';
 import { readTextInput } from '../../lib/text-input.js';
+import { parseYamlData } from '../../lib/yaml-data.js';
 import { inputErrorFromZod } from '../../lib/zod-input-error.js';
 import { readTranscriptInputs } from '../../score/transcripts/transcript-input.js';
 import type { Brain } from '../brain.js';
@@ -46,13 +46,19 @@ export async function loadPolicyFile(
     fix: 'give the path of a policy file (YAML or JSON)',
   });
   if (!text.ok) return text;
-  let raw: unknown;
-  try {
-    raw = parseYaml(text.value);
-  } catch (error) {
-    const message = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
-    return err(inputError(file, `is not valid YAML or JSON (${message})`, 'fix its syntax'));
+  const data = parseYamlData(text.value);
+  if (!data.ok) {
+    return data.error.field === ''
+      ? err(inputError(file, `is not valid YAML or JSON (${data.error.problem})`, 'fix its syntax'))
+      : err(
+          inputError(
+            `${file}: ${data.error.field}`,
+            data.error.problem,
+            'write the steps out, or alias a node outside the one that names it',
+          ),
+        );
   }
+  const raw = data.value;
   const parsed = policyFileSchema.safeParse(raw);
   if (!parsed.success) {
     // A step's kind is read from the key it holds; the user never wrote a `kind` field.
