@@ -102,18 +102,24 @@ export function sessionToolsOf(
 ): SessionTools {
   const stop = sessionStopOf(config.stop);
   const backends = backend === 'every' ? (Object.keys(SESSION_TOOLS) as BackendName[]) : [backend];
-  const offered = new Set(
-    backends.flatMap((name) =>
-      sessionToolNames(name, stop.mode, {
-        library: run.library !== undefined,
-        changes: config.tools,
-      }),
-    ),
+  const tools = backends.map(
+    (name) =>
+      new Set(
+        sessionToolNames(name, stop.mode, {
+          library: run.library !== undefined,
+          changes: config.tools,
+        }),
+      ),
+  );
+  const offered = new Set(tools.flatMap((names) => [...names]));
+  const everyOffered = new Set(
+    [...offered].filter((name) => tools.every((names) => names.has(name))),
   );
   return {
     label: backend === 'every' ? 'any backend' : `the ${backend} backend`,
     stop: stop.at === undefined ? stop.mode : 'at',
     offered,
+    everyOffered,
     everySession: backend === 'every',
   };
 }

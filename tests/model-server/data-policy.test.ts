@@ -175,6 +175,11 @@ describe('a policy file that cannot run is refused when it loads, naming the fil
       '<file>: steps[0].capture: is reserved',
     ],
     ['YAML that does not parse', 'steps: [\n', '<file>: is not valid YAML or JSON'],
+    [
+      'an alias that makes a list contain itself (a loop)',
+      'steps: &s\n  - branch:\n      - when: { in: prompt, matches: a }\n        steps: *s\n  - reply: done\n',
+      '<file>: steps[0].branch[0].steps: contains itself (a YAML alias of an enclosing node)',
+    ],
   ])('%s', async (_case, text, expected) => {
     expect(await loadError(text)).toContain(expected);
   });
@@ -471,6 +476,7 @@ describe('a policy fits the session it runs in', () => {
     label: 'the messages backend',
     stop,
     offered: new Set(offered),
+    everyOffered: new Set(offered),
     everySession: false,
   });
 
@@ -500,6 +506,29 @@ describe('a policy fits the session it runs in', () => {
     expect(
       fitPolicyToSession(guarded, { ...session(['Bash', 'Read']), everySession: true })[0]?.problem,
     ).toMatch(/^can never be reached: no session of this scenario is offered/);
+    // And an arm for a tool every session is offered never runs when it asks for its absence.
+    const never = await load(
+      [
+        'steps:',
+        '  - branch:',
+        '      - when: { not: { offered: Bash } }',
+        '        steps: [{ reply: a }]',
+        '  - reply: b',
+        '',
+      ].join('\n'),
+    );
+    expect(
+      fitPolicyToSession(never, {
+        ...session(['Bash', 'Read', 'Write']),
+        everyOffered: new Set(['Bash', 'Read']),
+        everySession: true,
+      })[0],
+    ).toMatchObject({
+      field: 'steps[0].branch[0].when',
+      problem: expect.stringMatching(
+        /^can never be reached: every session of this scenario is offered Bash/,
+      ),
+    });
   });
 
   it('refuses steps the stop mode never reaches: after a question nobody answers, seats without subagents, after the first dispatch', async () => {

@@ -17,6 +17,8 @@ export interface SessionTools {
   readonly label: string;
   readonly stop: 'report' | 'first-dispatch' | 'complete' | 'at';
   readonly offered: ReadonlySet<string>;
+  /** The tools every session is offered (with `everySession`, fewer than `offered`). */
+  readonly everyOffered: ReadonlySet<string>;
   /** True when `offered` is every tool any session of the scenario can be offered. */
   readonly everySession: boolean;
 }
@@ -103,11 +105,12 @@ function visit(
           walk(arm.else, `${here}.else`, session, problems);
           continue;
         }
-        if (!reachable(arm.when, session)) {
+        const never = unreachable(arm.when, session);
+        if (never !== undefined) {
           if (session.everySession) {
             problems.push({
               field: `${here}.when`,
-              problem: `can never be reached: no session of this scenario is offered the tool it asks for (${[...session.offered].join(', ')} are)`,
+              problem: `can never be reached: ${never}`,
               fix: 'name a tool the sessions are offered, or remove the arm',
             });
           }
@@ -127,17 +130,22 @@ function visit(
 }
 
 /**
- * Whether a condition can hold in the session (only tool conditions decide).
- * Over every session's tools, a tool some session lacks may be missing in one.
+ * Why a condition can never hold in the session, if so (only tool conditions
+ * decide): a tool no session is offered, or the absence of one every session is.
  */
-function reachable(condition: Condition, session: SessionTools): boolean {
-  if (condition.kind === 'offered') {
-    return offeredName(condition.offered, session.offered) !== undefined;
+function unreachable(condition: Condition, session: SessionTools): string | undefined {
+  if (
+    condition.kind === 'offered' &&
+    offeredName(condition.offered, session.offered) === undefined
+  ) {
+    return `no session of this scenario is offered the tool it asks for (${[...session.offered].join(', ')} are)`;
   }
-  if (condition.kind === 'not' && condition.not.kind === 'offered') {
-    return (
-      session.everySession || offeredName(condition.not.offered, session.offered) === undefined
-    );
+  if (
+    condition.kind === 'not' &&
+    condition.not.kind === 'offered' &&
+    offeredName(condition.not.offered, session.everyOffered) !== undefined
+  ) {
+    return `every session of this scenario is offered ${condition.not.offered}`;
   }
-  return true;
+  return undefined;
 }
