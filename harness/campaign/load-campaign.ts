@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { isEvalsCampaign } from '../evals/evals-campaign-file.js';
 import { resolveVariant } from '../fixture/index.js';
@@ -198,6 +198,53 @@ function absoluteSource(spec: string, base: string): string {
  * before any fixture is built or any session starts. The first problem comes back as one
  * InputError naming the field and the fix.
  */
+/** A path with symlinks resolved where it exists (a missing path is read as written). */
+function realPathOf(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return path.resolve(file);
+  }
+}
+
+/**
+ * A replay campaign that lies inside the results directory it replays (the
+ * `replay.campaign.json` a recorded run writes) is part of that directory, which
+ * is untrusted input: it reads its arms' texts only from inside it (`./skills/<arm>`,
+ * as the run copied them). An arm naming a host directory or a git repository would
+ * have that copied into the new results directory and every session.
+ */
+function replayArmOutside(config: CampaignConfig, file: string): InputError | undefined {
+  if (config.replay === undefined) return undefined;
+  const base = path.dirname(file);
+  const results = realPathOf(path.resolve(base, config.replay));
+  const inside = (target: string) => target.startsWith(`${results}${path.sep}`);
+  if (!inside(realPathOf(file))) return undefined;
+  for (const [index, arm] of config.arms.entries()) {
+    const specs: [string, string][] =
+      typeof arm.skill === 'string'
+        ? [['skill', arm.skill]]
+        : arm.library === undefined
+          ? []
+          : [
+              ['library.source', arm.library.source],
+              ...Object.entries(arm.library.overrides).map(([skill, spec]): [string, string] => [
+                `library.overrides.${skill}`,
+                spec,
+              ]),
+            ];
+    for (const [field, spec] of specs) {
+      if (!spec.startsWith('git:') && inside(realPathOf(path.resolve(base, spec)))) continue;
+      return inputError(
+        `${file}: arms[${index}].${field}`,
+        `${spec} lies outside the results directory this campaign replays, and a replay campaign inside a results directory (untrusted input) reads its arms' texts only from there`,
+        `name the arm's copy in the results directory (./skills/${arm.name}), or replay from a campaign file of your own (replay: <results dir>)`,
+      );
+    }
+  }
+  return undefined;
+}
+
 export async function loadCampaign(
   file: string,
   overrides: CampaignOverrides,
@@ -207,6 +254,8 @@ export async function loadCampaign(
   if (!read.ok) return read;
   const config = read.value;
   const campaignDir = path.dirname(absolute);
+  const outside = replayArmOutside(config, absolute);
+  if (outside !== undefined) return err(outside);
 
   const sources = new Map(
     config.arms.map((arm, index) => [

@@ -21,6 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campaignSchema } from '../../harness/campaign/config-schema.js';
+import { loadCampaign } from '../../harness/campaign/load-campaign.js';
 import { loadRunRecordings } from '../../harness/campaign/run-recordings.js';
 import { calibrateFromRep } from '../../harness/campaign/scenario-calibrate.js';
 import { lintScenario } from '../../harness/campaign/scenario-lint.js';
@@ -168,6 +169,37 @@ describe('the default campaign offline, recorded and replayed (messages backend)
     expect(problem(unrecorded)).toEqual([
       expect.stringContaining('scripted:replay answers from a results directory: give "replay"'),
     ]);
+  });
+
+  it("refuses a replay campaign inside its results directory whose arms' texts lie outside it", async () => {
+    // The campaign file is part of the results directory, which is untrusted input: an arm
+    // naming a host directory would be copied into the new results directory, and into every
+    // session (a git source reads any repository of the machine).
+    const hostile = path.join(makeTempDir(), 'hostile');
+    cpSync(recorded, hostile, { recursive: true });
+    const file = path.join(hostile, 'replay.campaign.json');
+    const campaign = readJson<{ arms: { skill?: string }[] }>(file);
+    const host = makeTempDir();
+    writeFileSync(path.join(host, 'SKILL.md'), '# a host directory\n');
+    const refusal = async (skill: string) => {
+      writeFileSync(
+        file,
+        JSON.stringify({
+          ...campaign,
+          arms: campaign.arms.map((arm, index) => (index === 0 ? { ...arm, skill } : arm)),
+        }),
+      );
+      const loaded = await loadCampaign(file, { cwd: hostile });
+      return loaded.ok ? 'loaded' : `${loaded.error.input}: ${loaded.error.problem}`;
+    };
+    expect(await refusal(host)).toBe(
+      `${file}: arms[0].skill: ${host} lies outside the results directory this campaign replays, and a replay campaign inside a results directory (untrusted input) reads its arms' texts only from there`,
+    );
+    expect(await refusal('../../')).toMatch(/arms\[0\]\.skill: \.\.\/\.\.\/ lies outside/);
+    expect(await refusal(`git:${repoRoot}@HEAD:skills-under-test/sdd-released`)).toMatch(
+      /arms\[0\]\.skill: git:.* lies outside/,
+    );
+    expect(await refusal('./skills/red')).toBe('loaded');
   });
 
   it('makes a rep indeterminate, naming the turn, where a fixture file changed since the recording', async () => {
