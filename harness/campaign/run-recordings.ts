@@ -8,13 +8,14 @@
  * out (its replayed rep comes out indeterminate: no recording of it).
  */
 import path from 'node:path';
-import { readRegularText } from '../lib/contained-file.js';
+import { readRegularFile, readRegularText } from '../lib/contained-file.js';
 import { describeError } from '../lib/describe-error.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import type { Brain } from '../model-server/index.js';
 import { type Recording, recordingOf } from '../model-server/replay/recording.js';
 import { readSessionTranscript } from '../score/transcripts/read-transcript.js';
+import { MAX_TRANSCRIPT_BYTES } from '../score/transcripts/transcript-input.js';
 import { REPLAY_POLICY } from './config-schema.js';
 import { readLedger } from './ledger.js';
 import { recordedRepDirProblem } from './results-dir.js';
@@ -63,7 +64,7 @@ export async function loadRunRecordings(
     const file = path.join(repDir, REP_FILES.transcript);
     let text: string;
     try {
-      text = await readRegularText(file);
+      text = (await readRegularFile(file, MAX_TRANSCRIPT_BYTES)).toString('utf8');
     } catch (error) {
       unreadable.push(`${line.id}: ${describeError(error)}`);
       continue;

@@ -35,6 +35,7 @@ import { copyDataTree, irregularEntryIn } from '../lib/data-tree.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { packageRoot } from '../lib/package-root.js';
 import { err, ok, type Result } from '../lib/result.js';
+import { loadPolicyFile } from '../model-server/data-policy/load-policy.js';
 import { isPolicyName } from '../model-server/index.js';
 import { listScenarioIds, resolveScenarioDir } from '../score/load-scenario.js';
 import { repScoreSchema } from '../score/score-rep.js';
@@ -195,6 +196,18 @@ export async function calibrateFromRep(
         '',
       ].join('\n'),
     );
+    // What lint would refuse is never written: the transcript is read as the replay reads it
+    // (a recognised format, at most the readers' size).
+    const replayable = await loadPolicyFile(path.join(staging, files.policy), name);
+    if (!replayable.ok) {
+      return err(
+        inputError(
+          '--from',
+          `${repDir} cannot be replayed: ${replayable.error.problem}`,
+          'calibrate a rep whose files redgreen wrote, or rerun it',
+        ),
+      );
+    }
     for (const entry of await readdir(staging)) {
       await rename(path.join(staging, entry), path.join(policiesDir, entry));
     }

@@ -12,9 +12,11 @@ import {
   chmodSync,
   cpSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
+  truncateSync,
   writeFileSync,
 } from 'node:fs';
 import os from 'node:os';
@@ -25,6 +27,7 @@ import { loadCampaign } from '../../harness/campaign/load-campaign.js';
 import { loadRunRecordings } from '../../harness/campaign/run-recordings.js';
 import { calibrateFromRep } from '../../harness/campaign/scenario-calibrate.js';
 import { lintScenario } from '../../harness/campaign/scenario-lint.js';
+import { MAX_TRANSCRIPT_BYTES } from '../../harness/score/transcripts/transcript-input.js';
 import { repoRoot, runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { defaultCampaign, readJson, repLines, runCampaignCli } from './support.js';
@@ -354,20 +357,31 @@ describe('the default campaign offline, recorded and replayed (messages backend)
         must: 'fail',
         failing: ['first-dispatch'],
       });
+    // A transcript larger than the readers read (a sparse file: no disk is used) is neither
+    // calibrated (lint could not load it) nor read whole by a replay.
+    const huge = path.join(tampered, 'reps/red/s1-rep2/transcript.jsonl');
+    truncateSync(huge, MAX_TRANSCRIPT_BYTES + 1);
     const refusals = await Promise.all([
       fromTampered('reps/red/s1-rep1'),
       fromTampered('reps/green/s1-rep1'),
+      fromTampered('reps/red/s1-rep2'),
     ]);
     expect(refusals.map((one) => (one.ok ? 'written' : one.error.problem))).toEqual([
       `${transcript} is a symlink, which a results directory redgreen wrote never holds`,
       `${path.join(skillCopy, 'notes.md')} is a symlink, which a results directory redgreen wrote never holds`,
+      expect.stringMatching(/^\S+\/reps\/red\/s1-rep2 cannot be replayed: .*(larger|exceeds|over)/),
     ]);
+    expect(
+      readdirSync(path.join(scenarioDir, 'policies')).filter((one) => one.startsWith('.')),
+    ).toEqual([]);
     const recordings = await loadRunRecordings(tampered, 'replay');
     if (!recordings.ok) throw new Error(recordings.error.problem);
     expect(recordings.value.recordings.has('red/s1-rep1')).toBe(false);
-    expect(recordings.value.recordings.has('red/s1-rep2')).toBe(true);
+    expect(recordings.value.recordings.has('red/s1-rep2')).toBe(false);
+    expect(recordings.value.recordings.has('green/s1-rep2')).toBe(true);
     expect(recordings.value.unreadable).toEqual([
       `red/s1-rep1: ${transcript} is a symlink (not followed)`,
+      `red/s1-rep2: ${huge} is larger than ${MAX_TRANSCRIPT_BYTES} bytes`,
     ]);
   }, 240_000);
 });
