@@ -87,6 +87,16 @@ export async function calibrateFromRep(
       ),
     );
   }
+  if (scenario.value.config.calibration === undefined) {
+    // A calibration holds a must-pass and a must-fail run, so one rep cannot start one.
+    return err(
+      inputError(
+        scenario.value.compiled.file,
+        'has no calibration yet, and a calibration needs a must-pass and a must-fail run, so one rep cannot start it',
+        'add a calibration with one of each (README: Writing scenarios; scenario new --skill writes two policy files), then calibrate recorded reps into it',
+      ),
+    );
+  }
   if (score.verdict === 'indeterminate') {
     return err(
       inputError(

@@ -336,6 +336,25 @@ describe('the default campaign offline, recorded and replayed (messages backend)
       `s1 is one of redgreen's own scenarios (${path.join(repoRoot, 'scenarios/s1')}), which calibrate does not change`,
     ]);
 
+    // A scenario without calibration yet is refused before anything is written: one rep
+    // cannot start a calibration, which needs a must-pass and a must-fail run.
+    const bare = path.join(makeTempDir(), 's1');
+    cpSync(path.join(repoRoot, 'scenarios/s1'), bare, { recursive: true });
+    const { calibration: _calibration, ...uncalibrated } = readJson<Record<string, unknown>>(
+      path.join(bare, 'scenario.json'),
+    );
+    writeFileSync(path.join(bare, 'scenario.json'), JSON.stringify(uncalibrated));
+    const uncalibratedRefusal = await calibrateFromRep({
+      scenario: bare,
+      scenariosDirs: [],
+      from: path.join(recorded, 'reps/green/s1-rep1'),
+      must: 'pass',
+    });
+    expect(uncalibratedRefusal.ok ? 'written' : uncalibratedRefusal.error.problem).toMatch(
+      /^has no calibration yet, and a calibration needs a must-pass and a must-fail run/,
+    );
+    expect(readdirSync(bare).includes('policies')).toBe(false);
+
     // A results directory is untrusted input: a symlink in the rep, or in the run's skill
     // copy, is refused (it would become part of the scenario); a replay of it leaves the rep
     // unrecorded rather than read through the link.
