@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { z } from 'zod';
 import {
   buildFixture,
   type FixtureFingerprint,
@@ -11,6 +12,7 @@ import { writeFileAtomic } from '../lib/atomic-write.js';
 import { sha256Hex } from '../lib/hash.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { harnessVersion } from '../lib/package-root.js';
+import { readJson } from '../lib/read-json.js';
 import { removeTree } from '../lib/remove-tree.js';
 import { err, ok, type Result } from '../lib/result.js';
 import {
@@ -20,7 +22,7 @@ import {
   readCampaignRecord,
 } from './campaign-record.js';
 import { campaignIdentity } from './identity.js';
-import { createLedger, readLedger } from './ledger.js';
+import { createLedger, type LedgerRepLine, readLedger } from './ledger.js';
 import { type ComposedLibrary, composeLibrary } from './library-source.js';
 import type { ResolvedArm, ResolvedCampaign } from './load-campaign.js';
 import type { ModelAxis } from './model-axis.js';
@@ -33,13 +35,14 @@ import {
   adoptLandedReps,
   checkFreshOutput,
   lockResultsDir,
+  recordedRepDirProblem,
   removePartialRepDirs,
   repairLedgerTail,
   repsTreeProblem,
 } from './results-dir.js';
-import { EVALS_DIR, type ResultsLayout, resultsLayout } from './results-layout.js';
+import { EVALS_DIR, REP_FILES, type ResultsLayout, resultsLayout } from './results-layout.js';
 import { isShippedScenario } from './scenario-entry.js';
-import { changedScenarios, describeChange } from './scenario-identity.js';
+import { changedScenarios, describeChange, shortScenarioHash } from './scenario-identity.js';
 import { materialiseSkill } from './skill-source.js';
 import { directoryTreeId } from './tree-id.js';
 import { createWorkRoot, removeStaleWorkRoots } from './work-root.js';
@@ -526,7 +529,57 @@ async function sameIdentity(
       ),
     );
   }
+  const otherwise = await repsScoredOtherwise(layout, ledger.value.reps.values(), scenarios);
+  if (otherwise.length > 0) {
+    return err(
+      inputError(
+        '--resume',
+        `recorded reps of ${layout.root} were scored with another version of their scenario than campaign.json and the files now say (${otherwise.join('; ')}), as an interrupted \`redgreen score\` leaves them; its new reps would be scored with other checks than those`,
+        `rescore the recorded reps with the files as they are now first (\`redgreen score ${layout.root}\`), then resume; or start a new run with --out`,
+      ),
+    );
+  }
   return ok(undefined);
+}
+
+/**
+ * The recorded reps whose score.json says they were scored with another
+ * scenario hash than the current one (`green/s1-rep1: scenario 1234abcd5678`).
+ * A rep with no readable score or none recorded is left out: a resume reruns
+ * a damaged rep, and a score from before scenario identity says nothing.
+ */
+async function repsScoredOtherwise(
+  layout: ResultsLayout,
+  reps: Iterable<LedgerRepLine>,
+  scenarios: readonly ResolvedScenario[],
+): Promise<string[]> {
+  const found: string[] = [];
+  for (const line of reps) {
+    const current = scenarios.find((scenario) => scenario.id === line.scenario)?.sha256;
+    if (current === undefined || (await recordedRepDirProblem(layout.root, line)) !== undefined) {
+      continue;
+    }
+    const scoredWith = await recordedScenarioHash(
+      path.join(layout.root, line.dir, REP_FILES.score),
+    );
+    if (scoredWith !== undefined && scoredWith !== current) {
+      found.push(`${line.id}: scenario ${shortScenarioHash(scoredWith)}`);
+    }
+  }
+  return found;
+}
+
+const scoredWithOnlySchema = z.looseObject({
+  scoredWith: z.looseObject({ scenario: z.string() }).optional(),
+});
+
+/** The scenario hash a score.json records, or undefined when it records none or cannot be read. */
+async function recordedScenarioHash(file: string): Promise<string | undefined> {
+  try {
+    return scoredWithOnlySchema.parse(await readJson(file)).scoredWith?.scenario;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -112,6 +112,16 @@ describe('scenario identity and the rescoring audit trail', () => {
     const identity = readJson<{ identity: string }>(path.join(out, 'campaign.json')).identity;
     expect(identity).not.toBe(recorded.identity);
 
+    // A rep whose score.json names another version than campaign.json (an interrupted rescore) refuses a resume too.
+    const repScore = path.join(out, 'reps/green/s1-rep1/score.json');
+    const rescoredText = readFileSync(repScore, 'utf8');
+    writeFileSync(repScore, rescoredText.replace(newHash, runHash));
+    const mixed = await runCampaignCli(['--resume', out, '--reps', '2', '--dry-run']);
+    expect(mixed.exitCode).toBe(2);
+    expect(mixed.stderr).toContain(`green/s1-rep1: scenario ${runHash.slice(0, 12)}`);
+    expect(mixed.stderr).toContain(`redgreen score ${out}`);
+    writeFileSync(repScore, rescoredText);
+
     // Rescored first, the resume is accepted and both reps read the same checks.
     const resumed = await runCampaignCli(['--resume', out, '--reps', '2', '--no-report']);
     expect(resumed.exitCode, resumed.stderr).toBe(0);
