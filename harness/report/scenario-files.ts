@@ -68,6 +68,34 @@ export function isMixed(files: ScenarioFiles): boolean {
   return files.scoredWith.length > 1;
 }
 
+/** The recorded versions of a scenario: campaign.json's and those its reps say they were scored with. */
+function recordedVersions(files: ScenarioFiles): Set<string> {
+  const versions = new Set<string>();
+  if (files.sha256 !== null) versions.add(files.sha256);
+  for (const group of files.scoredWith) if (group.sha256 !== null) versions.add(group.sha256);
+  return versions;
+}
+
+/**
+ * The scenarios whose reps, or their reps and campaign.json, name two or
+ * more versions (an interrupted rescore, a hand-edited or merged directory):
+ * no gate is decided on them. Reps from before scenario identity (no hash)
+ * beside hashed ones are shown as mixed but do not block the gate.
+ */
+export function versionConflicts(scenarios: readonly ScenarioFiles[]): ScenarioFiles[] {
+  return scenarios.filter((files) => recordedVersions(files).size > 1);
+}
+
+/** `s1 (campaign.json 9d311da70ad4; reps 9d311da70ad4: 3, b6c864778257: 1)`: the versions of a conflict. */
+export function conflictText(files: ScenarioFiles): string {
+  const reps = files.scoredWith.flatMap((group) =>
+    group.sha256 === null ? [] : [`${shortScenarioHash(group.sha256)}: ${group.reps}`],
+  );
+  const recorded =
+    files.sha256 === null ? '' : `campaign.json ${shortScenarioHash(files.sha256)}; `;
+  return `${files.id} (${recorded}reps ${reps.join(', ')})`;
+}
+
 /** `rescored with scenario 1234abcd5678 on 2026-12-02 (4 reps)`: what one scenario's reps were scored with. */
 export function scoredWithText(files: ScenarioFiles): string {
   if (files.scoredWith.length === 0) return 'no rep recorded';

@@ -16,7 +16,7 @@ import type {
   RepRow,
   ResultsModel,
 } from './results-schema.js';
-import { scenarioFiles } from './scenario-files.js';
+import { conflictText, scenarioFiles, versionConflicts } from './scenario-files.js';
 import { seatToolSummary } from './seat-tools.js';
 import {
   bootstrapInterval,
@@ -402,6 +402,11 @@ export function summariseResults(loaded: LoadedResults): ResultsModel {
     record.arms.map((arm) => arm.name),
   );
   const subset = subsetOf(record);
+  const scenarios = scenarioFiles(
+    record,
+    loaded.reps.map((rep) => ({ scenario: rep.meta.scenario, score: rep.score })),
+  );
+  const conflicts = versionConflicts(scenarios);
   const decision = withAdjudication(
     onSubset(gateDecision(gates, cells, loaded.missing, evaluateGateOnModels), subset),
     adjudicated,
@@ -439,10 +444,7 @@ export function summariseResults(loaded: LoadedResults): ResultsModel {
               .join('')}`,
       tree: arm.tree,
     })),
-    scenarios: scenarioFiles(
-      record,
-      loaded.reps.map((rep) => ({ scenario: rep.meta.scenario, score: rep.score })),
-    ),
+    scenarios,
     observationColumns: [...new Set(rows.flatMap((row) => Object.keys(row.observations)))],
     legend: legendOf(loaded, rows),
     complete: loaded.missing.length === 0,
@@ -455,14 +457,21 @@ export function summariseResults(loaded: LoadedResults): ResultsModel {
     ...(axis === null ? {} : { models: axis.models, interaction: axis.interaction }),
     ...(subset === null ? {} : { subset }),
     gates:
-      record.shard === null
-        ? decision
-        : {
+      record.shard !== null
+        ? {
             ...decision,
             outcome: 'undecided',
             exitCode: 2,
             why: `this is shard ${record.shard.index}/${record.shard.count} of the campaign: merge the shards (redgreen merge) before gating`,
-          },
+          }
+        : conflicts.length > 0
+          ? {
+              ...decision,
+              outcome: 'undecided',
+              exitCode: 2,
+              why: `reps were scored with different versions of their scenario, ${conflicts.map(conflictText).join(', ')}: rescore them all with its current files (redgreen score <dir>) before gating`,
+            }
+          : decision,
     reps: rows,
     ...(judge === undefined ? {} : { judge }),
     ...(adjudicated === 0 ? {} : { adjudicated }),

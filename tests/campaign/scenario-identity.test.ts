@@ -120,6 +120,12 @@ describe('scenario identity and the rescoring audit trail', () => {
     expect(mixed.exitCode).toBe(2);
     expect(mixed.stderr).toContain(`green/s1-rep1: scenario ${runHash.slice(0, 12)}`);
     expect(mixed.stderr).toContain(`redgreen score ${out}`);
+    // …and no gate is decided on it (campaign.json says one version, a rep another).
+    const mixedGate = await runCli(['gate', out, '--allow-no-gates']);
+    expect(mixedGate.exitCode).toBe(2);
+    expect(mixedGate.stdout).toContain(
+      `different versions of their scenario, s1 (campaign.json ${newHash.slice(0, 12)}; reps ${runHash.slice(0, 12)}: 1)`,
+    );
     writeFileSync(repScore, rescoredText);
 
     // Rescored first, the resume is accepted and both reps read the same checks.
