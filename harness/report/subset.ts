@@ -81,7 +81,7 @@ export function requiringAllGates<
         model.subset.droppedGates === null
           ? 'the gates about the cells it leaves out'
           : plural(model.subset.droppedGates.length, 'gate')
-      } of the campaign file were not evaluated; run the whole campaign (or merge the subsets' shards) to gate it`,
+      } of the campaign file were not evaluated; run the whole campaign, without --only, to gate it (merge refuses directories of different subsets)`,
     },
   };
 }

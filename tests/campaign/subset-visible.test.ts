@@ -109,7 +109,7 @@ describe('a subset run (run --only) is visible wherever a gate outcome is', () =
     const json = gateJsonSchema.parse(JSON.parse(strict.stdout));
     expect(json.outcome).toBe('undecided');
     expect(json.why).toMatch(
-      /^--require-all-gates: this run is a subset .* 2 gates of the campaign file were not evaluated/,
+      /^--require-all-gates: this run is a subset .* 2 gates of the campaign file were not evaluated; run the whole campaign, without --only, to gate it/,
     );
   });
 
