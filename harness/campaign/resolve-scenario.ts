@@ -18,7 +18,7 @@ import { type CompiledScenario, loadScenarioDir } from '../score/load-scenario.j
 import type { Facts } from '../score/placeholders.js';
 import type { ScenarioShell } from '../score/scenario-schema.js';
 import { sessionStopOf } from '../score/stop-mode.js';
-import { scenarioToolNames } from '../session/session-tool-table.js';
+import { recordedScenarioToolNames, scenarioToolNames } from '../session/session-tool-table.js';
 import {
   loadPromptTemplate,
   type PromptTemplate,
@@ -63,8 +63,13 @@ export async function resolveScenarioIn(
   if (!policyFiles.ok) return policyFiles;
   const compiled = loadScenarioDir(dir, {
     knownPolicies: [...policyNames, ...policyFiles.value.keys()],
+    // A scenario without a calibration is one `redgreen check` scores: its checks may name the
+    // tools of sessions recorded elsewhere (TodoWrite, Codex's apply_patch) as well.
     sessionTools: (scenario) =>
-      scenarioToolNames(sessionStopOf(scenario.stop).mode, scenario.tools),
+      (scenario.calibration === undefined ? recordedScenarioToolNames : scenarioToolNames)(
+        sessionStopOf(scenario.stop).mode,
+        scenario.tools,
+      ),
   });
   if (!compiled.ok) return compiled;
   const { config, file } = compiled.value;

@@ -74,7 +74,7 @@ export interface LoadOptions {
    * tool checks and tool event selectors are unchecked when undefined.
    */
   readonly sessionTools?:
-    | ((scenario: Pick<ScenarioShell, 'stop' | 'tools'>) => readonly string[])
+    | ((scenario: Pick<ScenarioShell, 'stop' | 'tools' | 'calibration'>) => readonly string[])
     | undefined;
 }
 

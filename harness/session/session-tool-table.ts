@@ -114,6 +114,66 @@ export function scenarioToolNames(stop: StopMode, changes?: ToolChanges | undefi
   ];
 }
 
+/**
+ * Tool names a session recorded elsewhere may hold beyond what redgreen's own
+ * sessions are offered: the rest of Claude Code's tools (the Agent SDK's tool
+ * inputs, and the older names session logs keep), and the names the
+ * transcript readers keep from Codex (its shell, spawn and message tools read
+ * as Bash, Agent and SendMessage; these stay as Codex wrote them).
+ */
+export const RECORDED_TOOL_NAMES: readonly string[] = [
+  // Claude Code
+  'MultiEdit',
+  'LS',
+  'NotebookRead',
+  'TodoWrite',
+  'TodoRead',
+  'BashOutput',
+  'KillShell',
+  'KillBash',
+  'TaskCreate',
+  'TaskGet',
+  'TaskUpdate',
+  'TaskList',
+  'TaskOutput',
+  'TaskStop',
+  'EnterPlanMode',
+  'ExitPlanMode',
+  'EnterWorktree',
+  'ExitWorktree',
+  'WebFetch',
+  'WebSearch',
+  'SlashCommand',
+  'ListMcpResourcesTool',
+  'ReadMcpResourceTool',
+  'CronCreate',
+  'CronDelete',
+  'CronList',
+  'Monitor',
+  // Codex CLI
+  'apply_patch',
+  'update_plan',
+  'view_image',
+  'wait',
+  'wait_agent',
+  'close_agent',
+  'request_user_input',
+];
+
+/**
+ * What the tool checks of a scenario redgreen does not calibrate may name (one
+ * `redgreen check` scores against sessions recorded elsewhere): the names of
+ * scenarioToolNames and those of RECORDED_TOOL_NAMES, so a check on a real
+ * session's TodoWrite or apply_patch loads while a typo ("Wrte") is still
+ * refused.
+ */
+export function recordedScenarioToolNames(
+  stop: StopMode,
+  changes?: ToolChanges | undefined,
+): string[] {
+  return [...new Set([...scenarioToolNames(stop, changes), ...RECORDED_TOOL_NAMES])];
+}
+
 /** Why a scenario's tool changes cannot run on a backend, or undefined. */
 export function toolChangesProblem(
   backend: BackendName,

@@ -63,6 +63,23 @@ describe('tool names a check may name', () => {
     expect(await withCheck({ verb: 'tool-not-called', tool: 'mcp_github' })).toMatch(/is no tool/);
   });
 
+  it("takes a recorded session's tool names in a scenario without a calibration (one check scores), still refusing a typo", async () => {
+    const checkOnly = (check: Record<string, unknown>) =>
+      loadChangedScenario('s1', (scenario) => {
+        delete scenario.calibration;
+        (scenario.checks as { post: unknown[] }).post.push({ id: 'extra', ...check });
+      });
+    expect(await checkOnly({ verb: 'tool-called', tool: 'TodoWrite' })).toBe('loads');
+    expect(await checkOnly({ verb: 'tool-not-called', tool: 'apply_patch' })).toBe('loads');
+    expect(await checkOnly({ verb: 'tool-called', tool: 'TodoWirte' })).toMatch(
+      /"TodoWirte" is no tool .*did you mean "TodoWrite"\?/,
+    );
+    // Planted negative: a scenario redgreen calibrates runs its own sessions, which are offered neither.
+    expect(await withCheck({ verb: 'tool-called', tool: 'TodoWrite' })).toMatch(
+      /"TodoWrite" is no tool a session of this scenario is offered/,
+    );
+  });
+
   it('did-you-mean finds a case slip or a near miss, and nothing far', () => {
     expect(closestMatch('write', ['Read', 'Write'])).toBe('Write');
     expect(closestMatch('Wrte', ['Read', 'Write'])).toBe('Write');
