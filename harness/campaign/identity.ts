@@ -85,6 +85,10 @@ export function sessionIdentity(inputs: IdentityInputs): string {
         ...(scenario.config.instructions === undefined
           ? {}
           : { instructions: scenario.config.instructions }),
+        // The parts of the fixture's .claude/ the session is given (their content is the fixture's).
+        ...(scenario.config.claudeDir === undefined
+          ? {}
+          : { claudeDir: scenario.config.claudeDir }),
         // The scripted user's answers change the session; absent, identities stay as they were.
         ...(scenario.config.user === undefined ? {} : { user: scenario.config.user }),
       })),

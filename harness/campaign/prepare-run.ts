@@ -15,6 +15,8 @@ import { harnessVersion } from '../lib/package-root.js';
 import { readJson } from '../lib/read-json.js';
 import { removeTree } from '../lib/remove-tree.js';
 import { err, ok, type Result } from '../lib/result.js';
+import { givesProjectSkills } from '../score/claude-dir.js';
+import { PROJECT_SKILLS_DIR, readProjectSkills } from '../session/project-skills.js';
 import {
   type CampaignRecord,
   campaignRecordSchema,
@@ -205,6 +207,23 @@ async function buildVariants(
             'name a file the fixture writes (a tracked file or a layout file), or add it to the recipe',
           ),
         );
+      }
+      if (givesProjectSkills(scenario.config.claudeDir)) {
+        const given = await readProjectSkills(dir);
+        const problem =
+          given.problems[0] ??
+          (given.skills.length === 0
+            ? `holds no ${PROJECT_SKILLS_DIR}/<name>/SKILL.md`
+            : undefined);
+        if (problem !== undefined) {
+          return err(
+            inputError(
+              `${scenario.compiled.file}: claudeDir`,
+              `gives the session the project skills of fixture ${key}, which ${problem.startsWith('holds') ? problem : `cannot be read: ${problem}`}`,
+              `add regular files ${PROJECT_SKILLS_DIR}/<name>/SKILL.md to the recipe, or drop "skills" from claudeDir`,
+            ),
+          );
+        }
       }
       variants.set(key, { dir, fingerprint: built.value, snapshot: await takeSnapshot(dir) });
     }

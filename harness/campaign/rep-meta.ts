@@ -116,6 +116,15 @@ export const repMetaSchema = z
       .optional(),
     /** The project instruction files the session was given (paths in the repository, content hashes). */
     instructions: z.array(z.object({ path: z.string(), sha256: z.string() }).strict()).optional(),
+    /** The fixture's `.claude/` files the scenario opted in to and the session was given (claudeDir). */
+    claudeDir: z
+      .object({
+        skills: z.array(
+          z.object({ name: z.string(), path: z.string(), sha256: z.string() }).strict(),
+        ),
+      })
+      .strict()
+      .optional(),
     /** How many times the API key was found (and replaced) in what the session produced. */
     secretRedactions: z.number().int().nonnegative(),
     /** `readable`, or what git could not do with the repository after the session (a session may damage it). */

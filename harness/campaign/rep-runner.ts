@@ -14,6 +14,7 @@ import { childrenStoppedFromOutside, lastOutsideSignal } from '../lib/outside-si
 import { harnessVersion } from '../lib/package-root.js';
 import { openDirectoriesToOwner, openToReaders, removeTree } from '../lib/remove-tree.js';
 import { brainFailureIn } from '../model-server/index.js';
+import { givesProjectSkills } from '../score/claude-dir.js';
 import type { Facts } from '../score/placeholders.js';
 import { formatReplyFile } from '../score/reply-file.js';
 import type { RepScore } from '../score/score-rep.js';
@@ -23,6 +24,7 @@ import { readTranscript } from '../score/transcripts/claude-messages.js';
 import { confinedGitRunner } from '../session/confined-git.js';
 import type { InstalledLibrary } from '../session/installed-library.js';
 import type { ProjectInstruction } from '../session/project-instructions.js';
+import { type ProjectSkill, readProjectSkills } from '../session/project-skills.js';
 import type { Sandbox } from '../session/sandbox.js';
 import { SecretRedactor } from '../session/secret-redactor.js';
 import type { ToolChanges } from '../session/session-tool-table.js';
@@ -194,6 +196,10 @@ export async function runRep(
         : await fixtureChanges(repo, variant.snapshot, context.sandbox);
     const given = await readInstructions(repo, scenario.config.instructions);
     const instructions = given.files;
+    // The fixture's project skills reach the session only when the scenario opts in (claudeDir).
+    const projectSkills = givesProjectSkills(scenario.config.claudeDir)
+      ? await readProjectSkills(repo)
+      : undefined;
     const prompt = scenario.prompt.render({
       // A baseline arm names no skill: `{{#if skillDir}}` leaves the skill's words out.
       skillDir: skill.none === true ? '' : skillDir,
@@ -215,6 +221,7 @@ export async function runRep(
                 `the library's SessionStart hook changed the fixture (${hookChanges.slice(0, 5).join(', ')}${hookChanges.length > 5 ? ', …' : ''}): its changes would be scored as the session's`,
               ]),
           ...given.problems,
+          ...(projectSkills?.problems ?? []),
         ],
       },
     };
@@ -237,6 +244,7 @@ export async function runRep(
             user: scenario.config.user,
             library: installed?.library,
             instructions,
+            projectSkills: projectSkills?.skills,
             tools: scenario.config.tools,
           });
     if (
@@ -360,6 +368,17 @@ export async function runRep(
               sha256: sha256Hex(file.text),
             })),
           }),
+      ...(projectSkills === undefined
+        ? {}
+        : {
+            claudeDir: {
+              skills: projectSkills.skills.map((skill) => ({
+                name: skill.name,
+                path: skill.file,
+                sha256: skill.sha256,
+              })),
+            },
+          }),
       secretRedactions: redactor.count,
       repositoryAfterSession: repositoryAfterSession(after),
       transcriptMalformedLines: read.malformed.length,
@@ -423,6 +442,7 @@ async function runSession(
     readonly user: ScriptedUser | undefined;
     readonly library: InstalledLibrary | undefined;
     readonly instructions: readonly ProjectInstruction[] | undefined;
+    readonly projectSkills: readonly ProjectSkill[] | undefined;
     readonly tools: ToolChanges | undefined;
   },
 ): Promise<SessionRecord> {
@@ -450,6 +470,7 @@ async function runSession(
       user: rep.user,
       library: rep.library,
       instructions: rep.instructions,
+      projectSkills: rep.projectSkills,
       tools: rep.tools,
       transcript,
       engineLog: engineLog.append,

@@ -24,6 +24,7 @@
 import { z } from 'zod';
 import { judgeSpecSchema } from '../judge/judge-spec.js';
 import { type CheckInput, checkSchema, checkSchemaWith } from './check-schema.js';
+import { claudeDirSchema } from './claude-dir.js';
 import { EXTRACTOR_KINDS, extractorSpecSchema } from './extractors/index.js';
 import { planCatalogueSchema } from './extractors/plan-context.js';
 import { nameSchema, nonBlank, regexSource, repoPathSchema } from './param-types.js';
@@ -180,6 +181,14 @@ export const scenarioShellSchema = z
      * the fixture's `.claude/` is ever loaded.
      */
     instructions: z.array(repoPathSchema).min(1).optional(),
+    /**
+     * The parts of the fixture's `.claude/` the session is given (opt-in;
+     * absent: none of it reaches the session). `skills`: its project skills,
+     * `.claude/skills/<name>/SKILL.md`, offered through the Skill tool as the
+     * engine offers a project's. Settings, hooks, status line and permissions
+     * are refused (claude-dir.ts).
+     */
+    claudeDir: claudeDirSchema.optional(),
     /** `stop: complete` only: answers to the questions the session asks the human (scripted-user.ts). */
     user: scriptedUserSchema.optional(),
     plans: planCatalogueSchema.default({}),

@@ -12,11 +12,12 @@ import { claudeCodeRefusalHook } from './claude-code-refusals.js';
 import { seatWatchFor } from './claude-code-seat-watch.js';
 import { ClaudeCodeUser } from './claude-code-user.js';
 import { eventStopRule } from './dispatch-capture.js';
-import { claudeCodeEnvironment, privateDirsOf } from './engine-env.js';
+import { claudeCodeEnvironment, configDirOf, privateDirsOf } from './engine-env.js';
 import { type EngineProcess, spawnEngineInOwnGroup } from './engine-process.js';
 import { engineWritesHandOver } from './engine-writes.js';
 import type { InstalledLibrary } from './installed-library.js';
 import { instructionsReminder } from './project-instructions.js';
+import { installProjectSkills } from './project-skills.js';
 import { combinedHooks } from './query-hooks.js';
 import { apiReportedModel } from './reported-model.js';
 import { handedOverSessions, type Sandbox } from './sandbox.js';
@@ -256,11 +257,20 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
           : request.stop === 'first-dispatch'
             ? new ClaudeCodeCapture()
             : undefined;
+      const library = request.library;
+      const projectSkills = request.projectSkills ?? [];
+      // Opted-in project skills go to the engine's private config directory and are loaded as
+      // the `user` source's: the `project` source would also read the fixture's settings files
+      // (their hooks, status line and permissions: fixture code run by the engine, unconfined).
+      if (projectSkills.length > 0) await installProjectSkills(configDirOf(dirs), projectSkills);
+      const listedSkills = [
+        ...projectSkills.map((skill) => skill.name),
+        ...(library?.skills.map((skill) => skill.name) ?? []),
+      ];
       const tools = claudeCodeTools(request.stop, {
-        library: request.library !== undefined,
+        library: listedSkills.length > 0,
         changes: request.tools,
       });
-      const library = request.library;
       const prompt =
         request.instructions === undefined || request.instructions.length === 0
           ? request.prompt
@@ -288,7 +298,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
               maxRetries: options.maxRetries,
               runtimeDir: request.runtimeDir,
             }),
-            settingSources: [],
+            settingSources: projectSkills.length > 0 ? ['user'] : [],
             // A complete session keeps its transcripts (in the private HOME): the engine
             // resumes a subagent (SendMessage) from its transcript on disk.
             persistSession: request.stop === 'complete',
@@ -299,10 +309,9 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
             // A library arm: its plugin, and exactly its skills listed (not the engine's own).
             ...(library === undefined
               ? {}
-              : {
-                  plugins: [{ type: 'local' as const, path: library.root }],
-                  skills: library.skills.map((skill) => skill.name),
-                }),
+              : { plugins: [{ type: 'local' as const, path: library.root }] }),
+            // Exactly the installed and opted-in skills listed (not the engine's own).
+            ...(listedSkills.length === 0 ? {} : { skills: listedSkills }),
             permissionMode: 'dontAsk',
             maxTurns: request.limits.maxTurns,
             model: request.model.id,
@@ -416,14 +425,20 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
           capturedDispatch: null,
         };
       }
-      const missing = library === undefined ? [] : notLoaded(library, loaded);
+      const missing = [
+        ...(library === undefined ? [] : notLoaded(library, loaded)),
+        ...projectSkills
+          .map((skill) => skill.name)
+          .filter((name) => !(loaded?.skills ?? []).includes(name))
+          .map((name) => `project skill ${name}`),
+      ];
       if (missing.length > 0) {
         return {
           ...base,
           status: {
             kind: 'indeterminate',
             stage: 'engine',
-            reason: `the engine did not load the installed skills library (missing: ${missing.join(', ')})`,
+            reason: `the engine did not load the installed skills (missing: ${missing.join(', ')})`,
           },
           finalReply: lastAssistantText,
           stopReason: null,

@@ -15,6 +15,11 @@ export function privateDirsOf(privateDir: string): PrivateDirs {
   return { home: path.join(privateDir, 'home'), tmp: path.join(privateDir, 'tmp') };
 }
 
+/** The engine's config directory in a session's private HOME (CLAUDE_CONFIG_DIR). */
+export function configDirOf(dirs: PrivateDirs): string {
+  return path.join(dirs.home, '.claude');
+}
+
 /**
  * The Claude Code engine's whole environment, built from an allowlist: a
  * private HOME, config dir and TMPDIR, the model endpoint (provider-env.ts:
@@ -37,7 +42,7 @@ export function claudeCodeEnvironment(options: {
   const env: Record<string, string> = {
     PATH: SESSION_PATH,
     HOME: dirs.home,
-    CLAUDE_CONFIG_DIR: path.join(dirs.home, '.claude'),
+    CLAUDE_CONFIG_DIR: configDirOf(dirs),
     TMPDIR: dirs.tmp,
     // The engine's own temp and socket directories, named so it never falls back to /tmp.
     CLAUDE_CODE_TMPDIR: dirs.tmp,

@@ -51,6 +51,24 @@ export const SKILL_LISTING_HEADER =
   'The following skills are available for use with the Skill tool:';
 export const SKILL_BASE_DIRECTORY = 'Base directory for this skill:';
 
+/**
+ * The skills a session is offered as one listing: the project's own (bare
+ * names, project-skills.ts) before its library's; the library itself when
+ * there are no project skills, undefined when there is neither.
+ */
+export function withProjectSkills(
+  library: InstalledLibrary | undefined,
+  project: readonly InstalledSkill[] | undefined,
+): InstalledLibrary | undefined {
+  if (project === undefined || project.length === 0) return library;
+  return {
+    pluginName: library?.pluginName ?? '',
+    root: library?.root ?? '',
+    skills: [...project, ...(library?.skills ?? [])],
+    sessionStart: library?.sessionStart ?? [],
+  };
+}
+
 /** The listing's lines, as the engine writes them. */
 export function skillListing(library: InstalledLibrary): string {
   return [

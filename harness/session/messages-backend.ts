@@ -5,7 +5,11 @@ import { CONTROLLER_SEAT, type SubagentSeat } from '../score/seat-record.js';
 import { runAnsweredControllerLoop } from './answered-controller-loop.js';
 import { DispatchCapture, eventStopRule } from './dispatch-capture.js';
 import { privateDirsOf } from './engine-env.js';
-import { type InstalledLibrary, librarySystemText } from './installed-library.js';
+import {
+  type InstalledLibrary,
+  librarySystemText,
+  withProjectSkills,
+} from './installed-library.js';
 import { modelForTier } from './model-tiers.js';
 import { instructionsReminder } from './project-instructions.js';
 import { handedOverSessions, type Sandbox } from './sandbox.js';
@@ -103,8 +107,10 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
       }, request.limits.sessionTimeoutSeconds * 1000);
       const onOuterAbort = (): void => abort.abort();
       request.signal.addEventListener('abort', onOuterAbort, { once: true });
+      // The library's skills and the project's opted-in ones, offered through one Skill tool.
+      const skills = withProjectSkills(request.library, request.projectSkills);
       const tools = offeredTools(request.stop, {
-        library: request.library !== undefined,
+        library: skills !== undefined,
         changes: request.tools,
       });
       const capture =
@@ -164,7 +170,7 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
       // Each seat's time and cost, and the rep's cost, against the campaign's limits.
       const spend = seatSpendFor(request);
       const endTimeWatch = spend.watchTime(() => abort.abort());
-      const system = systemPromptFor(request.fixtureRepo, tools, request.library);
+      const system = systemPromptFor(request.fixtureRepo, tools, skills);
       const seatSystem = systemPromptFor(request.fixtureRepo, SUBAGENT_TOOLS);
       const seats =
         request.stop === 'complete'
@@ -243,7 +249,7 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
                   user,
                   toolContext,
                   signal: abort.signal,
-                  library: request.library,
+                  library: skills,
                 }),
               stopAfterToolTurn: () =>
                 (capture?.captured ?? null) !== null ||

@@ -4,6 +4,7 @@ import type { ScriptedUser } from '../score/scripted-user.js';
 import type { CapturedDispatch } from './dispatch-capture.js';
 import type { InstalledLibrary } from './installed-library.js';
 import type { ProjectInstruction } from './project-instructions.js';
+import type { ProjectSkill } from './project-skills.js';
 import type { Clock, PriceModel } from './seat-spend.js';
 import type { ToolChanges } from './session-tool-table.js';
 import type { TranscriptSink } from './transcript-sink.js';
@@ -78,6 +79,8 @@ export interface SessionRequest {
   readonly library?: InstalledLibrary | undefined;
   /** The project instruction files the scenario names, given as the engine gives a project's CLAUDE.md. */
   readonly instructions?: readonly ProjectInstruction[] | undefined;
+  /** The fixture's project skills the scenario opts in to (`claudeDir: [skills]`), offered through the Skill tool. */
+  readonly projectSkills?: readonly ProjectSkill[] | undefined;
   /** The scenario's additions to and removals from the backend's tools (session-tool-table.ts). */
   readonly tools?: ToolChanges | undefined;
   /**

@@ -17,6 +17,7 @@ import type { InstalledLibrary } from '../../../harness/session/installed-librar
 import { locateClaudeCodeBinary } from '../../../harness/session/locate-engine.js';
 import { messagesBackend } from '../../../harness/session/messages-backend.js';
 import type { ProjectInstruction } from '../../../harness/session/project-instructions.js';
+import type { ProjectSkill } from '../../../harness/session/project-skills.js';
 import { detectSandbox } from '../../../harness/session/sandbox.js';
 import type { Clock, PriceModel } from '../../../harness/session/seat-spend.js';
 import { SecretRedactor } from '../../../harness/session/secret-redactor.js';
@@ -82,6 +83,8 @@ export async function runBackendSession(options: {
   readonly library?: InstalledLibrary;
   readonly stopAt?: readonly EventSelector[];
   readonly instructions?: readonly ProjectInstruction[];
+  /** The fixture's opted-in project skills (project-skills.ts). */
+  readonly projectSkills?: readonly ProjectSkill[];
   readonly tools?: ToolChanges;
 }): Promise<SessionRun> {
   const sandbox = await detectSandbox();
@@ -124,6 +127,7 @@ export async function runBackendSession(options: {
       ...(options.library === undefined ? {} : { library: options.library }),
       ...(options.stopAt === undefined ? {} : { stopAt: options.stopAt }),
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+      ...(options.projectSkills === undefined ? {} : { projectSkills: options.projectSkills }),
       ...(options.tools === undefined ? {} : { tools: options.tools }),
       transcript,
       engineLog: () => {},
