@@ -231,6 +231,95 @@ describe('the skill-triggering campaign with library arms', () => {
     expect(refused.stderr).toContain('instructions: names AGENTS.md, which fixture');
   });
 
+  it("claudeDir: the fixture's project skill reaches only the scenario that opts in, is recorded per rep; a fixture without one is refused", async () => {
+    const dir = makeTempDir('redgreen-claude-dir-');
+    const scenarioAt = (id: string, claudeDir: string[] | undefined) => {
+      const scenarioDir = path.join(dir, id);
+      cpSync(path.join(repoRoot, 'scenarios', 'skill-triggering-probe'), scenarioDir, {
+        recursive: true,
+      });
+      const file = path.join(scenarioDir, 'scenario.json');
+      const scenario = readJson<Record<string, unknown>>(file);
+      writeFileSync(
+        file,
+        JSON.stringify({
+          ...scenario,
+          id,
+          fixture: { recipe: path.join(repoRoot, 'fixtures', 'textkit'), scenario: 'start' },
+          ...(claudeDir === undefined ? {} : { claudeDir }),
+        }),
+      );
+    };
+    scenarioAt('with-skills', ['skills']);
+    scenarioAt('without', undefined);
+    const campaign = path.join(dir, 'c.campaign.json');
+    const writeCampaign = (layout: string) =>
+      writeFileSync(
+        campaign,
+        JSON.stringify({
+          id: 'claude-dir',
+          title: 'claudeDir',
+          arms: [
+            {
+              name: 'green',
+              role: 'green',
+              label: 'devflow',
+              library: { source: path.join(repoRoot, 'skills-under-test', 'devflow') },
+              layout,
+            },
+            {
+              name: 'red',
+              role: 'red',
+              label: 'devflow',
+              library: { source: path.join(repoRoot, 'skills-under-test', 'devflow') },
+              layout,
+            },
+          ],
+          scenarios: ['./with-skills', './without'],
+          reps: 1,
+          model: 'claude-sonnet-5-5',
+          offlineModel: 'scripted:skill-trigger',
+          backend: 'messages',
+          gates: [],
+        }),
+      );
+    writeCampaign('project-claude');
+    const out = path.join(dir, 'out');
+    const result = await runCampaignCli([campaign, '--out', out, '--only', 'arm=green', '--quiet']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const rep = (id: string) => path.join(out, `reps/green/${id}-rep1`);
+    const skillFile = path.join(
+      repoRoot,
+      'fixtures/textkit/layout/project-claude/house-rules.SKILL.md',
+    );
+    expect(
+      readJson<{ claudeDir?: unknown }>(path.join(rep('with-skills'), 'meta.json')).claudeDir,
+    ).toEqual({
+      skills: [
+        {
+          name: 'house-rules',
+          path: '.claude/skills/house-rules/SKILL.md',
+          sha256: sha256Hex(readFileSync(skillFile, 'utf8')),
+        },
+      ],
+    });
+    expect(readFileSync(path.join(rep('with-skills'), 'transcript.jsonl'), 'utf8')).toContain(
+      '"name":"Skill","input":{"skill":"house-rules"}',
+    );
+    // Without the opt-in the planted skill is invisible, and nothing is recorded.
+    expect(
+      readJson<{ claudeDir?: unknown }>(path.join(rep('without'), 'meta.json')).claudeDir,
+    ).toBeUndefined();
+    expect(readFileSync(path.join(rep('without'), 'transcript.jsonl'), 'utf8')).not.toContain(
+      'house-rules',
+    );
+    // A fixture that holds no .claude/skills is refused before anything runs.
+    writeCampaign('default');
+    const refused = await runCampaignCli([campaign, '--out', path.join(dir, 'out2')]);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain('claudeDir: gives the session the project skills of fixture');
+  });
+
   it('--dry-run prices an event-stop probe beside the same scenario run to completion', async () => {
     const dir = makeTempDir('redgreen-probe-dry-');
     const campaign = path.join(dir, 'probe.campaign.json');

@@ -12,6 +12,10 @@
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sessionIdentity } from '../../harness/campaign/identity.js';
+import type { ResolvedCampaign } from '../../harness/campaign/load-campaign.js';
+import { singleModelAxis } from '../../harness/campaign/model-axis.js';
+import type { FixtureFingerprint } from '../../harness/fixture/index.js';
 import { sha256Hex } from '../../harness/lib/hash.js';
 import { scriptedModelId, startModelServer } from '../../harness/model-server/index.js';
 import { claudeDirSchema } from '../../harness/score/claude-dir.js';
@@ -53,6 +57,56 @@ describe('claudeDir', () => {
     expect(claudeDirSchema.safeParse(['plugins']).error?.issues[0]?.message).toContain(
       'not a part of .claude/ a session can be given (one of: skills)',
     );
+  });
+});
+
+/** The session identity of a one-scenario campaign whose scenario has `claudeDir` as given. */
+function identityWith(claudeDir: string[] | undefined): string {
+  const campaign = {
+    only: null,
+    config: { id: 'claude-dir' },
+    backend: 'messages',
+    limits: {
+      maxTurns: 40,
+      sessionTimeoutSeconds: 600,
+      toolTimeoutSeconds: 120,
+      toolOutputMaxBytes: 30000,
+      maxCostUsd: null,
+    },
+    seed: 1,
+    arms: [{ name: 'red', role: 'red', layout: 'project-claude' }],
+    scenarios: [
+      {
+        id: 'feature',
+        config: {
+          fixture: { recipe: 'r', scenario: 's', variables: {} },
+          stop: 'report',
+          ...(claudeDir === undefined ? {} : { claudeDir }),
+        },
+        prompt: { source: 'p' },
+        compiled: { promptVariables: {} },
+      },
+    ],
+  } as unknown as ResolvedCampaign;
+  return sessionIdentity({
+    campaign,
+    models: singleModelAxis({
+      kind: 'scripted',
+      id: 'scripted:skill-trigger',
+      policy: 'skill-trigger',
+      reason: 'no-api-key',
+    }),
+    engine: 'redgreen-messages',
+    sandbox: 'bubblewrap',
+    harness: '0.1.0',
+    trees: new Map([['red', 'a'.repeat(40)]]),
+    fixtures: new Map<string, FixtureFingerprint>(),
+  });
+}
+
+describe('claudeDir in the identity', () => {
+  it('an opted-in part is another session identity; none leaves identities as they were', () => {
+    expect(identityWith(['skills'])).not.toBe(identityWith(undefined));
   });
 });
 
@@ -145,26 +199,6 @@ function listing(system: string): string[] {
 
 describe.skipIf(unavailable !== undefined)("a fixture's .claude/ and the session", () => {
   const listings = new Map<BackendName, string[]>();
-
-  it('messages, no claudeDir: the planted project skill is not offered, and no Skill tool', async () => {
-    const repo = await recipeFixture('textkit', 'start', 'project-claude');
-    const before = wire.exchanges.length;
-    const run = await runBackendSession({
-      backend: 'messages',
-      stop: 'report',
-      baseUrl: wire.baseUrl,
-      model: scriptedModelId('skill-trigger'),
-      prompt: FEATURE,
-      fixtureRepo: repo,
-      repId: 'project-skills/none',
-      // The first request shows what is offered; the brain's first call is its choice.
-      limits: { maxTurns: 1 },
-    });
-    const body = wire.exchanges[before]?.requestBody ?? {};
-    expect(systemText(body)).not.toContain('house-rules');
-    expect((body.tools as { name: string }[]).map((tool) => tool.name)).not.toContain('Skill');
-    expect(controllerToolUses(run.transcript).map((call) => call.name)).not.toContain('Skill');
-  });
 
   for (const backend of ['claude-code', 'messages'] as const) {
     it(`${backend}, claudeDir [skills]: the project skill is listed by its bare name, a Skill call loads it, and nothing else of .claude/ runs or is listed`, async () => {
