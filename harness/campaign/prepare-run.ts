@@ -211,15 +211,16 @@ async function buildVariants(
       if (givesProjectSkills(scenario.config.claudeDir)) {
         const given = await readProjectSkills(dir);
         const problem =
-          given.problems[0] ??
-          (given.skills.length === 0
-            ? `holds no ${PROJECT_SKILLS_DIR}/<name>/SKILL.md`
-            : undefined);
+          given.problems[0] === undefined
+            ? given.skills.length === 0
+              ? `holds no ${PROJECT_SKILLS_DIR}/<name>/SKILL.md`
+              : undefined
+            : `has one that cannot be given (${given.problems[0]})`;
         if (problem !== undefined) {
           return err(
             inputError(
               `${scenario.compiled.file}: claudeDir`,
-              `gives the session the project skills of fixture ${key}, which ${problem.startsWith('holds') ? problem : `cannot be read: ${problem}`}`,
+              `opts in to the fixture's project skills, but fixture ${key} ${problem}`,
               `add regular files ${PROJECT_SKILLS_DIR}/<name>/SKILL.md to the recipe, or drop "skills" from claudeDir`,
             ),
           );

@@ -69,9 +69,15 @@ export async function readProjectSkills(
     }
     const text = read.bytes.toString('utf8');
     const { fields, body } = splitSkillFile(text);
-    const name = typeof fields.name === 'string' && fields.name.trim() !== '' ? fields.name : entry;
+    const name = (
+      typeof fields.name === 'string' && fields.name.trim() !== '' ? fields.name : entry
+    ).trim();
+    if (skills.some((skill) => skill.name === name)) {
+      problems.push(`${file} is named ${name}, as another project skill is`);
+      continue;
+    }
     skills.push({
-      name: name.trim(),
+      name,
       description: typeof fields.description === 'string' ? fields.description.trim() : '',
       dir: path.join(repo, relativeDir),
       body,

@@ -317,7 +317,9 @@ describe('the skill-triggering campaign with library arms', () => {
     writeCampaign('default');
     const refused = await runCampaignCli([campaign, '--out', path.join(dir, 'out2')]);
     expect(refused.exitCode).toBe(2);
-    expect(refused.stderr).toContain('claudeDir: gives the session the project skills of fixture');
+    expect(refused.stderr).toContain(
+      "claudeDir: opts in to the fixture's project skills, but fixture",
+    );
   });
 
   it('--dry-run prices an event-stop probe beside the same scenario run to completion', async () => {

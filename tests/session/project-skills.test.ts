@@ -9,6 +9,7 @@
  * of what the clients sent; skipped, with the reason printed, where the
  * engine is not installed.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -123,6 +124,10 @@ describe('readProjectSkills', () => {
     mkdirSync(path.join(skills, 'kept'), { recursive: true });
     const text = '---\nname: kept\ndescription: Use when keeping\n---\nKeep it.\n';
     writeFileSync(path.join(skills, 'kept', 'SKILL.md'), text);
+    mkdirSync(path.join(skills, 'same-name'));
+    writeFileSync(path.join(skills, 'same-name', 'SKILL.md'), '---\nname: kept\n---\nAgain.\n');
+    mkdirSync(path.join(skills, 'fifo'));
+    execFileSync('mkfifo', [path.join(skills, 'fifo', 'SKILL.md')]);
     symlinkSync(outside, path.join(skills, 'linked-dir'));
     mkdirSync(path.join(skills, 'linked-file'));
     symlinkSync(path.join(outside, 'SKILL.md'), path.join(skills, 'linked-file', 'SKILL.md'));
@@ -145,10 +150,14 @@ describe('readProjectSkills', () => {
       },
     ]);
     expect(read.problems).toEqual([
+      expect.stringMatching(
+        /^\.claude\/skills\/fifo\/SKILL\.md cannot be given to the session \(.*not a regular file/,
+      ),
       '.claude/skills/linked-dir is a symlink (not followed)',
       expect.stringMatching(
         /^\.claude\/skills\/linked-file\/SKILL\.md cannot be given to the session \(.*symlink \(not followed\)\)$/,
       ),
+      '.claude/skills/same-name/SKILL.md is named kept, as another project skill is',
     ]);
     // A .claude/skills that is itself a link is refused, not followed.
     const linkedRoot = makeTempDir('redgreen-project-skills-');
