@@ -8,10 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { estimateCell, sessionUsage } from '../../harness/campaign/cell-estimate.js';
 import { limitsSchema, stopModeSchema } from '../../harness/campaign/config-schema.js';
-import { sessionIdentity } from '../../harness/campaign/identity.js';
 import type { ResolvedCampaign } from '../../harness/campaign/load-campaign.js';
-import { singleModelAxis } from '../../harness/campaign/model-axis.js';
-import type { FixtureFingerprint } from '../../harness/fixture/index.js';
+import { scriptedSessionIdentity } from './support.js';
 
 function campaignWith(stop: string, limits: Record<string, unknown> = {}): ResolvedCampaign {
   return {
@@ -44,20 +42,7 @@ function campaignWith(stop: string, limits: Record<string, unknown> = {}): Resol
 }
 
 function identityOf(campaign: ResolvedCampaign): string {
-  return sessionIdentity({
-    campaign,
-    models: singleModelAxis({
-      kind: 'scripted',
-      id: 'scripted:full-controller',
-      policy: 'full-controller',
-      reason: 'no-api-key',
-    }),
-    engine: 'redgreen-messages',
-    sandbox: 'bubblewrap',
-    harness: '0.1.0',
-    trees: new Map([['red', 'a'.repeat(40)]]),
-    fixtures: new Map<string, FixtureFingerprint>(),
-  });
+  return scriptedSessionIdentity(campaign, 'full-controller');
 }
 
 describe('stop: complete', () => {

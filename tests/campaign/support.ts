@@ -8,6 +8,10 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
+import { sessionIdentity } from '../../harness/campaign/identity.js';
+import type { ResolvedCampaign } from '../../harness/campaign/load-campaign.js';
+import { singleModelAxis } from '../../harness/campaign/model-axis.js';
+import type { FixtureFingerprint } from '../../harness/fixture/index.js';
 import { type CliResult, cleanEnv, repoRoot, runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
@@ -197,5 +201,23 @@ export function twoRepCampaign(): string {
       { kind: 'min-pass-rate', arm: 'green', scenario: 's2', passes: 2, of: 2 },
       { kind: 'max-indeterminate-share', share: 0 },
     ],
+  });
+}
+
+/** The session identity of a hand-built campaign whose one arm, `red`, runs a scripted policy. */
+export function scriptedSessionIdentity(campaign: ResolvedCampaign, policy: string): string {
+  return sessionIdentity({
+    campaign,
+    models: singleModelAxis({
+      kind: 'scripted',
+      id: `scripted:${policy}`,
+      policy,
+      reason: 'no-api-key',
+    }),
+    engine: 'redgreen-messages',
+    sandbox: 'bubblewrap',
+    harness: '0.1.0',
+    trees: new Map([['red', 'a'.repeat(40)]]),
+    fixtures: new Map<string, FixtureFingerprint>(),
   });
 }

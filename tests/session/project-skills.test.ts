@@ -13,14 +13,12 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessionIdentity } from '../../harness/campaign/identity.js';
 import type { ResolvedCampaign } from '../../harness/campaign/load-campaign.js';
-import { singleModelAxis } from '../../harness/campaign/model-axis.js';
-import type { FixtureFingerprint } from '../../harness/fixture/index.js';
 import { sha256Hex } from '../../harness/lib/hash.js';
 import { scriptedModelId, startModelServer } from '../../harness/model-server/index.js';
 import { claudeDirSchema } from '../../harness/score/claude-dir.js';
 import { readProjectSkills } from '../../harness/session/project-skills.js';
+import { scriptedSessionIdentity } from '../campaign/support.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { recipeFixture } from '../model-server/support/fixture.js';
 import {
@@ -30,7 +28,11 @@ import {
   runBackendSession,
   toolResults,
 } from './support/run-session.js';
-import { startWireRecorder, type WireRecorder } from './support/wire-recorder.js';
+import {
+  requestSystemText,
+  startWireRecorder,
+  type WireRecorder,
+} from './support/wire-recorder.js';
 
 const unavailable = engineUnavailable();
 if (unavailable !== undefined) process.stdout.write(`engine tests skipped: ${unavailable}\n`);
@@ -89,24 +91,11 @@ function identityWith(claudeDir: string[] | undefined): string {
       },
     ],
   } as unknown as ResolvedCampaign;
-  return sessionIdentity({
-    campaign,
-    models: singleModelAxis({
-      kind: 'scripted',
-      id: 'scripted:skill-trigger',
-      policy: 'skill-trigger',
-      reason: 'no-api-key',
-    }),
-    engine: 'redgreen-messages',
-    sandbox: 'bubblewrap',
-    harness: '0.1.0',
-    trees: new Map([['red', 'a'.repeat(40)]]),
-    fixtures: new Map<string, FixtureFingerprint>(),
-  });
+  return scriptedSessionIdentity(campaign, 'skill-trigger');
 }
 
 describe('claudeDir in the identity', () => {
-  it('an opted-in part is another session identity; none leaves identities as they were', () => {
+  it('an opted-in part is another session identity', () => {
     expect(identityWith(['skills'])).not.toBe(identityWith(undefined));
   });
 });
@@ -180,23 +169,6 @@ afterAll(async () => {
   await server.close();
 });
 
-/** The system text a request carries (system prompt and system messages). */
-function systemText(body: Record<string, unknown>): string {
-  const system = body.system;
-  return [
-    ...(typeof system === 'string'
-      ? [system]
-      : ((system as { text: string }[] | undefined) ?? []).map((block) => block.text)),
-    ...((body.messages as { role: string; content: unknown }[]) ?? [])
-      .filter((message) => message.role === 'system')
-      .map((message) =>
-        typeof message.content === 'string'
-          ? message.content
-          : (message.content as { text?: string }[]).map((block) => block.text ?? '').join('\n'),
-      ),
-  ].join('\n');
-}
-
 /** The `- name: description` lines of the skills listing in a system text. */
 function listing(system: string): string[] {
   const at = system.indexOf('The following skills are available');
@@ -226,7 +198,7 @@ describe.skipIf(unavailable !== undefined)("a fixture's .claude/ and the session
         repId: `project-skills/${backend}`,
       });
       expect(run.outcome.status).toEqual({ kind: 'completed' });
-      const system = systemText(wire.exchanges[before]?.requestBody ?? {});
+      const system = requestSystemText(wire.exchanges[before]?.requestBody ?? {});
       listings.set(backend, listing(system));
       // Exactly the opted-in skill: none of the engine's own, not the command or the subagent.
       expect(listing(system)).toEqual([expect.stringMatching(new RegExp(`^${HOUSE_RULES}`))]);

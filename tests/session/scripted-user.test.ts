@@ -11,10 +11,7 @@
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sessionIdentity } from '../../harness/campaign/identity.js';
 import type { ResolvedCampaign } from '../../harness/campaign/load-campaign.js';
-import { singleModelAxis } from '../../harness/campaign/model-axis.js';
-import type { FixtureFingerprint } from '../../harness/fixture/index.js';
 import { policyNames } from '../../harness/model-server/index.js';
 import { loadScenarioDir } from '../../harness/score/load-scenario.js';
 import {
@@ -30,6 +27,7 @@ import {
   scriptedUserFor,
 } from '../../harness/session/scripted-user-session.js';
 import { offeredTools } from '../../harness/session/tools/session-tools.js';
+import { scriptedSessionIdentity } from '../campaign/support.js';
 import { repoRoot, runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
@@ -226,20 +224,7 @@ function campaignWith(user: unknown): ResolvedCampaign {
 }
 
 function identityOf(campaign: ResolvedCampaign): string {
-  return sessionIdentity({
-    campaign,
-    models: singleModelAxis({
-      kind: 'scripted',
-      id: 'scripted:asks-user-tool',
-      policy: 'asks-user-tool',
-      reason: 'no-api-key',
-    }),
-    engine: 'redgreen-messages',
-    sandbox: 'bubblewrap',
-    harness: '0.1.0',
-    trees: new Map([['red', 'a'.repeat(40)]]),
-    fixtures: new Map<string, FixtureFingerprint>(),
-  });
+  return scriptedSessionIdentity(campaign, 'asks-user-tool');
 }
 
 describe('the campaign identity', () => {

@@ -37,7 +37,11 @@ import {
   runBackendSession,
   toolResults,
 } from './support/run-session.js';
-import { startWireRecorder, type WireRecorder } from './support/wire-recorder.js';
+import {
+  requestSystemText,
+  startWireRecorder,
+  type WireRecorder,
+} from './support/wire-recorder.js';
 
 const unavailable = engineUnavailable();
 if (unavailable !== undefined) process.stdout.write(`engine tests skipped: ${unavailable}\n`);
@@ -86,20 +90,10 @@ async function installed(): Promise<{ repo: string; library: InstalledLibrary; h
 
 /** What a request body says: its system text (prompt and system messages) and tools. */
 function sent(body: Record<string, unknown>): { system: string; tools: Record<string, unknown>[] } {
-  const system = body.system;
-  const systemText = [
-    ...(typeof system === 'string'
-      ? [system]
-      : ((system as { text: string }[] | undefined) ?? []).map((block) => block.text)),
-    ...((body.messages as { role: string; content: unknown }[]) ?? [])
-      .filter((message) => message.role === 'system')
-      .map((message) =>
-        typeof message.content === 'string'
-          ? message.content
-          : (message.content as { text?: string }[]).map((block) => block.text ?? '').join('\n'),
-      ),
-  ].join('\n');
-  return { system: systemText, tools: (body.tools as Record<string, unknown>[]) ?? [] };
+  return {
+    system: requestSystemText(body),
+    tools: (body.tools as Record<string, unknown>[]) ?? [],
+  };
 }
 
 function listingOf(system: string): string {

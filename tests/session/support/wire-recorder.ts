@@ -125,3 +125,20 @@ function toolUsesIn(text: string, contentType: string): WireToolUse[] {
       input: block.json === '' ? {} : (JSON.parse(block.json) as unknown),
     }));
 }
+
+/** The system text a request body carries: its system prompt and its `system` messages. */
+export function requestSystemText(body: Record<string, unknown>): string {
+  const system = body.system;
+  return [
+    ...(typeof system === 'string'
+      ? [system]
+      : ((system as { text: string }[] | undefined) ?? []).map((block) => block.text)),
+    ...((body.messages as { role: string; content: unknown }[]) ?? [])
+      .filter((message) => message.role === 'system')
+      .map((message) =>
+        typeof message.content === 'string'
+          ? message.content
+          : (message.content as { text?: string }[]).map((block) => block.text ?? '').join('\n'),
+      ),
+  ].join('\n');
+}
