@@ -198,7 +198,7 @@ describe('per-seat tool counts through score and report', () => {
     const markdown = readFileSync(path.join(results, 'results.md'), 'utf8');
     expect(markdown).toContain('## Tool calls by seat\n\n### s1\n');
     expect(markdown).toContain(
-      `| Implement Task N · general-purpose | RED | 1 | 2 | ${implementers} | ${implementers.toFixed(1)} | ${implementers.toFixed(1)} | ${implementers}–${implementers} |`,
+      `| Implement Task N · general-purpose | RED | 1 | 2 | 1 | ${implementers} | ${implementers.toFixed(1)} | ${implementers.toFixed(1)} | ${implementers}–${implementers} |`,
     );
 
     const csv = readFileSync(path.join(results, 'seats.csv'), 'utf8').trim().split('\n');

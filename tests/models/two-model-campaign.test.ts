@@ -69,10 +69,10 @@ describe('a two-model offline campaign', () => {
     );
     expect(markdown).toMatch(/\| Model \| Arm \| Text under test \| Fixture \| PASS \| Notes \|/);
     expect(markdown).toMatch(
-      /\| sonnet \| S1 GREEN \| plan-scoped workspace \| s1 scoped \| 5\/5 \|/,
+      /\| sonnet \| S1 GREEN \| plan-scoped workspace \| widget-v3 s1 scoped \| 5\/5 \|/,
     );
     expect(markdown).toMatch(
-      /\| opus \| S1 GREEN \| plan-scoped workspace \| s1 scoped \| 0\/5 \|/,
+      /\| opus \| S1 GREEN \| plan-scoped workspace \| widget-v3 s1 scoped \| 0\/5 \|/,
     );
     expect(markdown).toMatch(/\| Model \| Cell \| Text \| tool_uses per decided rep/);
     expect(markdown).toMatch(/\| Model \| Scenario \| RED pass \| GREEN pass \|/);

@@ -68,7 +68,7 @@ describe('dispatch select.to: the resume must reach the chosen agent', () => {
   it('passes for a resume sent to the implementer’s agent, and the detail names that resume', () => {
     const result = outcomeOf([implementer, reviewer, send('s1', 'agent-1', 'Fixed 1 finding')]);
     expect(result.outcome).toBe('pass');
-    expect(result.detail).toMatch(/any dispatch sent to the agent of a dispatch described/);
+    expect(result.detail).toMatch(/: dispatch sent to the agent of a dispatch described/);
     expect(result.detail).toMatch(/: #3 SendMessage/);
   });
 
