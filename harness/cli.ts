@@ -47,6 +47,18 @@ function startsSessions(args: readonly string[]): boolean {
   return args.find((arg) => !arg.startsWith('-')) === 'run';
 }
 
+/**
+ * The composition root: the one place that knows which packs ship. Every
+ * command that parses arguments runs with them installed (harness/pack/).
+ */
+async function installShippedPacks(): Promise<void> {
+  const [{ installPacks }, { SHIPPED_PACKS }] = await Promise.all([
+    import('./pack/install-packs.js'),
+    import('../packs/index.js'),
+  ]);
+  installPacks(SHIPPED_PACKS);
+}
+
 async function main(argv: readonly string[]): Promise<number> {
   const answered = await answerWithoutParsing(argv.slice(2));
   if (answered !== undefined) return answered;
@@ -55,6 +67,7 @@ async function main(argv: readonly string[]): Promise<number> {
     if (session.isSessionHelper()) session.listenAsSessionHelper();
     else return session.runInOwnSession(argv);
   }
+  await installShippedPacks();
   const { buildProgram, loadCommander } = await import('./cli/program.js');
   const commander = loadCommander();
   const program = await buildProgram(argv.slice(2), commander);

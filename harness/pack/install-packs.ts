@@ -1,0 +1,28 @@
+/**
+ * The packs this process knows. The composition root installs them once,
+ * before any command runs; each room's extension point is filled from here,
+ * so no core module imports a pack.
+ */
+import type { Pack } from './pack.js';
+
+const installed = new Map<string, Pack>();
+
+/** Installs packs; installing the same pack again is a no-op, two packs of one name a bug. */
+export function installPacks(packs: readonly Pack[]): void {
+  for (const pack of packs) {
+    const known = installed.get(pack.name);
+    if (known === pack) continue;
+    if (known !== undefined) throw new Error(`two packs are named ${pack.name}`);
+    installed.set(pack.name, pack);
+  }
+}
+
+/** Every installed pack, in installation order. */
+export function installedPacks(): readonly Pack[] {
+  return [...installed.values()];
+}
+
+/** The installed pack of that name, if any. */
+export function installedPack(name: string): Pack | undefined {
+  return installed.get(name);
+}

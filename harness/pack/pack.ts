@@ -1,0 +1,28 @@
+/**
+ * A pack: what one skill's scenarios need and the core does not know. The
+ * core (fixture, model server, sessions, score, campaign, judge, report)
+ * names no skill; a pack brings one skill's knowledge through the fields
+ * below, each the extension point of one room, and nothing else.
+ *
+ * A pack lives in `packs/<name>/`, imports only the core's public modules,
+ * and is installed by the composition root (the CLI, and the test setup)
+ * before any command runs. A scenario file names the packs it uses.
+ */
+export interface Pack {
+  /** The name a scenario file's `packs` lists: lower-case words joined by dashes. */
+  readonly name: string;
+  /** One line saying whose knowledge this is, shown by `redgreen doctor`. */
+  readonly summary: string;
+}
+
+const PACK_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
+
+/** A pack as its folder's index exports it; refuses a name a scenario could not write. */
+export function definePack<P extends Pack>(pack: P): P {
+  if (!PACK_NAME.test(pack.name)) {
+    throw new Error(
+      `pack name ${JSON.stringify(pack.name)} is not lower-case words joined by dashes`,
+    );
+  }
+  return pack;
+}

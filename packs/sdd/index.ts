@@ -1,0 +1,11 @@
+/**
+ * The subagent-driven-development pack: plans and their tasks, workspace
+ * ledgers and the commits they cite, dispatches of implementers and
+ * reviewers, and the fixtures and scripted brains the SDD campaigns use.
+ */
+import { definePack } from '../../harness/pack/pack.js';
+
+export const sddPack = definePack({
+  name: 'sdd',
+  summary: 'subagent-driven development: plans, tasks, workspace ledgers, dispatches',
+});

@@ -1,0 +1,11 @@
+/**
+ * The skill-triggering pack: scripted brains that find a skill by its
+ * description, load it, and follow (or ignore) what it says, for campaigns
+ * about whether and when a skill is used rather than what one skill says.
+ */
+import { definePack } from '../../harness/pack/pack.js';
+
+export const skillTriggeringPack = definePack({
+  name: 'skill-triggering',
+  summary: 'skills found by their description, loaded and followed',
+});
