@@ -4,16 +4,22 @@
  * score.json, a deleted reply.md, a deleted rep directory): each has a
  * clear outcome and a real way out.
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot, runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { defaultCampaign, filesUnder, readJson, repLines, runCampaignCli } from './support.js';
 
+let pristine = '';
+let keep = '';
+
 /** A finished run of two reps (red/s1-rep1 and green/s2-rep2): shard 1/4 at two reps per cell. */
-async function twoRepShard(): Promise<string> {
-  const out = path.join(makeTempDir(), 'out');
+beforeAll(async () => {
+  // Kept for the whole file (a test's temp dirs go when the test ends); each test resumes a copy.
+  keep = mkdtempSync(path.join(os.tmpdir(), 'redgreen-resume-edges-'));
+  pristine = path.join(keep, 'out');
   const run = await runCampaignCli([
     defaultCampaign,
     '--reps',
@@ -21,14 +27,24 @@ async function twoRepShard(): Promise<string> {
     '--shard',
     '1/4',
     '--out',
-    out,
+    pristine,
   ]);
   expect(run.exitCode, run.stderr).toBe(0);
   expect(
-    repLines(out)
+    repLines(pristine)
       .map((line) => line.id)
       .sort(),
   ).toEqual(['green/s2-rep2', 'red/s1-rep1']);
+}, 240_000);
+
+afterAll(() => {
+  rmSync(keep, { recursive: true, force: true });
+});
+
+/** A fresh copy of that run, to resume or damage. */
+function twoRepShard(): string {
+  const out = path.join(makeTempDir(), 'out');
+  cpSync(pristine, out, { recursive: true });
   return out;
 }
 
@@ -46,7 +62,7 @@ function oneLineError(stderr: string): string {
 
 describe('--resume edge cases', () => {
   it('fewer --reps than the directory plans is refused; more extends the plan explicitly', async () => {
-    const out = await twoRepShard();
+    const out = twoRepShard();
     const before = snapshotOf(out);
 
     const fewer = await runCampaignCli(['--resume', out, '--reps', '1']);
@@ -71,7 +87,7 @@ describe('--resume edge cases', () => {
   });
 
   it('--out next to --resume is refused', async () => {
-    const out = await twoRepShard();
+    const out = twoRepShard();
     const other = path.join(makeTempDir(), 'elsewhere');
     const run = await runCampaignCli(['--resume', out, '--out', other]);
     expect(run.exitCode).toBe(2);
@@ -80,7 +96,7 @@ describe('--resume edge cases', () => {
   });
 
   it('--resume --dry-run shows what is left, not the whole plan', async () => {
-    const out = await twoRepShard();
+    const out = twoRepShard();
     const ledger = path.join(out, 'ledger.jsonl');
     const lines = readFileSync(ledger, 'utf8').trim().split('\n');
     writeFileSync(ledger, `${lines.slice(0, -1).join('\n')}\n`);
@@ -175,7 +191,7 @@ describe('--resume edge cases', () => {
   });
 
   it('--resume --dry-run refuses what the resume would refuse: another campaign identity', async () => {
-    const out = await twoRepShard();
+    const out = twoRepShard();
     const before = snapshotOf(out);
     for (const change of [
       ['--model', 'scripted:literal'],
@@ -196,7 +212,7 @@ describe('--resume edge cases', () => {
 
 describe('a damaged rep', () => {
   it('with a corrupt score.json: report names `redgreen score`, which rebuilds it', async () => {
-    const out = await twoRepShard();
+    const out = twoRepShard();
     const scoreFile = path.join(out, 'reps/red/s1-rep1/score.json');
     const original = readJson<{ verdict: string }>(scoreFile);
     writeFileSync(scoreFile, '{"verdict": "pa');
@@ -213,7 +229,7 @@ describe('a damaged rep', () => {
   });
 
   it('with a deleted reply.md: score and report name --resume, which reruns it and keeps the damaged attempt', async () => {
-    const out = await twoRepShard();
+    const out = twoRepShard();
     const damaged = path.join(out, 'reps/red/s1-rep1');
     rmSync(path.join(damaged, 'reply.md'));
     const kept = snapshotOf(damaged);
@@ -238,7 +254,7 @@ describe('a damaged rep', () => {
   });
 
   it('with its directory deleted: --resume reruns it', async () => {
-    const out = await twoRepShard();
+    const out = twoRepShard();
     rmSync(path.join(out, 'reps/green/s2-rep2'), { recursive: true });
     const report = await runCli(['report', out]);
     expect(report.exitCode).toBe(2);
