@@ -33,16 +33,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { sessionUsage } from '../harness/campaign/cell-estimate.js';
 import { defaultCampaignFile, loadCampaign } from '../harness/campaign/load-campaign.js';
 import { singleModelAxis } from '../harness/campaign/model-axis.js';
 import { chooseModel } from '../harness/campaign/model-choice.js';
-import { type RepMeta, repMetaSchema } from '../harness/campaign/rep-meta.js';
-import { runCampaign } from '../harness/campaign/run-campaign.js';
-import { RunControl } from '../harness/campaign/run-control.js';
-import type { RunEvent } from '../harness/campaign/run-events.js';
+import { sessionUsage } from '../harness/estimate/cell-estimate.js';
 import type { FaultRuleInput } from '../harness/model-server/faults.js';
 import { policyNames } from '../harness/model-server/index.js';
+import { type RepMeta, repMetaSchema } from '../harness/results/rep-meta.js';
+import { runCampaign } from '../harness/run/run-campaign.js';
+import { RunControl } from '../harness/run/run-control.js';
+import type { RunEvent } from '../harness/run/run-events.js';
 import type { StopSpec } from '../harness/score/stop-mode.js';
 
 function flag(name: string, fallback: string): string {

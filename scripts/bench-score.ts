@@ -11,13 +11,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { RepMeta } from '../harness/campaign/rep-meta.js';
-import { type ResolvedScenario, resolveScenarioIn } from '../harness/campaign/resolve-scenario.js';
-import { REP_FILES } from '../harness/campaign/results-layout.js';
-import { scoreRepDirectories } from '../harness/campaign/score-rep-dir.js';
 import type { Snapshot } from '../harness/fixture/snapshot-schema.js';
 import { sha256Hex } from '../harness/lib/hash.js';
 import { packageRoot } from '../harness/lib/package-root.js';
+import type { RepMeta } from '../harness/results/rep-meta.js';
+import { REP_FILES } from '../harness/results/results-layout.js';
+import { scoreRepDirectories } from '../harness/run/score-rep-dir.js';
+import { type ResolvedScenario, resolveScenarioIn } from '../harness/scenario/resolve-scenario.js';
 import { formatReplyFile } from '../harness/score/reply-file.js';
 
 const OWN_PLAN = 'docs/plans/2026-07-06-widget-export.md';

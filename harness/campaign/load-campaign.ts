@@ -7,6 +7,12 @@ import { type InputError, inputError } from '../lib/input-error.js';
 import { packageRoot } from '../lib/package-root.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { inputErrorFromZod } from '../lib/zod-input-error.js';
+import { type ResolvedLibrary, resolveLibrary } from '../library/library-source.js';
+import { resolveSkillSource, type SkillSource, skillSourceLabel } from '../library/skill-source.js';
+import { loadRunRecordings, type RunRecordings } from '../results/run-recordings.js';
+import { renderedPromptProblem } from '../scenario/prompt-template.js';
+import { type ResolvedScenario, resolveScenarioIn } from '../scenario/resolve-scenario.js';
+import { checkOnly, gatesFor, type OnlySelection, selected } from '../schedule/only.js';
 import { toolChangesProblem } from '../session/session-tool-table.js';
 import { parseArmOverride } from './arm-override.js';
 import {
@@ -17,15 +23,9 @@ import {
   type Limits,
   limitsSchema,
 } from './config-schema.js';
-import { type ResolvedLibrary, resolveLibrary } from './library-source.js';
-import { checkOnly, gatesFor, type OnlySelection, selected } from './only.js';
-import { renderedPromptProblem } from './prompt-template.js';
-import { type ResolvedScenario, resolveScenarioIn } from './resolve-scenario.js';
-import { loadRunRecordings, type RunRecordings } from './run-recordings.js';
 import { scenarioFolderCandidates } from './scenario-entry.js';
-import { resolveSkillSource, type SkillSource, skillSourceLabel } from './skill-source.js';
 
-export type { ResolvedScenario } from './resolve-scenario.js';
+export type { ResolvedScenario } from '../scenario/resolve-scenario.js';
 
 /** An arm without any skill (`"skill": null`): a baseline whose sessions are given none. */
 export interface NoSkill {

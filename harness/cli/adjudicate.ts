@@ -37,7 +37,7 @@ export function registerAdjudicateCommand(program: Command): void {
       ].join('\n'),
     )
     .action(async (dir: string, flags: AdjudicateFlags) => {
-      const { resultsLayout } = await import('../campaign/results-layout.js');
+      const { resultsLayout } = await import('../results/results-layout.js');
       const { checkWritable } = await import('../judge/adjudicate.js');
       const { existsSync } = await import('node:fs');
       const layout = resultsLayout(dir);
@@ -62,7 +62,7 @@ export function registerAdjudicateCommand(program: Command): void {
 
 async function adjudicateAction(dir: string, flags: AdjudicateFlags): Promise<number> {
   const path = await import('node:path');
-  const { resultsLayout } = await import('../campaign/results-layout.js');
+  const { resultsLayout } = await import('../results/results-layout.js');
   const { loadResults } = await import('../report/load-results.js');
   const { writeReports } = await import('../report/write-reports.js');
   const { adjudicationQueue } = await import('../judge/adjudication-queue.js');

@@ -29,7 +29,7 @@ export function registerCampaignCommand(program: Command): void {
       ].join('\n'),
     )
     .action(async (file: string) => {
-      const { lintCampaign, formatCampaignLint } = await import('../campaign/campaign-lint.js');
+      const { lintCampaign, formatCampaignLint } = await import('../authoring/campaign-lint.js');
       const lint = await lintCampaign(file, process.cwd(), process.env, new Date());
       if (!lint.ok) {
         process.exitCode = failWithInputError(lint.error);

@@ -50,7 +50,7 @@ export function registerCheckCommand(program: Command): void {
     )
     .option('--json', 'print the report as one JSON object')
     .action(async (scenario: string, flags: CheckFlags) => {
-      const { checkSession, formatCheckReport } = await import('../campaign/check-session.js');
+      const { checkSession, formatCheckReport } = await import('../check/check-session.js');
       const report = await checkSession({ scenario, ...flags });
       if (!report.ok) {
         process.exitCode = failWithInputError(report.error);

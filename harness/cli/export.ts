@@ -46,7 +46,7 @@ export function registerExportCommand(program: Command): void {
       }
       // Writing into the results directory takes its lock; reading it for another --out only checks it is free.
       const { withResultsLock } = await import('./report-commands.js');
-      const { refuseLockedResultsDir } = await import('../campaign/results-dir.js');
+      const { refuseLockedResultsDir } = await import('../results/results-dir.js');
       if (flags.out !== undefined) {
         const free = await refuseLockedResultsDir(flags.atif);
         if (!free.ok) {

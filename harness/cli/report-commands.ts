@@ -10,7 +10,7 @@ import { ExitCode, failWithInputError } from './exit.js';
  */
 export async function withResultsLock(dir: string, work: () => Promise<number>): Promise<number> {
   if (!existsSync(path.join(dir, 'ledger.jsonl'))) return work();
-  const { lockResultsDir } = await import('../campaign/results-dir.js');
+  const { lockResultsDir } = await import('../results/results-dir.js');
   const lock = await lockResultsDir(dir);
   if (!lock.ok) return failWithInputError(lock.error);
   try {
@@ -34,9 +34,9 @@ export function registerScoreCommand(program: Command): void {
 }
 
 async function rescoreAndReport(dir: string): Promise<number> {
-  const { rescoreResults } = await import('../campaign/rescore.js');
+  const { rescoreResults } = await import('../run/rescore.js');
   const { writeReports } = await import('../report/write-reports.js');
-  const { shortScenarioHash } = await import('../campaign/scenario-identity.js');
+  const { shortScenarioHash } = await import('../scenario/scenario-identity.js');
   const rescored = await rescoreResults(dir);
   if (!rescored.ok) return failWithInputError(rescored.error);
   for (const scenario of rescored.value.scenarios) {
@@ -97,7 +97,7 @@ export function registerReportCommand(program: Command): void {
         if (!report.ok) return failWithInputError(report.error);
         if (flags.json === true) {
           const { reportJson } = await import('../report/command-json.js');
-          const { resultsLayout } = await import('../campaign/results-layout.js');
+          const { resultsLayout } = await import('../results/results-layout.js');
           const layout = resultsLayout(dir);
           const files = {
             markdown: layout.resultsMarkdown,
@@ -238,7 +238,7 @@ export function registerMergeCommand(program: Command): void {
     .argument('<results-dirs...>', 'directories `redgreen run --shard k/n` wrote')
     .requiredOption('--out <dir>', 'the merged results directory to create')
     .action(async (dirs: string[], flags: { out: string }) => {
-      const { refuseLockedResultsDir } = await import('../campaign/results-dir.js');
+      const { refuseLockedResultsDir } = await import('../results/results-dir.js');
       for (const dir of dirs) {
         const free = await refuseLockedResultsDir(dir);
         if (!free.ok) {
@@ -246,7 +246,7 @@ export function registerMergeCommand(program: Command): void {
           return;
         }
       }
-      const { mergeResults } = await import('../campaign/merge.js');
+      const { mergeResults } = await import('../results/merge.js');
       const { plural } = await import('../lib/plural.js');
       const { writeReports } = await import('../report/write-reports.js');
       const merged = await mergeResults(dirs, flags.out);

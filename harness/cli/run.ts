@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { type Command, Option } from 'commander';
-import type { RunRequest } from '../campaign/run-request.js';
 import type { InputError } from '../lib/input-error.js';
 import { policyNames } from '../model-server/policies/index.js';
+import type { RunRequest } from '../run/run-request.js';
 import { ExitCode, failWithInputError } from './exit.js';
 import { collect, fraction, nonNegativeInt, positiveInt, positiveNumber } from './parse-flags.js';
 import { runHelpDefaults } from './run-help-defaults.js';
@@ -230,7 +230,7 @@ export function registerRunCommand(program: Command): void {
 }
 
 async function runAction(campaignArg: string | undefined, flags: RunFlags): Promise<number> {
-  const { resolveRunRequest, modelBanner } = await import('../campaign/run-request.js');
+  const { resolveRunRequest, modelBanner } = await import('../run/run-request.js');
   const cwd = process.cwd();
   const request = await resolveRunRequest(
     {
@@ -270,7 +270,7 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
     new Date(),
   );
   if (!request.ok) return failWithInputError(request.error);
-  const { checkTempRoot } = await import('../campaign/work-root.js');
+  const { checkTempRoot } = await import('../run/work-root.js');
   const tempRoot = await checkTempRoot();
   if (!tempRoot.ok) {
     await request.value.discard?.();
@@ -296,13 +296,13 @@ async function dryRun(
   log: NodeJS.WritableStream,
   unsafeNoSandbox: boolean,
 ): Promise<number> {
-  const { dryRunLines } = await import('../campaign/dry-run.js');
+  const { dryRunLines } = await import('../run/dry-run.js');
   if (request.resume) {
     const resumable = await resumeRefusal(request, process.env, unsafeNoSandbox);
     if (resumable !== undefined) return failWithInputError(resumable);
   }
   const resume = request.resume ? await resumeState(request) : undefined;
-  const { gatesOutOfReach } = await import('../campaign/gate-reach.js');
+  const { gatesOutOfReach } = await import('../run/gate-reach.js');
   const unreachable = gatesOutOfReach(request.campaign).map((note) => `note: ${note}`);
   log.write(`${[...dryRunLines(request, resume), ...unreachable].join('\n')}\n`);
   return ExitCode.ok;
@@ -314,9 +314,9 @@ async function runNow(
   cwd: string,
   log: NodeJS.WritableStream,
 ): Promise<number> {
-  const { runCampaign } = await import('../campaign/run-campaign.js');
-  const { RunControl } = await import('../campaign/run-control.js');
-  const { chooseProgressMode, progressReporter } = await import('../campaign/progress.js');
+  const { runCampaign } = await import('../run/run-campaign.js');
+  const { RunControl } = await import('../run/run-control.js');
+  const { chooseProgressMode, progressReporter } = await import('../run/progress.js');
   const { interruptRequests } = await import('./own-session.js');
   const control = new RunControl();
   const stopListening = interruptRequests((asked) => {
@@ -392,8 +392,8 @@ async function resumeRefusal(
   unsafeNoSandbox: boolean,
 ): Promise<InputError | undefined> {
   const { createBackend } = await import('../session/create-backend.js');
-  const { checkResumable } = await import('../campaign/prepare-run.js');
-  const { backendChoiceFor } = await import('../campaign/run-campaign.js');
+  const { checkResumable } = await import('../run/prepare-run.js');
+  const { backendChoiceFor } = await import('../run/run-campaign.js');
   const { campaign, models } = request;
   // The backend as the real run makes it, for the engine and sandbox the identity records.
   const backend = await createBackend(
@@ -415,8 +415,8 @@ async function resumeRefusal(
 async function resumeState(
   request: RunRequest,
 ): Promise<{ left: number; recorded: number; leftIds: string[] }> {
-  const { planRun, shardOf } = await import('../campaign/plan.js');
-  const { pendingReps } = await import('../campaign/rep-health.js');
+  const { planRun, shardOf } = await import('../schedule/plan.js');
+  const { pendingReps } = await import('../results/rep-health.js');
   const { shard } = request;
   const plan = planRun(request.campaign, request.models);
   const selected = shard === null ? plan : shardOf(plan, shard);

@@ -35,8 +35,8 @@ export function registerScenarioCommand(program: Command): void {
       "keep each calibration session's results directory in <dir> (a new or empty folder): <dir>/<n>-<policy>/, its reps' transcript.jsonl, reply.md and score.json, to see what a policy did",
     )
     .action(async (target: string, flags: LintFlags) => {
-      const { lintScenario, formatLintReport } = await import('../campaign/scenario-lint.js');
-      const { scenarioSearchDirs } = await import('../campaign/resolve-scenario.js');
+      const { lintScenario, formatLintReport } = await import('../authoring/scenario-lint.js');
+      const { scenarioSearchDirs } = await import('../scenario/resolve-scenario.js');
       const report = await lintScenario(target, {
         backend: flags.backend,
         scenariosDirs: scenarioSearchDirs(),
@@ -64,8 +64,11 @@ export function registerScenarioCommand(program: Command): void {
     .action(async (id: string, flags: { dir: string; skill?: string }) => {
       const made =
         flags.skill === undefined
-          ? await (await import('../campaign/scenario-scaffold.js')).scaffoldScenario(id, flags.dir)
-          : await (await import('../campaign/skill-scenario-scaffold.js')).scaffoldSkillScenario(
+          ? await (await import('../authoring/scenario-scaffold.js')).scaffoldScenario(
+              id,
+              flags.dir,
+            )
+          : await (await import('../authoring/skill-scenario-scaffold.js')).scaffoldSkillScenario(
               id,
               flags.dir,
               flags.skill,
@@ -105,7 +108,7 @@ export function registerScenarioCommand(program: Command): void {
         target: string,
         flags: { from: string; must: 'pass' | 'fail'; name?: string; failing?: string },
       ) => {
-        const { calibrateFromRep } = await import('../campaign/scenario-calibrate.js');
+        const { calibrateFromRep } = await import('../authoring/scenario-calibrate.js');
         const path = await import('node:path');
         const done = await calibrateFromRep({
           scenario: target,
@@ -140,7 +143,7 @@ export function registerScenarioCommand(program: Command): void {
     )
     .argument('<dir>', 'the old scenario folder')
     .action(async (dir: string) => {
-      const { migrateScenario } = await import('../campaign/scenario-migrate.js');
+      const { migrateScenario } = await import('../authoring/scenario-migrate.js');
       const path = await import('node:path');
       const migrated = await migrateScenario(dir);
       if (!migrated.ok) {

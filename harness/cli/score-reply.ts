@@ -22,7 +22,7 @@ export async function runScoreReply(
   options: ScoreReplyOptions,
   output: ScoreReplyOutput = { stdout: (text) => process.stdout.write(text) },
 ): Promise<number> {
-  const { checkSession, formatCheckReport } = await import('../campaign/check-session.js');
+  const { checkSession, formatCheckReport } = await import('../check/check-session.js');
   const scored = await checkSession({
     scenario: options.scenario,
     reply: replyPath,

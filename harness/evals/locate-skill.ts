@@ -12,9 +12,9 @@
  */
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { splitSkillFile } from '../campaign/library-source.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
+import { splitSkillFile } from '../library/library-source.js';
 
 export interface SkillUnderTest {
   /** Absolute path of the folder holding SKILL.md. */

@@ -13,10 +13,11 @@
  * it was scripted) goes into `extra`; what could not be mapped is said in
  * `notes`. Pure.
  */
-import type { CampaignRecord } from '../campaign/prepare-run.js';
+
 import { sha256Hex } from '../lib/hash.js';
 import type { RecordedRep } from '../report/load-results.js';
 import type { Override } from '../report/overrides.js';
+import type { CampaignRecord } from '../run/prepare-run.js';
 import { parseReplyFile } from '../score/reply-file.js';
 import { isInsideSubagent, type ToolCall } from '../score/tool-call.js';
 import { readTranscript } from '../score/transcripts/claude-messages.js';

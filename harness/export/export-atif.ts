@@ -11,13 +11,13 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { REP_FILES } from '../campaign/results-layout.js';
 import { writeFileAtomic } from '../lib/atomic-write.js';
 import { readRegularText } from '../lib/contained-file.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { harnessVersion } from '../lib/package-root.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { loadResults, type RecordedRep } from '../report/load-results.js';
+import { REP_FILES } from '../results/results-layout.js';
 import { type AtifTrajectory, atifTrajectorySchema } from './atif-document.js';
 import {
   ATIF_INDEX_FILE,

@@ -6,8 +6,8 @@
  * asks for provider-specific cost factors. Unknown is null, never 0.
  */
 
-import { costUsd, pricingTable } from '../campaign/pricing.js';
-import type { RepMeta } from '../campaign/rep-meta.js';
+import { costUsd, pricingTable } from '../estimate/pricing.js';
+import type { RepMeta } from '../results/rep-meta.js';
 import type { TokenUsage } from '../session/session-types.js';
 import type { AtifFinalMetrics, AtifMetrics, AtifStep } from './atif-document.js';
 import type { AgentTurn } from './transcript-sequence.js';

@@ -17,7 +17,7 @@
  * tool calls) and `extra.parent_session_id` the controller's trajectory.
  * The seats are readSessionTranscript's (score/transcripts/).
  */
-import type { RepMeta } from '../campaign/rep-meta.js';
+import type { RepMeta } from '../results/rep-meta.js';
 import { stringField, type ToolCall } from '../score/tool-call.js';
 import { readSessionTranscript } from '../score/transcripts/read-transcript.js';
 import type { TranscriptSeat } from '../score/transcripts/session-transcript.js';

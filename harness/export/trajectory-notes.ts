@@ -3,7 +3,7 @@
  * came from and everything the mapping left out, estimated or adjusted, so a
  * reader of the ATIF file alone is not misled.
  */
-import type { RepMeta } from '../campaign/rep-meta.js';
+import type { RepMeta } from '../results/rep-meta.js';
 import type { AtifStep } from './atif-document.js';
 import { stepSum } from './step-metrics.js';
 import type { TranscriptSequence } from './transcript-sequence.js';

@@ -8,9 +8,9 @@
  */
 
 import path from 'node:path';
-import { REP_FILES } from '../campaign/results-layout.js';
 import { readRegularText } from '../lib/contained-file.js';
 import type { LoadedResults } from '../report/load-results.js';
+import { REP_FILES } from '../results/results-layout.js';
 import { parseReplyFile } from '../score/reply-file.js';
 import type { ToolCall } from '../score/tool-call.js';
 import { readTranscript } from '../score/transcripts/claude-messages.js';

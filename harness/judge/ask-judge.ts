@@ -14,7 +14,7 @@
  * stripped of it before it is recorded.
  */
 import Anthropic from '@anthropic-ai/sdk';
-import { costUsd, pricingTable } from '../campaign/pricing.js';
+import { costUsd, pricingTable } from '../estimate/pricing.js';
 import { JUDGE_CHECKS_HEADER, sessionHeader } from '../model-server/index.js';
 import { SecretRedactor } from '../session/secret-redactor.js';
 import type { TokenUsage } from '../session/session-types.js';

@@ -7,7 +7,7 @@
  * chooses the endpoint, as for sessions).
  */
 import { preflightEndpoint } from '../campaign/preflight.js';
-import { pricingTable } from '../campaign/pricing.js';
+import { pricingTable } from '../estimate/pricing.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { isJudgePolicyName, judgePolicyNames } from '../model-server/judge-policies.js';
@@ -107,8 +107,8 @@ export function refuseUnpricedJudges(
       return err(
         inputError(
           `--max-cost ${maxCostUsd}`,
-          `the judge "${choice.id}" has no price in harness/campaign/pricing.json, so its cost cannot count toward the limit`,
-          'add its price to harness/campaign/pricing.json, judge with a priced model, or drop --max-cost',
+          `the judge "${choice.id}" has no price in harness/estimate/pricing.json, so its cost cannot count toward the limit`,
+          'add its price to harness/estimate/pricing.json, judge with a priced model, or drop --max-cost',
         ),
       );
     }

@@ -5,11 +5,12 @@
  * rescore (`redgreen score`) says which are not, so the reader knows
  * `redgreen judge` has work to do.
  */
-import { resolveRecordedScenarios } from '../campaign/recorded-scenarios.js';
-import { resultsLayout } from '../campaign/results-layout.js';
+
 import type { InputError } from '../lib/input-error.js';
 import { ok, type Result } from '../lib/result.js';
 import { loadResults } from '../report/load-results.js';
+import { resolveRecordedScenarios } from '../results/recorded-scenarios.js';
+import { resultsLayout } from '../results/results-layout.js';
 import { buildMaterial } from './material.js';
 import { readRepMaterialParts } from './material-files.js';
 import { judgementKey } from './prompt.js';

@@ -15,8 +15,8 @@
 
 import path from 'node:path';
 import { z } from 'zod';
-import { tokenUsageSchema } from '../campaign/rep-meta.js';
 import { readRegularText } from '../lib/contained-file.js';
+import { tokenUsageSchema } from '../results/rep-meta.js';
 import { JUDGE_VERDICTS } from './answer.js';
 
 export const JUDGEMENT_FILE = 'judge.json';

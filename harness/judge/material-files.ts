@@ -8,9 +8,9 @@
  */
 
 import path from 'node:path';
-import { REP_FILES } from '../campaign/results-layout.js';
 import { snapshotSchema } from '../fixture/snapshot-schema.js';
 import { readRegularText } from '../lib/contained-file.js';
+import { REP_FILES } from '../results/results-layout.js';
 import { capturedFilesSchema } from '../score/evidence.js';
 import { parseReplyFile } from '../score/reply-file.js';
 import { readTranscript } from '../score/transcripts/claude-messages.js';

@@ -9,7 +9,7 @@
  * answer: this protocol's version, the rubric, the material and the model.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import { canonicalJson } from '../campaign/canonical-json.js';
+import { canonicalJson } from '../lib/canonical-json.js';
 import { sha256Hex } from '../lib/hash.js';
 import { JUDGE_TOOL_NAME, judgeTool } from './answer.js';
 import type { JudgeSpec } from './judge-spec.js';

@@ -7,12 +7,12 @@
  * is bad input, not a run of unjudged reps.
  */
 import path from 'node:path';
-import type { BuiltFixture, ResolvedScenario } from '../campaign/resolve-scenario.js';
-import { REP_FILES } from '../campaign/results-layout.js';
-import { scenarioHasJudgedChecks, scoreRepDirectory } from '../campaign/score-rep-dir.js';
 import { writeFileAtomic } from '../lib/atomic-write.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
+import { REP_FILES } from '../results/results-layout.js';
+import { scenarioHasJudgedChecks, scoreRepDirectory } from '../run/score-rep-dir.js';
+import type { BuiltFixture, ResolvedScenario } from '../scenario/resolve-scenario.js';
 import type { RepScore } from '../score/score-rep.js';
 import { credentialValues } from '../session/credentials.js';
 import { SecretRedactor } from '../session/secret-redactor.js';

@@ -6,8 +6,8 @@
  * versions of its checks are said to be mixed, never pooled silently.
  */
 import { z } from 'zod';
-import type { CampaignRecord } from '../campaign/campaign-record.js';
-import { shortScenarioHash } from '../campaign/scenario-identity.js';
+import type { CampaignRecord } from '../results/campaign-record.js';
+import { shortScenarioHash } from '../scenario/scenario-identity.js';
 import type { RepScore } from '../score/score-rep.js';
 
 export const scenarioFilesSchema = z

@@ -16,7 +16,7 @@
  * `seats`) are listed as unrecorded until `redgreen score` adds them.
  */
 import { z } from 'zod';
-import type { SeatCount } from '../campaign/seat-counts.js';
+import type { SeatCount } from '../results/seat-counts.js';
 import { mean, median } from './stats.js';
 
 export const CONTROLLER_GROUP = 'controller';

@@ -6,10 +6,10 @@
  * `gate --require-all-gates` refuses it outright.
  */
 import { z } from 'zod';
-import type { CampaignRecord } from '../campaign/campaign-record.js';
 import { gateSchema } from '../campaign/config-schema.js';
-import { type OnlySelection, onlySelectionSchema } from '../campaign/only.js';
 import { plural } from '../lib/plural.js';
+import type { CampaignRecord } from '../results/campaign-record.js';
+import { type OnlySelection, onlySelectionSchema } from '../schedule/only.js';
 import { describeGate } from './gates.js';
 
 export const subsetSchema = z

@@ -21,8 +21,8 @@
 import { createHash } from 'node:crypto';
 import { lstat, mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { splitSkillFile } from '../campaign/library-source.js';
 import { containedDirectoryProblem, readContainedSync } from '../lib/contained-file.js';
+import { splitSkillFile } from '../library/library-source.js';
 import type { InstalledSkill } from './installed-library.js';
 
 export const PROJECT_SKILLS_DIR = '.claude/skills';

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { publishedSchemas } from '../../harness/campaign/file-schemas.js';
-import { gatesOutOfReach } from '../../harness/campaign/gate-reach.js';
+import { gatesOutOfReach } from '../../harness/run/gate-reach.js';
 import { cleanEnv, repoRoot, runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { readJson } from './support.js';

@@ -10,7 +10,7 @@
 import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCheckCommands } from '../../harness/campaign/rep-evidence.js';
+import { runCheckCommands } from '../../harness/run/rep-evidence.js';
 import {
   detectSandbox,
   runConfined,

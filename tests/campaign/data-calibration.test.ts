@@ -11,7 +11,7 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lintScenario } from '../../harness/campaign/scenario-lint.js';
+import { lintScenario } from '../../harness/authoring/scenario-lint.js';
 import { repoRoot, runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 

@@ -8,8 +8,8 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { estimateCell, PROBE_SESSION, sessionUsage } from '../../harness/campaign/cell-estimate.js';
 import type { ModelChoice } from '../../harness/campaign/model-choice.js';
+import { estimateCell, PROBE_SESSION, sessionUsage } from '../../harness/estimate/cell-estimate.js';
 import { detectableRate, repsToDetect } from '../../harness/report/stats-power.js';
 import { fisherPower } from '../../harness/report/stats-rates.js';
 import { repoRoot } from '../helpers/cli.js';

@@ -6,8 +6,8 @@
  * printed by scripts/bench-estimate.ts against real offline runs.
  */
 import { describe, expect, it } from 'vitest';
-import { estimateRun } from '../../harness/campaign/estimate.js';
 import type { ModelChoice } from '../../harness/campaign/model-choice.js';
+import { estimateRun } from '../../harness/estimate/estimate.js';
 
 const scripted: ModelChoice = {
   kind: 'scripted',

@@ -12,7 +12,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repMetaSchema } from '../../harness/campaign/rep-meta.js';
+import { repMetaSchema } from '../../harness/results/rep-meta.js';
 import { parseReplyFile } from '../../harness/score/reply-file.js';
 import type { RepScore } from '../../harness/score/score-rep.js';
 import { DISPATCH_REFUSAL } from '../../harness/session/dispatch-capture.js';

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gatesOutOfReach } from '../../harness/campaign/gate-reach.js';
+import { gatesOutOfReach } from '../../harness/run/gate-reach.js';
 import { repoRoot, runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { defaultCampaign, runCampaignCli } from './support.js';

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { neutraliseKeptRepository } from '../../harness/campaign/kept-repository.js';
+import { neutraliseKeptRepository } from '../../harness/results/kept-repository.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
 /** git with none of the host's configuration. */

@@ -18,15 +18,15 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { installLibrary } from '../../harness/campaign/library-install.js';
+import { loadCampaign } from '../../harness/campaign/load-campaign.js';
 import {
   composeLibrary,
   readLibrary,
   resolveLibrary,
   splitSkillFile,
-} from '../../harness/campaign/library-source.js';
-import { loadCampaign } from '../../harness/campaign/load-campaign.js';
-import { resolveScenarioIn } from '../../harness/campaign/resolve-scenario.js';
+} from '../../harness/library/library-source.js';
+import { installLibrary } from '../../harness/run/library-install.js';
+import { resolveScenarioIn } from '../../harness/scenario/resolve-scenario.js';
 import { loadScenarioDir } from '../../harness/score/load-scenario.js';
 import { eventStopRule } from '../../harness/session/dispatch-capture.js';
 import {

@@ -15,8 +15,8 @@
 import { cpSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { promptHint } from '../../harness/campaign/check-session.js';
 import { loadCampaign } from '../../harness/campaign/load-campaign.js';
+import { promptHint } from '../../harness/check/check-session.js';
 import { checkDecisions } from '../../harness/judge/adjudicate.js';
 import type { QueuedRep } from '../../harness/judge/adjudication-queue.js';
 import { adjudicationScreen } from '../../harness/judge/adjudication-screen.js';

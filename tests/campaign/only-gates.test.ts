@@ -9,7 +9,7 @@
 import { cpSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveRunRequest } from '../../harness/campaign/run-request.js';
+import { resolveRunRequest } from '../../harness/run/run-request.js';
 import { repoRoot } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { readJson } from './support.js';

@@ -12,8 +12,8 @@ import {
   type ProgressMode,
   type ProgressOptions,
   progressReporter,
-} from '../../harness/campaign/progress.js';
-import type { RunEvent } from '../../harness/campaign/run-events.js';
+} from '../../harness/run/progress.js';
+import type { RunEvent } from '../../harness/run/run-events.js';
 import { cliPath, repoRoot } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { defaultCampaign, runCampaignCli } from './support.js';

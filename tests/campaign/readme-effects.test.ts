@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { estimateCell } from '../../harness/campaign/cell-estimate.js';
+import { estimateCell } from '../../harness/estimate/cell-estimate.js';
 import { repsToDetect } from '../../harness/report/stats-power.js';
 import { wilsonInterval } from '../../harness/report/stats-rates.js';
 import { repoRoot } from '../helpers/cli.js';

@@ -22,11 +22,11 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { calibrateFromRep } from '../../harness/authoring/scenario-calibrate.js';
+import { lintScenario } from '../../harness/authoring/scenario-lint.js';
 import { campaignSchema } from '../../harness/campaign/config-schema.js';
 import { loadCampaign } from '../../harness/campaign/load-campaign.js';
-import { loadRunRecordings } from '../../harness/campaign/run-recordings.js';
-import { calibrateFromRep } from '../../harness/campaign/scenario-calibrate.js';
-import { lintScenario } from '../../harness/campaign/scenario-lint.js';
+import { loadRunRecordings } from '../../harness/results/run-recordings.js';
 import { MAX_TRANSCRIPT_BYTES } from '../../harness/score/transcripts/transcript-input.js';
 import { repoRoot, runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';

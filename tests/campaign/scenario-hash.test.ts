@@ -5,14 +5,14 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveScenarioIn } from '../../harness/campaign/resolve-scenario.js';
+import { REP_COLUMNS } from '../../harness/report/results-schema.js';
+import { type ScenarioFiles, scoredWithText } from '../../harness/report/scenario-files.js';
+import { resolveScenarioIn } from '../../harness/scenario/resolve-scenario.js';
 import {
   changedScenarios,
   combinedIdentity,
   scenarioSha256,
-} from '../../harness/campaign/scenario-identity.js';
-import { REP_COLUMNS } from '../../harness/report/results-schema.js';
-import { type ScenarioFiles, scoredWithText } from '../../harness/report/scenario-files.js';
+} from '../../harness/scenario/scenario-identity.js';
 import type { ScenarioShell } from '../../harness/score/scenario-schema.js';
 import { repoRoot } from '../helpers/cli.js';
 

@@ -10,11 +10,11 @@ import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { limitsSchema } from '../../harness/campaign/config-schema.js';
+import type { CampaignModel, ModelAxis } from '../../harness/campaign/model-axis.js';
 import {
   checkCostLimitsPriced,
   costLimitsOfflineNote,
-} from '../../harness/campaign/cost-limits.js';
-import type { CampaignModel, ModelAxis } from '../../harness/campaign/model-axis.js';
+} from '../../harness/estimate/cost-limits.js';
 import { formatInputError } from '../../harness/lib/input-error.js';
 import { repoRoot } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';

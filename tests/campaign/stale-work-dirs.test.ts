@@ -18,7 +18,7 @@ import {
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { removeStaleWorkRoots } from '../../harness/campaign/work-root.js';
+import { removeStaleWorkRoots } from '../../harness/run/work-root.js';
 import { cleanEnv, cliPath, repoRoot } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { defaultCampaign, oneRepArgs, readJson, repLines, runCampaignCli } from './support.js';

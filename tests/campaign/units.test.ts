@@ -1,15 +1,15 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { costUsd, pricingTable } from '../../harness/estimate/pricing.js';
 import {
   appendRepLine,
   createLedger,
   type LedgerRepLine,
   readLedger,
-} from '../../harness/campaign/ledger.js';
-import { parseShard, planReps, shardOf } from '../../harness/campaign/plan.js';
-import { costUsd, pricingTable } from '../../harness/campaign/pricing.js';
-import { progressReporter } from '../../harness/campaign/progress.js';
+} from '../../harness/results/ledger.js';
+import { progressReporter } from '../../harness/run/progress.js';
+import { parseShard, planReps, shardOf } from '../../harness/schedule/plan.js';
 import { runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
@@ -214,7 +214,7 @@ describe('redgreen doctor', () => {
 
 describe('crash recovery in a results directory', () => {
   it('a torn last ledger line is cut before the next append, so the ledger stays readable', async () => {
-    const { repairLedgerTail } = await import('../../harness/campaign/results-dir.js');
+    const { repairLedgerTail } = await import('../../harness/results/results-dir.js');
     const file = path.join(makeTempDir(), 'ledger.jsonl');
     await createLedger(file, { type: 'campaign', identity, campaign: 'c', harness: '0.1.0' });
     await appendRepLine(file, line('red/s1-rep1', 1, 'pass'));

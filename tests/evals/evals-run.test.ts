@@ -21,9 +21,9 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunFlags, resolveRunRequest } from '../../harness/campaign/run-request.js';
 import { importEvals } from '../../harness/evals/import-evals.js';
 import { evalsLintJson } from '../../harness/evals/lint-report.js';
+import { type RunFlags, resolveRunRequest } from '../../harness/run/run-request.js';
 import { cleanEnv, repoRoot, runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 

@@ -15,14 +15,14 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repMetaSchema } from '../../harness/campaign/rep-meta.js';
-import { seatCountsOf } from '../../harness/campaign/seat-counts.js';
 import type { AtifTrajectory } from '../../harness/export/atif-document.js';
 import { type AtifIndex, atifIndexSchema } from '../../harness/export/atif-index.js';
 import { subagentLinkProblems } from '../../harness/export/atif-invariants.js';
 import { buildAtifDocuments } from '../../harness/export/build-trajectory.js';
 import { loadResults } from '../../harness/report/load-results.js';
 import { resultsSchema } from '../../harness/report/results-schema.js';
+import { repMetaSchema } from '../../harness/results/rep-meta.js';
+import { seatCountsOf } from '../../harness/results/seat-counts.js';
 import { cleanEnv, repoRoot, runCli } from '../helpers/cli.js';
 import { atifProblems, generateRun, readJson } from './support.js';
 

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RepMeta } from '../../harness/campaign/rep-meta.js';
 import type { AtifTrajectory } from '../../harness/export/atif-document.js';
 import { buildAtifTrajectory } from '../../harness/export/build-trajectory.js';
 import { type LoadedResults, loadResults } from '../../harness/report/load-results.js';
+import type { RepMeta } from '../../harness/results/rep-meta.js';
 import { atifProblems, generateRun } from './support.js';
 
 /**

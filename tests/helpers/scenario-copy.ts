@@ -1,6 +1,6 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { resolveScenarioIn } from '../../harness/campaign/resolve-scenario.js';
+import { resolveScenarioIn } from '../../harness/scenario/resolve-scenario.js';
 import { repoRoot } from './cli.js';
 import { makeTempDir } from './temp-dir.js';
 

@@ -274,7 +274,7 @@ describe('every scripted judge through `redgreen judge`', () => {
     );
     expect(unpriced.exitCode, unpriced.stderr).toBe(2);
     expect(unpriced.stderr).toContain(
-      '--max-cost 1: the judge "claude-unpriced-judge" has no price in harness/campaign/pricing.json',
+      '--max-cost 1: the judge "claude-unpriced-judge" has no price in harness/estimate/pricing.json',
     );
     const unpricedRunOut = path.join(makeTempDir(), 'out');
     const unpricedRun = await runCampaignCli(

@@ -10,13 +10,13 @@
 import path from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadPromptTemplate } from '../../harness/campaign/prompt-template.js';
 import {
   type ModelServer,
   type PolicyName,
   scriptedModelId,
   startModelServer,
 } from '../../harness/model-server/index.js';
+import { loadPromptTemplate } from '../../harness/scenario/prompt-template.js';
 import { repoRoot } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { type Layout, type Scenario, widgetFixture } from './support/fixture.js';

@@ -12,7 +12,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadPromptTemplate } from '../../harness/campaign/prompt-template.js';
 import { scriptedModelId, startModelServer } from '../../harness/model-server/index.js';
 import { parseChainLedger, taskBase } from '../../harness/model-server/policies/chain-ledger.js';
 import {
@@ -23,6 +22,7 @@ import {
 import { parsePlanTasks } from '../../harness/model-server/policies/plan.js';
 import { planConflicts } from '../../harness/model-server/policies/plan-conflicts.js';
 import { classifyMechanisms } from '../../harness/model-server/policies/skill-mechanisms.js';
+import { loadPromptTemplate } from '../../harness/scenario/prompt-template.js';
 import { repoRoot, runCli } from '../helpers/cli.js';
 import { findSuperpowersMirror } from '../helpers/superpowers-mirror.js';
 import { makeTempDir } from '../helpers/temp-dir.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { planReps, shardOf } from '../../harness/campaign/plan.js';
 import { holmAdjust } from '../../harness/report/stats-holm.js';
+import { planReps, shardOf } from '../../harness/schedule/plan.js';
 import { endpointEnvironment } from '../../harness/session/provider-env.js';
 
 /**

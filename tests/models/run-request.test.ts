@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { modelBanner, resolveRunRequest } from '../../harness/campaign/run-request.js';
+import { modelBanner, resolveRunRequest } from '../../harness/run/run-request.js';
 import { repoRoot } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 

@@ -10,8 +10,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repMetaSchema } from '../../harness/campaign/rep-meta.js';
-import { refreshedSeatCounts, seatCountsOf } from '../../harness/campaign/seat-counts.js';
 import { seatToolsCsv } from '../../harness/report/csv.js';
 import type { ResultsModel } from '../../harness/report/results-schema.js';
 import {
@@ -20,6 +18,8 @@ import {
   seatToolSummary,
 } from '../../harness/report/seat-tools.js';
 import { seatToolsSection, seatToolsTable } from '../../harness/report/seat-tools-markdown.js';
+import { repMetaSchema } from '../../harness/results/rep-meta.js';
+import { refreshedSeatCounts, seatCountsOf } from '../../harness/results/seat-counts.js';
 
 const fixtures = path.join(import.meta.dirname, 'fixtures', 'full-session');
 const controllerTranscript = readFileSync(

@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { captureFiles } from '../../harness/campaign/rep-evidence.js';
+import { captureFiles } from '../../harness/run/rep-evidence.js';
 import { capturedFilesSchema } from '../../harness/score/evidence.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 

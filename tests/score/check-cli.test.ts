@@ -11,7 +11,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { CheckReport } from '../../harness/campaign/check-session.js';
+import type { CheckReport } from '../../harness/check/check-session.js';
 import {
   type ModelServer,
   scriptedModelId,

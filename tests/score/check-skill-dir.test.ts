@@ -8,8 +8,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CheckReport } from '../../harness/campaign/check-session.js';
-import { loadPromptTemplate } from '../../harness/campaign/prompt-template.js';
+import type { CheckReport } from '../../harness/check/check-session.js';
+import { loadPromptTemplate } from '../../harness/scenario/prompt-template.js';
 import { repoRoot, runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 

@@ -12,7 +12,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkSession } from '../../harness/campaign/check-session.js';
+import { checkSession } from '../../harness/check/check-session.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { OWN_PLAN, PLAN_A, S1_SCOPED_FACTS, S2_SCOPED_FACTS } from './fixture-facts.js';
 import {

@@ -10,7 +10,7 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify as toYaml } from 'yaml';
-import { migratedScenario } from '../../harness/campaign/scenario-migrate.js';
+import { migratedScenario } from '../../harness/authoring/scenario-migrate.js';
 import { checkSchema } from '../../harness/score/check-schema.js';
 import { listScenarioIds, loadScenarioDir } from '../../harness/score/load-scenario.js';
 import { VERB_NAMES } from '../../harness/score/verbs/index.js';

@@ -9,7 +9,7 @@
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lintScenario } from '../../harness/campaign/scenario-lint.js';
+import { lintScenario } from '../../harness/authoring/scenario-lint.js';
 import { listScenarioIds } from '../../harness/score/load-scenario.js';
 import { repoRoot, runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { CheckReport } from '../../harness/campaign/check-session.js';
+import type { CheckReport } from '../../harness/check/check-session.js';
 import { registerScoreReplyCommand, runScoreReply } from '../../harness/cli/score-reply.js';
 import { formatReplyFile, parseReplyFile } from '../../harness/score/reply-file.js';
 import { makeTempDir } from '../helpers/temp-dir.js';

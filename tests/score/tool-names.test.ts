@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { calibrationWarnings } from '../../harness/campaign/scenario-lint.js';
+import { calibrationWarnings } from '../../harness/authoring/scenario-lint.js';
 import { closestMatch } from '../../harness/lib/did-you-mean.js';
 import type { RepScore } from '../../harness/score/score-rep.js';
 import { claudeCodeTools } from '../../harness/session/claude-code-backend.js';

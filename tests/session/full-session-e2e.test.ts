@@ -13,14 +13,14 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadPromptTemplate } from '../../harness/campaign/prompt-template.js';
-import { captureFiles } from '../../harness/campaign/rep-evidence.js';
 import { takeSnapshot } from '../../harness/fixture/index.js';
 import {
   policyNames,
   scriptedModelId,
   startModelServer,
 } from '../../harness/model-server/index.js';
+import { captureFiles } from '../../harness/run/rep-evidence.js';
+import { loadPromptTemplate } from '../../harness/scenario/prompt-template.js';
 import { filesNeeded } from '../../harness/score/evidence-needs.js';
 import { loadScenarioDir } from '../../harness/score/load-scenario.js';
 import { scoreRep } from '../../harness/score/score-rep.js';

@@ -10,9 +10,9 @@
  */
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { priceSession } from '../../harness/campaign/model-pricing.js';
-import { repCostUsd } from '../../harness/campaign/rep-cost.js';
+import { priceSession } from '../../harness/estimate/model-pricing.js';
 import { policyAnswering, startModelServer } from '../../harness/model-server/index.js';
+import { repCostUsd } from '../../harness/run/rep-cost.js';
 import { readSessionTranscript } from '../../harness/score/transcripts/read-transcript.js';
 import { modelForTier, tierEnvironment, tierModels } from '../../harness/session/model-tiers.js';
 import type { ModelEndpoint, TokenUsage } from '../../harness/session/session-types.js';

@@ -12,8 +12,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadPromptTemplate } from '../../harness/campaign/prompt-template.js';
-import { captureFiles } from '../../harness/campaign/rep-evidence.js';
 import { takeSnapshot } from '../../harness/fixture/index.js';
 import {
   policyNames,
@@ -21,6 +19,8 @@ import {
   startModelServer,
 } from '../../harness/model-server/index.js';
 import { GREETING_QUESTION, STYLE_FILE } from '../../harness/model-server/policies/asks-user.js';
+import { captureFiles } from '../../harness/run/rep-evidence.js';
+import { loadPromptTemplate } from '../../harness/scenario/prompt-template.js';
 import { filesNeeded } from '../../harness/score/evidence-needs.js';
 import { loadScenarioDir } from '../../harness/score/load-scenario.js';
 import { scoreRep } from '../../harness/score/score-rep.js';

@@ -20,9 +20,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installLibrary } from '../../harness/campaign/library-install.js';
-import { composeLibrary, resolveLibrary } from '../../harness/campaign/library-source.js';
+import { composeLibrary, resolveLibrary } from '../../harness/library/library-source.js';
 import { scriptedModelId, startModelServer } from '../../harness/model-server/index.js';
+import { installLibrary } from '../../harness/run/library-install.js';
 import type { InstalledLibrary } from '../../harness/session/installed-library.js';
 import { detectSandbox } from '../../harness/session/sandbox.js';
 import { toolRefusal } from '../../harness/session/session-tool-table.js';

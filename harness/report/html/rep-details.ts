@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { REP_FILES } from '../../campaign/results-layout.js';
 import { readRegularText } from '../../lib/contained-file.js';
 import { describeError } from '../../lib/describe-error.js';
+import { REP_FILES } from '../../results/results-layout.js';
 import type { CheckResult } from '../../score/evaluate.js';
 import type { ToolCall } from '../../score/tool-call.js';
 import { readTranscript } from '../../score/transcripts/claude-messages.js';

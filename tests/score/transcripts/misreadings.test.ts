@@ -362,7 +362,7 @@ describe('a subagent’s log read alone holds neither the controller’s questio
     const dir = makeTempDir();
     const file = path.join(dir, 'agent-a1.jsonl');
     writeFileSync(file, jsonl([sub.prompt('Explore.'), sub.text('m1', 'The licence is MIT.')]));
-    const { checkSession } = await import('../../../harness/campaign/check-session.js');
+    const { checkSession } = await import('../../../harness/check/check-session.js');
     const report = await checkSession({
       scenario: 'skill-triggering-unrelated',
       transcript: [file],

@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CheckReport } from '../../../harness/campaign/check-session.js';
+import type { CheckReport } from '../../../harness/check/check-session.js';
 import type { TranscriptSummary } from '../../../harness/score/transcripts/transcript-summary.js';
 import { runCli } from '../../helpers/cli.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Limits, StopMode } from '../../../harness/campaign/config-schema.js';
-import { loadPromptTemplate } from '../../../harness/campaign/prompt-template.js';
+import { loadPromptTemplate } from '../../../harness/scenario/prompt-template.js';
 import type { EventSelector } from '../../../harness/score/event-selector.js';
 import type { ScriptedUser } from '../../../harness/score/scripted-user.js';
 import { claudeCodeBackend } from '../../../harness/session/claude-code-backend.js';

@@ -6,7 +6,7 @@
  * deterministic session, so "just under" and "met" are exact.
  */
 import type { Limits } from '../../../harness/campaign/config-schema.js';
-import { costUsd } from '../../../harness/campaign/pricing.js';
+import { costUsd } from '../../../harness/estimate/pricing.js';
 import { startModelServer } from '../../../harness/model-server/index.js';
 import { type Clock, tokenUsageOf } from '../../../harness/session/seat-spend.js';
 import type { TokenUsage } from '../../../harness/session/session-types.js';

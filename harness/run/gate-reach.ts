@@ -1,0 +1,58 @@
+/**
+ * Gates a run's plan cannot meet: a `min-pass-rate` gate of "P of N" needs N
+ * decided reps in its cell, so with fewer reps per cell planned (the
+ * campaign's `reps`, or `--reps`) it can fail or stay undecided but never
+ * hold. Said before the run and in the dry run, so nobody learns it after
+ * paying for the reps. Likewise a `green-better` or `no-regression` gate
+ * whose reps per arm cannot reach α even at the starkest split (all against
+ * none): it stays undecided. A note, not a refusal: short runs (`--reps 1`) are
+ * how a campaign is smoke-tested.
+ */
+
+import type { GateConfig } from '../campaign/config-schema.js';
+import { belowThreshold, starkestSplitP } from '../report/stats-rates.js';
+import { describeGate } from '../schedule/only.js';
+
+/** One note per gate the planned reps per cell can never meet. */
+export function gatesOutOfReach(campaign: {
+  readonly gates: readonly GateConfig[];
+  readonly reps: number;
+  /** The scenarios the campaign runs: a no-scenario-regresses gate over all of them tests each. */
+  readonly scenarios?: readonly { readonly id: string }[];
+}): string[] {
+  const reps = campaign.reps;
+  return campaign.gates.flatMap((gate) => {
+    if (gate.kind === 'min-pass-rate' && gate.of > reps) {
+      return [
+        `gate ${describeGate(gate)} needs ${gate.of} decided reps in its cell, but the run plans ${reps} per cell: it can never hold, at best it stays undecided (run with --reps ${gate.of} or more)`,
+      ];
+    }
+    if (
+      (gate.kind === 'green-better' || gate.kind === 'no-regression') &&
+      !starkSplitDecides(reps, gate.alpha)
+    ) {
+      let needed = reps + 1;
+      while (needed < 1000 && !starkSplitDecides(needed, gate.alpha)) needed += 1;
+      return [
+        `gate ${describeGate(gate)} cannot be decided with ${reps} rep(s) per cell: even all against none is not below α = ${gate.alpha}, so it stays undecided (run with --reps ${needed} or more)`,
+      ];
+    }
+    if (gate.kind === 'no-scenario-regresses') {
+      // Holm holds the smallest of m p-values to α/m: a regression must get below that first.
+      const tests = gate.scenarios?.length ?? campaign.scenarios?.length ?? 1;
+      const first = gate.correction === 'holm' ? gate.alpha / tests : gate.alpha;
+      if (starkSplitDecides(reps, first)) return [];
+      let needed = reps + 1;
+      while (needed < 1000 && !starkSplitDecides(needed, first)) needed += 1;
+      return [
+        `gate ${describeGate(gate)} cannot be decided with ${reps} rep(s) per cell: even RED ${reps}/${reps} against GREEN 0/${reps} is not below ${gate.correction === 'holm' ? `α/${tests} = ${Number(first.toPrecision(3))} (Holm over ${tests} scenarios)` : `α = ${gate.alpha}`}, so it stays undecided (run with --reps ${needed} or more)`,
+      ];
+    }
+    return [];
+  });
+}
+
+/** Whether n reps a side, all passing against none, give a one-sided Fisher p below α. */
+function starkSplitDecides(n: number, alpha: number): boolean {
+  return belowThreshold(starkestSplitP(n, n), alpha);
+}
