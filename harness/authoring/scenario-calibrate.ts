@@ -29,6 +29,7 @@ import {
 } from 'node:fs/promises';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
+import { readCampaignRecord } from '../campaign/campaign-record.js';
 import { writeFileAtomic } from '../lib/atomic-write.js';
 import { containedDirectoryProblem, readRegularText } from '../lib/contained-file.js';
 import { copyDataTree, irregularEntryIn } from '../lib/data-tree.js';
@@ -37,7 +38,6 @@ import { packageRoot } from '../lib/package-root.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { loadPolicyFile } from '../model-server/data-policy/load-policy.js';
 import { isPolicyName } from '../model-server/index.js';
-import { readCampaignRecord } from '../results/campaign-record.js';
 import { repMetaSchema } from '../results/rep-meta.js';
 import { REP_FILES, resultsLayout } from '../results/results-layout.js';
 import { resolveScenarioIn } from '../scenario/resolve-scenario.js';

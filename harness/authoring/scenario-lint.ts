@@ -8,7 +8,7 @@
  * ones. The rows say what was expected and what happened.
  */
 import path from 'node:path';
-import { type BackendName, campaignSchema, limitsSchema } from '../campaign/config-schema.js';
+import { type BackendName, campaignSchema } from '../campaign/config-schema.js';
 import type { ResolvedCampaign } from '../campaign/load-campaign.js';
 import { singleModelAxis } from '../campaign/model-axis.js';
 import { buildFixture, formatGateFailure, takeSnapshot } from '../fixture/index.js';
@@ -24,6 +24,7 @@ import { REP_FILES, resultsLayout } from '../results/results-layout.js';
 import { capturePreEvidence } from '../run/rep-evidence.js';
 import { runCampaign } from '../run/run-campaign.js';
 import { RunControl } from '../run/run-control.js';
+import { detectSandbox, openPathToSandbox } from '../sandbox/sandbox.js';
 import { renderedPromptProblem } from '../scenario/prompt-template.js';
 import {
   type ResolvedScenario,
@@ -33,7 +34,7 @@ import {
 import { policyFitError, sessionToolsOf } from '../scenario/scenario-policies.js';
 import { resolveScenarioDir } from '../score/load-scenario.js';
 import { repScoreSchema } from '../score/score-rep.js';
-import { detectSandbox, openPathToSandbox } from '../session/sandbox.js';
+import { limitsSchema } from '../session/session-limits.js';
 import { toolChangesProblem } from '../session/session-tool-table.js';
 
 export interface LintRow {

@@ -1,6 +1,5 @@
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { isEvalsCampaign } from '../evals/evals-campaign-file.js';
 import { resolveVariant } from '../fixture/index.js';
 import { closestMatch } from '../lib/did-you-mean.js';
 import { type InputError, inputError } from '../lib/input-error.js';
@@ -12,7 +11,7 @@ import { resolveSkillSource, type SkillSource, skillSourceLabel } from '../libra
 import { loadRunRecordings, type RunRecordings } from '../results/run-recordings.js';
 import { renderedPromptProblem } from '../scenario/prompt-template.js';
 import { type ResolvedScenario, resolveScenarioIn } from '../scenario/resolve-scenario.js';
-import { checkOnly, gatesFor, type OnlySelection, selected } from '../schedule/only.js';
+import { type Limits, limitsSchema } from '../session/session-limits.js';
 import { toolChangesProblem } from '../session/session-tool-table.js';
 import { parseArmOverride } from './arm-override.js';
 import {
@@ -20,9 +19,8 @@ import {
   type CampaignConfig,
   campaignSchema,
   type GateConfig,
-  type Limits,
-  limitsSchema,
 } from './config-schema.js';
+import { checkOnly, gatesFor, type OnlySelection, selected } from './only.js';
 import { scenarioFolderCandidates } from './scenario-entry.js';
 
 export type { ResolvedScenario } from '../scenario/resolve-scenario.js';
@@ -631,4 +629,9 @@ export async function loadCampaign(
     droppedGates: gates.dropped,
     ...(replay === undefined ? {} : { replay }),
   });
+}
+
+/** Whether parsed JSON is a campaign that names eval files (it has `evals`). */
+function isEvalsCampaign(json: unknown): boolean {
+  return typeof json === 'object' && json !== null && !Array.isArray(json) && 'evals' in json;
 }

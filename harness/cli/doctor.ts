@@ -65,7 +65,7 @@ export function registerDoctorCommand(program: Command): void {
           return;
         }
       }
-      const { detectSandbox } = await import('../session/sandbox.js');
+      const { detectSandbox } = await import('../sandbox/sandbox.js');
       const { locateClaudeCodeBinary } = await import('../session/locate-engine.js');
       const checks: Check[] = [];
       checks.push({ name: 'node', ok: true, detail: process.version });

@@ -246,7 +246,7 @@ export function registerMergeCommand(program: Command): void {
           return;
         }
       }
-      const { mergeResults } = await import('../results/merge.js');
+      const { mergeResults } = await import('../run/merge.js');
       const { plural } = await import('../lib/plural.js');
       const { writeReports } = await import('../report/write-reports.js');
       const merged = await mergeResults(dirs, flags.out);

@@ -7,10 +7,10 @@
  * (the start notices say so).
  */
 
-import type { Limits } from '../campaign/config-schema.js';
 import type { ModelAxis } from '../campaign/model-axis.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
+import type { Limits } from '../session/session-limits.js';
 import { isPriced } from './model-pricing.js';
 
 /** The cost limits the campaign sets, by their field names. */

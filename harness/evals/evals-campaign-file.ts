@@ -16,7 +16,8 @@
  * are errors, as in every campaign file.
  */
 import { z } from 'zod';
-import { gateSchema, limitsSchema } from '../campaign/config-schema.js';
+import { gateSchema } from '../campaign/config-schema.js';
+import { limitsSchema } from '../session/session-limits.js';
 import { ARM_NAMES, REACHES } from './write-campaign.js';
 
 export const evalsSkillEntrySchema = z
@@ -88,8 +89,3 @@ export const evalsCampaignFileSchema = z
   })
   .strict();
 export type EvalsCampaignFile = z.infer<typeof evalsCampaignFileSchema>;
-
-/** Whether parsed JSON is a campaign that names eval files (it has `evals`). */
-export function isEvalsCampaign(json: unknown): boolean {
-  return typeof json === 'object' && json !== null && !Array.isArray(json) && 'evals' in json;
-}

@@ -18,7 +18,7 @@ import { existsSync, statSync } from 'node:fs';
 import { chmod, copyFile, lstat, mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
-import { isolatedGitEnvironment } from '../fixture/index.js';
+import { isolatedGitEnvironment } from '../lib/git-env.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import type { SkillUnderTest } from './locate-skill.js';

@@ -8,14 +8,14 @@
  * directory's lock, which the caller holds.
  */
 import pLimit from 'p-limit';
+import { resolveRecordedScenarios } from '../campaign/recorded-scenarios.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { loadResults } from '../report/load-results.js';
-import { resolveRecordedScenarios } from '../results/recorded-scenarios.js';
 import { resultsLayout } from '../results/results-layout.js';
 import { rescoreResults } from '../run/rescore.js';
 import { scenarioHasJudgedChecks } from '../run/score-rep-dir.js';
-import { credentialValues } from '../session/credentials.js';
+import { credentialValues } from '../sandbox/credentials.js';
 import { SecretRedactor } from '../session/secret-redactor.js';
 import { JudgeBrains } from './judge-brains.js';
 import {

@@ -6,10 +6,10 @@
  * `redgreen judge` has work to do.
  */
 
+import { resolveRecordedScenarios } from '../campaign/recorded-scenarios.js';
 import type { InputError } from '../lib/input-error.js';
 import { ok, type Result } from '../lib/result.js';
 import { loadResults } from '../report/load-results.js';
-import { resolveRecordedScenarios } from '../results/recorded-scenarios.js';
 import { resultsLayout } from '../results/results-layout.js';
 import { buildMaterial } from './material.js';
 import { readRepMaterialParts } from './material-files.js';

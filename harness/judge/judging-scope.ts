@@ -21,8 +21,8 @@
  * (moved or deleted since the run), the scenarios with any judgement count
  * as judged and only the judge model is checked.
  */
-import type { CampaignRecord } from '../results/campaign-record.js';
-import { resolveRecordedScenarios } from '../results/recorded-scenarios.js';
+import type { CampaignRecord } from '../campaign/campaign-record.js';
+import { resolveRecordedScenarios } from '../campaign/recorded-scenarios.js';
 import type { Judgement } from './judgement.js';
 import { judgementKey } from './prompt.js';
 

@@ -1,13 +1,13 @@
 import path from 'node:path';
+import { type CampaignRecord, readCampaignRecord } from '../campaign/campaign-record.js';
+import { plannedModelNames } from '../campaign/model-record.js';
 import { type Judgement, readJudgement } from '../judge/judgement.js';
 import { readRegularText } from '../lib/contained-file.js';
 import { describeError } from '../lib/describe-error.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { readJson } from '../lib/read-json.js';
 import { err, ok, type Result } from '../lib/result.js';
-import { type CampaignRecord, readCampaignRecord } from '../results/campaign-record.js';
 import { readLedger } from '../results/ledger.js';
-import { plannedModelNames } from '../results/model-record.js';
 import { repDamage } from '../results/rep-health.js';
 import { type RepMeta, repMetaSchema } from '../results/rep-meta.js';
 import { recordedRepDirProblem } from '../results/results-dir.js';

@@ -1,5 +1,6 @@
 import type { GateConfig } from '../campaign/config-schema.js';
-import { describeGate, evaluateGate, judgeRegressionFamily } from './gates.js';
+import { describeGate } from './gate-description.js';
+import { evaluateGate, judgeRegressionFamily } from './gates.js';
 import type { CellSummary, GateOutcome } from './results-schema.js';
 import { holmAdjust } from './stats-holm.js';
 import { belowThreshold, fisherExact, starkestSplitP } from './stats-rates.js';

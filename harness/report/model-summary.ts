@@ -1,4 +1,4 @@
-import type { CampaignRecord } from '../results/campaign-record.js';
+import type { CampaignRecord } from '../campaign/campaign-record.js';
 import type {
   CellSummary,
   Interaction,

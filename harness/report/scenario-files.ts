@@ -6,7 +6,7 @@
  * versions of its checks are said to be mixed, never pooled silently.
  */
 import { z } from 'zod';
-import type { CampaignRecord } from '../results/campaign-record.js';
+import type { CampaignRecord } from '../campaign/campaign-record.js';
 import { shortScenarioHash } from '../scenario/scenario-identity.js';
 import type { RepScore } from '../score/score-rep.js';
 

@@ -6,11 +6,11 @@
  * `gate --require-all-gates` refuses it outright.
  */
 import { z } from 'zod';
+import type { CampaignRecord } from '../campaign/campaign-record.js';
 import { gateSchema } from '../campaign/config-schema.js';
+import { type OnlySelection, onlySelectionSchema } from '../campaign/only.js';
 import { plural } from '../lib/plural.js';
-import type { CampaignRecord } from '../results/campaign-record.js';
-import { type OnlySelection, onlySelectionSchema } from '../schedule/only.js';
-import { describeGate } from './gates.js';
+import { describeGate } from './gate-description.js';
 
 export const subsetSchema = z
   .object({

@@ -1,8 +1,8 @@
+import type { CampaignRecord } from '../campaign/campaign-record.js';
 import { gateSchema } from '../campaign/config-schema.js';
+import { plannedModelNames } from '../campaign/model-record.js';
 import { judgeRowFields, judgeSection, rowsAgreement } from '../judge/report-model.js';
 import { harnessVersion } from '../lib/package-root.js';
-import type { CampaignRecord } from '../results/campaign-record.js';
-import { plannedModelNames } from '../results/model-record.js';
 import type { ExtractedValue, Reading } from '../score/evidence.js';
 import type { RepScore } from '../score/score-rep.js';
 import { gateDecision } from './gates.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { stopModeSchema } from '../campaign/config-schema.js';
+import { stopModeSchema } from '../score/stop-mode.js';
 import { apiReportedModel } from '../session/reported-model.js';
 import { seatCountsSchema } from './seat-counts.js';
 

@@ -8,7 +8,6 @@
  * out (its replayed rep comes out indeterminate: no recording of it).
  */
 import path from 'node:path';
-import { REPLAY_POLICY } from '../campaign/config-schema.js';
 import { readRegularFile, readRegularText } from '../lib/contained-file.js';
 import { describeError } from '../lib/describe-error.js';
 import { type InputError, inputError } from '../lib/input-error.js';
@@ -20,6 +19,9 @@ import { MAX_TRANSCRIPT_BYTES } from '../score/transcripts/transcript-input.js';
 import { readLedger } from './ledger.js';
 import { recordedRepDirProblem } from './results-dir.js';
 import { REP_FILES, resultsLayout } from './results-layout.js';
+
+/** The scripted policy of a replay campaign: each rep's recorded session. */
+export const REPLAY_POLICY = 'replay';
 
 export interface RunRecordings {
   /** The results directory, absolute. */

@@ -10,8 +10,8 @@
  */
 
 import type { GateConfig } from '../campaign/config-schema.js';
+import { describeGate } from '../campaign/only.js';
 import { belowThreshold, starkestSplitP } from '../report/stats-rates.js';
-import { describeGate } from '../schedule/only.js';
 
 /** One note per gate the planned reps per cell can never meet. */
 export function gatesOutOfReach(campaign: {

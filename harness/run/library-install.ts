@@ -37,8 +37,8 @@ import { sha256Hex } from '../lib/hash.js';
 import { openToReaders } from '../lib/remove-tree.js';
 import type { LibraryContents } from '../library/library-source.js';
 import type { RepMeta } from '../results/rep-meta.js';
+import { runConfined, type Sandbox, whileHandedOver } from '../sandbox/sandbox.js';
 import type { InstalledLibrary, SessionStartOutput } from '../session/installed-library.js';
-import { runConfined, type Sandbox, whileHandedOver } from '../session/sandbox.js';
 import { shellQuote } from '../session/shell-prefix.js';
 
 /** What meta.json records of the installed library. */

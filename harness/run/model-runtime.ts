@@ -13,8 +13,7 @@ import {
   startModelServer,
 } from '../model-server/index.js';
 import type { PlannedRep } from '../schedule/plan.js';
-import type { PriceModel } from '../session/seat-spend.js';
-import type { ModelEndpoint, TokenUsage } from '../session/session-types.js';
+import type { ModelEndpoint, PriceModel, TokenUsage } from '../session/session-types.js';
 
 /**
  * The models of a run at run time: each model's endpoint (a live endpoint

@@ -2,9 +2,17 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import {
+  type CampaignRecord,
+  campaignRecordSchema,
+  type Invocation,
+  readCampaignRecord,
+} from '../campaign/campaign-record.js';
+import { campaignIdentity } from '../campaign/identity.js';
 import type { ResolvedArm, ResolvedCampaign } from '../campaign/load-campaign.js';
 import type { ModelAxis } from '../campaign/model-axis.js';
 import { displayBaseUrl } from '../campaign/model-choice.js';
+import { modelRecords } from '../campaign/model-record.js';
 import { isShippedScenario } from '../campaign/scenario-entry.js';
 import {
   buildFixture,
@@ -22,14 +30,7 @@ import { err, ok, type Result } from '../lib/result.js';
 import { type ComposedLibrary, composeLibrary } from '../library/library-source.js';
 import { materialiseSkill } from '../library/skill-source.js';
 import { directoryTreeId } from '../library/tree-id.js';
-import {
-  type CampaignRecord,
-  campaignRecordSchema,
-  type Invocation,
-  readCampaignRecord,
-} from '../results/campaign-record.js';
 import { createLedger, type LedgerRepLine, readLedger } from '../results/ledger.js';
-import { modelRecords } from '../results/model-record.js';
 import {
   adoptLandedReps,
   checkFreshOutput,
@@ -51,14 +52,13 @@ import {
   describeChange,
   shortScenarioHash,
 } from '../scenario/scenario-identity.js';
-import { campaignIdentity } from '../schedule/identity.js';
 import { givesProjectSkills } from '../score/claude-dir.js';
 import { PROJECT_SKILLS_DIR, readProjectSkills } from '../session/project-skills.js';
 import type { PreparedSkill, PreparedVariant } from './rep-runner.js';
 import { variantKey } from './rep-runner.js';
 import { createWorkRoot, removeStaleWorkRoots } from './work-root.js';
 
-export type { CampaignRecord, Invocation } from '../results/campaign-record.js';
+export type { CampaignRecord, Invocation } from '../campaign/campaign-record.js';
 
 export interface PreparedRun {
   readonly layout: ResultsLayout;

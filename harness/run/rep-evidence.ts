@@ -20,12 +20,12 @@ import { constants } from 'node:fs';
 import { lstat, mkdir, open, readdir, realpath, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { copyFixture, diffSnapshots, type Snapshot } from '../fixture/index.js';
+import { runConfined, type Sandbox, whileHandedOver } from '../sandbox/sandbox.js';
 import type { ResolvedScenario } from '../scenario/resolve-scenario.js';
 import { evaluateCheck } from '../score/evaluate.js';
 import type { CapturedFile, CapturedFiles, CommandOutcome } from '../score/evidence.js';
 import { commandsNeeded, filesNeeded } from '../score/evidence-needs.js';
 import type { Facts } from '../score/placeholders.js';
-import { runConfined, type Sandbox, whileHandedOver } from '../session/sandbox.js';
 
 /** The most text kept per file, and per rep. */
 const FILE_CAP_BYTES = 256 * 1024;

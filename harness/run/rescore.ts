@@ -1,4 +1,10 @@
 import path from 'node:path';
+import {
+  type CampaignRecord,
+  campaignRecordSchema,
+  readCampaignRecord,
+} from '../campaign/campaign-record.js';
+import { resolveRecordedScenarios } from '../campaign/recorded-scenarios.js';
 import { isShippedScenario } from '../campaign/scenario-entry.js';
 import type { FixtureFingerprint } from '../fixture/index.js';
 import { writeFileAtomic } from '../lib/atomic-write.js';
@@ -7,13 +13,7 @@ import { type InputError, inputError } from '../lib/input-error.js';
 import { readJson } from '../lib/read-json.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { plannedIds } from '../report/load-results.js';
-import {
-  type CampaignRecord,
-  campaignRecordSchema,
-  readCampaignRecord,
-} from '../results/campaign-record.js';
 import { appendRepLine, type LedgerRepLine, readLedger } from '../results/ledger.js';
-import { resolveRecordedScenarios } from '../results/recorded-scenarios.js';
 import { repDamage } from '../results/rep-health.js';
 import { type RepMeta, repMetaSchema } from '../results/rep-meta.js';
 import { recordedRepDirProblem } from '../results/results-dir.js';

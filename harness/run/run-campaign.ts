@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { REPLAY_POLICY } from '../campaign/config-schema.js';
 import { credentialVariables } from '../campaign/endpoint-profile.js';
 import { checkCostLimitsPriced, costLimitsOfflineNote } from '../estimate/cost-limits.js';
 import { planRunJudging, preflightRunJudging, startRunJudging } from '../judge/run-judging.js';
@@ -14,11 +13,11 @@ import { appendRepLine, type LedgerRepLine, readLedger } from '../results/ledger
 import { pendingReps } from '../results/rep-health.js';
 import { repMetaSchema } from '../results/rep-meta.js';
 import { REP_FILES } from '../results/results-layout.js';
-import { replayBrain } from '../results/run-recordings.js';
+import { REPLAY_POLICY, replayBrain } from '../results/run-recordings.js';
+import { credentialValues } from '../sandbox/credentials.js';
+import { openPathToSandbox } from '../sandbox/sandbox.js';
 import { type PlannedRep, planRun, shardOf } from '../schedule/plan.js';
 import { type BackendChoice, createBackend } from '../session/create-backend.js';
-import { credentialValues } from '../session/credentials.js';
-import { openPathToSandbox } from '../session/sandbox.js';
 import { concurrencyLimiter, preflightModels, startModelBrains } from './model-runtime.js';
 import { type PreparedRun, prepareRun } from './prepare-run.js';
 import { type RepResult, type RunContext, runRep, variantKey } from './rep-runner.js';

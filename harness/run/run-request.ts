@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { formatArmOverride, parseArmOverride } from '../campaign/arm-override.js';
-import { type BackendName, REPLAY_POLICY } from '../campaign/config-schema.js';
+import type { Invocation } from '../campaign/campaign-record.js';
+import type { BackendName } from '../campaign/config-schema.js';
 import {
   type CampaignOverrides,
   defaultCampaignFile,
@@ -12,6 +13,8 @@ import {
 import { type ModelAxis, resolveModels } from '../campaign/model-axis.js';
 import { modelBannerLines } from '../campaign/model-banner.js';
 import { gatesForModels } from '../campaign/model-gates-config.js';
+import { parseOnly } from '../campaign/only.js';
+import { readRecordedInvocation } from '../campaign/recorded-invocation.js';
 import {
   type EvalsFlags,
   evalsRequested,
@@ -23,11 +26,9 @@ import {
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { type FaultRuleInput, parseFaultSpec, policyNames } from '../model-server/index.js';
-import type { Invocation } from '../results/campaign-record.js';
-import { readRecordedInvocation } from '../results/recorded-invocation.js';
 import { checkFreshOutput } from '../results/results-dir.js';
 import { EVALS_DIR } from '../results/results-layout.js';
-import { parseOnly } from '../schedule/only.js';
+import { REPLAY_POLICY } from '../results/run-recordings.js';
 import { parseShard, type Shard } from '../schedule/plan.js';
 
 /** What a user asked `redgreen run` for, before anything is resolved. */

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import type { ResolvedCampaign } from '../campaign/load-campaign.js';
 import type { ModelAxis } from '../campaign/model-axis.js';
+import { describeGate } from '../campaign/only.js';
 import { isPriced } from '../estimate/model-pricing.js';
 import type { PendingRep } from '../results/rep-health.js';
-import { describeGate } from '../schedule/only.js';
 import { gatesOutOfReach } from './gate-reach.js';
 import type { PreparedRun } from './prepare-run.js';
 

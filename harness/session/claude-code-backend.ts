@@ -6,7 +6,8 @@ import {
   type SDKMessage,
   type SDKResultMessage,
 } from '@anthropic-ai/claude-agent-sdk';
-import type { StopMode } from '../campaign/config-schema.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
+import type { StopMode } from '../score/stop-mode.js';
 import { ClaudeCodeCapture } from './claude-code-capture.js';
 import { claudeCodeRefusalHook } from './claude-code-refusals.js';
 import { seatWatchFor } from './claude-code-seat-watch.js';
@@ -15,12 +16,12 @@ import { eventStopRule } from './dispatch-capture.js';
 import { claudeCodeEnvironment, configDirOf, privateDirsOf } from './engine-env.js';
 import { type EngineProcess, spawnEngineInOwnGroup } from './engine-process.js';
 import { engineWritesHandOver } from './engine-writes.js';
+import { handedOverSessions } from './handed-over-sessions.js';
 import type { InstalledLibrary } from './installed-library.js';
 import { instructionsReminder } from './project-instructions.js';
 import { installProjectSkills } from './project-skills.js';
 import { combinedHooks } from './query-hooks.js';
 import { apiReportedModel } from './reported-model.js';
-import { handedOverSessions, type Sandbox } from './sandbox.js';
 import { SESSION_TOOLS, sessionToolNames, type ToolChanges } from './session-tool-table.js';
 import type {
   SessionBackend,

@@ -24,9 +24,9 @@ import type {
   SDKMessage,
   SDKUserMessage,
 } from '@anthropic-ai/claude-agent-sdk';
-import type { StopMode } from '../campaign/config-schema.js';
 import type { ScriptedUser } from '../score/scripted-user.js';
 import { CONTROLLER_SEAT } from '../score/seat-record.js';
+import type { StopMode } from '../score/stop-mode.js';
 import {
   type ReplyAnswer,
   ScriptedUserSession,

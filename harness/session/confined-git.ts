@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { type GitOutput, type GitRunner, gitEnvironmentFor } from '../fixture/index.js';
+import type { GitOutput, GitRunner } from '../fixture/index.js';
+import { gitEnvironmentFor } from '../lib/git-env.js';
 import { trackDetachedChild } from '../lib/live-children.js';
 import { noteChildExit } from '../lib/outside-signals.js';
-import { confinedArgv, type Sandbox } from './sandbox.js';
+import { confinedArgv, type Sandbox } from '../sandbox/sandbox.js';
 
 const GIT_TIMEOUT_MS = 60_000;
 

@@ -2,11 +2,11 @@ import { VERSION as SDK_VERSION } from '@anthropic-ai/sdk/version';
 import { execa } from 'execa';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
+import { credentialsSet } from '../sandbox/credentials.js';
+import { detectSandbox, type Sandbox } from '../sandbox/sandbox.js';
 import { claudeCodeBackend } from './claude-code-backend.js';
-import { credentialsSet } from './credentials.js';
 import { locateClaudeCodeBinary } from './locate-engine.js';
 import { messagesBackend } from './messages-backend.js';
-import { detectSandbox, type Sandbox } from './sandbox.js';
 import type { SessionBackend } from './session-types.js';
 
 export interface PreparedBackend {

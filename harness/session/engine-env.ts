@@ -1,10 +1,8 @@
 import path from 'node:path';
+import { SESSION_PATH } from '../sandbox/sandbox.js';
 import { tierEnvironment } from './model-tiers.js';
 import { endpointEnvironment } from './provider-env.js';
 import type { ModelEndpoint } from './session-types.js';
-
-/** The only directories a session's PATH contains: system tools (bash, git, coreutils). */
-export const SESSION_PATH = '/usr/local/bin:/usr/bin:/bin';
 
 export interface PrivateDirs {
   readonly home: string;

@@ -2,7 +2,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { SpawnedProcess, SpawnOptions } from '@anthropic-ai/claude-agent-sdk';
 import { stoppedFromOutside } from '../lib/outside-signals.js';
-import { SETPRIV } from './sandbox.js';
+import { SETPRIV } from '../sandbox/sandbox.js';
 
 type Listener = (...args: never[]) => void;
 

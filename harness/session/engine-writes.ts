@@ -9,8 +9,8 @@
  * for every seat).
  */
 import type { HookCallback, Options } from '@anthropic-ai/claude-agent-sdk';
-import type { Sandbox } from './sandbox.js';
-import { handOverTree } from './sandbox-owner.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
+import { handOverTree } from '../sandbox/sandbox-owner.js';
 
 const FILE_TOOLS = 'Write|Edit|MultiEdit|NotebookEdit';
 

@@ -1,10 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import Anthropic from '@anthropic-ai/sdk';
 import { VERSION as SDK_VERSION } from '@anthropic-ai/sdk/version';
+import type { Sandbox } from '../sandbox/sandbox.js';
 import { CONTROLLER_SEAT, type SubagentSeat } from '../score/seat-record.js';
 import { runAnsweredControllerLoop } from './answered-controller-loop.js';
 import { DispatchCapture, eventStopRule } from './dispatch-capture.js';
 import { privateDirsOf } from './engine-env.js';
+import { handedOverSessions } from './handed-over-sessions.js';
 import {
   type InstalledLibrary,
   librarySystemText,
@@ -12,7 +14,6 @@ import {
 } from './installed-library.js';
 import { modelForTier } from './model-tiers.js';
 import { instructionsReminder } from './project-instructions.js';
-import { handedOverSessions, type Sandbox } from './sandbox.js';
 import { ScriptedUserSession, scriptedUserFor } from './scripted-user-session.js';
 import { seatSpendFor, tokenUsageOf } from './seat-spend.js';
 import type {

@@ -12,7 +12,7 @@
  * A `complete` session always has a scripted user: without a `user` block
  * it gives the default answer, at most DEFAULT_MAX_ANSWERS times.
  */
-import type { StopMode } from '../campaign/config-schema.js';
+
 import { closingQuestion } from '../score/extractors/language/closing-question.js';
 import {
   type ScriptedAnswer,
@@ -21,6 +21,7 @@ import {
   scriptedUserSchema,
 } from '../score/scripted-user.js';
 import type { SeatRecord } from '../score/seat-record.js';
+import type { StopMode } from '../score/stop-mode.js';
 import type { UserEvent } from '../score/user-question-record.js';
 import { askUserQuestionInputSchema } from './tools/dispatch-tools.js';
 import type { TranscriptSink } from './transcript-sink.js';

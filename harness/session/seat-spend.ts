@@ -18,13 +18,7 @@
  * with a reply of a model that has no price cannot be kept: that ends the
  * session too, saying so.
  */
-import type { TokenUsage } from './session-types.js';
-
-/** What a model's usage costs, in USD, or null when the model has no price. */
-export type PriceModel = (modelId: string, usage: TokenUsage) => number | null;
-
-/** Milliseconds on some monotonic clock. */
-export type Clock = () => number;
+import type { Clock, PriceModel, TokenUsage } from './session-types.js';
 
 export interface SpendLimits {
   readonly seatTimeoutSeconds?: number | undefined;

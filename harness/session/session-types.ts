@@ -1,13 +1,19 @@
-import type { Limits, StopMode } from '../campaign/config-schema.js';
 import type { EventSelector } from '../score/event-selector.js';
 import type { ScriptedUser } from '../score/scripted-user.js';
+import type { StopMode } from '../score/stop-mode.js';
 import type { CapturedDispatch } from './dispatch-capture.js';
 import type { InstalledLibrary } from './installed-library.js';
 import type { ProjectInstruction } from './project-instructions.js';
 import type { ProjectSkill } from './project-skills.js';
-import type { Clock, PriceModel } from './seat-spend.js';
+import type { Limits } from './session-limits.js';
 import type { ToolChanges } from './session-tool-table.js';
 import type { TranscriptSink } from './transcript-sink.js';
+
+/** What a model's usage costs, in USD, or null when the model has no price. */
+export type PriceModel = (modelId: string, usage: TokenUsage) => number | null;
+
+/** Milliseconds on some monotonic clock. */
+export type Clock = () => number;
 
 export type { CapturedDispatch } from './dispatch-capture.js';
 

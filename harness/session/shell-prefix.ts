@@ -1,5 +1,5 @@
 import { chmod, writeFile } from 'node:fs/promises';
-import { commandEnvironment, confinedArgv, type Sandbox } from './sandbox.js';
+import { commandEnvironment, confinedArgv, type Sandbox } from '../sandbox/sandbox.js';
 
 /** Quote a word for bash so it is passed through unchanged. */
 export function shellQuote(word: string): string {

@@ -16,7 +16,7 @@ import {
   runConfined,
   type Sandbox,
   whileHandedOver,
-} from '../../harness/session/sandbox.js';
+} from '../../harness/sandbox/sandbox.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
 let sandbox: Sandbox;

@@ -26,6 +26,7 @@ import {
   splitSkillFile,
 } from '../../harness/library/library-source.js';
 import { installLibrary } from '../../harness/run/library-install.js';
+import { detectSandbox } from '../../harness/sandbox/sandbox.js';
 import { resolveScenarioIn } from '../../harness/scenario/resolve-scenario.js';
 import { loadScenarioDir } from '../../harness/score/load-scenario.js';
 import { eventStopRule } from '../../harness/session/dispatch-capture.js';
@@ -34,7 +35,6 @@ import {
   librarySystemText,
   skillToolAnswer,
 } from '../../harness/session/installed-library.js';
-import { detectSandbox } from '../../harness/session/sandbox.js';
 import { sessionToolNames, toolChangesProblem } from '../../harness/session/session-tool-table.js';
 import { repoRoot } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';

@@ -9,13 +9,13 @@
 import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { limitsSchema } from '../../harness/campaign/config-schema.js';
 import type { CampaignModel, ModelAxis } from '../../harness/campaign/model-axis.js';
 import {
   checkCostLimitsPriced,
   costLimitsOfflineNote,
 } from '../../harness/estimate/cost-limits.js';
 import { formatInputError } from '../../harness/lib/input-error.js';
+import { limitsSchema } from '../../harness/session/session-limits.js';
 import { repoRoot } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { repLines, runCampaignCli } from './support.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ModelServer, startModelServer } from '../../harness/model-server/index.js';
-import { BWRAP, CONFINED_LIMITS, detectSandbox } from '../../harness/session/sandbox.js';
+import { BWRAP, CONFINED_LIMITS, detectSandbox } from '../../harness/sandbox/sandbox.js';
 import { cleanEnv, cliPath, repoRoot } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { hostileSkill, probeOutcomes } from './hostile-skill.js';

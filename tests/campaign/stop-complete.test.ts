@@ -6,9 +6,10 @@
  * session from its own profile.
  */
 import { describe, expect, it } from 'vitest';
-import { limitsSchema, stopModeSchema } from '../../harness/campaign/config-schema.js';
+import { stopModeSchema } from '../../harness/campaign/config-schema.js';
 import type { ResolvedCampaign } from '../../harness/campaign/load-campaign.js';
 import { estimateCell, sessionUsage } from '../../harness/estimate/cell-estimate.js';
+import { limitsSchema } from '../../harness/session/session-limits.js';
 import { scriptedSessionIdentity } from './support.js';
 
 function campaignWith(stop: string, limits: Record<string, unknown> = {}): ResolvedCampaign {

@@ -8,10 +8,10 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
+import { sessionIdentity } from '../../harness/campaign/identity.js';
 import type { ResolvedCampaign } from '../../harness/campaign/load-campaign.js';
 import { singleModelAxis } from '../../harness/campaign/model-axis.js';
 import type { FixtureFingerprint } from '../../harness/fixture/index.js';
-import { sessionIdentity } from '../../harness/schedule/identity.js';
 import { type CliResult, cleanEnv, repoRoot, runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sessionIdentity } from '../../harness/campaign/identity.js';
 import type { ResolvedCampaign } from '../../harness/campaign/load-campaign.js';
 import {
   type CampaignModel,
@@ -7,7 +8,6 @@ import {
 } from '../../harness/campaign/model-axis.js';
 import type { ModelChoice } from '../../harness/campaign/model-choice.js';
 import type { FixtureFingerprint } from '../../harness/fixture/index.js';
-import { sessionIdentity } from '../../harness/schedule/identity.js';
 
 /**
  * The campaign identity with a model axis: a one-model campaign hashes

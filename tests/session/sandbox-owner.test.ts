@@ -6,8 +6,8 @@
 import { lstatSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UNPRIVILEGED_USER } from '../../harness/session/sandbox.js';
-import { handOverTree } from '../../harness/session/sandbox-owner.js';
+import { UNPRIVILEGED_USER } from '../../harness/sandbox/sandbox.js';
+import { handOverTree } from '../../harness/sandbox/sandbox-owner.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
 describe('handing a tree to the sandbox user', () => {

@@ -11,7 +11,7 @@ import {
   runConfined,
   type Sandbox,
   UNPRIVILEGED_USER,
-} from '../../harness/session/sandbox.js';
+} from '../../harness/sandbox/sandbox.js';
 import { shellQuote, writeShellPrefix } from '../../harness/session/shell-prefix.js';
 import { executeTool, type ToolContext } from '../../harness/session/tools/index.js';
 import { makeTempDir } from '../helpers/temp-dir.js';

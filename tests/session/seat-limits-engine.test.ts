@@ -11,7 +11,7 @@
  * clock. Skipped, with the reason printed, when the engine is not installed.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Clock } from '../../harness/session/seat-spend.js';
+import type { Clock } from '../../harness/session/session-types.js';
 import type { SessionRun } from './support/run-session.js';
 import { engineUnavailable } from './support/run-session.js';
 import { pricedSessionOn, repCostBySeatEnd, seatSpending } from './support/seat-costs.js';

@@ -12,7 +12,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startModelServer } from '../../harness/model-server/index.js';
 import { readSessionTranscript } from '../../harness/score/transcripts/read-transcript.js';
-import type { Clock } from '../../harness/session/seat-spend.js';
+import type { Clock } from '../../harness/session/session-types.js';
 import { greetingsFixture } from './support/greetings-fixture.js';
 import { runBackendSession } from './support/run-session.js';
 import {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { runConfined } from '../sandbox.js';
+import { runConfined } from '../../sandbox/sandbox.js';
 import type { ToolContext, ToolOutput } from './tool-context.js';
 
 export const bashInputSchema = z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { runConfined } from '../sandbox.js';
+import { runConfined } from '../../sandbox/sandbox.js';
 import { confinePath } from './confine-path.js';
 import { type ToolContext, type ToolOutput, toolError } from './tool-context.js';
 

@@ -11,8 +11,8 @@
  * (../dispatch-capture.ts).
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import type { StopMode } from '../../campaign/config-schema.js';
 import { CONTROLLER_SEAT } from '../../score/seat-record.js';
+import type { StopMode } from '../../score/stop-mode.js';
 import {
   type DispatchCapture,
   isCapturedTool,

@@ -1,4 +1,4 @@
-import type { Sandbox } from '../sandbox.js';
+import type { Sandbox } from '../../sandbox/sandbox.js';
 
 /** What a tool needs to run one call for one session. */
 export interface ToolContext {

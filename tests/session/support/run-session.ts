@@ -8,21 +8,21 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Limits, StopMode } from '../../../harness/campaign/config-schema.js';
+import { detectSandbox } from '../../../harness/sandbox/sandbox.js';
 import { loadPromptTemplate } from '../../../harness/scenario/prompt-template.js';
 import type { EventSelector } from '../../../harness/score/event-selector.js';
 import type { ScriptedUser } from '../../../harness/score/scripted-user.js';
+import type { StopMode } from '../../../harness/score/stop-mode.js';
 import { claudeCodeBackend } from '../../../harness/session/claude-code-backend.js';
 import type { InstalledLibrary } from '../../../harness/session/installed-library.js';
 import { locateClaudeCodeBinary } from '../../../harness/session/locate-engine.js';
 import { messagesBackend } from '../../../harness/session/messages-backend.js';
 import type { ProjectInstruction } from '../../../harness/session/project-instructions.js';
 import type { ProjectSkill } from '../../../harness/session/project-skills.js';
-import { detectSandbox } from '../../../harness/session/sandbox.js';
-import type { Clock, PriceModel } from '../../../harness/session/seat-spend.js';
 import { SecretRedactor } from '../../../harness/session/secret-redactor.js';
+import type { Limits } from '../../../harness/session/session-limits.js';
 import type { ToolChanges } from '../../../harness/session/session-tool-table.js';
-import type { SessionOutcome } from '../../../harness/session/session-types.js';
+import type { Clock, PriceModel, SessionOutcome } from '../../../harness/session/session-types.js';
 import { TranscriptSink } from '../../../harness/session/transcript-sink.js';
 import { repoRoot } from '../../helpers/cli.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';

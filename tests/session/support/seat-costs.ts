@@ -5,11 +5,12 @@
  * The limits tests set their thresholds from an unlimited run of the same
  * deterministic session, so "just under" and "met" are exact.
  */
-import type { Limits } from '../../../harness/campaign/config-schema.js';
+
 import { costUsd } from '../../../harness/estimate/pricing.js';
 import { startModelServer } from '../../../harness/model-server/index.js';
-import { type Clock, tokenUsageOf } from '../../../harness/session/seat-spend.js';
-import type { TokenUsage } from '../../../harness/session/session-types.js';
+import { tokenUsageOf } from '../../../harness/session/seat-spend.js';
+import type { Limits } from '../../../harness/session/session-limits.js';
+import type { Clock, TokenUsage } from '../../../harness/session/session-types.js';
 import { greetingsFixture } from './greetings-fixture.js';
 import { type BackendName, runBackendSession, type SessionRun } from './run-session.js';
 

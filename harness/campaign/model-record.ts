@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { ModelAxis } from '../campaign/model-axis.js';
-import { displayBaseUrl } from '../campaign/model-choice.js';
-import { pricingConfigSchema } from '../campaign/model-config.js';
+import type { ModelAxis } from './model-axis.js';
+import { displayBaseUrl } from './model-choice.js';
+import { pricingConfigSchema } from './model-config.js';
 
 /**
  * What `campaign.json` records of each model of a campaign of several

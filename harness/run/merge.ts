@@ -1,20 +1,20 @@
 import { existsSync } from 'node:fs';
 import { cp, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../lib/atomic-write.js';
-import { copyDataTree, irregularEntryIn } from '../lib/data-tree.js';
-import { type InputError, inputError } from '../lib/input-error.js';
-import { err, ok, type Result } from '../lib/result.js';
-import { planReps } from '../schedule/plan.js';
 import {
   type CampaignRecord,
   campaignRecordSchema,
   readCampaignRecord,
-} from './campaign-record.js';
-import { appendRepLine, createLedger, type LedgerRepLine, readLedger } from './ledger.js';
-import { plannedModelNames } from './model-record.js';
-import { checkFreshOutput, recordedRepDirProblem } from './results-dir.js';
-import { resultsLayout } from './results-layout.js';
+} from '../campaign/campaign-record.js';
+import { plannedModelNames } from '../campaign/model-record.js';
+import { writeFileAtomic } from '../lib/atomic-write.js';
+import { copyDataTree, irregularEntryIn } from '../lib/data-tree.js';
+import { type InputError, inputError } from '../lib/input-error.js';
+import { err, ok, type Result } from '../lib/result.js';
+import { appendRepLine, createLedger, type LedgerRepLine, readLedger } from '../results/ledger.js';
+import { checkFreshOutput, recordedRepDirProblem } from '../results/results-dir.js';
+import { resultsLayout } from '../results/results-layout.js';
+import { planReps } from '../schedule/plan.js';
 
 export interface MergeSummary {
   readonly outDir: string;

@@ -9,12 +9,12 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { scenarioFoldersByPath } from '../campaign/scenario-entry.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { packageRoot } from '../lib/package-root.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { type ResolvedScenario, resolveScenarioIn } from '../scenario/resolve-scenario.js';
 import type { CampaignRecord } from './campaign-record.js';
+import { scenarioFoldersByPath } from './scenario-entry.js';
 
 type RecordedScenario = CampaignRecord['scenarios'][number];
 

@@ -1,14 +1,15 @@
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
-import { gateSchema, limitsSchema } from '../campaign/config-schema.js';
 import { fixtureFingerprintSchema } from '../fixture/index.js';
 import { readRegularText } from '../lib/contained-file.js';
 import { describeError } from '../lib/describe-error.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
-import { onlySelectionSchema } from '../schedule/only.js';
+import { resultsLayout } from '../results/results-layout.js';
+import { limitsSchema } from '../session/session-limits.js';
+import { gateSchema } from './config-schema.js';
 import { modelRecordSchema } from './model-record.js';
-import { resultsLayout } from './results-layout.js';
+import { onlySelectionSchema } from './only.js';
 
 const shardSchema = z
   .object({ index: z.number().int().positive(), count: z.number().int().positive() })

@@ -1,11 +1,11 @@
-import type { ResolvedCampaign } from '../campaign/load-campaign.js';
-import type { CampaignModel, ModelAxis } from '../campaign/model-axis.js';
-import { displayBaseUrl } from '../campaign/model-choice.js';
 import type { FixtureFingerprint } from '../fixture/index.js';
 import { canonicalJson } from '../lib/canonical-json.js';
 import { sha256Hex } from '../lib/hash.js';
 import { fixtureRecord } from '../scenario/resolve-scenario.js';
 import { combinedIdentity } from '../scenario/scenario-identity.js';
+import type { ResolvedCampaign } from './load-campaign.js';
+import type { CampaignModel, ModelAxis } from './model-axis.js';
+import { displayBaseUrl } from './model-choice.js';
 
 export interface IdentityInputs {
   readonly campaign: ResolvedCampaign;

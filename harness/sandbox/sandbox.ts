@@ -5,9 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { trackDetachedChild } from '../lib/live-children.js';
 import { noteChildExit } from '../lib/outside-signals.js';
-import { SESSION_PATH } from './engine-env.js';
 import { handOverTree } from './sandbox-owner.js';
-import type { SessionBackend, SessionRequest } from './session-types.js';
 
 /**
  * How untrusted code (model-issued commands, skill scripts, a recipe's
@@ -120,6 +118,9 @@ const SANDBOX_HOME = '/tmp/home';
  * host is what any user can.
  */
 export const UNPRIVILEGED_USER: HostUser = { uid: 65534, gid: 65534 };
+
+/** The only directories a session's PATH contains: system tools (bash, git, coreutils). */
+export const SESSION_PATH = '/usr/local/bin:/usr/bin:/bin';
 
 /** The environment every confined command gets: nothing of the caller's, no keys. */
 export function commandEnvironment(
@@ -353,26 +354,6 @@ export async function whileHandedOver<T>(
   } finally {
     for (const dir of dirs) await handBackFromSandbox(sandbox, dir);
   }
-}
-
-/**
- * A session backend whose sessions run with the directories their commands
- * write in (`writable`: the fixture, the engine's TMPDIR) made first and
- * handed over to the sandbox's user, and taken back when the session ends.
- */
-export function handedOverSessions(
-  sandbox: Sandbox,
-  writable: (request: SessionRequest) => readonly string[],
-  backend: SessionBackend,
-): SessionBackend {
-  return {
-    name: backend.name,
-    run: async (request) => {
-      const dirs = writable(request);
-      for (const dir of dirs) await mkdir(dir, { recursive: true });
-      return whileHandedOver(sandbox, dirs, () => backend.run(request));
-    },
-  };
 }
 
 /**

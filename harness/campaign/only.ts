@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { GateConfig } from '../campaign/config-schema.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
+import type { GateConfig } from './config-schema.js';
 
 /**
  * `run --only scenario=<id>,arm=<name>,model=<name>`: the subset of a
