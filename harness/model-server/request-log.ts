@@ -28,6 +28,9 @@ export interface RequestLogEntry {
   readonly stream: boolean | null;
   /** What happened: `tool_use:Read,Bash`, `text`, `fault:429`, `fault:drop`, `error:<type>`, `count_tokens`. */
   readonly action: string;
+  /** Responses face only: Codex's thread (`thread-id`) and the request's kind (turn, subagent, compaction). */
+  readonly thread?: string | null;
+  readonly requestKind?: string | null;
   readonly durationMs: number;
 }
 

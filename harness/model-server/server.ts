@@ -14,11 +14,16 @@
  * policy, which the `redgreen` field and the `x-redgreen-policy` header name.
  */
 import { randomUUID } from 'node:crypto';
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import http, {
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { z } from 'zod';
 import { sha256Hex } from '../lib/hash.js';
+import { err, ok } from '../lib/result.js';
 import { type ApiError, apiError } from './api-error.js';
 import {
   CountTokensRequestSchema,
@@ -65,6 +70,8 @@ import {
 import { nextPolicyTurn } from './policies/next-turn.js';
 import type { ConversationText } from './policies/skill-trigger.js';
 import { openRequestLog, type RequestLog, type RequestLogEntry } from './request-log.js';
+import { type AnswerTurn, answerResponses } from './responses/face.js';
+import { responsesError } from './responses/response-events.js';
 import { sessionKeyOf } from './session-key.js';
 import { formatSse, messageEvents } from './sse-events.js';
 import { estimateInputTokens, usageHeader, usageLabel } from './usage-estimate.js';
@@ -213,6 +220,9 @@ interface LogFacts {
   messages: number | null;
   stream: boolean | null;
   action: string;
+  /** Responses face only: Codex's thread and request kind (turn, subagent, compaction). */
+  thread?: string | null;
+  requestKind?: string | null;
 }
 
 async function handle(
@@ -251,6 +261,7 @@ async function handle(
 
   const route = `${request.method} ${url.pathname.replace(/\/+$/, '')}`;
   if (route === 'POST /v1/messages') return handleMessages(settings, request, response, facts);
+  if (route === 'POST /v1/responses') return handleResponses(settings, request, response, facts);
   if (route === 'POST /v1/messages/count_tokens') {
     return handleCountTokens(request, response, facts, settings.maxBodyBytes);
   }
@@ -289,87 +300,17 @@ async function handleMessages(
   facts.sessionSource = session.source;
   facts.turn = turn;
 
-  const requested = policyAnswering(message.model);
-  // A judge request is answered by a scripted judge: the one its model id
-  // names, or for any other model id the server's default judge.
-  const judge =
-    requested === undefined
-      ? isJudgeRequest(message)
-        ? settings.judgePolicy
-        : undefined
-      : isJudgePolicyName(requested)
-        ? requested
-        : undefined;
-  if (
-    requested !== undefined &&
-    judge === undefined &&
-    !isPolicyName(requested) &&
-    !settings.brains.has(requested)
-  ) {
-    return fail(
-      response,
-      facts,
-      apiError('not_found_error', `model: ${message.model} (no such scripted policy)`),
-    );
-  }
-  const policy = judge ?? requested ?? settings.policy;
+  const answered = scriptedAnswer(settings, {
+    message,
+    history: history.value,
+    headers: request.headers,
+    sessionKey: session.key,
+    turn,
+  });
+  if (!answered.ok) return fail(response, facts, answered.error);
+  const { policy, content } = answered.value;
   facts.policy = scriptedModelId(policy);
   response.setHeader('x-redgreen-policy', scriptedModelId(policy));
-
-  let content: AssistantBlock[];
-  const brain = judge === undefined ? settings.brains.get(policy) : undefined;
-  if (brain !== undefined) {
-    const next = nextBrainTurn(brain, {
-      sessionKey: session.key,
-      conversation: conversationTextOf(message),
-      history: history.value,
-      offeredTools: new Set((message.tools ?? []).map((tool) => tool.name)),
-    });
-    if (!next.ok) {
-      return fail(response, facts, apiError('invalid_request_error', next.error.message));
-    }
-    if (next.value.kind === 'done' && next.value.value.kind === 'failure') {
-      return fail(
-        response,
-        facts,
-        apiError('invalid_request_error', brainFailureMessage(next.value.value.message)),
-      );
-    }
-    content =
-      next.value.kind === 'done'
-        ? [{ type: 'text', text: next.value.value.kind === 'reply' ? next.value.value.text : '' }]
-        : next.value.calls.map((call) => ({
-            type: 'tool_use',
-            id: call.id,
-            name: call.name,
-            input: call.input,
-          }));
-  } else if (judge === undefined) {
-    const next = nextPolicyTurn({
-      policy: policy as PolicyName,
-      sessionKey: session.key,
-      promptText: promptTextOf(message.messages),
-      conversation: conversationTextOf(message),
-      offeredTools: new Set((message.tools ?? []).map((tool) => tool.name)),
-      exchanges: history.value.exchanges,
-      seed: settings.seed,
-      extras: settings.extras,
-    });
-    if (!next.ok) {
-      return fail(response, facts, apiError('invalid_request_error', next.error.message));
-    }
-    content =
-      next.value.kind === 'text'
-        ? [{ type: 'text', text: next.value.text }]
-        : next.value.calls.map((call) => ({
-            type: 'tool_use',
-            id: call.id,
-            name: call.name,
-            input: call.input,
-          }));
-  } else {
-    content = judgeContent(judge, message, request, session.key, turn, settings.seed);
-  }
 
   const decision = settings.faults.decide(session.key, turn);
   if (decision.delayMs > 0) {
@@ -402,6 +343,138 @@ async function handleMessages(
   }
 }
 
+/** `POST /v1/responses` (Codex CLI): the Responses face (responses/face.ts) decides, this writes. */
+async function handleResponses(
+  settings: Settings,
+  request: IncomingMessage,
+  response: ServerResponse,
+  facts: LogFacts,
+): Promise<void> {
+  const body = await readJsonBody(request, settings.maxBodyBytes);
+  if (body.kind === 'aborted') {
+    facts.action = 'client-aborted';
+    return;
+  }
+  const reply =
+    body.kind === 'error'
+      ? undefined
+      : answerResponses(body.value, request.headers, {
+          faults: settings.faults,
+          answer: (input) => {
+            const answered = scriptedAnswer(settings, input);
+            return answered.ok
+              ? ok({ ...answered.value, policy: scriptedModelId(answered.value.policy) })
+              : answered;
+          },
+        });
+  if (reply === undefined) {
+    if (body.kind === 'error') sendJson(response, responsesError(body.error));
+    facts.action = 'error:invalid_request_error';
+    return;
+  }
+  Object.assign(facts, reply.log);
+  if (reply.log.policy !== null) response.setHeader('x-redgreen-policy', reply.log.policy);
+  if (reply.delayMs > 0 && !(await waitUnlessClosed(response, reply.delayMs))) {
+    facts.action = 'client-aborted';
+    return;
+  }
+  const send = reply.send;
+  if (send.kind === 'json') {
+    if (send.retryAfter !== undefined) response.setHeader('retry-after', String(send.retryAfter));
+    if (send.status === 200) response.setHeader(usageHeader, usageLabel);
+    sendJson(response, { status: send.status, body: send.body });
+    return;
+  }
+  response.setHeader(usageHeader, usageLabel);
+  await writeStream(response, send.chunks, { end: !send.drop });
+  if (send.drop) response.socket?.destroy();
+}
+
+/**
+ * The scripted brains' answer to a conversation (in the Messages shapes):
+ * the policy, data brain or judge the model id names, else the default
+ * policy. Both faces (Messages, Responses) answer through it.
+ */
+function scriptedAnswer(
+  settings: Settings,
+  input: Parameters<AnswerTurn>[0],
+): ReturnType<AnswerTurn> {
+  const { message, history, headers, sessionKey, turn } = input;
+  const requested = policyAnswering(message.model);
+  // A judge request is answered by a scripted judge: the one its model id
+  // names, or for any other model id the server's default judge.
+  const judge =
+    requested === undefined
+      ? isJudgeRequest(message)
+        ? settings.judgePolicy
+        : undefined
+      : isJudgePolicyName(requested)
+        ? requested
+        : undefined;
+  if (
+    requested !== undefined &&
+    judge === undefined &&
+    !isPolicyName(requested) &&
+    !settings.brains.has(requested)
+  ) {
+    return err(apiError('not_found_error', `model: ${message.model} (no such scripted policy)`));
+  }
+  const policy = judge ?? requested ?? settings.policy;
+
+  let content: AssistantBlock[];
+  const brain = judge === undefined ? settings.brains.get(policy) : undefined;
+  if (brain !== undefined) {
+    const next = nextBrainTurn(brain, {
+      sessionKey: sessionKey,
+      conversation: conversationTextOf(message),
+      history: history,
+      offeredTools: new Set((message.tools ?? []).map((tool) => tool.name)),
+    });
+    if (!next.ok) {
+      return err(apiError('invalid_request_error', next.error.message));
+    }
+    if (next.value.kind === 'done' && next.value.value.kind === 'failure') {
+      return err(apiError('invalid_request_error', brainFailureMessage(next.value.value.message)));
+    }
+    content =
+      next.value.kind === 'done'
+        ? [{ type: 'text', text: next.value.value.kind === 'reply' ? next.value.value.text : '' }]
+        : next.value.calls.map((call) => ({
+            type: 'tool_use',
+            id: call.id,
+            name: call.name,
+            input: call.input,
+          }));
+  } else if (judge === undefined) {
+    const next = nextPolicyTurn({
+      policy: policy as PolicyName,
+      sessionKey: sessionKey,
+      promptText: promptTextOf(message.messages),
+      conversation: conversationTextOf(message),
+      offeredTools: new Set((message.tools ?? []).map((tool) => tool.name)),
+      exchanges: history.exchanges,
+      seed: settings.seed,
+      extras: settings.extras,
+    });
+    if (!next.ok) {
+      return err(apiError('invalid_request_error', next.error.message));
+    }
+    content =
+      next.value.kind === 'text'
+        ? [{ type: 'text', text: next.value.text }]
+        : next.value.calls.map((call) => ({
+            type: 'tool_use',
+            id: call.id,
+            name: call.name,
+            input: call.input,
+          }));
+  } else {
+    content = judgeContent(judge, message, headers, sessionKey, turn, settings.seed);
+  }
+
+  return ok({ policy, content });
+}
+
 async function handleCountTokens(
   request: IncomingMessage,
   response: ServerResponse,
@@ -432,7 +505,7 @@ async function handleCountTokens(
 function judgeContent(
   judge: JudgePolicyName,
   message: CreateMessageRequest,
-  request: IncomingMessage,
+  headers: IncomingHttpHeaders,
   sessionKey: string,
   turn: number,
   seed: string | undefined,
@@ -442,7 +515,7 @@ function judgeContent(
     sessionKey,
     seed,
     turn,
-    checks: readChecksHeader(request.headers[JUDGE_CHECKS_HEADER]),
+    checks: readChecksHeader(headers[JUDGE_CHECKS_HEADER]),
     itemIds: rubricIdsOf(message.tools ?? []),
     material: materialOf(promptTextOf(message.messages)),
     rubric: rubricItemsOf(conversationTextOf(message).system),
