@@ -126,6 +126,7 @@ beforeAll(async () => {
     serverUrl: server.baseUrl,
     model: 'scripted:codex-probe',
     catalogTemplate: template.value,
+    sessionKey: 'codex-probe/rep1',
     sandbox: 'danger-full-access',
   });
   const trace = path.join(root, 'connect.trace');
@@ -226,7 +227,8 @@ describe.skipIf(binary === undefined)('the real Codex CLI against the Responses 
     expect(new Set(log.map((line) => `${line.path} ${line.status}`))).toEqual(
       new Set(['/v1/responses 200']),
     );
-    expect(new Set(log.map((line) => line.session)).size).toBe(1);
+    // The session key the runner chose, sent by Codex on every thread's requests.
+    expect(new Set(log.map((line) => line.session))).toEqual(new Set(['codex-probe/rep1']));
     const threads = [...new Set(log.map((line) => line.thread))];
     expect(threads).toHaveLength(2);
     const [parent, child] = threads;
