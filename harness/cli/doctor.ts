@@ -36,7 +36,7 @@ export function registerDoctorCommand(program: Command): void {
   program
     .command('doctor')
     .description(
-      'report what this machine can run: Node and git versions, the Claude Code engine, which sandbox confines model-issued commands, and whether an API key is set (never its value); given a campaign file, its models and endpoint profiles.',
+      'report what this machine can run: Node and git versions, the Claude Code and Codex engines, which sandbox confines model-issued commands, and whether an API key is set (never its value); given a campaign file, its models and endpoint profiles.',
     )
     .option(
       '--json',
@@ -83,6 +83,17 @@ export function registerDoctorCommand(program: Command): void {
         detail:
           engine ??
           'not installed: npm install (ships in @anthropic-ai/claude-agent-sdk); --backend messages works without it',
+      });
+      const { codexVersion, locateCodexBinary } = await import('../session/codex-home.js');
+      const codexBinary = locateCodexBinary();
+      const codex = codexBinary === undefined ? undefined : await codexVersion(codexBinary);
+      checks.push({
+        name: 'codex engine',
+        // No backend runs on Codex yet: its absence warns of nothing a run needs.
+        ok: true,
+        detail:
+          codex ??
+          'not installed: npm install (ships in @openai/codex); only the offline Codex tests use it so far',
       });
       const sandbox = await detectSandbox();
       checks.push({

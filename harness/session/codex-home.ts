@@ -18,8 +18,9 @@
  *   are models Codex knows and a subagent may be given one.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { z } from 'zod';
@@ -44,6 +45,33 @@ export function locateCodexBinary(): string | undefined {
     return existsSync(binary) ? binary : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * `codex --version` (`codex-cli 0.169.0`), run with a throwaway HOME and
+ * CODEX_HOME: the binary sets up helper aliases under its home on start,
+ * and the user's own home is left alone. Undefined when it does not answer.
+ */
+export async function codexVersion(binary: string): Promise<string | undefined> {
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'redgreen-codex-version-'));
+  try {
+    const run = await execa(binary, ['--version'], {
+      env: {
+        PATH: '/usr/bin:/bin',
+        HOME: scratch,
+        CODEX_HOME: path.join(scratch, 'home'),
+        TMPDIR: scratch,
+      },
+      extendEnv: false,
+      stdin: 'ignore',
+      timeout: 20_000,
+      reject: false,
+    });
+    const line = String(run.stdout).trim().split('\n')[0];
+    return run.exitCode === 0 && line !== undefined && line !== '' ? line : undefined;
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
   }
 }
 
