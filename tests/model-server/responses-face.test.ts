@@ -333,3 +333,60 @@ describe('faults on the Responses face', () => {
     expect((await post({ input: context })).events.at(-1)?.type).toBe('response.completed');
   });
 });
+
+describe('skills on the Responses face', () => {
+  const skillsNote = [
+    '<skills_instructions>',
+    '### Skill roots',
+    '- `r0` = `/work/repo/.agents/skills`',
+    '### Available skills',
+    '- demo-notes: Use when counting the notes of a repository (file: r0/demo-notes/SKILL.md)',
+    '</skills_instructions>',
+  ].join('\n');
+  const withSkills = [
+    { type: 'message', role: 'developer', content: [{ type: 'input_text', text: skillsNote }] },
+    ...context.slice(1, 2),
+    {
+      type: 'message',
+      role: 'user',
+      content: [{ type: 'input_text', text: 'Count the notes of this repository, please.' }],
+    },
+  ];
+
+  it('Codex’s listed skills are the Skill tool’s; a Skill call reads the SKILL.md and loads its text after the front matter', async () => {
+    server = await startModelServer({ policy: 'skill-trigger' });
+    const first = await post({ model: 'scripted:skill-trigger', input: withSkills });
+    const [call] = doneItems(first);
+    expect(call?.call_id).toMatch(/_0of1_Skill$/);
+    expect(JSON.parse(call?.arguments ?? '{}')).toEqual({
+      cmd: 'cat -- /work/repo/.agents/skills/demo-notes/SKILL.md',
+    });
+    const second = await post({
+      model: 'scripted:skill-trigger',
+      input: [
+        ...withSkills,
+        call,
+        {
+          type: 'function_call_output',
+          call_id: call?.call_id,
+          output: shellOutput(0, '---\nname: demo-notes\n---\n\n# Demo\n\nAlways count lines.\n'),
+        },
+      ],
+    });
+    // The brain went on from the loaded text: a question answered from the README.
+    expect(JSON.parse(doneItems(second)[0]?.arguments ?? '{}')).toEqual({
+      cmd: 'cat -n -- /work/repo/README.md',
+    });
+  });
+
+  it('without a listed skill there is no Skill tool: the trigger brain invokes nothing', async () => {
+    server = await startModelServer({ policy: 'skill-trigger' });
+    const answer = await post({
+      model: 'scripted:skill-trigger',
+      input: [context[1], withSkills[2]],
+    });
+    expect(doneItems(answer).map((item) => item.arguments)).not.toContainEqual(
+      expect.stringContaining('SKILL.md'),
+    );
+  });
+});

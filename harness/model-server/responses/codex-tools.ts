@@ -13,8 +13,12 @@
  *   `send_input{target, message}`, then `wait_agent`.
  *   One policy call is TWO Codex calls: the face answers the second itself,
  *   and the request log counts both (what the engine did, never equated).
- * - AskUserQuestion and Skill are not offered, so a policy asks in its reply
- *   text and reads a skill with the shell, as a model on Codex must.
+ * - Skill → `exec_command` reading the listed skill's SKILL.md (Codex has no
+ *   Skill tool: it lists skills in a `<skills_instructions>` developer note
+ *   and its model reads the file with the shell); the view gives the policy
+ *   the Skill tool's answer (`Launching skill: <name>`, and the text after
+ *   its front matter under `Base directory for this skill:`).
+ * - AskUserQuestion is not offered, so a policy asks in its reply text.
  *
  * A Codex call's `call_id` carries the policy's tool_use id, the call's place
  * in its turn and the policy tool it stands for
@@ -28,10 +32,47 @@ import type { ResponsesTool } from './request-schema.js';
 export const MULTI_AGENT_NAMESPACE = 'multi_agent_v1';
 const shellTool = 'exec_command';
 
+/** A skill Codex lists: its name, description and SKILL.md path. */
+export interface ListedSkill {
+  readonly name: string;
+  readonly description: string;
+  readonly file: string;
+}
+
+/**
+ * The skills of Codex's `<skills_instructions>` note: `- \`r0\` = \`<root>\``
+ * lines under `### Skill roots`, `- <name>: <description> (file: r0/<dir>/SKILL.md)`
+ * lines under `### Available skills`.
+ */
+export function codexListedSkills(developerText: string): ListedSkill[] {
+  const roots = new Map(
+    [...developerText.matchAll(/^- `(r\d+)` = `([^`]+)`$/gm)].map((found) => [found[1], found[2]]),
+  );
+  return [...developerText.matchAll(/^- (\S+?): (.*) \(file: (r\d+)\/([^)]+)\)$/gm)].flatMap(
+    (found) => {
+      const [, name, description, root, rest] = found;
+      const base = root === undefined ? undefined : roots.get(root);
+      if (name === undefined || description === undefined || base === undefined) return [];
+      return [{ name, description, file: `${base}/${rest ?? ''}` }];
+    },
+  );
+}
+
+/** Codex's skill list as Claude Code's listing, which the policies read. */
+export function skillListing(skills: readonly ListedSkill[]): string | undefined {
+  if (skills.length === 0) return undefined;
+  return [
+    'The following skills are available for use with the Skill tool:',
+    '',
+    ...skills.map((skill) => `- ${skill.name}: ${skill.description}`),
+  ].join('\n');
+}
+
 /** The policy tools a request's Codex tools stand for. */
 export function viewToolsOffered(
   tools: readonly ResponsesTool[],
   developerText: string,
+  skills: readonly ListedSkill[] = [],
 ): ReadonlySet<string> {
   const offered = new Set<string>();
   const names = new Set(tools.flatMap((tool) => (tool.name === undefined ? [] : [tool.name])));
@@ -49,6 +90,7 @@ export function viewToolsOffered(
   }
   if (names.has(shellTool)) {
     for (const name of ['Bash', 'Read', 'Glob', 'Grep', 'Write']) offered.add(name);
+    if (skills.length > 0) offered.add('Skill');
   }
   if (agentTools.has('spawn_agent') && agentTools.has('wait_agent')) offered.add('Agent');
   if (agentTools.has('send_input') && agentTools.has('wait_agent')) offered.add('SendMessage');
@@ -72,21 +114,30 @@ export interface PolicyCall {
 /** The Codex calls one policy turn becomes, or why a call has no Codex form. */
 export function codexCallsOf(
   calls: readonly PolicyCall[],
+  skills: readonly ListedSkill[] = [],
 ): { ok: true; value: CodexCall[] } | { ok: false; error: string } {
   const mapped: CodexCall[] = [];
   for (const [index, policyCall] of calls.entries()) {
     const callId = `${policyCall.id}_${index}of${calls.length}_${policyCall.name}`;
-    const codex = codexFormOf(policyCall);
+    const codex = codexFormOf(policyCall, skills);
     if (typeof codex === 'string') return { ok: false, error: codex };
     mapped.push({ callId, ...codex });
   }
   return { ok: true, value: mapped };
 }
 
-function codexFormOf(policyCall: PolicyCall): Omit<CodexCall, 'callId'> | string {
+function codexFormOf(
+  policyCall: PolicyCall,
+  skills: readonly ListedSkill[],
+): Omit<CodexCall, 'callId'> | string {
   const input = policyCall.input;
   const text = (key: string): string => (typeof input[key] === 'string' ? input[key] : '');
   switch (policyCall.name) {
+    case 'Skill': {
+      const skill = skills.find((listed) => listed.name === text('skill'));
+      if (skill === undefined) return `Skill names ${text('skill')}, which Codex does not list`;
+      return shell(`cat -- ${shellQuote(skill.file)}`);
+    }
     case 'Bash':
       return shell(text('command'));
     case 'Read':
@@ -124,7 +175,7 @@ function codexFormOf(policyCall: PolicyCall): Omit<CodexCall, 'callId'> | string
         arguments: { target: text('to'), message: text('message') },
       };
     default:
-      return `${policyCall.name} has no form on Codex (the face offers Bash, Read, Glob, Grep, Write, Agent and SendMessage only)`;
+      return `${policyCall.name} has no form on Codex (the face offers Bash, Read, Glob, Grep, Write, Skill, Agent and SendMessage only)`;
   }
 }
 
@@ -188,6 +239,28 @@ export function shellOutcome(output: string): Outcome {
   return {
     text: output.slice(body.index + body[0].length),
     isError: exit !== null && exit[1] !== '0',
+  };
+}
+
+/**
+ * A skill read through the shell as the Skill tool's answer: the result, and
+ * the loaded text (after its front matter) as Claude Code gives it beside
+ * the result. A failed read is the call's error.
+ */
+export function skillOutcome(
+  output: string,
+  command: string,
+  skills: readonly ListedSkill[],
+): Outcome & { readonly loaded?: string } {
+  const read = shellOutcome(output);
+  const skill = skills.find((listed) => command === `cat -- ${shellQuote(listed.file)}`);
+  if (read.isError || skill === undefined) return read;
+  const body = read.text.replace(/^---\n[\s\S]*?\n---\n/, '').replace(/^\n+/, '');
+  const dir = skill.file.slice(0, skill.file.lastIndexOf('/'));
+  return {
+    text: `Launching skill: ${skill.name}`,
+    isError: false,
+    loaded: `Base directory for this skill: ${dir}\n\n${body}`,
   };
 }
 

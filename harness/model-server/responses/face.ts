@@ -23,7 +23,7 @@ import type { Failure, FaultBook } from '../faults.js';
 import { estimateInputTokens, estimateTokens } from '../usage-estimate.js';
 import { type CodexRequestFacts, codexRequestFacts } from './codex-request.js';
 import { type CodexCall, codexCallsOf } from './codex-tools.js';
-import { readResponsesRequest } from './input-view.js';
+import { type ResponsesView, readResponsesRequest } from './input-view.js';
 import { CreateResponseRequestSchema } from './request-schema.js';
 import {
   callItems,
@@ -118,14 +118,7 @@ export function answerResponses(
     turn,
   };
 
-  const answered = answerOf(
-    view.value.message,
-    view.value.pendingWaits,
-    facts,
-    turn,
-    headers,
-    deps,
-  );
+  const answered = answerOf(view.value, facts, turn, headers, deps);
   if (!answered.ok) return failure(known, answered.error);
   const { policy, output } = answered.value;
   const responseId = `resp_rg${sha256Hex([facts.session.key, facts.thread ?? '', policy, String(turn)].join('\u0000')).slice(0, 24)}`;
@@ -172,13 +165,13 @@ type FaceOutput =
   | { readonly kind: 'calls'; readonly calls: readonly CodexCall[] };
 
 function answerOf(
-  message: CreateMessageRequest,
-  pendingWaits: readonly CodexCall[],
+  view: ResponsesView,
   facts: CodexRequestFacts,
   turn: number,
   headers: IncomingHttpHeaders,
   deps: { readonly answer: AnswerTurn },
 ): Result<{ policy: string; output: FaceOutput }, ApiError> {
+  const { message, pendingWaits } = view;
   if (pendingWaits.length > 0) {
     return ok({ policy: 'redgreen:tool-map', output: { kind: 'calls', calls: pendingWaits } });
   }
@@ -210,7 +203,7 @@ function answerOf(
       .join('');
     return ok({ policy: answered.value.policy, output: { kind: 'text', text } });
   }
-  const mapped = codexCallsOf(calls);
+  const mapped = codexCallsOf(calls, view.skills);
   if (!mapped.ok) {
     return err(apiError('invalid_request_error', `${answered.value.policy}: ${mapped.error}`));
   }

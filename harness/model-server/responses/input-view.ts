@@ -18,10 +18,14 @@ import { type ApiError, apiError } from '../api-error.js';
 import type { ContentBlock, CreateMessageRequest, MessageParam } from '../api-schema.js';
 import {
   type CodexCall,
+  codexListedSkills,
   type FaceCallId,
+  type ListedSkill,
   type Outcome,
   readCallId,
   shellOutcome,
+  skillListing,
+  skillOutcome,
   spawnedAgentId,
   viewToolsOffered,
   waitCallFor,
@@ -44,6 +48,8 @@ export interface ResponsesView {
   readonly message: CreateMessageRequest;
   /** Waits the face owes before the policy's turn can go on (empty: ask the policy). */
   readonly pendingWaits: readonly CodexCall[];
+  /** The skills Codex lists, which the policy's Skill calls read through the shell. */
+  readonly skills: readonly ListedSkill[];
   /** The Codex responses the thread's history holds; the one asked for is this + 1. */
   readonly responses: number;
   readonly firstUserText: string;
@@ -61,7 +67,7 @@ type Entry =
   | { readonly kind: 'user' | 'assistant'; readonly texts: readonly string[] }
   | CallsEntry;
 
-const shellTools = new Set(['Bash', 'Read', 'Glob', 'Grep', 'Write']);
+const shellTools = new Set(['Bash', 'Read', 'Glob', 'Grep', 'Write', 'Skill']);
 
 export function readResponsesRequest(
   request: CreateResponseRequest,
@@ -121,7 +127,13 @@ export function readResponsesRequest(
     } else entries.push({ kind: item.role, texts });
   }
 
-  const systemText = [...system, ...engineFacts(system)].join('\n\n');
+  const skills = codexListedSkills(system.join('\n'));
+  const listing = skillListing(skills);
+  const systemText = [
+    ...system,
+    ...engineFacts(system),
+    ...(listing === undefined ? [] : [listing]),
+  ].join('\n\n');
   const messages: MessageParam[] = [];
   const pendingWaits: CodexCall[] = [];
   let responses = 0;
@@ -139,6 +151,7 @@ export function readResponsesRequest(
     responses += 1;
     const uses: ContentBlock[] = [];
     const results: ContentBlock[] = [];
+    const loaded: ContentBlock[] = [];
     let waited = false;
     for (const { item, face } of entry.calls) {
       const id = face?.kind === 'call' ? face.policyId : item.call_id;
@@ -150,7 +163,14 @@ export function readResponsesRequest(
         return err(invalid(`input: the call ${item.call_id} (${item.name}) has no output`));
       }
       const text = textParts(output.output).join('\n');
-      const outcome = outcomeOf(tool, text, args, id, waits, outputs);
+      const outcome =
+        tool === 'Skill'
+          ? ({
+              kind: 'result',
+              value: skillOutcome(text, typeof args.cmd === 'string' ? args.cmd : '', skills),
+              waited: false,
+            } as const)
+          : outcomeOf(tool, text, args, id, waits, outputs);
       if (outcome.kind === 'error') return err(outcome.error);
       if (outcome.kind === 'waits-on') {
         if (position !== lastCallsEntry(entries)) {
@@ -166,10 +186,14 @@ export function readResponsesRequest(
         content: outcome.value.text,
         is_error: outcome.value.isError,
       });
+      if ('loaded' in outcome.value && typeof outcome.value.loaded === 'string') {
+        loaded.push({ type: 'text', text: outcome.value.loaded });
+      }
     }
     if (waited) responses += 1;
     messages.push({ role: 'assistant', content: uses });
-    if (pendingWaits.length === 0) messages.push({ role: 'user', content: results });
+    if (pendingWaits.length === 0)
+      messages.push({ role: 'user', content: [...results, ...loaded] });
   }
 
   const userTexts = entries.flatMap((entry) =>
@@ -178,7 +202,7 @@ export function readResponsesRequest(
   if (messages.length === 0) {
     return err(invalid('input: the request holds no user or assistant message'));
   }
-  const offered = viewToolsOffered(request.tools ?? [], systemText);
+  const offered = viewToolsOffered(request.tools ?? [], systemText, skills);
   return ok({
     message: {
       model: request.model,
@@ -189,6 +213,7 @@ export function readResponsesRequest(
       tools: [...offered].map((name) => ({ name })),
     },
     pendingWaits,
+    skills,
     responses,
     firstUserText: userTexts[0] ?? '',
     lastUserText: userTexts.at(-1) ?? '',
