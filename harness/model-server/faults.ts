@@ -27,6 +27,7 @@
 import { z } from 'zod';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
+import { type ApiError, apiError } from './api-error.js';
 import { seededRng } from './policies/rng.js';
 
 const TimesSchema = z.union([z.number().int().positive(), z.literal('*')]);
@@ -234,4 +235,17 @@ export function parseFaultSpec(spec: string): Result<FaultRule, InputError> {
 
 function toMs(value: number, unit: string): number {
   return unit === 's' ? value * 1000 : value;
+}
+
+/** The API error a status fault answers with: its type and message, the same on every face. */
+export function statusFaultError(status: 401 | 429 | 500 | 529): ApiError {
+  const type =
+    status === 401
+      ? 'authentication_error'
+      : status === 429
+        ? 'rate_limit_error'
+        : status === 529
+          ? 'overloaded_error'
+          : 'api_error';
+  return apiError(type, `injected fault: ${status} ${type}`);
 }

@@ -46,6 +46,7 @@ import {
   type Failure,
   type FaultBook,
   type FaultRuleInput,
+  statusFaultError,
   validateFaultRules,
 } from './faults.js';
 import {
@@ -566,18 +567,10 @@ async function injectFailure(
 ): Promise<void> {
   switch (failure.kind) {
     case 'status': {
-      const type =
-        failure.status === 401
-          ? 'authentication_error'
-          : failure.status === 429
-            ? 'rate_limit_error'
-            : failure.status === 529
-              ? 'overloaded_error'
-              : 'api_error';
       if (failure.status !== 401) {
         response.setHeader('retry-after', String(failure.retryAfterSeconds));
       }
-      sendJson(response, apiError(type, `injected fault: ${failure.status} ${type}`));
+      sendJson(response, statusFaultError(failure.status));
       return;
     }
     case 'drop': {

@@ -19,7 +19,7 @@ import { type ApiError, apiError } from '../api-error.js';
 import { type CreateMessageRequest, describeIssues } from '../api-schema.js';
 import type { AssistantBlock } from '../assistant-message.js';
 import { type ConversationHistory, readConversation } from '../conversation.js';
-import type { Failure, FaultBook } from '../faults.js';
+import { type Failure, type FaultBook, statusFaultError } from '../faults.js';
 import { estimateInputTokens, estimateTokens } from '../usage-estimate.js';
 import { type CodexRequestFacts, codexRequestFacts } from './codex-request.js';
 import { type CodexCall, codexCallsOf } from './codex-tools.js';
@@ -227,15 +227,7 @@ function faultReply(
   const events = responseEvents(response);
   switch (failure.kind) {
     case 'status': {
-      const type =
-        failure.status === 401
-          ? 'authentication_error'
-          : failure.status === 429
-            ? 'rate_limit_error'
-            : failure.status === 529
-              ? 'overloaded_error'
-              : 'api_error';
-      const shaped = responsesError(apiError(type, `injected fault: ${failure.status} ${type}`));
+      const shaped = responsesError(statusFaultError(failure.status));
       return {
         kind: 'json',
         status: failure.status,
