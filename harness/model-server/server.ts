@@ -356,23 +356,20 @@ async function handleResponses(
     facts.action = 'client-aborted';
     return;
   }
-  const reply =
-    body.kind === 'error'
-      ? undefined
-      : answerResponses(body.value, request.headers, {
-          faults: settings.faults,
-          answer: (input) => {
-            const answered = scriptedAnswer(settings, input);
-            return answered.ok
-              ? ok({ ...answered.value, policy: scriptedModelId(answered.value.policy) })
-              : answered;
-          },
-        });
-  if (reply === undefined) {
-    if (body.kind === 'error') sendJson(response, responsesError(body.error));
-    facts.action = 'error:invalid_request_error';
+  if (body.kind === 'error') {
+    facts.action = `error:${body.error.body.error.type}`;
+    sendJson(response, responsesError(body.error));
     return;
   }
+  const reply = answerResponses(body.value, request.headers, {
+    faults: settings.faults,
+    answer: (input) => {
+      const answered = scriptedAnswer(settings, input);
+      return answered.ok
+        ? ok({ ...answered.value, policy: scriptedModelId(answered.value.policy) })
+        : answered;
+    },
+  });
   Object.assign(facts, reply.log);
   if (reply.log.policy !== null) response.setHeader('x-redgreen-policy', reply.log.policy);
   if (reply.delayMs > 0 && !(await waitUnlessClosed(response, reply.delayMs))) {
