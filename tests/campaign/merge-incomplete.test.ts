@@ -6,12 +6,12 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
-import { runOneRep } from './support.js';
+import { sharedOneRep } from './support.js';
 
 describe('merge of an incomplete set of shards', () => {
   it('warns which shards are missing', async () => {
-    const first = await runOneRep('1/4');
-    const third = await runOneRep('3/4');
+    const first = await sharedOneRep('1/4');
+    const third = await sharedOneRep('3/4');
     expect(first.run.exitCode, first.run.stderr).toBe(0);
     expect(third.run.exitCode, third.run.stderr).toBe(0);
     const out = path.join(makeTempDir(), 'merged');

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeTempDir } from '../helpers/temp-dir.js';
-import { defaultCampaign, readJson, repLines, runCampaignCli } from './support.js';
+import { defaultCampaign, readJson, repLines, runCampaignCli, sharedWholeRun } from './support.js';
 
 function identityOf(out: string): string {
   return (
@@ -48,8 +48,7 @@ describe('run --only', () => {
     ]);
     expect(run.stdout).toMatch(/--only leaves out 3 gate\(s\)/);
 
-    const full = path.join(makeTempDir(), 'full');
-    const whole = await runCampaignCli([defaultCampaign, '--reps', '1', '--out', full]);
+    const { out: full, run: whole } = await sharedWholeRun('full');
     expect(whole.exitCode, whole.stderr).toBe(0);
     expect(identityOf(out)).not.toBe(identityOf(full));
 

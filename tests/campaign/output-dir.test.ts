@@ -21,7 +21,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliResult, cleanEnv, runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
-import { defaultCampaign, runOneRep } from './support.js';
+import { defaultCampaign, sharedOneRep } from './support.js';
 
 function canMakeImmutable(dir: string): boolean {
   return spawnSync('chattr', ['+i', dir], { stdio: 'ignore' }).status === 0;
@@ -76,7 +76,7 @@ function expectOneLineRefusal(result: CliResult, out: string): void {
 describe('an --out that cannot be created', () => {
   let shard: string;
   beforeAll(async () => {
-    const { out, run } = await runOneRep('1/4');
+    const { out, run } = await sharedOneRep('1/4');
     expect(run.exitCode, run.stderr).toBe(0);
     // Kept for every test of the file (test temp dirs go after each test).
     shard = path.join(mkdtempSync(path.join(os.tmpdir(), 'redgreen-shard-')), 'out');

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { bootId, startTime } from '../../harness/lib/process-identity.js';
 import { cleanEnv, cliPath, repoRoot, runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
-import { defaultCampaign, filesUnder, repLines, runOneRep } from './support.js';
+import { defaultCampaign, filesUnder, repLines, sharedOneRep } from './support.js';
 
 async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -89,7 +89,7 @@ describe('a results directory a run holds locked', () => {
   });
 
   it('whose process is gone is stale: report and score work and leave no lock behind', async () => {
-    const { out, run } = await runOneRep('2/4');
+    const { out, run } = await sharedOneRep('2/4');
     expect(run.exitCode, run.stderr).toBe(0);
     const gone = spawnSync('true').pid;
     writeFileSync(path.join(out, '.redgreen.lock'), `${gone}\n`);

@@ -5,7 +5,14 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, cliPath, repoRoot } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
-import { defaultCampaign, filesUnder, lockHolderPid, repLines, runCampaignCli } from './support.js';
+import {
+  defaultCampaign,
+  filesUnder,
+  lockHolderPid,
+  repLines,
+  runCampaignCli,
+  sharedOneRep,
+} from './support.js';
 
 function hashTree(dir: string): Record<string, string> {
   return Object.fromEntries(
@@ -75,16 +82,7 @@ describe('redgreen run --resume', () => {
   });
 
   it('refuses a directory whose campaign identity differs, and changes nothing in it', async () => {
-    const out = path.join(makeTempDir(), 'out');
-    const first = await runCampaignCli([
-      defaultCampaign,
-      '--reps',
-      '1',
-      '--shard',
-      '1/4',
-      '--out',
-      out,
-    ]);
+    const { out, run: first } = await sharedOneRep('1/4');
     expect(first.exitCode, first.stderr).toBe(0);
     const before = hashTree(out);
     const other = await runCampaignCli(['--resume', out, '--model', 'scripted:forensic']);
@@ -147,16 +145,7 @@ describe('redgreen run --resume', () => {
   });
 
   it('adopts a rep a crash landed without its ledger line, and keeps a shard directory to its shard', async () => {
-    const out = path.join(makeTempDir(), 'out');
-    const first = await runCampaignCli([
-      defaultCampaign,
-      '--reps',
-      '1',
-      '--shard',
-      '2/4',
-      '--out',
-      out,
-    ]);
+    const { out, run: first } = await sharedOneRep('2/4');
     expect(first.exitCode, first.stderr).toBe(0);
     const [landed] = repLines(out);
     expect(landed?.id).toBe('green/s1-rep1');

@@ -11,6 +11,8 @@ import {
   repLines,
   runCampaignCli,
   runOneRep,
+  sharedOneRep,
+  sharedWholeRun,
 } from './support.js';
 
 describe('scoring end to end, offline', () => {
@@ -65,8 +67,7 @@ describe('scoring end to end, offline', () => {
   });
 
   it('redgreen score rescores from disk, honours overrides and shows them in every table', async () => {
-    const out = path.join(makeTempDir(), 'out');
-    const run = await runCampaignCli([defaultCampaign, '--reps', '1', '--out', out]);
+    const { out, run } = await sharedWholeRun();
     expect(run.exitCode, run.stderr).toBe(0);
     writeFileSync(
       path.join(out, 'overrides.json'),
@@ -116,7 +117,7 @@ describe('scoring end to end, offline', () => {
   });
 
   it('a results directory of an older redgreen rescores: report names the way, score rewrites it', async () => {
-    const { out, run } = await runOneRep('1/4', ['--no-report']);
+    const { out, run } = await sharedOneRep('1/4', ['--no-report']);
     expect(run.exitCode, run.stderr).toBe(0);
     const [rep] = repLines(out);
     const dir = path.join(out, rep?.dir ?? '');
@@ -155,7 +156,7 @@ describe('scoring end to end, offline', () => {
   });
 
   it('gate refuses a --junit path whose directory does not exist, with one line and exit 2', async () => {
-    const { out, run } = await runOneRep('1/4', ['--no-report']);
+    const { out, run } = await sharedOneRep('1/4', ['--no-report']);
     expect(run.exitCode, run.stderr).toBe(0);
     const gate = await runCli(['gate', out, '--junit', '/nonexistent/dir/junit.xml']);
     expect(gate.exitCode).toBe(2);

@@ -2,9 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readTranscript } from '../../harness/score/transcripts/claude-messages.js';
-import { runCli } from '../helpers/cli.js';
+import { type CliResult, runCli } from '../helpers/cli.js';
+import { sharedRun } from '../helpers/shared-runs.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
-import { defaultCampaign, readJson, repLines, runCampaignCli } from './support.js';
+import { defaultCampaign, readJson, repLines, runCampaignCli, sharedWholeRun } from './support.js';
 
 /** What a rep did and decided, without the paths and ids that differ between runs. */
 function repFacts(out: string, id: string): unknown {
@@ -33,20 +34,24 @@ function repFacts(out: string, id: string): unknown {
   };
 }
 
+function succeeded<T extends { run: CliResult }>(made: T): T {
+  expect(made.run.exitCode, made.run.stderr).toBe(0);
+  return made;
+}
+
 describe('redgreen run --shard k/n and redgreen merge', () => {
   it('shards cover the plan disjointly, and merged shards equal an unsharded run rep for rep', async () => {
     const root = makeTempDir();
-    const whole = path.join(root, 'whole');
-    const shard1 = path.join(root, 'shard1');
-    const shard2 = path.join(root, 'shard2');
     const merged = path.join(root, 'merged');
-    const common = [defaultCampaign, '--reps', '1', '--concurrency', '2'];
-    const runs = await Promise.all([
-      runCampaignCli([...common, '--out', whole]),
-      runCampaignCli([...common, '--shard', '1/2', '--out', shard1]),
-      runCampaignCli([...common, '--shard', '2/2', '--out', shard2]),
+    const common = [defaultCampaign, '--reps', '1'];
+    // The whole run and the first shard are shared with other tests (shared-runs.ts).
+    const [{ out: whole }, { out: shard1 }, { out: shard2 }] = await Promise.all([
+      sharedWholeRun('whole').then(succeeded),
+      sharedRun([...common, '--shard', '1/2'], 'shard1').then(succeeded),
+      runCampaignCli([...common, '--shard', '2/2', '--out', path.join(root, 'shard2')]).then(
+        (run) => succeeded({ out: path.join(root, 'shard2'), run }),
+      ),
     ]);
-    for (const run of runs) expect(run.exitCode, run.stderr).toBe(0);
     const ids1 = repLines(shard1).map((line) => line.id);
     const ids2 = repLines(shard2).map((line) => line.id);
     expect(ids1).toHaveLength(2);
@@ -109,17 +114,11 @@ describe('redgreen run --shard k/n and redgreen merge', () => {
 
   it('merging shards run with different --reps keeps every recorded rep', async () => {
     const root = makeTempDir();
-    const small = path.join(root, 'small');
     const large = path.join(root, 'large');
-    const first = await runCampaignCli([
-      defaultCampaign,
-      '--reps',
-      '1',
-      '--shard',
-      '1/2',
-      '--out',
-      small,
-    ]);
+    const { out: small, run: first } = await sharedRun(
+      [defaultCampaign, '--reps', '1', '--shard', '1/2'],
+      'small',
+    );
     const second = await runCampaignCli([
       defaultCampaign,
       '--reps',

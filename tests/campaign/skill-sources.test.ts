@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/cli.js';
 import { testGitEnv } from '../helpers/git-env.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
-import { defaultCampaign, readJson, repLines, runCampaignCli } from './support.js';
+import { defaultCampaign, readJson, repLines, runCampaignCli, sharedOneRep } from './support.js';
 
 async function git(repo: string, ...args: string[]): Promise<string> {
   const result = await execa('git', ['-C', repo, ...args], {
@@ -73,16 +73,7 @@ describe('redgreen run --arm name=git:<repo>@<ref>:<subdir>', () => {
   });
 
   it('a directory arm records the same tree id git gives that content', async () => {
-    const out = path.join(makeTempDir(), 'out');
-    const run = await runCampaignCli([
-      defaultCampaign,
-      '--reps',
-      '1',
-      '--shard',
-      '2/4',
-      '--out',
-      out,
-    ]);
+    const { out, run } = await sharedOneRep('2/4');
     expect(run.exitCode, run.stderr).toBe(0);
     const record = readJson<{ arms: { name: string; tree: string }[] }>(
       path.join(out, 'campaign.json'),

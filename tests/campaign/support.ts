@@ -13,6 +13,7 @@ import type { ResolvedCampaign } from '../../harness/campaign/load-campaign.js';
 import { singleModelAxis } from '../../harness/campaign/model-axis.js';
 import type { FixtureFingerprint } from '../../harness/fixture/index.js';
 import { type CliResult, cleanEnv, repoRoot, runCli } from '../helpers/cli.js';
+import { sharedRun } from '../helpers/shared-runs.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
 export const defaultCampaign = 'scenarios/plan-scoped-workspace.campaign.json';
@@ -96,6 +97,22 @@ export async function runOneRep(
 }
 
 type Shard = '1/4' | '2/4' | '3/4' | '4/4';
+
+/**
+ * runOneRep's run (of flags that change no environment), shared (tests/helpers/shared-runs.ts):
+ * a fresh copy of it for this test, and what the run printed.
+ */
+export function sharedOneRep(
+  shard: Shard,
+  extra: readonly string[] = [],
+): Promise<{ out: string; run: CliResult }> {
+  return sharedRun([defaultCampaign, '--reps', '1', '--shard', shard, ...extra]);
+}
+
+/** The default campaign at one rep a cell, unsharded (four reps), shared like sharedOneRep. */
+export function sharedWholeRun(name = 'out'): Promise<{ out: string; run: CliResult }> {
+  return sharedRun([defaultCampaign, '--reps', '1'], name);
+}
 
 /** `run`'s arguments for that one rep into `out` (for a test that runs it its own way). */
 export function oneRepArgs(shard: Shard, out: string, extra: readonly string[] = []): string[] {

@@ -17,7 +17,7 @@ import {
   scriptedModelId,
   startModelServer,
 } from '../../harness/model-server/index.js';
-import { repLines, runOneRep } from '../campaign/support.js';
+import { repLines, sharedOneRep } from '../campaign/support.js';
 import { repoRoot, runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { claudeCodeUnavailable, runClaudeCode } from '../model-server/support/claude-code.js';
@@ -109,7 +109,7 @@ describe("redgreen's own transcript.jsonl and an ATIF v1.4 export", () => {
   let out = '';
   let repDir = '';
   beforeAll(async () => {
-    const one = await runOneRep('1/4');
+    const one = await sharedOneRep('1/4');
     expect(one.run.exitCode, one.run.stderr).toBe(0);
     out = path.join(kept, 'out');
     cpSync(one.out, out, { recursive: true });
