@@ -32,7 +32,7 @@ import { mergeResults } from '../../harness/run/merge.js';
 import { rescoreResults } from '../../harness/run/rescore.js';
 import { runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
-import { oneRepArgs, readLedgerLines, repLines, runCampaignCli } from './support.js';
+import { readLedgerLines, repLines, sharedOneRep } from './support.js';
 
 let pristine = '';
 let repDir = '';
@@ -44,8 +44,10 @@ beforeAll(async () => {
   shared = mkdtempSync(path.join(os.tmpdir(), 'redgreen-untrusted-run-'));
   chmodSync(shared, 0o711);
   pristine = path.join(shared, 'out');
-  const run = await runCampaignCli(oneRepArgs('2/4', pristine, ['--backend', 'messages']));
+  // The run is shared with other files (shared-runs.ts); this file keeps its own copy.
+  const { out, run } = await sharedOneRep('2/4', ['--backend', 'messages']);
   expect(run.exitCode, run.stderr).toBe(0);
+  cpSync(out, pristine, { recursive: true });
   repDir = repLines(pristine)[0]?.dir ?? '';
   expect(repDir).toBe('reps/green/s1-rep1');
 }, 120_000);

@@ -5,6 +5,7 @@
  * file already there is overwritten, as the README says.
  */
 import {
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -16,6 +17,7 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedOneRep } from '../campaign/support.js';
 import { runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
@@ -25,11 +27,10 @@ let run = '';
 beforeAll(async () => {
   root = mkdtempSync(path.join(os.tmpdir(), 'redgreen-gate-files-'));
   run = path.join(root, 'run');
-  const result = await runCli(
-    ['run', '--reps', '1', '--shard', '1/4', '--out', run, '--no-report'],
-    { timeoutMs: 240_000 },
-  );
-  expect(result.exitCode, result.stderr).toBe(0);
+  // The run is shared with other files (shared-runs.ts); this file keeps its own copy.
+  const shared = await sharedOneRep('1/4', ['--no-report']);
+  expect(shared.run.exitCode, shared.run.stderr).toBe(0);
+  cpSync(shared.out, run, { recursive: true });
 }, 300_000);
 
 afterAll(() => {

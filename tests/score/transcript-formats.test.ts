@@ -22,7 +22,12 @@ import {
   type SessionTranscript,
 } from '../../harness/score/transcripts/read-transcript.js';
 import { readTranscriptInputs } from '../../harness/score/transcripts/transcript-input.js';
-import { firstDispatchCampaign, repLines, runCampaignCli, runOneRep } from '../campaign/support.js';
+import {
+  firstDispatchCampaign,
+  repLines,
+  runCampaignCli,
+  sharedOneRep,
+} from '../campaign/support.js';
 import { repoRoot, runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { claudeCodeUnavailable, runClaudeCode } from '../model-server/support/claude-code.js';
@@ -144,7 +149,7 @@ describe('ATIF v1.4 from redgreen export --atif', () => {
   }
 
   it('reads the same tool calls, outputs and reply as the rep’s own transcript', async () => {
-    const { out, run } = await runOneRep('2/4', ['--backend', 'messages']);
+    const { out, run } = await sharedOneRep('2/4', ['--backend', 'messages']);
     expect(run.exitCode, run.stderr).toBe(0);
     const { atif, repDir } = await exported(out);
     const transcript = read(atif, 'green/s1-rep1.json');
