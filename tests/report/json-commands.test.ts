@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gateJsonSchema, reportJsonSchema } from '../../harness/report/command-json.js';
 import { runCli } from '../helpers/cli.js';
+import { sharedRun } from '../helpers/shared-runs.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
 let root = '';
@@ -17,10 +18,10 @@ let run = '';
 beforeAll(async () => {
   root = mkdtempSync(path.join(os.tmpdir(), 'redgreen-json-commands-'));
   run = path.join(root, 'run');
-  const result = await runCli(['run', '--reps', '1', '--out', run, '--no-report'], {
-    timeoutMs: 240_000,
-  });
-  expect(result.exitCode, result.stderr).toBe(0);
+  // `run --reps 1 --no-report`, shared with other files (shared-runs.ts); this file keeps a copy.
+  const shared = await sharedRun(['--reps', '1', '--no-report']);
+  expect(shared.run.exitCode, shared.run.stderr).toBe(0);
+  cpSync(shared.out, run, { recursive: true });
 }, 300_000);
 
 afterAll(() => {

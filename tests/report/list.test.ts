@@ -18,6 +18,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listJsonSchema } from '../../harness/report/list-runs.js';
 import { runCli } from '../helpers/cli.js';
+import { sharedRun } from '../helpers/shared-runs.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
 let root = '';
@@ -31,10 +32,10 @@ const dated = (dir: string, iso: string, file = 'campaign.json'): void => {
 beforeAll(async () => {
   root = mkdtempSync(path.join(os.tmpdir(), 'redgreen-list-'));
   const run = path.join(root, 'newest');
-  const result = await runCli(['run', '--reps', '1', '--out', run, '--no-report'], {
-    timeoutMs: 240_000,
-  });
-  expect(result.exitCode, result.stderr).toBe(0);
+  // `run --reps 1 --no-report`, shared with other files (shared-runs.ts); this file keeps a copy.
+  const shared = await sharedRun(['--reps', '1', '--no-report']);
+  expect(shared.run.exitCode, shared.run.stderr).toBe(0);
+  cpSync(shared.out, run, { recursive: true });
   cpSync(run, path.join(root, 'oldest'), { recursive: true });
   cpSync(run, path.join(root, 'corrupt-campaign'), { recursive: true });
   writeFileSync(path.join(root, 'corrupt-campaign', 'campaign.json'), '{ not json');
