@@ -1,10 +1,19 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resultsSchema } from '../../harness/report/results-schema.js';
+import { sharedWholeRun } from '../campaign/support.js';
 import { repoRoot, runCli } from '../helpers/cli.js';
 import { countMarks, eventHandlerTags, externalReferences, figure } from './page-inspect.js';
 
@@ -44,9 +53,11 @@ function results(): ReturnType<typeof resultsSchema.parse> {
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'redgreen-report-html-'));
-  const run = await runCli(['run', '--reps', '1', '--out', dir], { timeoutMs: 240_000 });
+  // The default campaign at one rep a cell, shared with other files (shared-runs.ts): a copy.
+  const { out, run } = await sharedWholeRun();
   expect(run.stderr).not.toMatch(/TypeError|ReferenceError/);
   expect(run.exitCode, run.stderr).toBe(0);
+  cpSync(out, dir, { recursive: true });
 }, 300_000);
 
 afterAll(() => {
