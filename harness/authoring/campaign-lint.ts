@@ -2,9 +2,9 @@
  * `redgreen campaign lint <file>`: prove a campaign file before anything is
  * built or spent. It is loaded as a run would load it (the file against its
  * schema, every scenario folder and check, prompt template, fixture recipe
- * and layout, skill source and model), then its plan is dry-run: the cells,
+ * and layout, skill source and model), then its schedule is dry-run: the cells,
  * sessions, estimated cost and wall time, and what its gates can decide at
- * its reps. Bad input is an InputError (exit 2); a plan whose gates cannot
+ * its reps. Bad input is an InputError (exit 2); a schedule whose gates cannot
  * all be decided, or that declares none, is a problem (exit 1); else it is
  * sound (exit 0).
  */
@@ -20,9 +20,9 @@ import { resolveRunRequest } from '../run/run-request.js';
 export interface CampaignLint {
   readonly id: string;
   readonly file: string;
-  /** The dry run of its plan, as `run --dry-run` prints it. */
-  readonly plan: readonly string[];
-  /** What would keep its gate from deciding the plan: each a sentence. */
+  /** The dry run of its schedule, as `run --dry-run` prints it. */
+  readonly schedule: readonly string[];
+  /** What would keep its gate from deciding the schedule: each a sentence. */
   readonly problems: readonly string[];
   readonly ok: boolean;
 }
@@ -54,7 +54,7 @@ export async function lintCampaign(
     return ok({
       id: campaign.config.id,
       file: campaign.file,
-      plan: dryRunLines(request.value),
+      schedule: dryRunLines(request.value),
       problems,
       ok: problems.length === 0,
     });
@@ -68,11 +68,11 @@ export function formatCampaignLint(lint: CampaignLint): string {
   return `${[
     `campaign ${lint.id} (${lint.file}): valid; every scenario, check, prompt, fixture, skill source and model it names loads`,
     '',
-    ...lint.plan,
+    ...lint.schedule,
     ...(lint.problems.length === 0 ? [] : ['', ...lint.problems.map((line) => `problem: ${line}`)]),
     '',
     lint.ok
       ? `lint: ${lint.id} is sound`
-      : `lint: ${lint.id} has ${lint.problems.length} problem(s): its gates cannot decide the plan as written`,
+      : `lint: ${lint.id} has ${lint.problems.length} problem(s): its gates cannot decide the schedule as written`,
   ].join('\n')}\n`;
 }

@@ -18,7 +18,7 @@ import { err, ok, type Result } from '../lib/result.js';
 import { withTempWorkDir } from '../lib/temp-work-dir.js';
 import { resolveLibrary } from '../library/library-source.js';
 import { resolveSkillSource } from '../library/skill-source.js';
-import { readLedger } from '../results/ledger.js';
+import { readJournal } from '../results/rep-journal.js';
 import { checkFreshOutput } from '../results/results-dir.js';
 import { REP_FILES, resultsLayout } from '../results/results-layout.js';
 import { capturePreEvidence } from '../run/rep-evidence.js';
@@ -292,8 +292,8 @@ async function calibrationRow(
   );
   const subject = `${run.policy} on ${path.basename(run.skillDir)}/${run.layout}${replaced.join('')}${backend === lintBackend ? '' : ` (on ${backend}, where it was recorded)`}`;
   const expected = run.expect === 'pass' ? 'pass' : `fail (${run.failing.join(', ')})`;
-  const ledger = await readLedger(resultsLayout(outDir).ledgerFile);
-  const line = ledger.ok ? [...ledger.value.reps.values()][0] : undefined;
+  const journal = await readJournal(resultsLayout(outDir).journalFile);
+  const line = journal.ok ? [...journal.value.reps.values()][0] : undefined;
   if (line === undefined)
     return ok({
       row: { kind: 'calibration', subject, expected, got: 'no rep recorded', ok: false },

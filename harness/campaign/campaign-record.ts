@@ -172,7 +172,7 @@ export async function readCampaignRecord(
   input: string,
 ): Promise<Result<CampaignRecord, InputError>> {
   const layout = resultsLayout(dir);
-  if (!existsSync(layout.campaignFile) || !existsSync(layout.ledgerFile)) {
+  if (!existsSync(layout.campaignFile) || !existsSync(layout.journalFile)) {
     return err(
       inputError(
         input,

@@ -64,11 +64,11 @@ export function modelRecords(axis: ModelAxis): { models?: ModelRecord[] } {
 }
 
 /**
- * The model names a results directory plans reps for, or null for a
+ * The model names a results directory schedules reps for, or null for a
  * one-model campaign (whose rep ids carry no model): every recorded model,
  * narrowed by the run's `--only model=`.
  */
-export function plannedModelNames(record: {
+export function scheduledModelNames(record: {
   readonly models?: readonly { readonly name: string }[] | undefined;
   readonly invocation: {
     readonly only: { readonly models?: readonly string[] | undefined } | null;

@@ -41,7 +41,7 @@ export function registerAdjudicateCommand(program: Command): void {
       const { checkWritable } = await import('../judge/adjudicate.js');
       const { existsSync } = await import('node:fs');
       const layout = resultsLayout(dir);
-      if (!existsSync(layout.ledgerFile)) {
+      if (!existsSync(layout.journalFile)) {
         process.exitCode = failWithInputError({
           kind: 'input',
           input: dir,

@@ -415,10 +415,10 @@ async function resumeRefusal(
 async function resumeState(
   request: RunRequest,
 ): Promise<{ left: number; recorded: number; leftIds: string[] }> {
-  const { planRun, shardOf } = await import('../schedule/plan.js');
+  const { scheduleRun, shardOf } = await import('../schedule/schedule.js');
   const { pendingReps } = await import('../results/rep-health.js');
   const { shard } = request;
-  const plan = planRun(request.campaign, request.models);
+  const plan = scheduleRun(request.campaign, request.models);
   const selected = shard === null ? plan : shardOf(plan, shard);
   const { pending, recorded } = await pendingReps(request.outDir, selected);
   return { left: pending.length, recorded, leftIds: pending.map((item) => item.rep.id) };

@@ -6,9 +6,9 @@ import { type CampaignRecord, readCampaignRecord } from '../campaign/campaign-re
 import { type InputError, inputError } from '../lib/input-error.js';
 import { plural } from '../lib/plural.js';
 import { err, ok, type Result } from '../lib/result.js';
-import { readLedger } from '../results/ledger.js';
+import { readJournal } from '../results/rep-journal.js';
 import { resultsLayout } from '../results/results-layout.js';
-import { loadResults, plannedIds } from './load-results.js';
+import { loadResults, scheduledIds } from './load-results.js';
 import { subsetOf } from './subset.js';
 import { summariseResults } from './summarise.js';
 
@@ -85,7 +85,7 @@ async function listRun(dir: string): Promise<RunListing> {
   const layout = resultsLayout(dir);
   const started =
     (await modified(layout.campaignFile)) ??
-    (await modified(layout.ledgerFile)) ??
+    (await modified(layout.journalFile)) ??
     (await modified(dir)) ??
     new Date(0);
   const listing: RunListing = {
@@ -102,7 +102,7 @@ async function listRun(dir: string): Promise<RunListing> {
     problem: null,
   };
   const hasCampaign = existsSync(layout.campaignFile);
-  const ledger = existsSync(layout.ledgerFile) ? await readLedger(layout.ledgerFile) : undefined;
+  const ledger = existsSync(layout.journalFile) ? await readJournal(layout.journalFile) : undefined;
   if (!hasCampaign && ledger === undefined) {
     return {
       ...listing,
@@ -134,7 +134,7 @@ async function listRun(dir: string): Promise<RunListing> {
       problem: describe(record.error, dir),
     };
   }
-  const planned = plannedIds(record.value);
+  const planned = scheduledIds(record.value);
   const described: RunListing = {
     ...listing,
     campaign: { id: record.value.campaign.id, title: record.value.campaign.title },

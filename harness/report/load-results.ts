@@ -1,18 +1,18 @@
 import path from 'node:path';
 import { type CampaignRecord, readCampaignRecord } from '../campaign/campaign-record.js';
-import { plannedModelNames } from '../campaign/model-record.js';
+import { scheduledModelNames } from '../campaign/model-record.js';
 import { type Judgement, readJudgement } from '../judge/judgement.js';
 import { readRegularText } from '../lib/contained-file.js';
 import { describeError } from '../lib/describe-error.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { readJson } from '../lib/read-json.js';
 import { err, ok, type Result } from '../lib/result.js';
-import { readLedger } from '../results/ledger.js';
 import { repDamage } from '../results/rep-health.js';
+import { readJournal } from '../results/rep-journal.js';
 import { type RepMeta, repMetaSchema } from '../results/rep-meta.js';
 import { recordedRepDirProblem } from '../results/results-dir.js';
 import { REP_FILES, type ResultsLayout, resultsLayout } from '../results/results-layout.js';
-import { planReps, shardOf } from '../schedule/plan.js';
+import { scheduleReps, shardOf } from '../schedule/schedule.js';
 import {
   type RepScore,
   repScoreSchema,
@@ -55,12 +55,12 @@ function isStaleScore(value: unknown): boolean {
 }
 
 /** The plan of reps a results directory should hold: the campaign's, or its shard's slice. */
-export function plannedIds(record: CampaignRecord): string[] {
-  const plan = planReps(
+export function scheduledIds(record: CampaignRecord): string[] {
+  const plan = scheduleReps(
     record.arms.map((arm) => arm.name),
     record.scenarios.map((scenario) => scenario.id),
     record.reps,
-    plannedModelNames(record),
+    scheduledModelNames(record),
   );
   return (record.shard === null ? plan : shardOf(plan, record.shard)).map((rep) => rep.id);
 }
@@ -75,11 +75,11 @@ export async function loadResults(dir: string): Promise<Result<LoadedResults, In
   const read = await readCampaignRecord(dir, dir);
   if (!read.ok) return read;
   const record = read.value;
-  const ledger = await readLedger(layout.ledgerFile);
+  const ledger = await readJournal(layout.journalFile);
   if (!ledger.ok) {
     return err(
       inputError(
-        layout.ledgerFile,
+        layout.journalFile,
         ledger.error.kind === 'missing'
           ? 'is missing'
           : `is corrupt at line ${ledger.error.line}: ${ledger.error.detail}`,
@@ -92,7 +92,7 @@ export async function loadResults(dir: string): Promise<Result<LoadedResults, In
   const reps: RecordedRep[] = [];
   const judgements = new Map<string, Judgement>();
   const judgementProblems: { id: string; problem: string }[] = [];
-  const planned = plannedIds(record);
+  const planned = scheduledIds(record);
   for (const id of planned) {
     const line = ledger.value.reps.get(id);
     if (line === undefined) continue;

@@ -1,6 +1,6 @@
 import type { CampaignRecord } from '../campaign/campaign-record.js';
 import { gateSchema } from '../campaign/config-schema.js';
-import { plannedModelNames } from '../campaign/model-record.js';
+import { scheduledModelNames } from '../campaign/model-record.js';
 import { judgeRowFields, judgeSection, rowsAgreement } from '../judge/report-model.js';
 import { harnessVersion } from '../lib/package-root.js';
 import type { ExtractedValue, Reading } from '../score/evidence.js';
@@ -335,7 +335,7 @@ export function summariseResults(loaded: LoadedResults): ResultsModel {
   const { record } = loaded;
   const order = (list: readonly { name?: string; id?: string }[], key: string): number =>
     list.findIndex((item) => (item.name ?? item.id) === key);
-  const modelNames = plannedModelNames(record);
+  const modelNames = scheduledModelNames(record);
   const rows = loaded.reps
     .map((rep) => repRow(loaded, rep))
     .sort(

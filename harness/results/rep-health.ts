@@ -4,9 +4,9 @@ import type { z } from 'zod';
 import { snapshotSchema } from '../fixture/index.js';
 import { IrregularFileError, readRegularText } from '../lib/contained-file.js';
 import { describeError } from '../lib/describe-error.js';
-import type { PlannedRep } from '../schedule/plan.js';
+import type { ScheduledRep } from '../schedule/schedule.js';
 import { scoreOfAnyVersionSchema } from '../score/score-rep.js';
-import { type LedgerRepLine, readLedger } from './ledger.js';
+import { type JournalRepLine, readJournal } from './rep-journal.js';
 import { repMetaSchema } from './rep-meta.js';
 import { REP_FILES } from './results-layout.js';
 
@@ -31,7 +31,7 @@ export interface RepDamage {
 /**
  * What, if anything, is missing or unreadable in a recorded rep's directory
  * (the first problem found), so a resume can rerun it instead of trusting a
- * ledger line whose files are gone.
+ * journal line whose files are gone.
  */
 export async function repDamage(repDir: string): Promise<RepDamage | undefined> {
   try {
@@ -63,29 +63,29 @@ export async function repDamage(repDir: string): Promise<RepDamage | undefined> 
   return undefined;
 }
 
-/** A rep of the plan a run still has to run, and the attempt number it gets. */
+/** A rep of the schedule a run still has to run, and the attempt number it gets. */
 export interface PendingRep {
-  readonly rep: PlannedRep;
+  readonly rep: ScheduledRep;
   readonly attempt: number;
   /** Set when the rep is recorded but its files are damaged: it runs again as a new attempt. */
   readonly damage?: RepDamage;
 }
 
 /**
- * Which reps of `plan` a run into `root` still has to run: those the ledger
+ * Which reps of `schedule` a run into `root` still has to run: those the journal
  * lacks (attempt 1), and those it records whose files are missing or
  * unreadable (the next attempt; the damaged attempt's directory is kept, and
- * the new attempt's ledger line supersedes it).
+ * the new attempt's journal line supersedes it).
  */
 export async function pendingReps(
   root: string,
-  plan: readonly PlannedRep[],
+  schedule: readonly ScheduledRep[],
 ): Promise<{ readonly pending: readonly PendingRep[]; readonly recorded: number }> {
-  const ledger = await readLedger(path.join(root, 'ledger.jsonl'));
-  const lines: ReadonlyMap<string, LedgerRepLine> = ledger.ok ? ledger.value.reps : new Map();
+  const journal = await readJournal(path.join(root, 'ledger.jsonl'));
+  const lines: ReadonlyMap<string, JournalRepLine> = journal.ok ? journal.value.reps : new Map();
   const pending: PendingRep[] = [];
   let recorded = 0;
-  for (const rep of plan) {
+  for (const rep of schedule) {
     const line = lines.get(rep.id);
     if (line === undefined) {
       pending.push({ rep, attempt: 1 });

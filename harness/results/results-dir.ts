@@ -13,7 +13,7 @@ import {
 } from '../lib/process-identity.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { repScoreSchema } from '../score/score-rep.js';
-import { appendRepLine, type LedgerContents, type LedgerRepLine } from './ledger.js';
+import { appendRepLine, type JournalContents, type JournalRepLine } from './rep-journal.js';
 import { repMetaSchema } from './rep-meta.js';
 import { REP_FILES, type ResultsLayout } from './results-layout.js';
 
@@ -160,7 +160,7 @@ export async function lockResultsDir(
  */
 export async function recordedRepDirProblem(
   root: string,
-  line: Pick<LedgerRepLine, 'dir'>,
+  line: Pick<JournalRepLine, 'dir'>,
 ): Promise<InputError | undefined> {
   const found = await containedDirectoryProblem(root, line.dir);
   if (found === undefined || found.absent) return undefined;
@@ -198,13 +198,13 @@ export async function repsTreeProblem(layout: ResultsLayout): Promise<InputError
 }
 
 /**
- * Cut a trailing partial line (a crash mid-append) off the ledger, so the
+ * Cut a trailing partial line (a crash mid-append) off the journal, so the
  * next append starts on a line of its own.
  */
-export async function repairLedgerTail(ledgerFile: string): Promise<void> {
-  const text = await readRegularText(ledgerFile);
+export async function repairJournalTail(journalFile: string): Promise<void> {
+  const text = await readRegularText(journalFile);
   if (text === '' || text.endsWith('\n')) return;
-  await truncate(ledgerFile, Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1), 'utf8'));
+  await truncate(journalFile, Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1), 'utf8'));
 }
 
 /**
@@ -242,16 +242,16 @@ async function repParentDirs(repsDir: string): Promise<string[]> {
 }
 
 /**
- * Record attempts whose directory landed whole but whose ledger line a crash
+ * Record attempts whose directory landed whole but whose journal line a crash
  * prevented (the window between the rename and the append): their meta.json
- * and score.json are complete, so they are appended to the ledger instead of
+ * and score.json are complete, so they are appended to the journal instead of
  * being run again. Returns how many were adopted.
  */
 export async function adoptLandedReps(
   layout: ResultsLayout,
-  ledger: LedgerContents,
+  journal: JournalContents,
 ): Promise<number> {
-  const recorded = new Set(ledger.lines.map((line) => line.dir));
+  const recorded = new Set(journal.lines.map((line) => line.dir));
   let adopted = 0;
   for (const parent of await repParentDirs(layout.repsDir)) {
     for (const entry of (await readdir(path.join(layout.repsDir, parent))).sort()) {
@@ -271,7 +271,7 @@ export async function adoptLandedReps(
           path.join(layout.root, dir)
         )
           continue;
-        await appendRepLine(layout.ledgerFile, {
+        await appendRepLine(layout.journalFile, {
           type: 'rep',
           id: meta.id,
           arm: meta.arm,

@@ -7,7 +7,7 @@ import path from 'node:path';
 export interface ResultsLayout {
   readonly root: string;
   readonly campaignFile: string;
-  readonly ledgerFile: string;
+  readonly journalFile: string;
   readonly skillsDir: string;
   readonly repsDir: string;
   readonly resultsMarkdown: string;
@@ -28,7 +28,7 @@ export interface ResultsLayout {
    * Where one attempt of a rep lives: attempt 1 in `<scenario>-rep<N>`, a
    * retry k in `<scenario>-rep<N>.attempt<k>`, under `reps/<arm>/`, or under
    * `reps/<model>/<arm>/` in a campaign of several models (`model` given).
-   * Directories are never renamed once landed; the ledger says which attempt
+   * Directories are never renamed once landed; the journal says which attempt
    * is the rep's newest.
    */
   attemptDir(
@@ -49,7 +49,7 @@ export function resultsLayout(root: string): ResultsLayout {
   return {
     root: abs,
     campaignFile: path.join(abs, 'campaign.json'),
-    ledgerFile: path.join(abs, 'ledger.jsonl'),
+    journalFile: path.join(abs, 'ledger.jsonl'),
     skillsDir: path.join(abs, 'skills'),
     repsDir: reps,
     resultsMarkdown: path.join(abs, 'results.md'),

@@ -1,7 +1,7 @@
 /**
  * The sessions a results directory recorded, as the brain of a replay
  * campaign (`replay: <results dir>`): each rep's newest attempt in the
- * ledger, its transcript read by the transcript readers and its prompt from
+ * journal, its transcript read by the transcript readers and its prompt from
  * `prompt.md`, keyed by rep id, which is the session key every rep of the
  * replay run sends. A results directory is untrusted input: a rep directory
  * outside it is refused, and a rep whose transcript cannot be read is left
@@ -16,7 +16,7 @@ import type { Brain } from '../model-server/index.js';
 import { type Recording, recordingOf } from '../model-server/replay/recording.js';
 import { readSessionTranscript } from '../score/transcripts/read-transcript.js';
 import { MAX_TRANSCRIPT_BYTES } from '../score/transcripts/transcript-input.js';
-import { readLedger } from './ledger.js';
+import { readJournal } from './rep-journal.js';
 import { recordedRepDirProblem } from './results-dir.js';
 import { REP_FILES, resultsLayout } from './results-layout.js';
 
@@ -27,7 +27,7 @@ export interface RunRecordings {
   /** The results directory, absolute. */
   readonly dir: string;
   readonly recordings: ReadonlyMap<string, Recording>;
-  /** Reps of the ledger whose transcript could not be read, with why. */
+  /** Reps of the journal whose transcript could not be read, with why. */
   readonly unreadable: readonly string[];
 }
 
@@ -36,26 +36,26 @@ export async function loadRunRecordings(
   input: string,
 ): Promise<Result<RunRecordings, InputError>> {
   const layout = resultsLayout(dir);
-  const ledger = await readLedger(layout.ledgerFile);
-  if (!ledger.ok) {
+  const journal = await readJournal(layout.journalFile);
+  if (!journal.ok) {
     return err(
       inputError(
         input,
-        ledger.error.kind === 'missing'
+        journal.error.kind === 'missing'
           ? `${layout.root} holds no ledger.jsonl, so it is no results directory`
-          : `${layout.ledgerFile} is damaged at line ${ledger.error.line} (${ledger.error.detail})`,
+          : `${layout.journalFile} is damaged at line ${journal.error.line} (${journal.error.detail})`,
         'name the results directory of a run (redgreen run --record writes a replay campaign into it)',
       ),
     );
   }
   const recordings = new Map<string, Recording>();
   const unreadable: string[] = [];
-  for (const line of ledger.value.reps.values()) {
+  for (const line of journal.value.reps.values()) {
     const repDir = path.resolve(layout.root, line.dir);
     if (!repDir.startsWith(`${layout.root}${path.sep}`)) {
       return err(
         inputError(
-          layout.ledgerFile,
+          layout.journalFile,
           `rep ${line.id} names a directory outside the results directory (${line.dir})`,
           'replay only results directories redgreen wrote',
         ),

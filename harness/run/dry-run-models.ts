@@ -2,7 +2,7 @@ import type { CampaignModel } from '../campaign/model-axis.js';
 import { sessionCostUsd } from '../estimate/cell-estimate.js';
 import { estimateRun, type RunEstimate } from '../estimate/estimate.js';
 import { minimumDetectableRate } from '../report/stats-rates.js';
-import type { PlannedRep } from '../schedule/plan.js';
+import type { ScheduledRep } from '../schedule/schedule.js';
 import type { RunRequest } from './run-request.js';
 
 /**
@@ -17,14 +17,14 @@ import type { RunRequest } from './run-request.js';
 /** The baseline pass rate the detectable effect is stated from (the README's power line uses it too). */
 const BASELINE = 0.2;
 
-function sessionsOf(model: CampaignModel, reps: readonly PlannedRep[], multi: boolean): number {
+function sessionsOf(model: CampaignModel, reps: readonly ScheduledRep[], multi: boolean): number {
   return multi ? reps.filter((rep) => rep.model === model.name).length : reps.length;
 }
 
 /** How many of the reps (of one model, in a campaign of several) are full sessions. */
 function fullSessionsOf(
   model: CampaignModel | undefined,
-  reps: readonly PlannedRep[],
+  reps: readonly ScheduledRep[],
   request: RunRequest,
 ): number {
   const full = new Set(
@@ -40,7 +40,7 @@ function fullSessionsOf(
 /** A model's reps priced one by one; null when it is scripted or unpriced. */
 function costOf(
   model: CampaignModel,
-  reps: readonly PlannedRep[],
+  reps: readonly ScheduledRep[],
   multi: boolean,
   request: RunRequest,
 ): number | null {
@@ -59,7 +59,7 @@ function costOf(
 
 export function modelsEstimate(
   request: RunRequest,
-  reps: readonly PlannedRep[],
+  reps: readonly ScheduledRep[],
   cores: number,
 ): {
   readonly total: RunEstimate;

@@ -2,7 +2,7 @@ import os from 'node:os';
 import type { ResolvedArm } from '../campaign/load-campaign.js';
 import { estimateCell, tokenEstimateSource } from '../estimate/cell-estimate.js';
 import { detectableEffect } from '../report/stats-power.js';
-import { planRun, shardOf } from '../schedule/plan.js';
+import { scheduleRun, shardOf } from '../schedule/schedule.js';
 import { stopText } from '../score/stop-mode.js';
 import { modelsEstimate } from './dry-run-models.js';
 import type { RunRequest } from './run-request.js';
@@ -34,8 +34,8 @@ function armSourceText(arm: ResolvedArm): string {
 
 export function dryRunLines(request: RunRequest, resume?: ResumeState): string[] {
   const { campaign, shard } = request;
-  const plan = planRun(campaign, request.models);
-  const selected = shard === null ? plan : shardOf(plan, shard);
+  const schedule = scheduleRun(campaign, request.models);
+  const selected = shard === null ? schedule : shardOf(schedule, shard);
   // With --resume, the reps left to run (by id when known, else as many as are left).
   const toRun =
     resume === undefined
@@ -84,7 +84,7 @@ export function dryRunLines(request: RunRequest, resume?: ResumeState): string[]
     ).values(),
   ];
   lines.push(
-    `sessions: ${sessions}${shard ? ` (shard ${shard.index}/${shard.count} of ${plan.length})` : ''}, backend ${campaign.backend}, concurrency ${campaign.concurrency}`,
+    `sessions: ${sessions}${shard ? ` (shard ${shard.index}/${shard.count} of ${schedule.length})` : ''}, backend ${campaign.backend}, concurrency ${campaign.concurrency}`,
     `estimated cost: ${cost === null ? 'n/a (unpriced)' : `$${cost.toFixed(2)}`}; estimated wall time: ${Math.ceil(estimate.wallSeconds)} s`,
     `(power: "detects 0%→X%" is the smallest GREEN pass rate over a RED of 0% that ${campaign.reps} rep(s) per arm detect with 80% power, one-sided Fisher at α = 0.05)`,
     `(tokens: ${tokenEstimateSource(footnoteModel.choice, stops)})`,

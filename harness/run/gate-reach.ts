@@ -1,6 +1,6 @@
 /**
- * Gates a run's plan cannot meet: a `min-pass-rate` gate of "P of N" needs N
- * decided reps in its cell, so with fewer reps per cell planned (the
+ * Gates a run's schedule cannot meet: a `min-pass-rate` gate of "P of N" needs N
+ * decided reps in its cell, so with fewer reps per cell scheduled (the
  * campaign's `reps`, or `--reps`) it can fail or stay undecided but never
  * hold. Said before the run and in the dry run, so nobody learns it after
  * paying for the reps. Likewise a `green-better` or `no-regression` gate
@@ -13,7 +13,7 @@ import type { GateConfig } from '../campaign/config-schema.js';
 import { describeGate } from '../campaign/only.js';
 import { belowThreshold, starkestSplitP } from '../report/stats-rates.js';
 
-/** One note per gate the planned reps per cell can never meet. */
+/** One note per gate the scheduled reps per cell can never meet. */
 export function gatesOutOfReach(campaign: {
   readonly gates: readonly GateConfig[];
   readonly reps: number;
@@ -24,7 +24,7 @@ export function gatesOutOfReach(campaign: {
   return campaign.gates.flatMap((gate) => {
     if (gate.kind === 'min-pass-rate' && gate.of > reps) {
       return [
-        `gate ${describeGate(gate)} needs ${gate.of} decided reps in its cell, but the run plans ${reps} per cell: it can never hold, at best it stays undecided (run with --reps ${gate.of} or more)`,
+        `gate ${describeGate(gate)} needs ${gate.of} decided reps in its cell, but the run schedules ${reps} per cell: it can never hold, at best it stays undecided (run with --reps ${gate.of} or more)`,
       ];
     }
     if (

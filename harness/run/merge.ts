@@ -6,15 +6,20 @@ import {
   campaignRecordSchema,
   readCampaignRecord,
 } from '../campaign/campaign-record.js';
-import { plannedModelNames } from '../campaign/model-record.js';
+import { scheduledModelNames } from '../campaign/model-record.js';
 import { writeFileAtomic } from '../lib/atomic-write.js';
 import { copyDataTree, irregularEntryIn } from '../lib/data-tree.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
-import { appendRepLine, createLedger, type LedgerRepLine, readLedger } from '../results/ledger.js';
+import {
+  appendRepLine,
+  createJournal,
+  type JournalRepLine,
+  readJournal,
+} from '../results/rep-journal.js';
 import { checkFreshOutput, recordedRepDirProblem } from '../results/results-dir.js';
 import { resultsLayout } from '../results/results-layout.js';
-import { planReps } from '../schedule/plan.js';
+import { scheduleReps } from '../schedule/schedule.js';
 
 export interface MergeSummary {
   readonly outDir: string;
@@ -67,7 +72,7 @@ async function irregularRepEntry(dir: string): Promise<InputError | undefined> {
 /**
  * Combine results directories of the same campaign identity (typically the
  * shards of one CI run) into a new directory: every recorded rep copied with
- * all its attempts, one ledger, campaign.json without a shard. Refuses
+ * all its attempts, one journal, campaign.json without a shard. Refuses
  * directories of another identity and reps recorded in more than one of them.
  */
 export async function mergeResults(
@@ -80,7 +85,7 @@ export async function mergeResults(
   const fresh = await checkFreshOutput(out.root, '--out', false);
   if (!fresh.ok) return fresh;
   const records: CampaignRecord[] = [];
-  const owners = new Map<string, { dir: string; line: LedgerRepLine; lines: LedgerRepLine[] }>();
+  const owners = new Map<string, { dir: string; line: JournalRepLine; lines: JournalRepLine[] }>();
   for (const dir of dirs) {
     const record = await readCampaignRecord(dir, dir);
     if (!record.ok) return record;
@@ -95,11 +100,11 @@ export async function mergeResults(
       );
     }
     records.push(record.value);
-    const ledger = await readLedger(resultsLayout(dir).ledgerFile);
-    if (!ledger.ok) {
+    const journal = await readJournal(resultsLayout(dir).journalFile);
+    if (!journal.ok) {
       return err(inputError(dir, 'has an unreadable ledger.jsonl', 'rerun that shard'));
     }
-    for (const [id, line] of ledger.value.reps) {
+    for (const [id, line] of journal.value.reps) {
       const previous = owners.get(id);
       if (previous !== undefined) {
         return err(
@@ -113,7 +118,7 @@ export async function mergeResults(
       owners.set(id, {
         dir,
         line,
-        lines: ledger.value.lines.filter((candidate) => candidate.id === id),
+        lines: journal.value.lines.filter((candidate) => candidate.id === id),
       });
     }
   }
@@ -133,23 +138,23 @@ export async function mergeResults(
   }
 
   await mkdir(out.repsDir, { recursive: true });
-  await createLedger(out.ledgerFile, {
+  await createJournal(out.journalFile, {
     type: 'campaign',
     identity: record.identity,
     campaign: record.campaign.id,
     harness: record.harnessVersion,
   });
-  // Shards of one identity may have been run with different --reps: the merged plan covers them all.
+  // Shards of one identity may have been run with different --reps: the merged schedule covers them all.
   const reps = Math.max(...records.map((candidate) => candidate.reps));
-  const plan = planReps(
+  const schedule = scheduleReps(
     record.arms.map((arm) => arm.name),
     record.scenarios.map((scenario) => scenario.id),
     reps,
-    plannedModelNames(record),
+    scheduledModelNames(record),
   );
   let copied = 0;
-  for (const planned of plan) {
-    const owner = owners.get(planned.id);
+  for (const scheduled of schedule) {
+    const owner = owners.get(scheduled.id);
     if (owner === undefined) continue;
     const source = resultsLayout(owner.dir);
     for (const line of owner.lines) {
@@ -157,7 +162,7 @@ export async function mergeResults(
       const to = path.join(out.root, line.dir);
       if (existsSync(from) && !existsSync(to)) await copyDataTree(from, to);
     }
-    for (const line of owner.lines) await appendRepLine(out.ledgerFile, line);
+    for (const line of owner.lines) await appendRepLine(out.journalFile, line);
     copied += 1;
   }
   const firstSource = resultsLayout(dirs[0] as string);
@@ -170,7 +175,9 @@ export async function mergeResults(
     invocation: { ...record.invocation, reps, shard: null },
   });
   await writeFileAtomic(out.campaignFile, `${JSON.stringify(merged, null, 2)}\n`);
-  const unplaced = [...owners.keys()].filter((id) => !plan.some((planned) => planned.id === id));
+  const unplaced = [...owners.keys()].filter(
+    (id) => !schedule.some((scheduled) => scheduled.id === id),
+  );
   if (unplaced.length > 0) throw new Error(`merge left out recorded reps: ${unplaced.join(', ')}`);
   return ok({
     outDir: out.root,

@@ -12,7 +12,7 @@ import {
   type ModelServer,
   startModelServer,
 } from '../model-server/index.js';
-import type { PlannedRep } from '../schedule/plan.js';
+import type { ScheduledRep } from '../schedule/schedule.js';
 import type { ModelEndpoint, PriceModel, TokenUsage } from '../session/session-types.js';
 
 /**
@@ -43,8 +43,8 @@ export interface RepModel {
 }
 
 export interface ModelBrains {
-  /** The model of a planned rep (a one-model campaign's reps carry no name). */
-  readonly modelOf: (rep: Pick<PlannedRep, 'model' | 'id'>) => RepModel;
+  /** The model of a scheduled rep (a one-model campaign's reps carry no name). */
+  readonly modelOf: (rep: Pick<ScheduledRep, 'model' | 'id'>) => RepModel;
   /** Every credential value of the run, replaced wherever a rep writes. */
   readonly secrets: readonly string[];
   close(): Promise<void>;
@@ -208,7 +208,7 @@ export async function preflightModels(
 export function concurrencyLimiter(
   axis: ModelAxis,
   overall: number,
-): <T>(model: string | null, task: () => Promise<T>) => Promise<T> {
+): <T>(model: string | null, work: () => Promise<T>) => Promise<T> {
   const run = pLimit(overall);
   const perEndpoint = new Map<string, ReturnType<typeof pLimit>>();
   const byModel = new Map<string, ReturnType<typeof pLimit>>();
@@ -223,8 +223,8 @@ export function concurrencyLimiter(
     byModel.set(model.name, limit);
   }
   const only = axis.models.length === 1 ? axis.models[0]?.name : undefined;
-  return (model, task) => {
+  return (model, work) => {
     const endpoint = byModel.get(model ?? only ?? '');
-    return endpoint === undefined ? run(task) : endpoint(() => run(task));
+    return endpoint === undefined ? run(work) : endpoint(() => run(work));
   };
 }

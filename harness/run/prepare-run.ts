@@ -30,14 +30,14 @@ import { err, ok, type Result } from '../lib/result.js';
 import { type ComposedLibrary, composeLibrary } from '../library/library-source.js';
 import { materialiseSkill } from '../library/skill-source.js';
 import { directoryTreeId } from '../library/tree-id.js';
-import { createLedger, type LedgerRepLine, readLedger } from '../results/ledger.js';
+import { createJournal, type JournalRepLine, readJournal } from '../results/rep-journal.js';
 import {
   adoptLandedReps,
   checkFreshOutput,
   lockResultsDir,
   recordedRepDirProblem,
   removePartialRepDirs,
-  repairLedgerTail,
+  repairJournalTail,
   repsTreeProblem,
 } from '../results/results-dir.js';
 import {
@@ -67,9 +67,9 @@ export interface PreparedRun {
   readonly variants: ReadonlyMap<string, PreparedVariant>;
   readonly skills: ReadonlyMap<string, PreparedSkill>;
   readonly workRoot: string;
-  /** Reps a crash had landed without their ledger line, recorded now. */
+  /** Reps a crash had landed without their journal line, recorded now. */
   readonly adopted: number;
-  /** The reps per cell a resumed directory planned before `--reps` extended it, else null. */
+  /** The reps per cell a resumed directory scheduled before `--reps` extended it, else null. */
   readonly extendedFrom: number | null;
   /** Work dirs of killed runs removed from $TMPDIR before this run made its own. */
   readonly staleRemoved: number;
@@ -294,10 +294,10 @@ async function prepareSkills(
 /**
  * Get a results directory ready: build each fixture variant the campaign
  * needs (once, in a temp work root), compute the campaign identity, take the
- * directory's lock, and either start it (ledger header, read-only skill
+ * directory's lock, and either start it (journal header, read-only skill
  * copies, campaign.json) or check that a directory being resumed is a run of
- * the same identity, then tidy what a crash left (a torn last ledger line,
- * partial rep directories, landed reps without their ledger line). Nothing
+ * the same identity, then tidy what a crash left (a torn last journal line,
+ * partial rep directories, landed reps without their journal line). Nothing
  * finished is ever overwritten.
  */
 export async function prepareRun(
@@ -306,7 +306,7 @@ export async function prepareRun(
   const { campaign } = options;
   const layout = resultsLayout(options.outDir);
   if (options.resume) {
-    if (!existsSync(layout.ledgerFile)) {
+    if (!existsSync(layout.journalFile)) {
       return err(
         inputError(
           '--resume',
@@ -352,18 +352,18 @@ export async function prepareRun(
       await lock.value();
       return fail(tree);
     }
-    const extended = await extendRecordedPlan(layout, campaign.reps, options.invocation);
+    const extended = await extendRecordedSchedule(layout, campaign.reps, options.invocation);
     if (!extended.ok) {
       await lock.value();
       return fail(extended.error);
     }
     extendedFrom = extended.value;
-    await repairLedgerTail(layout.ledgerFile);
+    await repairJournalTail(layout.journalFile);
     await removePartialRepDirs(layout.repsDir);
-    const ledger = await readLedger(layout.ledgerFile);
-    if (ledger.ok) adopted = await adoptLandedReps(layout, ledger.value);
+    const journal = await readJournal(layout.journalFile);
+    if (journal.ok) adopted = await adoptLandedReps(layout, journal.value);
   } else {
-    await createLedger(layout.ledgerFile, {
+    await createJournal(layout.journalFile, {
       type: 'campaign',
       identity: identity.campaign,
       campaign: campaign.config.id,
@@ -510,28 +510,28 @@ async function computeIdentity(
  * session identity (skill texts, model, engine, fixtures, prompt, limits) and
  * the same scenario files as its reps are scored with; the error says what
  * differs and what to do. A directory from before scenario identity records
- * only the session identity, in its ledger's first line.
+ * only the session identity, in its journal's first line.
  */
 async function sameIdentity(
   layout: ResultsLayout,
   identity: Identity,
   scenarios: readonly ResolvedScenario[],
 ): Promise<Result<void, InputError>> {
-  const ledger = await readLedger(layout.ledgerFile);
-  if (!ledger.ok) {
+  const journal = await readJournal(layout.journalFile);
+  if (!journal.ok) {
     const detail =
-      ledger.error.kind === 'missing' ? 'is missing' : `is corrupt at line ${ledger.error.line}`;
+      journal.error.kind === 'missing' ? 'is missing' : `is corrupt at line ${journal.error.line}`;
     return err(
       inputError(
         '--resume',
-        `${layout.ledgerFile} ${detail}`,
+        `${layout.journalFile} ${detail}`,
         'resume a directory redgreen wrote, or start a new run',
       ),
     );
   }
   const record = await readCampaignRecord(layout.root, '--resume');
   if (!record.ok) return record;
-  const session = record.value.sessionIdentity ?? ledger.value.header.identity;
+  const session = record.value.sessionIdentity ?? journal.value.header.identity;
   if (session !== identity.session) {
     return err(
       inputError(
@@ -558,7 +558,7 @@ async function sameIdentity(
       ),
     );
   }
-  const otherwise = await repsScoredOtherwise(layout, ledger.value.reps.values(), scenarios);
+  const otherwise = await repsScoredOtherwise(layout, journal.value.reps.values(), scenarios);
   if (otherwise.length > 0) {
     return err(
       inputError(
@@ -579,7 +579,7 @@ async function sameIdentity(
  */
 async function repsScoredOtherwise(
   layout: ResultsLayout,
-  reps: Iterable<LedgerRepLine>,
+  reps: Iterable<JournalRepLine>,
   scenarios: readonly ResolvedScenario[],
 ): Promise<string[]> {
   const found: string[] = [];
@@ -620,7 +620,7 @@ export async function checkResumable(
   options: Pick<PrepareOptions, 'campaign' | 'models' | 'engine' | 'sandboxKind' | 'outDir'>,
 ): Promise<Result<void, InputError>> {
   const layout = resultsLayout(options.outDir);
-  if (!existsSync(layout.ledgerFile)) {
+  if (!existsSync(layout.journalFile)) {
     return err(
       inputError(
         '--resume',
@@ -640,12 +640,12 @@ export async function checkResumable(
 }
 
 /**
- * A resume with more `--reps` than the directory planned extends its plan:
+ * A resume with more `--reps` than the directory scheduled extends its schedule:
  * campaign.json (otherwise kept as the run started it) records the new reps,
- * so reports and gates count the new reps as planned. Returns the old reps,
+ * so reports and gates count the new reps as scheduled. Returns the old reps,
  * or null when nothing changed. (Fewer reps are refused before this.)
  */
-async function extendRecordedPlan(
+async function extendRecordedSchedule(
   layout: ResultsLayout,
   reps: number,
   invocation: Invocation,

@@ -142,7 +142,7 @@ export function progressReporter(
         say(
           (event.toRun === event.total
             ? `running ${plural(event.toRun, 'rep')}`
-            : `running ${event.toRun} of ${plural(event.total, 'planned rep')}`) +
+            : `running ${event.toRun} of ${plural(event.total, 'scheduled rep')}`) +
             (event.alreadyDone > 0 ? ` (${event.alreadyDone} already done)` : '') +
             ` — ${event.backend} backend, model ${event.model}, concurrency ${event.concurrency}`,
         );
@@ -210,11 +210,11 @@ export function progressReporter(
           own.pass === event.pass &&
           own.fail === event.fail
             ? ''
-            : `; the directory records ${event.recorded}/${plural(event.planned, 'planned rep')}: ${event.pass} pass, ${event.fail} fail, ${event.indeterminate} indeterminate`;
+            : `; the directory records ${event.recorded}/${plural(event.planned, 'scheduled rep')}: ${event.pass} pass, ${event.fail} fail, ${event.indeterminate} indeterminate`;
         out.write(
           `finished ${plural(event.finished, 'rep')}: ${own.pass} pass, ${own.fail} fail, ${own.indeterminate} indeterminate` +
             ` in ${formatDuration(event.elapsedMs)}, ${formatCost(event.costUsd)}${directory}` +
-            (event.missing > 0 ? `; ${plural(event.missing, 'planned rep')} not run` : '') +
+            (event.missing > 0 ? `; ${plural(event.missing, 'scheduled rep')} not run` : '') +
             '\n',
         );
         break;

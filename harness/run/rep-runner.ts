@@ -19,13 +19,13 @@ import { openDirectoriesToOwner, openToReaders, removeTree } from '../lib/remove
 import type { LibraryContents } from '../library/library-source.js';
 import { brainFailureIn } from '../model-server/index.js';
 import { neutraliseKeptRepository } from '../results/kept-repository.js';
-import { appendRepLine, type LedgerRepLine } from '../results/ledger.js';
+import { appendRepLine, type JournalRepLine } from '../results/rep-journal.js';
 import type { RepMeta } from '../results/rep-meta.js';
 import { REP_FILES, type ResultsLayout } from '../results/results-layout.js';
 import { seatsField } from '../results/seat-counts.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { type ResolvedScenario, scenarioFacts } from '../scenario/resolve-scenario.js';
-import type { PlannedRep } from '../schedule/plan.js';
+import type { ScheduledRep } from '../schedule/schedule.js';
 import { givesProjectSkills } from '../score/claude-dir.js';
 import type { Facts } from '../score/placeholders.js';
 import { formatReplyFile } from '../score/reply-file.js';
@@ -85,7 +85,7 @@ export interface RunContext {
   readonly layout: ResultsLayout;
   readonly backend: SessionBackend;
   /** Each rep's model: its endpoint, name and pricing. */
-  readonly modelOf: (rep: PlannedRep) => RepModel;
+  readonly modelOf: (rep: ScheduledRep) => RepModel;
   /** Every credential of the run: replaced wherever a rep writes (one model's key never shows in another's rep). */
   readonly secrets: readonly string[];
   readonly variants: ReadonlyMap<string, PreparedVariant>;
@@ -107,7 +107,7 @@ export function variantKey(
 }
 
 export interface RepResult {
-  readonly line: LedgerRepLine;
+  readonly line: JournalRepLine;
   readonly score: RepScore;
   readonly meta: RepMeta;
 }
@@ -129,11 +129,11 @@ interface SessionRecord {
  * into a private work dir, snapshot, run the session, snapshot again (with a
  * confined git: the session may have rewritten `.git/config`), write
  * reply/transcript/meta/snapshots into a partial directory, score it from
- * those files, rename the directory into place, then append the ledger line.
+ * those files, rename the directory into place, then append the journal line.
  *
  * A crash at any point leaves either nothing or a `.partial-*` directory that
  * no reader trusts; a rep during which a process was stopped by a signal from
- * outside redgreen (`outside-signals.ts`) is not recorded either; the rep is in the ledger only once its directory is
+ * outside redgreen (`outside-signals.ts`) is not recorded either; the rep is in the journal only once its directory is
  * whole. A harness failure before the session drops the rep (nothing was
  * asked of the model; a resume runs it); one after the session records the
  * rep as indeterminate at the `harness` stage, so a session that damages its
@@ -141,24 +141,30 @@ interface SessionRecord {
  */
 export async function runRep(
   context: RunContext,
-  planned: PlannedRep,
+  scheduled: ScheduledRep,
   attempt: number,
   signal: AbortSignal,
 ): Promise<RepResult | { readonly dropped: string }> {
   const { campaign, layout } = context;
-  const arm = campaign.arms.find((candidate) => candidate.name === planned.arm);
-  const scenario = campaign.scenarios.find((candidate) => candidate.id === planned.scenario);
+  const arm = campaign.arms.find((candidate) => candidate.name === scheduled.arm);
+  const scenario = campaign.scenarios.find((candidate) => candidate.id === scheduled.scenario);
   if (arm === undefined || scenario === undefined)
-    throw new Error(`rep ${planned.id} is not in the campaign`);
+    throw new Error(`rep ${scheduled.id} is not in the campaign`);
   const variant = context.variants.get(variantKey(scenario.config.fixture, arm.layout));
   const skill = context.skills.get(arm.name);
   if (variant === undefined || skill === undefined)
-    throw new Error(`rep ${planned.id} has no prepared fixture or skill`);
+    throw new Error(`rep ${scheduled.id} has no prepared fixture or skill`);
 
-  const model = context.modelOf(planned);
+  const model = context.modelOf(scheduled);
   const repStarted = performance.now();
   const stoppedFromOutsideBefore = childrenStoppedFromOutside();
-  const finalDir = layout.attemptDir(arm.name, scenario.id, planned.rep, attempt, planned.model);
+  const finalDir = layout.attemptDir(
+    arm.name,
+    scenario.id,
+    scheduled.rep,
+    attempt,
+    scheduled.model,
+  );
   const partialDir = `${finalDir}.partial-${process.pid}`;
   await removeTree(partialDir);
   await mkdir(partialDir, { recursive: true });
@@ -231,7 +237,7 @@ export async function runRep(
     const session =
       checks.pre.problems.length > 0
         ? await skippedSession(partialDir)
-        : await runSession(context, planned, model, {
+        : await runSession(context, scheduled, model, {
             prompt,
             repo,
             skillDir,
@@ -265,7 +271,7 @@ export async function runRep(
       status = { kind: 'indeterminate', stage: 'brain', reason: brainFailure };
     }
     // A repository git can no longer read is the session's doing, not the
-    // infrastructure's: the work tree is still compared (a changed ledger still
+    // infrastructure's: the work tree is still compared (a changed journal still
     // counts), and the lost HEAD and refs show up as scope violations.
     const after = await takeSnapshotAfterSession(
       repo,
@@ -316,10 +322,10 @@ export async function runRep(
     }
     const { outcome } = session;
     const meta: RepMeta = {
-      id: planned.id,
+      id: scheduled.id,
       arm: arm.name,
       scenario: scenario.id,
-      rep: planned.rep,
+      rep: scheduled.rep,
       attempt,
       status,
       toolUses: read.counts.toolUses,
@@ -396,20 +402,20 @@ export async function runRep(
       };
     }
     await landDirectory(partialDir, finalDir);
-    const line: LedgerRepLine = {
+    const line: JournalRepLine = {
       type: 'rep',
-      id: planned.id,
+      id: scheduled.id,
       arm: arm.name,
       scenario: scenario.id,
-      ...(planned.model === null ? {} : { model: planned.model }),
-      rep: planned.rep,
+      ...(scheduled.model === null ? {} : { model: scheduled.model }),
+      rep: scheduled.rep,
       attempt,
       status: status.kind,
       verdict: scored.value.score.verdict,
       toolUses: meta.toolUses,
       dir: path.relative(layout.root, finalDir),
     };
-    await appendRepLine(layout.ledgerFile, line);
+    await appendRepLine(layout.journalFile, line);
     return { line, score: scored.value.score, meta };
   } finally {
     await removeTree(partialDir);
@@ -427,7 +433,7 @@ export async function runRep(
 
 async function runSession(
   context: RunContext,
-  planned: PlannedRep,
+  scheduled: ScheduledRep,
   model: RepModel,
   rep: {
     readonly prompt: string;
@@ -456,7 +462,7 @@ async function runSession(
   let outcome: SessionOutcome;
   try {
     outcome = await context.backend.run({
-      repId: planned.id,
+      repId: scheduled.id,
       prompt: rep.prompt,
       fixtureRepo: rep.repo,
       skillDir: rep.skillDir,
@@ -611,7 +617,7 @@ async function writeJson(file: string, value: unknown, redactor: SecretRedactor)
 
 /**
  * Move a finished attempt's directory into place. A directory already there
- * is an orphan a crash left between landing and the ledger append that a
+ * is an orphan a crash left between landing and the journal append that a
  * resume could not adopt; it is kept aside, never overwritten.
  */
 async function landDirectory(partialDir: string, finalDir: string): Promise<void> {

@@ -12,9 +12,9 @@ import { readRegularText } from '../lib/contained-file.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { readJson } from '../lib/read-json.js';
 import { err, ok, type Result } from '../lib/result.js';
-import { plannedIds } from '../report/load-results.js';
-import { appendRepLine, type LedgerRepLine, readLedger } from '../results/ledger.js';
+import { scheduledIds } from '../report/load-results.js';
 import { repDamage } from '../results/rep-health.js';
+import { appendRepLine, type JournalRepLine, readJournal } from '../results/rep-journal.js';
 import { type RepMeta, repMetaSchema } from '../results/rep-meta.js';
 import { recordedRepDirProblem } from '../results/results-dir.js';
 import { REP_FILES, resultsLayout } from '../results/results-layout.js';
@@ -87,7 +87,7 @@ async function metaWithSeats(
  * rebuilt the same way, and meta.json's per-seat tool counts are read again
  * from the transcript (added to files written before they existed). Reps whose other files are missing or unreadable
  * cannot be scored: they are listed, left as they are, and only a rerun
- * (`run --resume`) repairs them. Needs no model. The ledger gets a line for
+ * (`run --resume`) repairs them. Needs no model. The journal gets a line for
  * each rep whose verdict the rescore changed (the same attempt, the new
  * verdict, `rescored: true`), which supersedes the rep's earlier line.
  */
@@ -96,14 +96,14 @@ export async function rescoreResults(dir: string): Promise<Result<RescoreSummary
   if (!read.ok) return read;
   const record = read.value;
   const layout = resultsLayout(dir);
-  const ledger = await readLedger(layout.ledgerFile);
-  if (!ledger.ok) {
+  const journal = await readJournal(layout.journalFile);
+  if (!journal.ok) {
     return err(
       inputError(
-        layout.ledgerFile,
-        ledger.error.kind === 'missing'
+        layout.journalFile,
+        journal.error.kind === 'missing'
           ? 'is missing'
-          : `is corrupt at line ${ledger.error.line}: ${ledger.error.detail}`,
+          : `is corrupt at line ${journal.error.line}: ${journal.error.detail}`,
         'rerun the campaign',
       ),
     );
@@ -112,17 +112,17 @@ export async function rescoreResults(dir: string): Promise<Result<RescoreSummary
   if (!specs.ok) return specs;
   const at = new Date().toISOString();
 
-  const planned = plannedIds(record);
+  const scheduled = scheduledIds(record);
   const unscorable: { id: string; problem: string }[] = [];
   const jobs: {
     id: string;
     dir: string;
-    line: LedgerRepLine;
+    line: JournalRepLine;
     scenario: ResolvedScenario;
     fixture: FixtureFingerprint;
   }[] = [];
-  for (const id of planned) {
-    const line = ledger.value.reps.get(id);
+  for (const id of scheduled) {
+    const line = journal.value.reps.get(id);
     if (line === undefined) continue;
     const tampered = await recordedRepDirProblem(layout.root, line);
     if (tampered !== undefined) return err(tampered);
@@ -153,7 +153,7 @@ export async function rescoreResults(dir: string): Promise<Result<RescoreSummary
   const scored = await scoreRepDirectories(jobs);
   const changed: { id: string; before: string; after: string }[] = [];
   const rescored: { file: string; score: RepScore }[] = [];
-  const relined: LedgerRepLine[] = [];
+  const relined: JournalRepLine[] = [];
   const metas: { file: string; meta: unknown }[] = [];
   for (const [index, job] of jobs.entries()) {
     const result = scored[index];
@@ -184,9 +184,9 @@ export async function rescoreResults(dir: string): Promise<Result<RescoreSummary
   for (const { file, meta } of metas) {
     await writeFileAtomic(file, `${JSON.stringify(meta, null, 2)}\n`);
   }
-  // The ledger records each verdict the rescore changed, so readers cross-checking
+  // The journal records each verdict the rescore changed, so readers cross-checking
   // score.json against it see the rescore, not a tampered file.
-  for (const line of relined) await appendRepLine(layout.ledgerFile, line);
+  for (const line of relined) await appendRepLine(layout.journalFile, line);
   const scenarios = record.scenarios.flatMap((entry): RescoredScenario[] => {
     const spec = specs.value.get(entry.id);
     return spec === undefined
@@ -195,23 +195,23 @@ export async function rescoreResults(dir: string): Promise<Result<RescoreSummary
   });
   await writeFileAtomic(
     layout.campaignFile,
-    `${JSON.stringify(rescoredRecord(record, ledger.value.header.identity, specs.value), null, 2)}\n`,
+    `${JSON.stringify(rescoredRecord(record, journal.value.header.identity, specs.value), null, 2)}\n`,
   );
-  unscorable.sort((a, b) => planned.indexOf(a.id) - planned.indexOf(b.id));
+  unscorable.sort((a, b) => scheduled.indexOf(a.id) - scheduled.indexOf(b.id));
   return ok({ rescored: rescored.length, scenarios, at, changed, unscorable });
 }
 
 /**
  * campaign.json after a rescore: each scenario's hash and folder as read now,
  * and the campaign identity over them (a directory from before scenario
- * identity gains its session identity: its ledger's first line).
+ * identity gains its session identity: its journal's first line).
  */
 function rescoredRecord(
   record: CampaignRecord,
-  ledgerIdentity: string,
+  journalIdentity: string,
   specs: ReadonlyMap<string, ResolvedScenario>,
 ): CampaignRecord {
-  const session = record.sessionIdentity ?? ledgerIdentity;
+  const session = record.sessionIdentity ?? journalIdentity;
   const scenarios = record.scenarios.map((entry) => {
     const spec = specs.get(entry.id);
     return spec === undefined

@@ -9,14 +9,14 @@ import { inputError } from '../lib/input-error.js';
 import { removeTree } from '../lib/remove-tree.js';
 import { err, ok, type Result } from '../lib/result.js';
 import type { Brain } from '../model-server/index.js';
-import { appendRepLine, type LedgerRepLine, readLedger } from '../results/ledger.js';
 import { pendingReps } from '../results/rep-health.js';
+import { appendRepLine, type JournalRepLine, readJournal } from '../results/rep-journal.js';
 import { repMetaSchema } from '../results/rep-meta.js';
 import { REP_FILES } from '../results/results-layout.js';
 import { REPLAY_POLICY, replayBrain } from '../results/run-recordings.js';
 import { credentialValues } from '../sandbox/credentials.js';
 import { openPathToSandbox } from '../sandbox/sandbox.js';
-import { type PlannedRep, planRun, shardOf } from '../schedule/plan.js';
+import { type ScheduledRep, scheduleRun, shardOf } from '../schedule/schedule.js';
 import { type BackendChoice, createBackend } from '../session/create-backend.js';
 import { concurrencyLimiter, preflightModels, startModelBrains } from './model-runtime.js';
 import { type PreparedRun, prepareRun } from './prepare-run.js';
@@ -67,7 +67,7 @@ export function backendChoiceFor(
 /**
  * Run (or resume) a campaign: prepare the results directory, start each
  * model's brain (a live endpoint, or a scripted model server in-process per
- * scripted model), and dispatch the missing reps of the plan (or of this
+ * scripted model), and dispatch the missing reps of the schedule (or of this
  * shard) interleaved through a pool (and each endpoint profile's own
  * concurrency limit), each landing on disk as it finishes. Then optionally retry reps whose
  * session was indeterminate. Stops dispatching on Ctrl-C or at --max-cost.
@@ -162,9 +162,9 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
       sandboxDescription: backend.value.sandboxDescription,
       keepWorkDirs: options.keepWorkDirs,
     };
-    const fullPlan = planRun(campaign, models);
-    const plan = options.shard === null ? fullPlan : shardOf(fullPlan, options.shard);
-    const { pending } = await pendingReps(run.layout.root, plan);
+    const fullSchedule = scheduleRun(campaign, models);
+    const schedule = options.shard === null ? fullSchedule : shardOf(fullSchedule, options.shard);
+    const { pending } = await pendingReps(run.layout.root, schedule);
     events({
       type: 'run-start',
       campaign: campaign.config.id,
@@ -172,8 +172,8 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
       model: models.models.map((model) => model.choice.id).join(', '),
       scripted: models.models.every((model) => model.choice.kind === 'scripted'),
       backend: campaign.backend,
-      total: plan.length,
-      alreadyDone: plan.length - pending.length,
+      total: schedule.length,
+      alreadyDone: schedule.length - pending.length,
       toRun: pending.length,
       concurrency: campaign.concurrency,
     });
@@ -195,7 +195,7 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
     const limit = concurrencyLimiter(models, campaign.concurrency);
     const maxCost = campaign.limits.maxCostUsd;
 
-    const runOne = async (rep: PlannedRep, attempt: number): Promise<void> => {
+    const runOne = async (rep: ScheduledRep, attempt: number): Promise<void> => {
       if (control.stopping) return;
       events({ type: 'rep-start', id: rep.id, attempt });
       let outcome: Awaited<ReturnType<typeof runRep>>;
@@ -259,7 +259,7 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
       if (judgeFirst) done(judged?.score ?? outcome.score);
       // A verdict the judge decided supersedes the one the rep landed with, as a rescore's does.
       if (judged !== undefined && judged.score.verdict !== outcome.line.verdict) {
-        await appendRepLine(run.layout.ledgerFile, {
+        await appendRepLine(run.layout.journalFile, {
           ...outcome.line,
           verdict: judged.score.verdict,
           rescored: true,
@@ -296,10 +296,10 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
     );
 
     for (let round = 0; round < options.retryIndeterminate && !control.stopping; round += 1) {
-      const current = await readLedger(run.layout.ledgerFile);
+      const current = await readJournal(run.layout.journalFile);
       if (!current.ok) break;
-      const retry: PlannedRep[] = [];
-      for (const rep of plan) {
+      const retry: ScheduledRep[] = [];
+      for (const rep of schedule) {
         const line = current.value.reps.get(rep.id);
         if (line !== undefined && (await infrastructureFailure(run.layout.root, line)))
           retry.push(rep);
@@ -321,8 +321,8 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
         ),
       );
     }
-    const final = await readLedger(run.layout.ledgerFile);
-    const recorded = final.ok ? plan.filter((rep) => final.value.reps.has(rep.id)) : [];
+    const final = await readJournal(run.layout.journalFile);
+    const recorded = final.ok ? schedule.filter((rep) => final.value.reps.has(rep.id)) : [];
     // This run's verdicts as scored last (a judge may have decided part of one); older reps' as recorded.
     const scored = new Map(
       results.map((result) => [`${result.line.id}#${result.line.attempt}`, result.score.verdict]),
@@ -344,18 +344,18 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
         indeterminate: results.filter((result) => result.score.verdict === 'indeterminate').length,
       },
       recorded: recorded.length,
-      planned: plan.length,
+      planned: schedule.length,
       pass: latest.filter((line) => line?.verdict === 'pass').length,
       fail: latest.filter((line) => line?.verdict === 'fail').length,
       indeterminate: latest.filter((line) => line?.verdict === 'indeterminate').length,
-      missing: plan.length - recorded.length,
+      missing: schedule.length - recorded.length,
       costUsd: spent,
       elapsedMs: performance.now() - started,
     });
     return ok({
       outDir: run.layout.root,
       results,
-      missing: plan.length - recorded.length,
+      missing: schedule.length - recorded.length,
       stoppedEarly: control.stopping,
     });
   } finally {
@@ -374,7 +374,7 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
  */
 const RETRYABLE_STAGES = new Set(['api', 'engine', 'timeout', 'harness']);
 
-async function infrastructureFailure(root: string, line: LedgerRepLine): Promise<boolean> {
+async function infrastructureFailure(root: string, line: JournalRepLine): Promise<boolean> {
   if (line.status !== 'indeterminate') return false;
   try {
     const meta = repMetaSchema.parse(

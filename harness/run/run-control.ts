@@ -3,7 +3,7 @@ import { setMaxListeners } from 'node:events';
 /**
  * How a user stops a run: the first request stops dispatching new reps and
  * lets those in flight finish; the second aborts the reps in flight (they are
- * not recorded, so a resume runs them again). The ledger stays consistent
+ * not recorded, so a resume runs them again). The journal stays consistent
  * either way because a rep is recorded only once its directory is complete.
  */
 export class RunControl {

@@ -50,7 +50,7 @@ export type RunEvent =
         readonly fail: number;
         readonly indeterminate: number;
       };
-      /** Reps of the plan (or this shard) the directory records now, of those planned. */
+      /** Reps of the schedule (or this shard) the directory records now, of those scheduled (`planned`: the JSON event's field name, kept). */
       readonly recorded: number;
       readonly planned: number;
       /** The directory's verdicts: each recorded rep's newest attempt. */

@@ -29,7 +29,7 @@ import { type FaultRuleInput, parseFaultSpec, policyNames } from '../model-serve
 import { checkFreshOutput } from '../results/results-dir.js';
 import { EVALS_DIR } from '../results/results-layout.js';
 import { REPLAY_POLICY } from '../results/run-recordings.js';
-import { parseShard, type Shard } from '../schedule/plan.js';
+import { parseShard, type Shard } from '../schedule/schedule.js';
 
 /** What a user asked `redgreen run` for, before anything is resolved. */
 export interface RunFlags {
@@ -321,8 +321,8 @@ async function resolveCampaignRequest(
       return err(
         inputError(
           `--reps ${flags.reps}`,
-          `${flags.resume} plans ${previous.reps} reps per cell, and a resume cannot shrink its plan`,
-          `resume without --reps, or give --reps ${previous.reps} or more to extend the plan`,
+          `${flags.resume} schedules ${previous.reps} reps per cell, and a resume cannot shrink its schedule`,
+          `resume without --reps, or give --reps ${previous.reps} or more to extend the schedule`,
         ),
       );
     }

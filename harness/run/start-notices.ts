@@ -61,7 +61,7 @@ export function startNotices(facts: {
   }
   if (run.extendedFrom !== null) {
     notes.push(
-      `extending the plan from ${run.extendedFrom} to ${campaign.reps} reps per cell (--reps ${campaign.reps})`,
+      `extending the schedule from ${run.extendedFrom} to ${campaign.reps} reps per cell (--reps ${campaign.reps})`,
     );
   }
   const damaged = facts.pending.filter((item) => item.damage !== undefined);
@@ -73,7 +73,7 @@ export function startNotices(facts: {
     );
   }
   if (run.adopted > 0) {
-    notes.push(`recorded ${run.adopted} rep(s) a crash had landed without their ledger line`);
+    notes.push(`recorded ${run.adopted} rep(s) a crash had landed without their ledger.jsonl line`);
   }
   const maxCost = campaign.limits.maxCostUsd;
   for (const { choice, pricing } of models.models) {

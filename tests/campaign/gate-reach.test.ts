@@ -22,7 +22,7 @@ const gate = {
 describe('gates the planned reps cannot meet', () => {
   it('names a min-pass-rate gate whose "of" exceeds the reps per cell, and no other', () => {
     expect(gatesOutOfReach({ gates: [gate], reps: 2 })).toEqual([
-      'gate green/s1 at least 3/3 needs 3 decided reps in its cell, but the run plans 2 per cell: it can never hold, at best it stays undecided (run with --reps 3 or more)',
+      'gate green/s1 at least 3/3 needs 3 decided reps in its cell, but the run schedules 2 per cell: it can never hold, at best it stays undecided (run with --reps 3 or more)',
     ]);
     expect(gatesOutOfReach({ gates: [gate], reps: 3 })).toEqual([]);
     expect(
@@ -47,7 +47,7 @@ describe('gates the planned reps cannot meet', () => {
     const short = await runCli(['run', campaign, '--reps', '2', '--dry-run']);
     expect(short.exitCode, short.stderr).toBe(0);
     expect(short.stdout).toMatch(
-      /note: gate green\/breaker-at-cap at least 4\/5 needs 5 decided reps in its cell, but the run plans 2 per cell/,
+      /note: gate green\/breaker-at-cap at least 4\/5 needs 5 decided reps in its cell, but the run schedules 2 per cell/,
     );
     const planned = await runCli(['run', campaign, '--dry-run']);
     expect(planned.exitCode, planned.stderr).toBe(0);

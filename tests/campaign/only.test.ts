@@ -54,7 +54,7 @@ describe('run --only', () => {
 
     const resumed = await runCampaignCli(['--resume', out]);
     expect(resumed.exitCode, resumed.stderr).toBe(0);
-    expect(resumed.stdout).toContain('running 0 of 1 planned rep (1 already done)');
+    expect(resumed.stdout).toContain('running 0 of 1 scheduled rep (1 already done)');
     const other = await runCampaignCli(['--resume', out, '--only', 'scenario=s1']);
     expect(other.exitCode).toBe(2);
     expect(other.stderr).toMatch(/different campaign identity/);

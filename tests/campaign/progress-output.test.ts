@@ -98,10 +98,10 @@ describe('progress output', () => {
       sink(done(`red/s1-rep${index + 1}`, verdict));
     }
     sink(end);
-    expect(text()).toContain('running 4 of 20 planned reps (16 already done)');
+    expect(text()).toContain('running 4 of 20 scheduled reps (16 already done)');
     expect(text()).toContain('[4/4] red/s1-rep4: fail');
     expect(text()).toContain(
-      'finished 4 reps: 3 pass, 1 fail, 0 indeterminate in 5s, cost n/a; the directory records 20/20 planned reps: 15 pass, 5 fail, 0 indeterminate',
+      'finished 4 reps: 3 pass, 1 fail, 0 indeterminate in 5s, cost n/a; the directory records 20/20 scheduled reps: 15 pass, 5 fail, 0 indeterminate',
     );
   });
 

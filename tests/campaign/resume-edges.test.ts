@@ -67,12 +67,12 @@ describe('--resume edge cases', () => {
 
     const fewer = await runCampaignCli(['--resume', out, '--reps', '1']);
     expect(fewer.exitCode, fewer.stdout).toBe(2);
-    expect(oneLineError(fewer.stderr)).toMatch(/--reps 1.*plans 2 reps per cell/);
+    expect(oneLineError(fewer.stderr)).toMatch(/--reps 1.*schedules 2 reps per cell/);
     expect(snapshotOf(out)).toEqual(before);
 
     const more = await runCampaignCli(['--resume', out, '--reps', '3']);
     expect(more.exitCode, more.stderr).toBe(0);
-    expect(more.stdout).toContain('extending the plan from 2 to 3 reps per cell');
+    expect(more.stdout).toContain('extending the schedule from 2 to 3 reps per cell');
     const ids = repLines(out).map((line) => line.id);
     expect(ids).toHaveLength(3);
     expect(ids.slice(0, 2).sort()).toEqual(['green/s2-rep2', 'red/s1-rep1']);

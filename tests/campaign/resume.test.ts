@@ -151,16 +151,16 @@ describe('redgreen run --resume', () => {
     expect(landed?.id).toBe('green/s1-rep1');
     const before = hashTree(path.join(out, landed?.dir ?? ''));
     // The crash window between landing the directory and appending its line.
-    const ledgerFile = path.join(out, 'ledger.jsonl');
-    writeFileSync(ledgerFile, `${readFileSync(ledgerFile, 'utf8').split('\n')[0]}\n`);
+    const journalFile = path.join(out, 'ledger.jsonl');
+    writeFileSync(journalFile, `${readFileSync(journalFile, 'utf8').split('\n')[0]}\n`);
     expect(repLines(out)).toHaveLength(0);
 
     const resumed = await runCampaignCli(['--resume', out]);
     expect(resumed.exitCode, resumed.stderr).toBe(0);
     expect(resumed.stdout).toContain(
-      'recorded 1 rep(s) a crash had landed without their ledger line',
+      'recorded 1 rep(s) a crash had landed without their ledger.jsonl line',
     );
-    expect(resumed.stdout).toContain('running 0 of 1 planned rep (1 already done)');
+    expect(resumed.stdout).toContain('running 0 of 1 scheduled rep (1 already done)');
     expect(repLines(out).map((line) => line.id)).toEqual(['green/s1-rep1']);
     expect(hashTree(path.join(out, landed?.dir ?? ''))).toEqual(before);
 

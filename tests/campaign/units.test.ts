@@ -4,18 +4,18 @@ import { describe, expect, it } from 'vitest';
 import { costUsd, pricingTable } from '../../harness/estimate/pricing.js';
 import {
   appendRepLine,
-  createLedger,
-  type LedgerRepLine,
-  readLedger,
-} from '../../harness/results/ledger.js';
+  createJournal,
+  type JournalRepLine,
+  readJournal,
+} from '../../harness/results/rep-journal.js';
 import { progressReporter } from '../../harness/run/progress.js';
-import { parseShard, planReps, shardOf } from '../../harness/schedule/plan.js';
+import { parseShard, scheduleReps, shardOf } from '../../harness/schedule/schedule.js';
 import { runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
 const identity = 'a'.repeat(64);
 
-function line(id: string, attempt: number, verdict: LedgerRepLine['verdict']): LedgerRepLine {
+function line(id: string, attempt: number, verdict: JournalRepLine['verdict']): JournalRepLine {
   const [arm = '', rest = ''] = id.split('/');
   const [scenario = '', rep = '1'] = rest.split('-rep');
   return {
@@ -35,12 +35,12 @@ function line(id: string, attempt: number, verdict: LedgerRepLine['verdict']): L
 describe('ledger.jsonl', () => {
   it('keeps the newest attempt of each rep and ignores a trailing partial line a crash left', async () => {
     const file = path.join(makeTempDir(), 'ledger.jsonl');
-    await createLedger(file, { type: 'campaign', identity, campaign: 'c', harness: '0.1.0' });
+    await createJournal(file, { type: 'campaign', identity, campaign: 'c', harness: '0.1.0' });
     await appendRepLine(file, line('red/s1-rep1', 1, 'indeterminate'));
     await appendRepLine(file, line('red/s1-rep1', 2, 'pass'));
     await appendRepLine(file, line('green/s1-rep1', 1, 'fail'));
     appendFileSync(file, '{"type":"rep","id":"green/s2-re');
-    const read = await readLedger(file);
+    const read = await readJournal(file);
     expect(read.ok).toBe(true);
     if (!read.ok) return;
     expect(read.value.header.identity).toBe(identity);
@@ -51,10 +51,10 @@ describe('ledger.jsonl', () => {
 
   it('reports a corrupt line in the middle instead of guessing', async () => {
     const file = path.join(makeTempDir(), 'ledger.jsonl');
-    await createLedger(file, { type: 'campaign', identity, campaign: 'c', harness: '0.1.0' });
+    await createJournal(file, { type: 'campaign', identity, campaign: 'c', harness: '0.1.0' });
     appendFileSync(file, 'not json\n');
     await appendRepLine(file, line('red/s1-rep1', 1, 'pass'));
-    const read = await readLedger(file);
+    const read = await readJournal(file);
     expect(read).toMatchObject({ ok: false, error: { kind: 'corrupt', line: 2 } });
   });
 
@@ -69,19 +69,19 @@ describe('ledger.jsonl', () => {
 
   it('refuses a line whose dir is not where the layout puts its rep (a results directory is untrusted)', async () => {
     const file = path.join(makeTempDir(), 'ledger.jsonl');
-    await createLedger(file, { type: 'campaign', identity, campaign: 'c', harness: '0.1.0' });
+    await createJournal(file, { type: 'campaign', identity, campaign: 'c', harness: '0.1.0' });
     for (const dir of ['../../elsewhere', 'reps/green/s1-rep1', 'reps/red/s1-rep1.attempt2']) {
       appendFileSync(file, `${JSON.stringify({ ...line('red/s1-rep1', 1, 'pass'), dir })}\n`);
-      const read = await readLedger(file);
+      const read = await readJournal(file);
       expect(read, dir).toMatchObject({ ok: false, error: { kind: 'corrupt', line: 2 } });
-      await createLedger(file, { type: 'campaign', identity, campaign: 'c', harness: '0.1.0' });
+      await createJournal(file, { type: 'campaign', identity, campaign: 'c', harness: '0.1.0' });
     }
   });
 });
 
 describe('the plan', () => {
   it('interleaves cells: rep 1 of every cell before rep 2 of any', () => {
-    const plan = planReps(['red', 'green'], ['s1', 's2'], 2).map((rep) => rep.id);
+    const plan = scheduleReps(['red', 'green'], ['s1', 's2'], 2).map((rep) => rep.id);
     expect(plan).toEqual([
       'red/s1-rep1',
       'green/s1-rep1',
@@ -95,7 +95,7 @@ describe('the plan', () => {
   });
 
   it('shards are disjoint, cover the plan, and reject nonsense', () => {
-    const plan = planReps(['red', 'green'], ['s1', 's2'], 5);
+    const plan = scheduleReps(['red', 'green'], ['s1', 's2'], 5);
     const slices = [1, 2, 3].map((index) =>
       shardOf(plan, { index, count: 3 }).map((rep) => rep.id),
     );
@@ -215,25 +215,25 @@ describe('redgreen doctor', () => {
 
 describe('crash recovery in a results directory', () => {
   it('a torn last ledger line is cut before the next append, so the ledger stays readable', async () => {
-    const { repairLedgerTail } = await import('../../harness/results/results-dir.js');
+    const { repairJournalTail } = await import('../../harness/results/results-dir.js');
     const file = path.join(makeTempDir(), 'ledger.jsonl');
-    await createLedger(file, { type: 'campaign', identity, campaign: 'c', harness: '0.1.0' });
+    await createJournal(file, { type: 'campaign', identity, campaign: 'c', harness: '0.1.0' });
     await appendRepLine(file, line('red/s1-rep1', 1, 'pass'));
     appendFileSync(file, '{"type":"rep","id":"green/s1-re');
     // Planted negative: appending onto the torn line corrupts the ledger.
     const broken = path.join(makeTempDir(), 'broken.jsonl');
     writeFileSync(broken, readFileSync(file));
     await appendRepLine(broken, line('green/s1-rep1', 1, 'fail'));
-    expect((await readLedger(broken)).ok).toBe(false);
+    expect((await readJournal(broken)).ok).toBe(false);
 
-    await repairLedgerTail(file);
+    await repairJournalTail(file);
     await appendRepLine(file, line('green/s1-rep1', 1, 'fail'));
-    const read = await readLedger(file);
+    const read = await readJournal(file);
     expect(read.ok && [...read.value.reps.keys()]).toEqual(['red/s1-rep1', 'green/s1-rep1']);
   });
 
   it('shards never give one runner all of one arm, even with one rep', () => {
-    const plan = planReps(['red', 'green'], ['s1', 's2'], 1);
+    const plan = scheduleReps(['red', 'green'], ['s1', 's2'], 1);
     for (const index of [1, 2]) {
       const arms = new Set(shardOf(plan, { index, count: 2 }).map((rep) => rep.arm));
       expect(arms, `shard ${index}/2`).toEqual(new Set(['red', 'green']));
@@ -241,7 +241,7 @@ describe('crash recovery in a results directory', () => {
   });
 
   it('shards mix cells: no shard is a single arm on a single scenario', () => {
-    const plan = planReps(['red', 'green'], ['s1', 's2'], 5);
+    const plan = scheduleReps(['red', 'green'], ['s1', 's2'], 5);
     for (const index of [1, 2, 3, 4]) {
       const cells = new Set(
         shardOf(plan, { index, count: 4 }).map((rep) => `${rep.arm}/${rep.scenario}`),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { holmAdjust } from '../../harness/report/stats-holm.js';
-import { planReps, shardOf } from '../../harness/schedule/plan.js';
+import { scheduleReps, shardOf } from '../../harness/schedule/schedule.js';
 import { endpointEnvironment } from '../../harness/session/provider-env.js';
 
 /**
@@ -11,10 +11,10 @@ import { endpointEnvironment } from '../../harness/session/provider-env.js';
  */
 describe('the plan with a model axis', () => {
   it('one model: ids and order exactly as they always were', () => {
-    expect(planReps(['red', 'green'], ['s1'], 2, null).map((rep) => rep.id)).toEqual(
-      planReps(['red', 'green'], ['s1'], 2).map((rep) => rep.id),
+    expect(scheduleReps(['red', 'green'], ['s1'], 2, null).map((rep) => rep.id)).toEqual(
+      scheduleReps(['red', 'green'], ['s1'], 2).map((rep) => rep.id),
     );
-    expect(planReps(['red'], ['s1'], 1)[0]).toEqual({
+    expect(scheduleReps(['red'], ['s1'], 1)[0]).toEqual({
       arm: 'red',
       scenario: 's1',
       model: null,
@@ -24,7 +24,7 @@ describe('the plan with a model axis', () => {
   });
 
   it('several models: rep by rep, scenario by scenario, model by model, the arms side by side', () => {
-    const plan = planReps(['red', 'green'], ['s1', 's2'], 2, ['a', 'b']).map((rep) => rep.id);
+    const plan = scheduleReps(['red', 'green'], ['s1', 's2'], 2, ['a', 'b']).map((rep) => rep.id);
     expect(plan.slice(0, 8)).toEqual([
       'a/red/s1-rep1',
       'a/green/s1-rep1',
@@ -40,7 +40,7 @@ describe('the plan with a model axis', () => {
   });
 
   it('shards of a model axis are disjoint, cover the plan, and keep RED and GREEN of a scenario and model together', () => {
-    const plan = planReps(['red', 'green'], ['s1', 's2'], 4, ['a', 'b', 'c']);
+    const plan = scheduleReps(['red', 'green'], ['s1', 's2'], 4, ['a', 'b', 'c']);
     for (const count of [2, 3, 4]) {
       const slices = Array.from({ length: count }, (_, index) =>
         shardOf(plan, { index: index + 1, count }),

@@ -12,7 +12,7 @@ import { describeError } from '../lib/describe-error.js';
  * is complete. A crash can lose only reps in flight; a trailing partial line
  * (a crash mid-append) is ignored on reading.
  */
-export const ledgerHeaderSchema = z
+export const journalHeaderSchema = z
   .object({
     type: z.literal('campaign'),
     identity: z.string().regex(/^[0-9a-f]{64}$/),
@@ -43,7 +43,7 @@ export function repDirOf(line: {
   ].join('/');
 }
 
-export const ledgerRepLineSchema = z
+export const journalRepLineSchema = z
   .object({
     type: z.literal('rep'),
     id: z.string(),
@@ -77,28 +77,28 @@ export const ledgerRepLineSchema = z
     }
   });
 
-export type LedgerHeader = z.infer<typeof ledgerHeaderSchema>;
-export type LedgerRepLine = z.infer<typeof ledgerRepLineSchema>;
+export type JournalHeader = z.infer<typeof journalHeaderSchema>;
+export type JournalRepLine = z.infer<typeof journalRepLineSchema>;
 
-export interface LedgerContents {
-  readonly header: LedgerHeader;
+export interface JournalContents {
+  readonly header: JournalHeader;
   /** The newest attempt of each rep, by rep id (its last line: a rescore's, if any). */
-  readonly reps: ReadonlyMap<string, LedgerRepLine>;
+  readonly reps: ReadonlyMap<string, JournalRepLine>;
   /** Every rep line, in order (superseded attempts included). */
-  readonly lines: readonly LedgerRepLine[];
+  readonly lines: readonly JournalRepLine[];
 }
 
-export type LedgerReadError =
+export type JournalReadError =
   | { readonly kind: 'missing' }
   | { readonly kind: 'corrupt'; readonly line: number; readonly detail: string };
 
-export async function readLedger(
-  ledgerPath: string,
-): Promise<{ ok: true; value: LedgerContents } | { ok: false; error: LedgerReadError }> {
-  if (!existsSync(ledgerPath)) return { ok: false, error: { kind: 'missing' } };
+export async function readJournal(
+  journalPath: string,
+): Promise<{ ok: true; value: JournalContents } | { ok: false; error: JournalReadError }> {
+  if (!existsSync(journalPath)) return { ok: false, error: { kind: 'missing' } };
   let text: string;
   try {
-    text = await readRegularText(ledgerPath);
+    text = await readRegularText(journalPath);
   } catch (error) {
     return { ok: false, error: { kind: 'corrupt', line: 1, detail: describeError(error) } };
   }
@@ -107,22 +107,22 @@ export async function readLedger(
   const first = complete[0];
   if (first === undefined)
     return { ok: false, error: { kind: 'corrupt', line: 1, detail: 'no header line' } };
-  let header: LedgerHeader;
+  let header: JournalHeader;
   try {
-    header = ledgerHeaderSchema.parse(JSON.parse(first));
+    header = journalHeaderSchema.parse(JSON.parse(first));
   } catch (error) {
     return {
       ok: false,
       error: { kind: 'corrupt', line: 1, detail: describeError(error) },
     };
   }
-  const lines: LedgerRepLine[] = [];
-  const reps = new Map<string, LedgerRepLine>();
+  const lines: JournalRepLine[] = [];
+  const reps = new Map<string, JournalRepLine>();
   for (let index = 1; index < complete.length; index += 1) {
     const raw = complete[index] ?? '';
     if (raw.trim() === '') continue;
     try {
-      const line = ledgerRepLineSchema.parse(JSON.parse(raw));
+      const line = journalRepLineSchema.parse(JSON.parse(raw));
       lines.push(line);
       const previous = reps.get(line.id);
       // A later line of the same attempt (a rescore's) supersedes the earlier one.
@@ -137,10 +137,10 @@ export async function readLedger(
   return { ok: true, value: { header, reps, lines } };
 }
 
-export async function createLedger(ledgerPath: string, header: LedgerHeader): Promise<void> {
-  await writeFileAtomic(ledgerPath, `${JSON.stringify(ledgerHeaderSchema.parse(header))}\n`);
+export async function createJournal(journalPath: string, header: JournalHeader): Promise<void> {
+  await writeFileAtomic(journalPath, `${JSON.stringify(journalHeaderSchema.parse(header))}\n`);
 }
 
-export async function appendRepLine(ledgerPath: string, line: LedgerRepLine): Promise<void> {
-  await appendLineDurable(ledgerPath, JSON.stringify(ledgerRepLineSchema.parse(line)));
+export async function appendRepLine(journalPath: string, line: JournalRepLine): Promise<void> {
+  await appendLineDurable(journalPath, JSON.stringify(journalRepLineSchema.parse(line)));
 }
