@@ -1,0 +1,221 @@
+/**
+ * The import rule: the layers of the README's "Architecture" section, as
+ * data. A room (a folder of harness/) imports only rooms on lower floors; no
+ * files import each other in a circle; the core (harness/) imports no pack
+ * but through the composition root harness/cli.ts; a pack imports the core
+ * and itself, never another pack or tests/. The planted tree proves each
+ * part of the rule can fail, naming the file and the import.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { checkImportRule, type Layers, readImports } from './import-graph.js';
+
+const checkout = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Bottom floor first. A room may import any room on a floor below its own. */
+const LAYERS: Layers = {
+  floors: [
+    ['lib', 'schedule'],
+    ['sandbox'],
+    ['fixture'],
+    ['library'],
+    ['score'],
+    ['model-server'],
+    ['session'],
+    ['results'],
+    ['scenario'],
+    ['campaign'],
+    ['estimate'],
+    ['judge'],
+    ['report'],
+    ['evals'],
+    ['run'],
+    ['check', 'authoring', 'export'],
+    ['cli'],
+    ['pack'],
+    ['harness/cli.ts'],
+  ],
+  allowedUpward: [
+    // 24-score: the score room reads a session's refusals and reported model, a judge spec, a JSON version.
+    ...[
+      'harness/score/load-scenario.ts > harness/judge/judge-spec.ts',
+      'harness/score/scenario-schema.ts > harness/judge/judge-spec.ts',
+      'harness/score/tool-call.ts > harness/session/refusals.ts',
+      'harness/score/transcripts/claude-code-session.ts > harness/session/reported-model.ts',
+      'harness/score/transcripts/claude-message-seats.ts > harness/session/reported-model.ts',
+      'harness/score/transcripts/claude-messages.ts > harness/session/reported-model.ts',
+      'harness/score/verbs/glob.ts > harness/session/tools/glob-pattern.ts',
+      'harness/score/transcripts/transcript-summary.ts > harness/report/command-json.ts',
+    ].map((edge) => allowance(edge, '24-score: the score room is being split')),
+    // The judge room holds both the judge's records (read by reports) and the
+    // judging of results directories (which reads reports and rescores).
+    ...[
+      'harness/judge/adjudicate.ts > harness/report/overrides.ts',
+      'harness/judge/adjudication-queue.ts > harness/report/load-results.ts',
+      'harness/judge/judge-results.ts > harness/report/load-results.ts',
+      'harness/judge/judgement-currency.ts > harness/report/load-results.ts',
+      'harness/judge/kappa.ts > harness/report/stats-rates.ts',
+      'harness/judge/report-html.ts > harness/report/html/badges.ts',
+      'harness/judge/report-html.ts > harness/report/html/format.ts',
+      'harness/judge/report-html.ts > harness/report/html/html-template.ts',
+      'harness/judge/report-html.ts > harness/report/results-schema.ts',
+      'harness/judge/report-text.ts > harness/report/markdown-table.ts',
+      'harness/judge/judge-results.ts > harness/run/rescore.ts',
+      'harness/judge/judge-results.ts > harness/run/score-rep-dir.ts',
+      'harness/judge/run-judging.ts > harness/run/score-rep-dir.ts',
+    ].map((edge) =>
+      allowance(
+        edge,
+        'judge/ to be split: its report sections into report/, judging results above run/',
+      ),
+    ),
+    ...[
+      'harness/report/write-reports.ts > harness/evals/evals-report.ts',
+      'harness/report/write-reports.ts > harness/evals/import-record.ts',
+    ].map((edge) =>
+      allowance(
+        edge,
+        'evals-report.ts is a report (into report/), import-record.ts a results file',
+      ),
+    ),
+    allowance(
+      'harness/model-server/judge-policies.ts > harness/judge/quote-rule.ts',
+      '24-brains: the scripted judges share the quote rule',
+    ),
+  ],
+  allowedFileCycles: [
+    { room: 'score', why: '24-score: check-schema and the verb index' },
+    { room: 'fixture', why: '24-fixture: sanity-gate and its claim and fix-loop checks' },
+  ],
+};
+
+function allowance(edge: string, why: string): Layers['allowedUpward'][number] {
+  const [from = '', to = ''] = edge.split(' > ');
+  return { from, to, why };
+}
+
+describe('the import rule', () => {
+  it('holds for harness/ and packs/ as they stand', () => {
+    const violations = checkImportRule(readImports(checkout), LAYERS);
+    expect(violations).toEqual([]);
+  });
+
+  describe('a planted tree', () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'redgreen-import-rule-'));
+    afterAll(() => rmSync(root, { recursive: true, force: true }));
+    const write = (file: string, text: string): void => {
+      mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+      writeFileSync(path.join(root, file), text);
+    };
+    const layers: Layers = {
+      floors: [['lib'], ['score'], ['run'], ['harness/cli.ts']],
+      allowedUpward: [],
+      allowedFileCycles: [],
+    };
+
+    write('harness/lib/a.ts', "import { b } from './b.js';\nexport const a = b;\n");
+    write('harness/lib/b.ts', "export { a } from './a.js';\nexport const b = 1;\n");
+    write(
+      'harness/score/verb.ts',
+      "// import { x } from '../run/x.js' is a comment\nexport const v = 1;\n",
+    );
+    write(
+      'harness/score/up.ts',
+      "export async function up() {\n  return import('../run/runner.js');\n}\n",
+    );
+    write('harness/run/runner.ts', "import { v } from '../score/verb.js';\nexport const r = v;\n");
+    write(
+      'harness/run/uses-pack.ts',
+      "import { sdd } from '../../packs/sdd/index.js';\nexport const p = sdd;\n",
+    );
+    write(
+      'harness/cli.ts',
+      "import { SHIPPED } from '../packs/index.js';\nexport const s = SHIPPED;\n",
+    );
+    write(
+      'packs/index.ts',
+      "import { sdd } from './sdd/index.js';\nexport const SHIPPED = [sdd];\n",
+    );
+    write(
+      'packs/sdd/index.ts',
+      "import { v } from '../../harness/score/verb.js';\nexport const sdd = v;\n",
+    );
+    write(
+      'packs/other/index.ts',
+      "import { sdd } from '../sdd/index.js';\nexport const other = sdd;\n",
+    );
+    write(
+      'packs/other/helper.ts',
+      "import { h } from '../../tests/helpers/h.js';\nexport const x = h;\n",
+    );
+    write('harness/stray/thing.ts', "import { a } from '../lib/a.js';\nexport const t = a;\n");
+
+    const violations = checkImportRule(readImports(root), layers);
+    const named = (kind: string) => violations.filter((violation) => violation.kind === kind);
+
+    it('reports a file cycle with its files and an import of it', () => {
+      expect(named('file cycle')).toEqual([
+        {
+          kind: 'file cycle',
+          file: 'harness/lib/a.ts, harness/lib/b.ts',
+          import: 'harness/lib/a.ts > harness/lib/b.ts',
+        },
+      ]);
+    });
+
+    it('reports an upward import (a dynamic one too) and the room cycle it makes, and reads no comment as an import', () => {
+      expect(named('upward import')).toEqual([
+        { kind: 'upward import', file: 'harness/score/up.ts', import: 'harness/run/runner.ts' },
+      ]);
+      expect(named('room cycle').map((violation) => violation.file)).toEqual(['run -> score']);
+    });
+
+    it('reports the core importing a pack, but not the composition root', () => {
+      expect(named('core imports a pack')).toEqual([
+        {
+          kind: 'core imports a pack',
+          file: 'harness/run/uses-pack.ts',
+          import: 'packs/sdd/index.ts',
+        },
+      ]);
+    });
+
+    it('reports a pack importing another pack or tests/', () => {
+      expect(named('pack imports another pack')).toEqual([
+        {
+          kind: 'pack imports another pack',
+          file: 'packs/other/index.ts',
+          import: 'packs/sdd/index.ts',
+        },
+      ]);
+      expect(named('pack imports tests')).toEqual([
+        { kind: 'pack imports tests', file: 'packs/other/helper.ts', import: 'tests/helpers/h.ts' },
+      ]);
+    });
+
+    it('reports a room the layers do not place', () => {
+      expect(named('room not in the layers')).toEqual([
+        {
+          kind: 'room not in the layers',
+          file: 'harness/stray/thing.ts',
+          import: 'harness/lib/a.ts',
+        },
+      ]);
+    });
+
+    it('reports an allowance whose import is gone', () => {
+      const stale = checkImportRule(readImports(root), {
+        ...layers,
+        allowedUpward: [{ from: 'harness/run/runner.ts', to: 'harness/cli.ts', why: 'planted' }],
+        allowedFileCycles: [{ room: 'run', why: 'planted' }],
+      });
+      expect(stale.filter((violation) => violation.kind === 'stale allowance')).toEqual([
+        { kind: 'stale allowance', file: 'harness/run/runner.ts', import: 'harness/cli.ts' },
+        { kind: 'stale allowance', file: 'run', import: 'file cycle' },
+      ]);
+    });
+  });
+});
