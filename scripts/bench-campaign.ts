@@ -39,11 +39,13 @@ import { chooseModel } from '../harness/campaign/model-choice.js';
 import { sessionUsage } from '../harness/estimate/cell-estimate.js';
 import type { FaultRuleInput } from '../harness/model-server/faults.js';
 import { policyNames } from '../harness/model-server/index.js';
+import { installPacks } from '../harness/pack/install-packs.js';
 import { type RepMeta, repMetaSchema } from '../harness/results/rep-meta.js';
 import { runCampaign } from '../harness/run/run-campaign.js';
 import { RunControl } from '../harness/run/run-control.js';
 import type { RunEvent } from '../harness/run/run-events.js';
 import type { StopSpec } from '../harness/score/stop-mode.js';
+import { SHIPPED_PACKS } from '../packs/index.js';
 
 function flag(name: string, fallback: string): string {
   const index = process.argv.indexOf(name);
@@ -110,7 +112,7 @@ async function benchRun(options: {
     campaignModel: campaign.value.config.model ?? '',
     offlineModel: campaign.value.config.offlineModel ?? '',
     env: {},
-    knownPolicies: policyNames,
+    knownPolicies: policyNames(),
     campaignFile: campaign.value.file,
   });
   if (!model.ok) throw new Error(model.error.problem);
@@ -386,6 +388,7 @@ async function reportSkills(): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  installPacks(SHIPPED_PACKS);
   if (process.argv.includes('--skills-only')) {
     console.log(
       `redgreen bench-campaign (skills libraries): backend ${backend}, ${os.cpus().length} cores, node ${process.version}`,

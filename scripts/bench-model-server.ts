@@ -22,6 +22,8 @@ import {
   scriptedModelId,
   startModelServer,
 } from '../harness/model-server/index.js';
+import { installPacks } from '../harness/pack/install-packs.js';
+import { SHIPPED_PACKS } from '../packs/index.js';
 
 interface RecordedRequest {
   readonly method: string;
@@ -166,6 +168,7 @@ function runEngine(binary: string, baseUrl: string, cwd: string, prompt: string,
 }
 
 async function main(): Promise<void> {
+  installPacks(SHIPPED_PACKS);
   const runsFlag = process.argv.indexOf('--runs');
   const runs = runsFlag >= 0 ? Number(process.argv[runsFlag + 1] ?? 5) : 5;
   const root = packageRoot();

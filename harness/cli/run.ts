@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { type Command, Option } from 'commander';
 import type { InputError } from '../lib/input-error.js';
-import { policyNames } from '../model-server/policies/index.js';
+import { policyNames } from '../model-server/index.js';
 import type { RunRequest } from '../run/run-request.js';
 import { ExitCode, failWithInputError } from './exit.js';
 import { collect, fraction, nonNegativeInt, positiveInt, positiveNumber } from './parse-flags.js';
@@ -68,7 +68,7 @@ export function registerRunCommand(program: Command): void {
     )
     .option(
       '--model <spec>',
-      `a model to run: a model id, then optionally ,endpoint=<profile> ,offline=scripted:<policy> ,name=<name>; or scripted:<policy> for the local model server (policies: ${policyNames.join(', ')}; \`redgreen serve-model --help\` describes them); repeat it to compare models (it replaces the campaign's models; endpoint= names one of the campaign's endpoint profiles) ${defaults.model}`,
+      `a model to run: a model id, then optionally ,endpoint=<profile> ,offline=scripted:<policy> ,name=<name>; or scripted:<policy> for the local model server (policies: ${policyNames().join(', ')}; \`redgreen serve-model --help\` describes them); repeat it to compare models (it replaces the campaign's models; endpoint= names one of the campaign's endpoint profiles) ${defaults.model}`,
       collect,
     )
     .addOption(

@@ -15,12 +15,12 @@
 import { sha256Hex } from '../lib/hash.js';
 import { ok, type Result } from '../lib/result.js';
 import type { ConversationHistory } from './conversation.js';
+import type { ConversationText } from './conversation-text.js';
 import type { BrainAnswer } from './data-policy/brain-program.js';
 import { dataPolicyProgram } from './data-policy/interpret.js';
 import type { PolicyFile } from './data-policy/policy-schema.js';
 import { sessionView } from './data-policy/session-view.js';
 import { type ReplayDivergence, type ReplayedTurn, replayProgram } from './policies/next-turn.js';
-import type { ConversationText } from './policies/skill-trigger.js';
 import type { Recording } from './replay/recording.js';
 import { replayProgram as recordedSession } from './replay/replay-program.js';
 

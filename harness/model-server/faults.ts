@@ -28,7 +28,7 @@ import { z } from 'zod';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { type ApiError, apiError } from './api-error.js';
-import { seededRng } from './policies/rng.js';
+import { seededRng } from './rng.js';
 
 const TimesSchema = z.union([z.number().int().positive(), z.literal('*')]);
 const TurnSchema = z.number().int().positive();

@@ -36,10 +36,13 @@ export {
 export {
   defaultExtraCallOptions,
   type ExtraCallOptions,
-  isPolicyName,
-  type PolicyName,
-  policyNames,
-} from './policies/index.js';
+  type PolicyRequest,
+  type ScriptedBrains,
+  type ScriptedPolicy,
+  type Seat,
+  type SeatTurn,
+} from './policies/policy.js';
+export { isPolicyName, policyNames, scriptedPolicies, seats } from './policies/registry.js';
 export type { RequestLogEntry } from './request-log.js';
 export { type ModelServer, type ModelServerOptions, startModelServer } from './server.js';
 export { sessionHeader } from './session-key.js';

@@ -18,7 +18,7 @@
  * `judge-misquote` quotes words the material does not hold.
  */
 import { quoteLongEnough } from '../judge/quote-rule.js';
-import { seededRng } from './policies/rng.js';
+import { seededRng } from './rng.js';
 
 export const JUDGE_TOOL_NAME = 'record_judgement';
 export const JUDGE_CHECKS_HEADER = 'x-redgreen-judge-checks';

@@ -4,7 +4,7 @@ import { checkOutputFile } from '../lib/output-file.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { type FaultRule, parseFaultSpec } from './faults.js';
 import { scriptedModelId } from './model-id.js';
-import { isPolicyName, type PolicyName, policyNames } from './policies/index.js';
+import { isPolicyName, policyNames } from './policies/registry.js';
 import { type ModelServerOptions, startModelServer } from './server.js';
 
 /** The flags as commander hands them over (all strings). */
@@ -20,7 +20,8 @@ export const ServeModelFlagsSchema = z.strictObject({
 export type ServeModelFlags = z.infer<typeof ServeModelFlagsSchema>;
 
 export interface ServeModelSettings {
-  readonly policy: PolicyName;
+  /** A known scripted policy's name. */
+  readonly policy: string;
   readonly port: number;
   readonly seed: string | undefined;
   readonly logFile: string | undefined;
@@ -47,7 +48,7 @@ export async function parseServeModelFlags(
       inputError(
         `--policy ${flags.policy}`,
         'is not a scripted policy',
-        `use one of ${policyNames.join(', ')}`,
+        `use one of ${policyNames().join(', ')}`,
       ),
     );
   }

@@ -41,6 +41,7 @@ import {
 } from './assistant-message.js';
 import { type Brain, brainFailureMessage, nextBrainTurn } from './brain.js';
 import { readConversation } from './conversation.js';
+import type { ConversationText } from './conversation-text.js';
 import {
   createFaultBook,
   type Failure,
@@ -62,14 +63,9 @@ import {
   rubricItemsOf,
 } from './judge-policies.js';
 import { policyAnswering, scriptedModelId } from './model-id.js';
-import {
-  defaultExtraCallOptions,
-  type ExtraCallOptions,
-  isPolicyName,
-  type PolicyName,
-} from './policies/index.js';
 import { nextPolicyTurn } from './policies/next-turn.js';
-import type { ConversationText } from './policies/skill-trigger.js';
+import { defaultExtraCallOptions, type ExtraCallOptions } from './policies/policy.js';
+import { isPolicyName } from './policies/registry.js';
 import { openRequestLog, type RequestLog, type RequestLogEntry } from './request-log.js';
 import { type AnswerTurn, answerResponses } from './responses/face.js';
 import { responsesError } from './responses/response-events.js';
@@ -79,7 +75,7 @@ import { estimateInputTokens, usageHeader, usageLabel } from './usage-estimate.j
 
 export interface ModelServerOptions {
   /** The policy (built-in, or one of `brains`) that answers requests whose model id is not `scripted:<policy>`. */
-  readonly policy: PolicyName | string;
+  readonly policy: string;
   /** Brains that are data (policy files, replays), answering `scripted:<name>` beside the built-in policies. */
   readonly brains?: ReadonlyMap<string, Brain>;
   /** The scripted judge that answers a judge request whose model id is not `scripted:judge-…` (default judge-agree). */
@@ -445,7 +441,7 @@ function scriptedAnswer(
           }));
   } else if (judge === undefined) {
     const next = nextPolicyTurn({
-      policy: policy as PolicyName,
+      policy,
       sessionKey: sessionKey,
       promptText: promptTextOf(message.messages),
       conversation: conversationTextOf(message),

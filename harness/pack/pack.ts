@@ -1,3 +1,5 @@
+import type { ScriptedBrains } from '../model-server/policies/policy.js';
+
 /**
  * A pack: what one skill's scenarios need and the core does not know. The
  * core (fixture, model server, sessions, score, campaign, judge, report)
@@ -13,6 +15,11 @@ export interface Pack {
   readonly name: string;
   /** One line saying whose knowledge this is, shown by `redgreen doctor`. */
   readonly summary: string;
+  /**
+   * Model server: scripted policies (each answers as `scripted:<name>`) and
+   * the seats that answer the subagents they dispatch.
+   */
+  readonly brains?: ScriptedBrains;
 }
 
 const PACK_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;

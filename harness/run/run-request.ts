@@ -405,7 +405,7 @@ async function resolveCampaignRequest(
         ? flags.models
         : (previous?.models ?? (previous === undefined ? undefined : [previous.model])),
     env,
-    knownPolicies: loaded.value.replay === undefined ? policyNames : [REPLAY_POLICY],
+    knownPolicies: loaded.value.replay === undefined ? policyNames() : [REPLAY_POLICY],
     backend: loaded.value.backend,
     only: only?.models ?? [],
   });

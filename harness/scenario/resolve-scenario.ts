@@ -62,7 +62,7 @@ export async function resolveScenarioIn(
   const policyFiles = policyFilesOf(path.resolve(dir));
   if (!policyFiles.ok) return policyFiles;
   const compiled = loadScenarioDir(dir, {
-    knownPolicies: [...policyNames, ...policyFiles.value.keys()],
+    knownPolicies: [...policyNames(), ...policyFiles.value.keys()],
     // A scenario without a calibration is one `redgreen check` scores: its checks may name the
     // tools of sessions recorded elsewhere (TodoWrite, Codex's apply_patch) as well.
     sessionTools: (scenario) =>

@@ -4,8 +4,10 @@
  * about whether and when a skill is used rather than what one skill says.
  */
 import { definePack } from '../../harness/pack/pack.js';
+import { skillTriggeringBrains } from './brains/index.js';
 
 export const skillTriggeringPack = definePack({
   name: 'skill-triggering',
   summary: 'skills found by their description, loaded and followed',
+  brains: skillTriggeringBrains,
 });

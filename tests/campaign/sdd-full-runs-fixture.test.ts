@@ -12,11 +12,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isolatedGitEnv } from '../../harness/lib/git-env.js';
-import {
-  type Finding,
-  findingsIn,
-  fixCommands,
-} from '../../harness/model-server/policies/review-findings.js';
+import { type Finding, findingsIn, fixCommands } from '../../packs/sdd/brains/review-findings.js';
 import { runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { commandListHelp } from '../../harness/cli/command-list.js';
 import { COMMANDS } from '../../harness/cli/command-table.js';
 import { buildProgram, loadCommander } from '../../harness/cli/program.js';
-import { policyNames } from '../../harness/model-server/policies/index.js';
+import { policyNames } from '../../harness/model-server/index.js';
 import { cleanEnv, cliPath, repoRoot, runCli } from '../helpers/cli.js';
 
 /** Run the CLI with tests/cli/trace-modules.mjs preloaded: every module it loads, by path. */
@@ -192,6 +192,6 @@ describe('help text', () => {
     const result = await runCli(['run', '--help']);
     const flat = result.stdout.replace(/\s+/g, ' ');
     const model = /--model <spec> (.*?) --backend/.exec(flat)?.[1] ?? '';
-    for (const name of policyNames) expect(model).toContain(name);
+    for (const name of policyNames()) expect(model).toContain(name);
   });
 });

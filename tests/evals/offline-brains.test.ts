@@ -11,8 +11,8 @@ import { compareRep } from '../../harness/judge/agreement.js';
 import type { Judgement } from '../../harness/judge/judgement.js';
 import { buildMaterial, type MaterialParts } from '../../harness/judge/material.js';
 import { judgeTurn } from '../../harness/model-server/judge-policies.js';
-import { requestedFiles, taskRules } from '../../harness/model-server/policies/task-follower.js';
 import type { RepScore } from '../../harness/score/score-rep.js';
+import { requestedFiles, taskRules } from '../../packs/skill-triggering/brains/task-follower.js';
 
 describe('task-follower', () => {
   it('reads the files a request names with their content, and nothing it cannot', () => {

@@ -12,7 +12,6 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   type ModelServer,
-  type PolicyName,
   scriptedModelId,
   startModelServer,
 } from '../../harness/model-server/index.js';
@@ -48,7 +47,7 @@ async function continuePrompt(repo: string, skillDir: string): Promise<string> {
 }
 
 async function play(options: {
-  readonly policy: PolicyName;
+  readonly policy: string;
   readonly repo: string;
   readonly prompt: string;
   readonly tools?: readonly Anthropic.Tool[];
@@ -72,7 +71,7 @@ const calls = (record: SessionRecord): string[] =>
   record.toolCalls.map((call) => `${call.name} ${JSON.stringify(call.input)}`);
 
 describe('a policy under a prompt that does not forbid dispatching', () => {
-  it.each<[PolicyName, Scenario, Layout, string, string]>([
+  it.each<[string, Scenario, Layout, string, string]>([
     ['skill-reader', 's1', 'scoped', planScopedSkill, '.superpowers/sdd/2026-07-06-widget-export'],
     ['structural', 's2', 'scoped', planScopedSkill, '.superpowers/sdd/2026-07-06-widget-export'],
     ['always-redo', 's2', 'scoped', planScopedSkill, '.superpowers/sdd/2026-07-06-widget-export'],

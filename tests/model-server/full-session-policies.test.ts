@@ -15,8 +15,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isolatedGitEnv } from '../../harness/lib/git-env.js';
 import { scriptedModelId, startModelServer } from '../../harness/model-server/index.js';
-import { subagentReport } from '../../harness/model-server/policies/full-session.js';
-import { seatPromptOf } from '../../harness/model-server/policies/seat-programs.js';
+import { subagentReport } from '../../packs/sdd/brains/full-session.js';
+import { seatPromptOf } from '../../packs/sdd/brains/seat-programs.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import {
   greetingsFixture,

@@ -14,7 +14,6 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   type ModelServer,
-  type PolicyName,
   scriptedModelId,
   startModelServer,
 } from '../../harness/model-server/index.js';
@@ -43,7 +42,7 @@ interface Outcome {
 }
 
 async function play(
-  policy: PolicyName,
+  policy: string,
   scenario: Scenario,
   layout: Layout,
   skillDir: string,

@@ -5,15 +5,12 @@
  * shown accepting what the campaign produces and rejecting what it must not.
  */
 import { describe, expect, it } from 'vitest';
-import { identityNamesPlan, parseLedger } from '../../harness/model-server/policies/ledger.js';
-import { parsePlanTasks } from '../../harness/model-server/policies/plan.js';
-import {
-  promptForbidsDispatch,
-  readPromptFacts,
-} from '../../harness/model-server/policies/prompt-facts.js';
-import { ledgerInstruction } from '../../harness/model-server/policies/skill-text.js';
 import { fileText } from '../../harness/model-server/policies/tools.js';
 import { sessionKeyOf } from '../../harness/model-server/session-key.js';
+import { identityNamesPlan, parseLedger } from '../../packs/sdd/brains/ledger.js';
+import { parsePlanTasks } from '../../packs/sdd/brains/plan.js';
+import { promptForbidsDispatch, readPromptFacts } from '../../packs/sdd/brains/prompt-facts.js';
+import { ledgerInstruction } from '../../packs/sdd/brains/skill-text.js';
 import { campaignPrompt } from './support/prompt.js';
 
 describe('reading the prompt', () => {

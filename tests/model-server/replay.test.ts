@@ -10,11 +10,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Brain, nextBrainTurn } from '../../harness/model-server/brain.js';
-import type {
-  BrainAnswer,
-  BrainCall,
-} from '../../harness/model-server/data-policy/brain-program.js';
+import type { BrainAnswer } from '../../harness/model-server/data-policy/brain-program.js';
 import type { SessionView } from '../../harness/model-server/data-policy/session-view.js';
+import type { BrainCall } from '../../harness/model-server/policies/program.js';
 import { type Recording, recordingOf } from '../../harness/model-server/replay/recording.js';
 import { comparable, replayProgram } from '../../harness/model-server/replay/replay-program.js';
 import { readSessionTranscript } from '../../harness/score/transcripts/read-transcript.js';

@@ -16,7 +16,7 @@ import {
   fixCommands,
   fixCommandsFor,
   scopeOf,
-} from '../../harness/model-server/policies/review-findings.js';
+} from '../../packs/sdd/brains/review-findings.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
 function applyIn(dir: string, text: string): void {

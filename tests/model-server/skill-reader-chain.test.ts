@@ -13,16 +13,12 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scriptedModelId, startModelServer } from '../../harness/model-server/index.js';
-import { parseChainLedger, taskBase } from '../../harness/model-server/policies/chain-ledger.js';
-import {
-  chainMoment,
-  namesLaterTask,
-  tierAbove,
-} from '../../harness/model-server/policies/chain-moves.js';
-import { parsePlanTasks } from '../../harness/model-server/policies/plan.js';
-import { planConflicts } from '../../harness/model-server/policies/plan-conflicts.js';
-import { classifyMechanisms } from '../../harness/model-server/policies/skill-mechanisms.js';
 import { loadPromptTemplate } from '../../harness/scenario/prompt-template.js';
+import { parseChainLedger, taskBase } from '../../packs/sdd/brains/chain-ledger.js';
+import { chainMoment, namesLaterTask, tierAbove } from '../../packs/sdd/brains/chain-moves.js';
+import { parsePlanTasks } from '../../packs/sdd/brains/plan.js';
+import { planConflicts } from '../../packs/sdd/brains/plan-conflicts.js';
+import { classifyMechanisms } from '../../packs/sdd/brains/skill-mechanisms.js';
 import { repoRoot, runCli } from '../helpers/cli.js';
 import { findSuperpowersMirror } from '../helpers/superpowers-mirror.js';
 import { makeTempDir } from '../helpers/temp-dir.js';

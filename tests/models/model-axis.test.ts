@@ -51,7 +51,7 @@ function resolve(
     campaignFile: FILE,
     requested: extra.requested,
     env,
-    knownPolicies: policyNames,
+    knownPolicies: policyNames(),
     backend: extra.backend ?? 'claude-code',
     only: extra.only ?? [],
   });

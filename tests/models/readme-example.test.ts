@@ -34,7 +34,7 @@ describe("the README's example profiles", () => {
       campaignFile: 'README.md',
       requested: undefined,
       env,
-      knownPolicies: policyNames,
+      knownPolicies: policyNames(),
       backend: 'claude-code',
       only: [],
     });

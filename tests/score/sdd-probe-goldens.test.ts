@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ledgerTemplates } from '../../harness/model-server/policies/echoes-template.js';
+import { ledgerTemplates } from '../../packs/sdd/brains/echoes-template.js';
 import { agent, outcome, scoreProbe } from './sdd-probe-support.js';
 
 const PLAN = 'docs/plans/2026-09-08-step-report.md';

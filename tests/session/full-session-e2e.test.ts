@@ -42,7 +42,7 @@ afterEach(async () => {
 });
 
 function loadScenario() {
-  const loaded = loadScenarioDir(scenarioDir, { knownPolicies: policyNames });
+  const loaded = loadScenarioDir(scenarioDir, { knownPolicies: policyNames() });
   if (!loaded.ok) throw new Error(`${loaded.error.input}: ${loaded.error.problem}`);
   return loaded.value;
 }

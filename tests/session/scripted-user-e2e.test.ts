@@ -51,7 +51,7 @@ const unmatched: ScriptedUser = scriptedUserSchema.parse({
 const scenarioDir = path.join(import.meta.dirname, 'fixtures', 'scripted-user');
 
 function loadScenario() {
-  const loaded = loadScenarioDir(scenarioDir, { knownPolicies: policyNames });
+  const loaded = loadScenarioDir(scenarioDir, { knownPolicies: policyNames() });
   if (!loaded.ok) throw new Error(`${loaded.error.input}: ${loaded.error.problem}`);
   return loaded.value;
 }

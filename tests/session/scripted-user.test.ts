@@ -50,7 +50,7 @@ function scenarioWith(change: (scenario: Json) => void): string {
 }
 
 function refusal(change: (scenario: Json) => void): string {
-  const loaded = loadScenarioDir(scenarioWith(change), { knownPolicies: policyNames });
+  const loaded = loadScenarioDir(scenarioWith(change), { knownPolicies: policyNames() });
   if (loaded.ok) throw new Error('expected the scenario to be refused');
   return `${loaded.error.input}: ${loaded.error.problem}; ${loaded.error.fix}`;
 }
@@ -121,7 +121,7 @@ describe('the scenario user block at load', () => {
         delete userOf(s).default;
         delete userOf(s).maxAnswers;
       }),
-      { knownPolicies: policyNames },
+      { knownPolicies: policyNames() },
     );
     if (!loaded.ok) throw new Error(loaded.error.problem);
     expect(loaded.value.config.user).toEqual({

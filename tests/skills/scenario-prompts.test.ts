@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readPromptFacts } from '../../harness/model-server/policies/prompt-facts.js';
 import { loadPromptTemplate } from '../../harness/scenario/prompt-template.js';
+import { readPromptFacts } from '../../packs/sdd/brains/prompt-facts.js';
 import { repoRoot } from '../helpers/cli.js';
 
 const promptsDir = path.join(repoRoot, 'scenarios', 'prompts');

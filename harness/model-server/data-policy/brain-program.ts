@@ -8,12 +8,7 @@
  * a tool result its recording never saw), so the rep is indeterminate,
  * never scored.
  */
-import type { ToolOutcome } from '../policies/program.js';
-
-export interface BrainCall {
-  readonly name: string;
-  readonly input: Readonly<Record<string, unknown>>;
-}
+import type { BrainCall, ToolOutcome } from '../policies/program.js';
 
 export type BrainAnswer =
   | { readonly kind: 'reply'; readonly text: string }

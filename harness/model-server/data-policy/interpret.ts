@@ -10,15 +10,9 @@
  * Skill tool loaded. Pure: everything comes from the session view.
  */
 
-import type { ToolOutcome } from '../policies/program.js';
+import type { BrainCall, ToolOutcome } from '../policies/program.js';
 import { fileText } from '../policies/tools.js';
-import {
-  type BrainAnswer,
-  type BrainCall,
-  type BrainProgram,
-  failure,
-  reply,
-} from './brain-program.js';
+import { type BrainAnswer, type BrainProgram, failure, reply } from './brain-program.js';
 import type { Condition, PolicyFile, Step, ToolStep } from './policy-schema.js';
 import { offeredName } from './session-fit.js';
 import { loadedSkillTexts, type SessionView } from './session-view.js';

@@ -23,7 +23,7 @@ export interface SessionTools {
   readonly everySession: boolean;
 }
 
-/** `Agent` and its legacy name `Task` are one tool. */
+/** 'Agent' and its legacy name 'Task' are one tool. */
 export function offeredName(tool: string, offered: ReadonlySet<string>): string | undefined {
   if (offered.has(tool)) return tool;
   const other = tool === 'Task' ? 'Agent' : tool === 'Agent' ? 'Task' : undefined;

@@ -7,7 +7,7 @@
  * brain is a pure function of what the session was sent.
  */
 import type { ConversationHistory, ToolExchange, UserReply } from '../conversation.js';
-import { type ConversationText, userRequest } from '../policies/skill-trigger.js';
+import { type ConversationText, userRequest, workingDirectory } from '../conversation-text.js';
 
 export interface SessionView {
   readonly system: string;
@@ -19,8 +19,6 @@ export interface SessionView {
   readonly userReplies: readonly UserReply[];
 }
 
-const WORKING_DIRECTORY = /(?:Primary working directory|Working directory):\s*(\/\S+)/;
-
 export function sessionView(
   conversation: ConversationText,
   history: Pick<ConversationHistory, 'exchanges' | 'userReplies'>,
@@ -28,7 +26,7 @@ export function sessionView(
   return {
     system: conversation.system,
     prompt: userRequest(conversation),
-    cwd: WORKING_DIRECTORY.exec(conversation.system)?.[1],
+    cwd: workingDirectory(conversation.system),
     exchanges: history.exchanges,
     userReplies: history.userReplies,
   };

@@ -17,16 +17,11 @@
  * result, or the user's next message), so the program stays a pure function
  * of the conversation, as every policy is (program.ts).
  */
-import type { Policy } from './context.js';
+import type { ScriptedPolicy } from './policy.js';
 import { call, type PolicyProgram } from './program.js';
 import { bash, shellQuote } from './tools.js';
 
-export const ASKS_USER_POLICIES = ['asks-user-tool', 'asks-user-reply'] as const;
-export type AsksUserPolicyName = (typeof ASKS_USER_POLICIES)[number];
-
-export function isAsksUserPolicy(name: string): name is AsksUserPolicyName {
-  return (ASKS_USER_POLICIES as readonly string[]).includes(name);
-}
+type AsksUserPolicyName = 'asks-user-tool' | 'asks-user-reply';
 
 /** The question both ask. */
 export const GREETING_QUESTION =
@@ -36,14 +31,12 @@ export const STYLE_FILE = 'greeting-style.txt';
 const repoLine = /^Repository: (\/\S+)$/m;
 const styleNamed = /\b(plain-greeting|fancy-greeting)\b/;
 
-function asksUserPolicy(name: AsksUserPolicyName, summary: string): Policy {
+function asksUserPolicy(name: AsksUserPolicyName, summary: string): ScriptedPolicy {
   return {
     name,
     summary,
-    needs: ['Bash'],
-    program: () => {
-      throw new Error(`${name} is run by asksUserProgram (it reads its own prompt)`);
-    },
+    program: (request) =>
+      asksUserProgram(name, request.label, request.promptText, request.offeredTools),
   };
 }
 
@@ -78,7 +71,7 @@ function* writeStyle(label: string, repo: string, style: string): PolicyProgram 
  * The program of an asking policy. `promptText` is every user text of the
  * conversation (the prompt, then any answer the user gave in a message).
  */
-export function* asksUserProgram(
+function* asksUserProgram(
   policy: AsksUserPolicyName,
   label: string,
   promptText: string,

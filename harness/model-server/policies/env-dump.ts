@@ -14,7 +14,7 @@
  * of one session (the engine sends every subagent's requests under the
  * controller's session key) never get the same tool_use ids.
  */
-import type { Policy } from './context.js';
+import type { ScriptedPolicy } from './policy.js';
 import { call, type PolicyProgram } from './program.js';
 import { bash, shellQuote } from './tools.js';
 
@@ -41,14 +41,11 @@ export function dumpHeading(seat: string, dump: string): string {
 const repoLine = /^Repository: (\/\S+)$/m;
 const seatOpening = /^You are the environment auditor of this session \(seat ([\w-]+)\)\.$/m;
 
-export const fullEnvDumpPolicy: Policy = {
+export const fullEnvDumpPolicy: ScriptedPolicy = {
   name: ENV_DUMP_POLICY,
   summary:
     'canary: a full session whose controller and subagents (one on the opus tier) dump their tool environment (env, /proc/self/environ, git config -l)',
-  needs: ['Bash', 'Agent'],
-  program: () => {
-    throw new Error(`${ENV_DUMP_POLICY} is run by envDumpProgram (it reads its own prompt)`);
-  },
+  program: (request) => envDumpProgram(request.label, request.promptText, request.offeredTools),
 };
 
 /** The seat an env-dump dispatch prompt starts (its name and repository), if it is one. */
@@ -86,7 +83,7 @@ function* dumpAll(seat: string, repo: string): PolicyProgram {
  * The program for a request under `full-env-dump`: a seat's when the
  * conversation starts from an env-dump dispatch prompt, else the controller's.
  */
-export function* envDumpProgram(
+function* envDumpProgram(
   label: string,
   promptText: string,
   offeredTools: ReadonlySet<string>,

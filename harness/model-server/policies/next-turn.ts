@@ -14,39 +14,16 @@ import { sha256Hex } from '../../lib/hash.js';
 import { err, ok, type Result } from '../../lib/result.js';
 import type { ToolResultBlock } from '../api-schema.js';
 import type { ToolExchange } from '../conversation.js';
-import type { BrainCall } from '../data-policy/brain-program.js';
+import type { ConversationText } from '../conversation-text.js';
 import { scriptedModelId } from '../model-id.js';
-import { asksUserProgram, isAsksUserPolicy } from './asks-user.js';
-import type { ExtraCallOptions, PolicyContext } from './context.js';
-import { ENV_DUMP_POLICY, envDumpProgram } from './env-dump.js';
-import { briefPathIn } from './finish.js';
-import {
-  fixerVariantOf,
-  fullSessionProgram,
-  isFullSessionPolicy,
-  isFullSessionPrompt,
-  reviewerVariantOf,
-} from './full-session.js';
-import { implementerProgram } from './implementer.js';
-import { type PolicyName, policyByName } from './index.js';
-import type { PolicyProgram, ToolOutcome } from './program.js';
-import { promptForbidsDispatch, readPromptFacts } from './prompt-facts.js';
-import { seededRng } from './rng.js';
-import {
-  reviewerProgram,
-  implementerProgram as seatImplementerProgram,
-  seatPromptOf,
-} from './seat-programs.js';
-import {
-  type ConversationText,
-  emptyConversation,
-  isTriggerPolicy,
-  triggerProgram,
-} from './skill-trigger.js';
-import { TASK_FOLLOWER, taskFollowerProgram } from './task-follower.js';
+import { seededRng } from '../rng.js';
+import type { ExtraCallOptions, PolicyRequest } from './policy.js';
+import type { BrainCall, PolicyProgram, ToolOutcome } from './program.js';
+import { policyByName, seats } from './registry.js';
 
 export interface TurnRequest {
-  readonly policy: PolicyName;
+  /** A known policy's name (registry.ts). */
+  readonly policy: string;
   readonly sessionKey: string;
   /** The user's text (the campaign prompt), from which the policy learns its paths. */
   readonly promptText: string;
@@ -82,8 +59,9 @@ export interface ReplayDivergence {
 }
 
 export function nextPolicyTurn(request: TurnRequest): Result<PolicyTurn, ReplayDivergence> {
-  const played = replayProgram(programFor(request), {
-    key: conversationKey(request),
+  const answering = programFor(request);
+  const played = replayProgram(answering.program, {
+    key: answering.key,
     label: request.policy,
     exchanges: request.exchanges,
   });
@@ -150,91 +128,32 @@ export function replayProgram<T>(
   return ok({ kind: 'done', step, value: next.value });
 }
 
-function programFor(request: TurnRequest): PolicyProgram {
-  const policy = policyByName(request.policy);
-  const label = scriptedModelId(request.policy);
-  // The key canary's session: its controller and its own seats (env-dump.ts).
-  if (request.policy === ENV_DUMP_POLICY) {
-    return envDumpProgram(label, request.promptText, request.offeredTools);
-  }
-  // A full session's subagent: its conversation starts from a seat's dispatch
-  // prompt; the session's policy (the model id) picks how its reviewers work.
-  const seat = seatPromptOf(request.promptText);
-  if (seat !== undefined) {
-    return seat.role === 'reviewer'
-      ? reviewerProgram(seat, request.promptText, reviewerVariantOf(request.policy))
-      : seatImplementerProgram(seat, request.promptText, fixerVariantOf(request.policy));
-  }
-  if (isFullSessionPolicy(request.policy)) {
-    return fullSessionProgram(request.policy, label, request.promptText, request.offeredTools);
-  }
-  if (request.policy === 'skill-reader' && isFullSessionPrompt(request.promptText)) {
-    return fullSessionProgram('full-skill-reader', label, request.promptText, request.offeredTools);
-  }
-  if (isTriggerPolicy(request.policy)) {
-    return triggerProgram(
-      request.policy,
-      label,
-      request.conversation ?? emptyConversation(request),
-      request.offeredTools,
-    );
-  }
-  if (request.policy === TASK_FOLLOWER) {
-    return taskFollowerProgram(
-      label,
-      request.conversation ?? emptyConversation(request),
-      request.offeredTools,
-    );
-  }
-  if (isAsksUserPolicy(request.policy)) {
-    return asksUserProgram(request.policy, label, request.promptText, request.offeredTools);
-  }
-  const facts = readPromptFacts(request.promptText);
-  const brief = facts.ok ? undefined : briefPathIn(request.promptText);
-  if (brief !== undefined && request.offeredTools.has('Read')) {
-    return implementerProgram(label, brief);
-  }
-  if (!facts.ok) {
-    return say(
-      `${label} could not find ${facts.error.item} in the prompt (expected ${facts.error.expected}); no tools were run.`,
-    );
-  }
-  const missing = policy.needs.filter((tool) => !request.offeredTools.has(tool));
-  if (missing.length > 0) {
-    return say(
-      `${label} cannot act: the request offers no ${missing.join(' or ')} tool (offered: ${[...request.offeredTools].join(', ') || 'none'}); no tools were run.`,
-    );
-  }
-  const context: PolicyContext = {
-    facts: facts.value,
-    offeredTools: request.offeredTools,
-    dispatchAllowed: !promptForbidsDispatch(request.promptText),
-    rng:
-      request.seed === undefined
-        ? undefined
-        : seededRng('policy', request.seed, request.sessionKey),
-    extras: request.extras,
-  };
-  return policy.program(context);
-}
-
-// biome-ignore lint/correctness/useYield: a program that ends at once is still a program
-function* say(text: string): PolicyProgram {
-  return text;
-}
-
 /**
- * The conversation a request continues, for tool_use ids: the session key;
- * for a full session's subagent also the seat its dispatch prompt names
- * (role, task, brief, range, round), since the Claude Code engine sends
- * every subagent's requests under the controller's session key and two
- * subagents must never share ids, while a resumed one must keep its own.
+ * The program that answers a request, and the conversation it continues (for
+ * tool_use ids): a seat's, when the conversation starts from a seat's
+ * dispatch prompt (under the session key and the seat's own key part), else
+ * the session's policy's.
  */
-export function conversationKey(request: Pick<TurnRequest, 'sessionKey' | 'promptText'>): string {
-  const seat = seatPromptOf(request.promptText);
-  return seat === undefined
-    ? request.sessionKey
-    : `${request.sessionKey}\u0000${JSON.stringify(seat)}`;
+function programFor(turn: TurnRequest): { readonly key: string; readonly program: PolicyProgram } {
+  const policy = policyByName(turn.policy);
+  if (policy === undefined) throw new Error(`no scripted policy is named ${turn.policy}`);
+  const request: PolicyRequest = {
+    policy: turn.policy,
+    label: scriptedModelId(turn.policy),
+    sessionKey: turn.sessionKey,
+    promptText: turn.promptText,
+    conversation: turn.conversation ?? { system: '', userMessages: [[turn.promptText]] },
+    offeredTools: turn.offeredTools,
+    rng: turn.seed === undefined ? undefined : seededRng('policy', turn.seed, turn.sessionKey),
+    extras: turn.extras,
+  };
+  for (const seat of seats()) {
+    const taken = seat.take(request);
+    if (taken !== undefined) {
+      return { key: `${turn.sessionKey}\u0000${taken.key}`, program: taken.program };
+    }
+  }
+  return { key: turn.sessionKey, program: policy.program(request) };
 }
 
 function toolUseId(

@@ -3,15 +3,15 @@
  * calls of one assistant turn and receives their outcomes, in order, as the
  * value of the `yield`; it returns the final report text. Because the server
  * replays the program against the tool results already in the conversation
- * (see replay.ts), a program must be deterministic given those outcomes and
- * its seeded random source: no clock, no I/O, no hidden state.
+ * (see next-turn.ts), a program must be deterministic given those outcomes
+ * and its seeded random source: no clock, no I/O, no hidden state.
  */
 
 /**
  * The tools a policy may call, under Claude Code's names: the four it works
- * with, the subagent tools a controller dispatches through (`Agent`, its
- * legacy name `Task`, and `SendMessage` to a live agent), and the question
- * tool `AskUserQuestion`.
+ * with, the subagent tools a controller dispatches through ('Agent', its
+ * legacy name 'Task', and 'SendMessage' to a live agent), the question tool
+ * 'AskUserQuestion', 'Skill' and 'Write'.
  */
 export const toolNames = [
   'Bash',
@@ -29,6 +29,12 @@ export type ToolName = (typeof toolNames)[number];
 
 export interface ToolCall {
   readonly name: ToolName;
+  readonly input: Readonly<Record<string, unknown>>;
+}
+
+/** A call of any tool the session offers, as a data brain (../data-policy/) may make. */
+export interface BrainCall {
+  readonly name: string;
   readonly input: Readonly<Record<string, unknown>>;
 }
 

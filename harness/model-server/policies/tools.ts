@@ -26,7 +26,7 @@ export function grep(
   return { name: 'Grep', input: { pattern, path, output_mode: outputMode } };
 }
 
-/** A subagent dispatch through `Agent` or its legacy name `Task` (the same input schema). */
+/** A subagent dispatch through 'Agent' or its legacy name 'Task' (the same input schema). */
 export function agent(
   tool: 'Agent' | 'Task',
   input: { readonly description: string; readonly prompt: string; readonly subagent_type: string },

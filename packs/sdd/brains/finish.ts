@@ -14,11 +14,15 @@
  * the policy ends with the same report, saying what it decided.
  */
 import path from 'node:path';
+import {
+  call,
+  type PolicyProgram,
+  type ToolCall,
+} from '../../../harness/model-server/policies/program.js';
+import { agent } from '../../../harness/model-server/policies/tools.js';
 import type { PolicyContext } from './context.js';
 import { taskLabel } from './plan.js';
-import { call, type PolicyProgram, type ToolCall } from './program.js';
 import { formatReport, type ResumeReport } from './report.js';
-import { agent } from './tools.js';
 
 /**
  * End a policy: dispatch the chosen first task when that is allowed and

@@ -5,10 +5,12 @@
  * and it dispatches the first task not listed. No ledger there: fresh start.
  * Its briefs go to the released script's workspace, `.superpowers/sdd/`.
  */
+
+import { callAll, type PolicyProgram } from '../../../harness/model-server/policies/program.js';
+import { read } from '../../../harness/model-server/policies/tools.js';
 import type { Policy, PolicyContext } from './context.js';
 import { finishResume } from './finish.js';
 import { parseLedger } from './ledger.js';
-import { callAll, type PolicyProgram } from './program.js';
 import { firstIncomplete, type LedgerFinding, taskRange } from './report.js';
 import { readSkill, unanchoredReport } from './skill-text.js';
 import {
@@ -19,7 +21,6 @@ import {
   maybeVerify,
   planRead,
 } from './steps.js';
-import { read } from './tools.js';
 
 export const literalPolicy: Policy = {
   name: 'literal',

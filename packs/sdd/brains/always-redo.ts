@@ -3,13 +3,14 @@
  * nothing complete. In S2 it re-does Tasks 1–2, which is the failure the
  * ledger exists to prevent; it is here so the scorer can be shown failing it.
  */
+
+import type { PolicyProgram } from '../../../harness/model-server/policies/program.js';
+import { call } from '../../../harness/model-server/policies/program.js';
+import { bash } from '../../../harness/model-server/policies/tools.js';
 import type { Policy, PolicyContext } from './context.js';
 import { finishResume } from './finish.js';
-import type { PolicyProgram } from './program.js';
-import { call } from './program.js';
 import { readSkill, unanchoredReport, workspaceFor } from './skill-text.js';
 import { git, maybeLookAround, maybeVerify, planRead, readFile } from './steps.js';
-import { bash } from './tools.js';
 
 export const alwaysRedoPolicy: Policy = {
   name: 'always-redo',

@@ -8,10 +8,20 @@
  * reading commits.
  */
 import path from 'node:path';
+import {
+  call,
+  callAll,
+  type PolicyProgram,
+} from '../../../harness/model-server/policies/program.js';
+import {
+  bash,
+  outputLines,
+  read,
+  shellQuote,
+} from '../../../harness/model-server/policies/tools.js';
 import type { Policy, PolicyContext } from './context.js';
 import { finishResume } from './finish.js';
 import { identityNamesPlan, parseLedger } from './ledger.js';
-import { call, callAll, type PolicyProgram } from './program.js';
 import { firstIncomplete, type LedgerFinding, type ResumeReport, taskRange } from './report.js';
 import { readSkill, unanchoredReport } from './skill-text.js';
 import {
@@ -22,7 +32,6 @@ import {
   planRead,
   scopedWorkspace,
 } from './steps.js';
-import { bash, outputLines, read, shellQuote } from './tools.js';
 
 export const structuralPolicy: Policy = {
   name: 'structural',

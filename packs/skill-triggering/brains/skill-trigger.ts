@@ -25,9 +25,16 @@
  * `node --test` after writing a test. Everything is read from the
  * conversation, so the program is a pure function of it (program.ts).
  */
-import type { Policy } from './context.js';
-import { call, type PolicyProgram, type SubProgram, type ToolCall } from './program.js';
-import { bash, fileText, read, shellQuote } from './tools.js';
+import type { ConversationText } from '../../../harness/model-server/conversation-text.js';
+import { userRequest, workingDirectory } from '../../../harness/model-server/conversation-text.js';
+import type { ScriptedPolicy } from '../../../harness/model-server/policies/policy.js';
+import {
+  call,
+  type PolicyProgram,
+  type SubProgram,
+  type ToolCall,
+} from '../../../harness/model-server/policies/program.js';
+import { bash, fileText, read, shellQuote } from '../../../harness/model-server/policies/tools.js';
 
 export const TRIGGER_POLICIES = [
   'skill-trigger',
@@ -37,20 +44,6 @@ export const TRIGGER_POLICIES = [
 ] as const;
 export type TriggerPolicyName = (typeof TRIGGER_POLICIES)[number];
 
-export function isTriggerPolicy(name: string): name is TriggerPolicyName {
-  return (TRIGGER_POLICIES as readonly string[]).includes(name);
-}
-
-/** What a request carries besides its tools: the system text and each user message's text blocks. */
-export interface ConversationText {
-  readonly system: string;
-  readonly userMessages: readonly (readonly string[])[];
-}
-
-export function emptyConversation(request: { readonly promptText: string }): ConversationText {
-  return { system: '', userMessages: [[request.promptText]] };
-}
-
 const SUMMARIES: Readonly<Record<TriggerPolicyName, string>> = {
   'skill-trigger':
     'picks the installed skill whose description best matches the request (word overlap), invokes it, follows its imperative lines',
@@ -59,20 +52,16 @@ const SUMMARIES: Readonly<Record<TriggerPolicyName, string>> = {
   'invokes-late': 'calibration: writes the implementation, then invokes the best-matching skill',
 };
 
-function triggerPolicy(name: TriggerPolicyName): Policy {
+function triggerPolicy(name: TriggerPolicyName): ScriptedPolicy {
   return {
     name,
     summary: SUMMARIES[name],
-    needs: ['Bash'],
-    program: () => {
-      throw new Error(`${name} is run by triggerProgram (it reads the whole conversation)`);
-    },
+    program: (request) =>
+      triggerProgram(name, request.label, request.conversation, request.offeredTools),
   };
 }
 
-export const triggerPolicies: Readonly<Record<TriggerPolicyName, Policy>> = Object.fromEntries(
-  TRIGGER_POLICIES.map((name) => [name, triggerPolicy(name)]),
-) as Record<TriggerPolicyName, Policy>;
+export const triggerPolicies: readonly ScriptedPolicy[] = TRIGGER_POLICIES.map(triggerPolicy);
 
 /** A skill as the listing names it. */
 export interface ListedSkill {
@@ -133,21 +122,6 @@ export function rankSkills(
       score: [...contentWords(skill.description)].filter((word) => asked.has(word)).length,
     }))
     .sort((a, b) => b.score - a.score || (a.skill.name < b.skill.name ? -1 : 1));
-}
-
-const REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
-
-/** The user's request: the first user message's text, without the engine's reminders. */
-export function userRequest(conversation: ConversationText): string {
-  return (conversation.userMessages[0] ?? [])
-    .map((block) => block.replace(REMINDER, '').trim())
-    .filter((block) => block !== '')
-    .join('\n\n');
-}
-
-/** The session's working directory, as the system text states it. */
-export function workingDirectory(system: string): string | undefined {
-  return /(?:Primary working directory|Working directory):\s*(\/\S+)/.exec(system)?.[1];
 }
 
 /** The feature a request asks for: the source file it names in backticks, and a function name. */
@@ -214,7 +188,7 @@ function testFile(name: string, impl: string): string {
   return `import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { ${name} } from '../${impl}';\n\ntest('${name} makes a slug', () => {\n  assert.equal(${name}('Hello World'), 'hello-world');\n});\n`;
 }
 
-export function* triggerProgram(
+function* triggerProgram(
   policy: TriggerPolicyName,
   label: string,
   conversation: ConversationText,

@@ -6,7 +6,7 @@
  * prompt forbids dispatching subagents is read too (promptForbidsDispatch).
  */
 import path from 'node:path';
-import { err, ok, type Result } from '../../lib/result.js';
+import { err, ok, type Result } from '../../../harness/lib/result.js';
 
 export interface PromptFacts {
   /** Absolute path of the fixture repository. */

@@ -34,8 +34,14 @@
  *   never the implementer (out of role).
  */
 import path from 'node:path';
-import type { Policy } from './context.js';
-import { call, type PolicyProgram, type SubProgram, type ToolCall } from './program.js';
+import type { ScriptedPolicy } from '../../../harness/model-server/policies/policy.js';
+import {
+  call,
+  type PolicyProgram,
+  type SubProgram,
+  type ToolCall,
+} from '../../../harness/model-server/policies/program.js';
+import { bash, fileText, read, shellQuote } from '../../../harness/model-server/policies/tools.js';
 import { type FixerVariant, findingsIn, fixCommands } from './review-findings.js';
 import {
   fixerPrompt,
@@ -48,7 +54,6 @@ import {
   type TaskRef,
 } from './seat-programs.js';
 import { classifyMechanisms } from './skill-mechanisms.js';
-import { bash, fileText, read, shellQuote } from './tools.js';
 
 export const FULL_SESSION_POLICIES = [
   'full-controller',
@@ -91,14 +96,12 @@ export function fixerVariantOf(policy: string): FixerVariant {
 
 const MAX_REVIEW_ROUNDS = 3;
 
-function fullSessionPolicy(name: FullSessionPolicyName, summary: string): Policy {
+function fullSessionPolicy(name: FullSessionPolicyName, summary: string): ScriptedPolicy {
   return {
     name,
     summary,
-    needs: ['Read', 'Bash', 'Agent'],
-    program: () => {
-      throw new Error(`${name} is run by fullSessionProgram (it reads its own prompt facts)`);
-    },
+    program: (request) =>
+      fullSessionProgram(name, request.label, request.promptText, request.offeredTools),
   };
 }
 

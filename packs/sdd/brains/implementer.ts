@@ -6,8 +6,8 @@
  * only so that a dispatch that does run (stop: report on the claude-code
  * backend) gives a short, truthful subagent turn with a real tool call.
  */
-import { call, type PolicyProgram } from './program.js';
-import { read } from './tools.js';
+import { call, type PolicyProgram } from '../../../harness/model-server/policies/program.js';
+import { read } from '../../../harness/model-server/policies/tools.js';
 
 /** Read the brief a dispatch prompt points at (see finish.ts `briefPathIn`), then say so. */
 export function* implementerProgram(label: string, briefPath: string): PolicyProgram {

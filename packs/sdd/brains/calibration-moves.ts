@@ -15,6 +15,8 @@
  *
  * At a moment the move does not apply to, each finishes as `structural`.
  */
+
+import { call, type PolicyProgram } from '../../../harness/model-server/policies/program.js';
 import { latestImplementer } from './chain-ledger.js';
 import {
   askHuman,
@@ -28,7 +30,6 @@ import {
 import type { Policy, PolicyContext } from './context.js';
 import { firstTaskDispatch } from './finish.js';
 import { planConflicts } from './plan-conflicts.js';
-import { call, type PolicyProgram } from './program.js';
 import { formatReport } from './report.js';
 import { readSkill, unanchoredReport } from './skill-text.js';
 import { type StructuralContinuation, structuralResume } from './structural.js';

@@ -11,6 +11,8 @@
  * do this; a ruling check that credits it is reading the template, not a
  * ruling. At any other moment it finishes as `structural`.
  */
+
+import { call, type PolicyProgram } from '../../../harness/model-server/policies/program.js';
 import {
   appendLedger,
   canDispatch,
@@ -22,7 +24,6 @@ import {
 } from './chain-moves.js';
 import type { Policy, PolicyContext } from './context.js';
 import { planConflicts } from './plan-conflicts.js';
-import { call, type PolicyProgram } from './program.js';
 import { readSkill, unanchoredReport } from './skill-text.js';
 import { type StructuralContinuation, structuralResume } from './structural.js';
 

@@ -5,10 +5,21 @@
  * read-only; paths are absolute.
  */
 import path from 'node:path';
+import {
+  call,
+  type SubProgram,
+  type ToolCall,
+} from '../../../harness/model-server/policies/program.js';
+import {
+  bash,
+  fileText,
+  glob,
+  grep,
+  read,
+  shellQuote,
+} from '../../../harness/model-server/policies/tools.js';
 import type { PolicyContext } from './context.js';
 import { type PlanTask, parsePlanTasks } from './plan.js';
-import { call, type SubProgram, type ToolCall } from './program.js';
-import { bash, fileText, glob, grep, read, shellQuote } from './tools.js';
 
 /** A file a policy tried to read: its text, or why it could not. */
 export type FileRead =

@@ -7,14 +7,15 @@
  * a task left, or where it may not dispatch, it does what `literal` does. It
  * exists so a first-dispatch scenario can be shown failing that move.
  */
+
+import { call, callAll, type ToolCall } from '../../../harness/model-server/policies/program.js';
+import { agent, read } from '../../../harness/model-server/policies/tools.js';
 import type { Policy, PolicyContext } from './context.js';
 import { parseLedger } from './ledger.js';
 import { literalResume } from './literal.js';
 import type { PlanTask } from './plan.js';
-import { call, callAll, type ToolCall } from './program.js';
 import { readSkill, unanchoredReport } from './skill-text.js';
 import { fileRead, flatLedgerPath, planRead } from './steps.js';
-import { agent, read } from './tools.js';
 
 export const finalReviewerPolicy: Policy = {
   name: 'final-reviewer',

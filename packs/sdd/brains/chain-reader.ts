@@ -25,6 +25,7 @@
  * happens when the prompt forbids dispatching: the policy reports as before.
  */
 
+import { call, type PolicyProgram } from '../../../harness/model-server/policies/program.js';
 import { type ChainLedger, latestImplementer, taskBase } from './chain-ledger.js';
 import {
   appendLedger,
@@ -45,7 +46,6 @@ import {
 import type { PolicyContext } from './context.js';
 import type { PlanTask } from './plan.js';
 import { planConflicts } from './plan-conflicts.js';
-import { call, type PolicyProgram } from './program.js';
 import { classifyMechanisms, type SkillMechanisms } from './skill-mechanisms.js';
 import type { StructuralContinuation, StructuralState } from './structural.js';
 

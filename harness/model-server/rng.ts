@@ -3,7 +3,7 @@
  * from the server seed and the session key, so different sessions differ and
  * the same seed and session give the same transcript, turn after turn.
  */
-import { sha256Hex } from '../../lib/hash.js';
+import { sha256Hex } from '../lib/hash.js';
 
 export interface Rng {
   /** A number in [0, 1). */

@@ -19,32 +19,26 @@
  * first: on a trigger query it acts as `skill-trigger` does). Everything is read from the conversation, so
  * the program is a pure function of it.
  */
-import type { Policy } from './context.js';
-import { call, type PolicyProgram, type SubProgram } from './program.js';
 import {
   type ConversationText,
-  listedSkills,
-  loadedText,
-  MIN_OVERLAP,
-  rankSkills,
   userRequest,
   workingDirectory,
-  writeCall,
-} from './skill-trigger.js';
-import { bash, fileText, read, shellQuote } from './tools.js';
+} from '../../../harness/model-server/conversation-text.js';
+import type { ScriptedPolicy } from '../../../harness/model-server/policies/policy.js';
+import {
+  call,
+  type PolicyProgram,
+  type SubProgram,
+} from '../../../harness/model-server/policies/program.js';
+import { bash, fileText, read, shellQuote } from '../../../harness/model-server/policies/tools.js';
+import { listedSkills, loadedText, MIN_OVERLAP, rankSkills, writeCall } from './skill-trigger.js';
 
-export const TASK_FOLLOWER = 'task-follower';
-
-export const taskFollowerPolicy: Policy = {
-  name: TASK_FOLLOWER,
+export const taskFollowerPolicy: ScriptedPolicy = {
+  name: 'task-follower',
   summary:
     'writes the files a simple eval prompt names with the content it names, after finding the skill (Skill tool, or the SKILL.md the prompt names) and following its rules on files and replies',
-  needs: [],
-  program: () => {
-    throw new Error(
-      `${TASK_FOLLOWER} is run by taskFollowerProgram (it reads the whole conversation)`,
-    );
-  },
+  program: (request) =>
+    taskFollowerProgram(request.label, request.conversation, request.offeredTools),
 };
 
 const QUOTED = String.raw`(?:\x60([^\x60]+)\x60|"([^"]+)")`;
@@ -123,7 +117,7 @@ function* findSkill(
   return taskRules(outcome.isError ? undefined : fileText(outcome));
 }
 
-export function* taskFollowerProgram(
+function* taskFollowerProgram(
   label: string,
   conversation: ConversationText,
   offered: ReadonlySet<string>,

@@ -28,7 +28,12 @@
  * giving a file whose content breaks a requirement, or a file outside its
  * task for an eager implementer to write.
  */
-import { call, type PolicyProgram, type SubProgram } from './program.js';
+import {
+  call,
+  type PolicyProgram,
+  type SubProgram,
+} from '../../../harness/model-server/policies/program.js';
+import { bash, fileText, read, shellQuote } from '../../../harness/model-server/policies/tools.js';
 import {
   type Finding,
   type FixerVariant,
@@ -38,7 +43,6 @@ import {
   fixCommandsFor,
   scopeOf,
 } from './review-findings.js';
-import { bash, fileText, read, shellQuote } from './tools.js';
 
 const GIT_AUTHOR = '-c user.name=Scripted-Implementer -c user.email=implementer@redgreen.invalid';
 

@@ -8,8 +8,9 @@
  * The plan-scoped markers are checked first, because a plan-scoped text also
  * mentions the old flat path (as the place stray ledgers are found).
  */
+
+import type { SubProgram } from '../../../harness/model-server/policies/program.js';
 import type { PolicyContext } from './context.js';
-import type { SubProgram } from './program.js';
 import { formatReport } from './report.js';
 import { type FileRead, flatWorkspace, readFile, scopedWorkspace } from './steps.js';
 

@@ -13,14 +13,19 @@
  * a task mid-way through its fix loop, the next task, or every task done.
  */
 import path from 'node:path';
+import {
+  call,
+  type PolicyProgram,
+  type SubProgram,
+  type ToolCall,
+} from '../../../harness/model-server/policies/program.js';
+import { bash, outputLines, shellQuote } from '../../../harness/model-server/policies/tools.js';
 import { type ChainLedger, parseChainLedger, roundsOf } from './chain-ledger.js';
 import type { PolicyContext } from './context.js';
 import { type PlanTask, taskLabel } from './plan.js';
 import { globalConstraints } from './plan-conflicts.js';
-import { call, type PolicyProgram, type SubProgram, type ToolCall } from './program.js';
 import { git } from './steps.js';
 import type { StructuralState } from './structural.js';
-import { bash, outputLines, shellQuote } from './tools.js';
 
 /** Where a plan stands, as the ledger a structural resume trusted says. */
 export type ChainMoment =

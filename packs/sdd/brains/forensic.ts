@@ -8,15 +8,25 @@
  * the "disambiguation tax" of seed 000 (6 to 13 calls there).
  */
 import path from 'node:path';
+import {
+  call,
+  callAll,
+  type PolicyProgram,
+} from '../../../harness/model-server/policies/program.js';
+import {
+  bash,
+  glob,
+  outputLines,
+  read,
+  shellQuote,
+} from '../../../harness/model-server/policies/tools.js';
 import type { Policy, PolicyContext } from './context.js';
 import { finishResume } from './finish.js';
 import { type Ledger, parseLedger } from './ledger.js';
 import type { PlanTask } from './plan.js';
-import { call, callAll, type PolicyProgram } from './program.js';
 import { firstIncomplete, type LedgerFinding, taskRange } from './report.js';
 import { readSkill, unanchoredReport, workspaceFor } from './skill-text.js';
 import { fileRead, git, maybeLookAround, maybeVerify, planRead, readFile } from './steps.js';
-import { bash, glob, outputLines, read, shellQuote } from './tools.js';
 
 export const forensicPolicy: Policy = {
   name: 'forensic',

@@ -18,7 +18,7 @@
  * A brief's `Files:` line (`` Files: `a`, `b` ``) names the files its task may
  * touch. Texts are matched as plain text, never as patterns.
  */
-import { shellQuote } from './tools.js';
+import { shellQuote } from '../../../harness/model-server/policies/tools.js';
 
 export type Finding =
   | { readonly kind: 'contain'; readonly path: string; readonly text: string }

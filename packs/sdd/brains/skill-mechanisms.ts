@@ -14,7 +14,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { packageRoot } from '../../lib/package-root.js';
+import { packageRoot } from '../../../harness/lib/package-root.js';
 
 const phrasesSchema = z
   .object({ present: z.array(z.string().min(1)).min(1), absent: z.array(z.string()) })

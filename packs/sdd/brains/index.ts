@@ -1,0 +1,102 @@
+/**
+ * The SDD brains the pack brings to the model server: the scripted
+ * controllers of the SDD campaigns (each reads its repository, plan and
+ * skill from the campaign prompt: prompt-policy.ts), the full-session
+ * controllers (full-session.ts), and the seats that answer the subagents a
+ * full session dispatches, under any policy (seat-programs.ts).
+ */
+import type { ScriptedBrains, Seat } from '../../../harness/model-server/policies/policy.js';
+import { alwaysRedoPolicy } from './always-redo.js';
+import {
+  asksHumanPolicy,
+  movesOnSilentlyPolicy,
+  reopensParkedPolicy,
+  reReviewsPolicy,
+  resumeCheapModelPolicy,
+  sixthRoundPolicy,
+} from './calibration-moves.js';
+import { echoesTemplatePolicy } from './echoes-template.js';
+import { finalReviewerPolicy } from './final-reviewer.js';
+import { forensicPolicy } from './forensic.js';
+import {
+  fixerVariantOf,
+  fullAcceptsExtrasPolicy,
+  fullControllerFixesPolicy,
+  fullControllerPolicy,
+  fullFixingReviewerPolicy,
+  fullFreshFixerPolicy,
+  fullGamingFixerPolicy,
+  fullSessionProgram,
+  fullShallowReviewerPolicy,
+  fullSkillReaderPolicy,
+  isFullSessionPrompt,
+  reviewerVariantOf,
+} from './full-session.js';
+import { literalPolicy } from './literal.js';
+import { promptPolicy } from './prompt-policy.js';
+import { implementerProgram, reviewerProgram, seatPromptOf } from './seat-programs.js';
+import { skillReaderPolicy } from './skill-reader.js';
+import { structuralPolicy } from './structural.js';
+
+/** The subagents of a full session: implementers, reviewers and fixers, by their dispatch prompt. */
+const fullSessionSeat: Seat = {
+  name: 'full-session seats',
+  summary:
+    "subagents whose prompt is a seat's (implementer, reviewer, fixer) are answered by that seat, under any policy",
+  take(request) {
+    const seat = seatPromptOf(request.promptText);
+    if (seat === undefined) return undefined;
+    return {
+      key: JSON.stringify(seat),
+      program:
+        seat.role === 'reviewer'
+          ? reviewerProgram(seat, request.promptText, reviewerVariantOf(request.policy))
+          : implementerProgram(seat, request.promptText, fixerVariantOf(request.policy)),
+    };
+  },
+};
+
+/**
+ * skill-reader plays full-skill-reader on a full session's prompt, so a
+ * campaign of every SDD scenario runs its full sessions with the reader it
+ * runs its probes with.
+ */
+const skillReader = promptPolicy(skillReaderPolicy);
+
+export const sddBrains: ScriptedBrains = {
+  policies: [
+    promptPolicy(literalPolicy),
+    promptPolicy(forensicPolicy),
+    promptPolicy(structuralPolicy),
+    promptPolicy(alwaysRedoPolicy),
+    {
+      ...skillReader,
+      program: (request) =>
+        isFullSessionPrompt(request.promptText)
+          ? fullSessionProgram(
+              'full-skill-reader',
+              request.label,
+              request.promptText,
+              request.offeredTools,
+            )
+          : skillReader.program(request),
+    },
+    promptPolicy(finalReviewerPolicy),
+    promptPolicy(asksHumanPolicy),
+    promptPolicy(sixthRoundPolicy),
+    promptPolicy(resumeCheapModelPolicy),
+    promptPolicy(movesOnSilentlyPolicy),
+    promptPolicy(reopensParkedPolicy),
+    fullControllerPolicy,
+    fullFreshFixerPolicy,
+    fullSkillReaderPolicy,
+    fullShallowReviewerPolicy,
+    fullAcceptsExtrasPolicy,
+    fullFixingReviewerPolicy,
+    fullGamingFixerPolicy,
+    fullControllerFixesPolicy,
+    promptPolicy(reReviewsPolicy),
+    promptPolicy(echoesTemplatePolicy),
+  ],
+  seats: [fullSessionSeat],
+};
