@@ -1,32 +1,35 @@
 import type { Command } from 'commander';
+import { scriptedPolicies, seats } from '../model-server/index.js';
 import { ExitCode, failWithInputError } from './exit.js';
 
-const policyHelp = `
-Policies (each answers as model "scripted:<policy>", so its numbers are never mistaken for a model's):
-  literal       trusts whatever ledger the released text points at (.superpowers/sdd/progress.md)
-  forensic      checks each cited commit's content against the plan files before trusting a ledger
-  structural    resolves its plan's workspace with the skill's script; trusts only a ledger naming its plan
-  always-redo   ignores every ledger and starts the plan at Task 1
-  skill-reader  follows SKILL.md: literal under a flat-ledger text, structural under a plan-scoped text,
-                and at the fix-loop chain's moments what the text's mechanisms (markers.json) say
-  asks-human    stops to ask the human about the decision in front of it (AskUserQuestion when offered)
-  sixth-round   dispatches one more fix round for a task mid-loop, past any cap
-  resume-cheap-model  resumes the task's latest implementer (SendMessage), whatever its model and round
-  moves-on-silently   treats a task mid-loop as done and dispatches the next, writing nothing
-  reopens-parked      with every task done, reopens the parked task instead of the final review
-  full-controller     full sessions (stop: complete): per task an implementer then a reviewer; a
-                      finding goes back to the implementer (SendMessage); subagents whose prompt is
-                      a seat's (implementer, reviewer) are answered by that seat, under any policy
-  full-fresh-fixer    calibration: as full-controller, but a fix goes to a fresh implementer
-  re-reviews          sends a task reviewer (not an implementer) back over a task's open findings
-  echoes-template     writes the skill text's own ruling/parked template lines to the ledger, goes on
-  asks-user-tool      scripted user (stop: complete): asks the greeting style with AskUserQuestion,
-                      then writes the style the answer names to greeting-style.txt
-  asks-user-reply     scripted user: replies with the question; writes the style an answer names,
-                      asks again while none does
-  full-env-dump       key canary (stop: complete): the controller and two subagents (one on the opus
-                      tier) dump their tool environment (env, /proc/self/environ, git config -l)
-A request whose model id is "scripted:<policy>" is answered by that policy; any other model id is
+/** One term and its description, the description wrapped under itself. */
+function helpRow(term: string, description: string, column: number, width: number): string[] {
+  const lines: string[] = [];
+  let line = `  ${term.padEnd(column - 2)}`;
+  let filled = false;
+  for (const word of description.split(' ')) {
+    if (filled && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = ' '.repeat(column);
+      filled = false;
+    }
+    line += filled ? ` ${word}` : word;
+    filled = true;
+  }
+  return [...lines, line];
+}
+
+/** The policies and seats of the server and the installed packs, computed when help is shown. */
+function policyHelp(): string {
+  const policies = scriptedPolicies();
+  const column = Math.max(...policies.map((policy) => policy.name.length)) + 4;
+  return [
+    '',
+    'Policies (each answers as model "scripted:<policy>", so its numbers are never mistaken for a model\'s):',
+    ...policies.flatMap((policy) => helpRow(policy.name, policy.summary, column, 100)),
+    "Seats (a subagent whose dispatch prompt is a seat's is answered by that seat, under any policy):",
+    ...seats().flatMap((seat) => helpRow(seat.name, seat.summary, column, 100)),
+    `A request whose model id is "scripted:<policy>" is answered by that policy; any other model id is
 answered by --policy. Usage numbers in responses are estimates (about 4 characters a token).
 
 Fault specs (--fault, repeatable; counted per session unless :counter=server):
@@ -42,7 +45,9 @@ Fault specs (--fault, repeatable; counted per session unless :counter=server):
 
 Example:
   redgreen serve-model --policy structural --port 8787 --log requests.jsonl
-  ANTHROPIC_BASE_URL=http://127.0.0.1:8787 claude -p "..." --model scripted:structural`;
+  ANTHROPIC_BASE_URL=http://127.0.0.1:8787 claude -p "..." --model scripted:structural`,
+  ].join('\n');
+}
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];

@@ -40,9 +40,9 @@ import { structuralPolicy } from './structural.js';
 
 /** The subagents of a full session: implementers, reviewers and fixers, by their dispatch prompt. */
 const fullSessionSeat: Seat = {
-  name: 'full-session seats',
+  name: 'full-session',
   summary:
-    "subagents whose prompt is a seat's (implementer, reviewer, fixer) are answered by that seat, under any policy",
+    "a full session's implementers, reviewers and fixers (`You are the implementer of Task N (Title).` …); the session's policy picks how thorough a reviewer is and how a fixer applies findings",
   take(request) {
     const seat = seatPromptOf(request.promptText);
     if (seat === undefined) return undefined;
