@@ -6,7 +6,7 @@
  * file with a built-in policy's name is refused, so a name means one brain.
  *
  * Each file a calibration entry names is loaded and checked when the
- * scenario loads (data-policy/load-policy.ts), and fitted to the sessions
+ * scenario loads (model-server/load-policy.ts), and fitted to the sessions
  * the scenario can have: at load against every backend's tools, at lint
  * against the backend it runs on (harness/session/session-tool-table.ts is
  * the one table of what a session is given).
@@ -16,13 +16,13 @@ import path from 'node:path';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { packageRoot } from '../lib/package-root.js';
 import { err, ok, type Result } from '../lib/result.js';
+import { fitPolicyToSession, type SessionTools } from '../model-server/data-policy/session-fit.js';
+import { isPolicyName } from '../model-server/index.js';
 import {
   type LoadedPolicy,
   loadPolicyFile,
   POLICY_EXTENSIONS,
-} from '../model-server/data-policy/load-policy.js';
-import { fitPolicyToSession, type SessionTools } from '../model-server/data-policy/session-fit.js';
-import { isPolicyName } from '../model-server/index.js';
+} from '../model-server/load-policy.js';
 import type { CalibrationRun } from '../score/load-scenario.js';
 import type { ScenarioShell } from '../score/scenario-schema.js';
 import { sessionStopOf } from '../score/stop-mode.js';

@@ -10,11 +10,11 @@ import { describe, expect, it } from 'vitest';
 import type { ToolExchange } from '../../harness/model-server/conversation.js';
 import type { BrainAnswer } from '../../harness/model-server/data-policy/brain-program.js';
 import { dataPolicyProgram } from '../../harness/model-server/data-policy/interpret.js';
-import { loadPolicyFile } from '../../harness/model-server/data-policy/load-policy.js';
 import type { PolicyFile } from '../../harness/model-server/data-policy/policy-schema.js';
 import { fitPolicyToSession } from '../../harness/model-server/data-policy/session-fit.js';
 import type { SessionView } from '../../harness/model-server/data-policy/session-view.js';
 import { renderTemplate } from '../../harness/model-server/data-policy/templates.js';
+import { loadPolicyFile } from '../../harness/model-server/load-policy.js';
 import type { BrainCall } from '../../harness/model-server/policies/program.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 

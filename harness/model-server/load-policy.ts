@@ -1,7 +1,7 @@
 /**
  * Loading a policy file (`policies/<name>.yaml` or `.json`): parsed, checked
  * against the schema and for what can be known before it runs
- * (check-policy.ts), and, for a replay, its recorded transcript read (any
+ * (data-policy/check-policy.ts), and, for a replay, its recorded transcript read (any
  * format the transcript readers know) with the prompt recorded beside it.
  * Every problem is an InputError naming the file and the field, so a policy
  * that cannot run is refused at load, never mistaken for one that fails.
@@ -9,16 +9,16 @@
  */
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { type InputError, inputError } from '../../lib/input-error.js';
-import { err, ok, type Result } from '../../lib/result.js';
-import { readTextInput } from '../../lib/text-input.js';
-import { parseYamlData } from '../../lib/yaml-data.js';
-import { inputErrorFromZod } from '../../lib/zod-input-error.js';
-import { readTranscriptInputs } from '../../score/transcripts/transcript-input.js';
-import type { Brain } from '../brain.js';
-import { type Recording, recordingOf } from '../replay/recording.js';
-import { checkPolicyFile } from './check-policy.js';
-import { type PolicyFile, policyFileSchema } from './policy-schema.js';
+import { type InputError, inputError } from '../lib/input-error.js';
+import { err, ok, type Result } from '../lib/result.js';
+import { readTextInput } from '../lib/text-input.js';
+import { parseYamlData } from '../lib/yaml-data.js';
+import { inputErrorFromZod } from '../lib/zod-input-error.js';
+import { readTranscriptInputs } from '../score/transcripts/transcript-input.js';
+import type { Brain } from './brain.js';
+import { checkPolicyFile } from './data-policy/check-policy.js';
+import { type PolicyFile, policyFileSchema } from './data-policy/policy-schema.js';
+import { type Recording, recordingOf } from './replay/recording.js';
 
 /** A policy file is a page of steps; anything this large is something else. */
 const MAX_POLICY_BYTES = 1024 * 1024;
