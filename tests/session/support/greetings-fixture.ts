@@ -1,7 +1,7 @@
 /**
  * A small fixture for full sessions: a git repository holding a two-task
  * plan (`docs/plan.md`) and a brief per task in the format the scripted seats
- * read (harness/model-server/policies/seat-programs.ts). Task 1's brief is
+ * read (packs/sdd/brains/seat-programs.ts). Task 1's brief is
  * sound; task 2's file misses one of its review requirements (the planted
  * defect), so a reviewer reports an issue and a fix round follows. Built with
  * an isolated git environment (no host identity, fixed dates).
