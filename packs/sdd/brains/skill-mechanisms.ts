@@ -12,27 +12,35 @@
  * (tests/model-server/skill-reader-chain.test.ts).
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { z } from 'zod';
+import type * as Zod from 'zod';
 import { packageRoot } from '../../../harness/lib/package-root.js';
 
-const phrasesSchema = z
-  .object({ present: z.array(z.string().min(1)).min(1), absent: z.array(z.string()) })
-  .strict();
-
-const markersSchema = z.looseObject({
-  mechanisms: z.looseObject({
-    fixLoop: z.looseObject({
-      values: z.object({ unbounded: phrasesSchema, breaker: phrasesSchema }).strict(),
+/**
+ * The schema of markers.json. zod is loaded when a policy first reads the
+ * markers, not when the pack is installed: every command installs the packs,
+ * and one that fails on its arguments must not pay for zod.
+ */
+function markersSchema() {
+  const { z } = createRequire(import.meta.url)('zod') as typeof Zod;
+  const phrasesSchema = z
+    .object({ present: z.array(z.string().min(1)).min(1), absent: z.array(z.string()) })
+    .strict();
+  return z.looseObject({
+    mechanisms: z.looseObject({
+      fixLoop: z.looseObject({
+        values: z.object({ unbounded: phrasesSchema, breaker: phrasesSchema }).strict(),
+      }),
+      planConflicts: z.looseObject({
+        values: z.object({ ask: phrasesSchema, rule: phrasesSchema }).strict(),
+      }),
     }),
-    planConflicts: z.looseObject({
-      values: z.object({ ask: phrasesSchema, rule: phrasesSchema }).strict(),
-    }),
-  }),
-});
+  });
+}
 
-export type MechanismMarkers = z.infer<typeof markersSchema>['mechanisms'];
-type Phrases = z.infer<typeof phrasesSchema>;
+export type MechanismMarkers = Zod.infer<ReturnType<typeof markersSchema>>['mechanisms'];
+type Phrases = MechanismMarkers['fixLoop']['values']['unbounded'];
 
 export type FixLoop = 'unbounded' | 'breaker' | 'unknown';
 export type PlanConflicts = 'ask' | 'rule' | 'unknown';
@@ -46,7 +54,7 @@ let cached: MechanismMarkers | undefined;
 
 /** The mechanism markers of skills-under-test/markers.json (read once; a bad file is a bug). */
 export function mechanismMarkers(): MechanismMarkers {
-  cached ??= markersSchema.parse(
+  cached ??= markersSchema().parse(
     JSON.parse(
       readFileSync(path.join(packageRoot(), 'skills-under-test', 'markers.json'), 'utf8'),
     ) as unknown,
