@@ -19,8 +19,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadPolicyFile } from '../../harness/model-server/data-policy/load-policy.js';
 import { type ModelServer, startModelServer } from '../../harness/model-server/index.js';
+import { loadPolicyFile } from '../../harness/model-server/load-policy.js';
 import { readCodexRollouts } from '../../harness/score/transcripts/codex-rollout.js';
 import {
   bundledCatalogTemplate,

@@ -10,12 +10,12 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadPolicyFile } from '../../harness/model-server/data-policy/load-policy.js';
 import {
   type FaultRuleInput,
   type ModelServer,
   startModelServer,
 } from '../../harness/model-server/index.js';
+import { loadPolicyFile } from '../../harness/model-server/load-policy.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
 const policy = `steps:
