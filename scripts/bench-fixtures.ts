@@ -9,21 +9,26 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { draftRepository } from '../harness/fixture/blueprint.js';
 import {
   buildFixture,
   copyFixture,
+  defaultRecipeDir,
   listVariants,
   loadRecipe,
   type Recipe,
   takeSnapshot,
   type Variant,
 } from '../harness/fixture/index.js';
-import { planRepository } from '../harness/fixture/repo-plan.js';
 import { repositoryLayout } from '../harness/fixture/repository-files.js';
 import { readSeedGenerator, runSeedGenerator } from '../harness/fixture/seed-generator.js';
 import { parseUtcOffset } from '../harness/fixture/wall-time.js';
 import { writeRepository } from '../harness/fixture/write-repository.js';
 import { packageRoot } from '../harness/lib/package-root.js';
+import { installPacks } from '../harness/pack/install-packs.js';
+import { SHIPPED_PACKS } from '../packs/index.js';
+
+installPacks(SHIPPED_PACKS);
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -77,7 +82,7 @@ async function main(): Promise<void> {
   const runs = parseRuns(process.argv.slice(2));
   const work = mkdtempSync(path.join(os.tmpdir(), 'redgreen-bench-'));
   try {
-    const loaded = loadRecipe(path.join(packageRoot(), 'fixtures', 'widget-v3'));
+    const loaded = loadRecipe(defaultRecipeDir());
     if (!loaded.ok) throw new Error(`recipe: ${loaded.error.problem}`);
     const recipe: Recipe = loaded.value;
     const variants = listVariants(recipe);
@@ -102,14 +107,14 @@ async function main(): Promise<void> {
     };
 
     const buildOnly = async (variant: Variant): Promise<void> => {
-      const plan = planRepository(recipe, variant, {
+      const blueprint = draftRepository(recipe, variant, {
         offset: offset.value,
         realisticGitignore: false,
       });
-      if (!plan.ok) throw new Error(plan.error.problem);
+      if (!blueprint.ok) throw new Error(blueprint.error.problem);
       const dir = freshDir();
       mkdirSync(dir);
-      await writeRepository(dir, repositoryLayout(plan.value));
+      await writeRepository(dir, repositoryLayout(blueprint.value));
     };
     const withGate = async (variant: Variant): Promise<void> => {
       const built = await buildFixture({ recipe, ...variant, dest: freshDir() });

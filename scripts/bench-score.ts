@@ -18,17 +18,21 @@ import type { RepMeta } from '../harness/results/rep-meta.js';
 import { REP_FILES } from '../harness/results/results-layout.js';
 import { scoreRepDirectories } from '../harness/run/score-rep-dir.js';
 import { type ResolvedScenario, resolveScenarioIn } from '../harness/scenario/resolve-scenario.js';
+import { installPacks } from '../harness/pack/install-packs.js';
 import { formatReplyFile } from '../harness/score/reply-file.js';
+import { SHIPPED_PACKS } from '../packs/index.js';
+
+installPacks(SHIPPED_PACKS);
 
 const OWN_PLAN = 'docs/plans/2026-07-06-widget-export.md';
 const PLAN_A = 'docs/plans/2026-07-01-widget-backend.md';
 const PLAN_A_CITED = ['0d2b573', '4b84f94', '2dad909', 'd7b6770', '4affd09'];
 const PLAN_B_CITED = ['5c1e2a7', '9d0b3f4'];
 
-interface Fixture {
+type Fixture = {
   readonly plan: string;
   readonly ledgers: readonly { path: string; plan: string; cited: readonly string[] }[];
-}
+};
 
 const FACTS: Record<'s1' | 's2', Fixture> = {
   s1: {

@@ -14,8 +14,7 @@
 
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { takeSnapshot } from '../fixture/index.js';
-import { fixtureFacts, recipeFixtureFacts } from '../fixture/scenario-facts.js';
+import { fixtureFacts, recipeFixtureFields, takeSnapshot } from '../fixture/index.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { readTextInput } from '../lib/text-input.js';
@@ -118,6 +117,21 @@ function fixturePlans(
   return [...new Set([...(ownPlan === undefined ? [] : [ownPlan]), ...ledgerPlans, ...catalogue])];
 }
 
+/** The plan and the ledgers' plans the SDD pack's fingerprint fields record (plain data). */
+function fingerprintPlans(fields: Readonly<Record<string, unknown>>): {
+  plan: string | undefined;
+  ledgers: { plan: string }[];
+} {
+  const ledgers = Array.isArray(fields.ledgers) ? (fields.ledgers as unknown[]) : [];
+  return {
+    plan: typeof fields.plan === 'string' ? fields.plan : undefined,
+    ledgers: ledgers.flatMap((ledger) => {
+      const plan = (ledger as { plan?: unknown } | null)?.plan;
+      return typeof plan === 'string' ? [{ plan }] : [];
+    }),
+  };
+}
+
 /** Score one session's files against a scenario. */
 export async function checkSession(
   request: CheckRequest,
@@ -155,12 +169,13 @@ export async function checkSession(
   if (!dir.ok) return dir;
   const scenario = await resolveScenarioIn(dir.value);
   if (!scenario.ok) return scenario;
-  const recipeFacts = recipeFixtureFacts(
+  const computed = recipeFixtureFields(
     scenario.value.recipe,
     scenario.value.config.fixture.scenario,
     request.layout,
   );
-  if (!recipeFacts.ok) return recipeFacts;
+  if (!computed.ok) return computed;
+  const recipeFacts = { value: fingerprintPlans(computed.value.fields) };
   if (request.plan !== undefined) {
     const plans = fixturePlans(
       recipeFacts.value.plan,
@@ -183,14 +198,13 @@ export async function checkSession(
   const ownPlan =
     scenario.value.config.plan === undefined ? undefined : (request.plan ?? recipeFacts.value.plan);
   const facts = fixtureFacts({
-    plan: ownPlan,
-    branch: recipeFacts.value.branch,
-    ledgers: recipeFacts.value.ledgers,
-    knownPlans: [
-      ...Object.keys(scenario.value.config.plans),
-      ...(recipeFacts.value.plan === undefined ? [] : [recipeFacts.value.plan]),
-    ],
+    // Every installed pack's facts, until the scenario file names its packs.
+    packs: undefined,
+    fixture: computed.value.fields,
+    branch: computed.value.branch,
     variables: scenario.value.config.fixture.variables,
+    scenario: scenario.value.config,
+    overrides: ownPlan === undefined ? {} : { plan: ownPlan },
   });
 
   let inputs: RepInputs = {};

@@ -4,6 +4,7 @@
  * so no core module imports a pack.
  */
 import { registerScriptedBrains } from '../model-server/policies/registry.js';
+import { registerFixtureExtension } from '../fixture/extensions.js';
 import type { Pack } from './pack.js';
 
 const installed = new Map<string, Pack>();
@@ -16,6 +17,7 @@ export function installPacks(packs: readonly Pack[]): void {
     if (known !== undefined) throw new Error(`two packs are named ${pack.name}`);
     installed.set(pack.name, pack);
     if (pack.brains !== undefined) registerScriptedBrains(pack.brains);
+    registerFixtureExtension(pack.name, pack.fixture ?? {});
   }
 }
 

@@ -7,8 +7,13 @@
  * the recipe alone when the session ran elsewhere.
  */
 import path from 'node:path';
-import { loadRecipe, type Recipe } from '../fixture/index.js';
-import { fixtureFacts, recipeFixtureFacts } from '../fixture/scenario-facts.js';
+import {
+  fixtureFacts,
+  loadRecipe,
+  type Recipe,
+  recipeFixtureFields,
+  resolveRecipeDir,
+} from '../fixture/index.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { packageRoot } from '../lib/package-root.js';
 import { err, ok, type Result } from '../lib/result.js';
@@ -50,9 +55,10 @@ export function scenarioSearchDirs(): string[] {
 }
 
 function recipeDirFor(name: string, scenarioDir: string): string {
-  return name.includes('/')
-    ? path.resolve(scenarioDir, name)
-    : path.join(packageRoot(), 'fixtures', name);
+  if (name.includes('/')) return path.resolve(scenarioDir, name);
+  // A shipped recipe by name (fixtures/, then the packs' folders); an unknown one is read where it would be.
+  const shipped = resolveRecipeDir(name);
+  return shipped.ok ? shipped.value : path.join(packageRoot(), 'fixtures', name);
 }
 
 /** Load the scenario in `dir` and check it against its recipe and prompt template. */
@@ -85,13 +91,14 @@ export async function resolveScenarioIn(
       ),
     );
   }
-  if (config.plan !== undefined && fixtureScenario.plan !== config.plan) {
+  const recipePlan = typeof fixtureScenario.plan === 'string' ? fixtureScenario.plan : undefined;
+  if (config.plan !== undefined && recipePlan !== config.plan) {
     return err(
       inputError(
         `${file}: plan`,
-        fixtureScenario.plan === undefined
+        recipePlan === undefined
           ? `"${config.plan}" names a plan, and the fixture's scenario has none`
-          : `"${config.plan}" is not the plan the fixture's controller executes ("${fixtureScenario.plan}")`,
+          : `"${config.plan}" is not the plan the fixture's controller executes ("${recipePlan}")`,
         'name the same plan as the recipe, or the prompt and the scoring would disagree',
       ),
     );
@@ -151,15 +158,8 @@ export function fixtureRecord(config: ScenarioShell): {
     : { recipe, scenario, variables };
 }
 
-/** What a rep's fixture is, for its facts: a built fixture's fingerprint fields. */
-export interface BuiltFixture {
-  readonly plan?: string | undefined;
-  readonly ledgers: readonly {
-    readonly path: string;
-    readonly plan: string;
-    readonly cited: readonly string[];
-  }[];
-}
+/** What a rep's fixture is, for its facts: a built fixture's fingerprint (the packs read their fields). */
+export type BuiltFixture = Readonly<Record<string, unknown>>;
 
 /**
  * The placeholder facts of one rep: from the built fixture when there is one,
@@ -174,17 +174,18 @@ export function scenarioFacts(
   if (built !== undefined) {
     fixture = built;
   } else {
-    const computed = recipeFixtureFacts(scenario.recipe, scenario.config.fixture.scenario, layout);
+    const computed = recipeFixtureFields(scenario.recipe, scenario.config.fixture.scenario, layout);
     if (!computed.ok) return computed;
-    fixture = computed.value;
+    fixture = computed.value.fields;
   }
   return ok(
     fixtureFacts({
-      plan: scenario.config.plan === undefined ? undefined : fixture.plan,
+      // Every installed pack's facts, until the scenario file names its packs.
+      packs: undefined,
+      fixture,
       branch: scenario.recipe.spec.repository.branch,
-      ledgers: fixture.ledgers,
-      knownPlans: Object.keys(scenario.config.plans),
       variables: scenario.config.fixture.variables,
+      scenario: scenario.config,
     }),
   );
 }

@@ -10,7 +10,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fixtureFactShapes } from '../fixture/scenario-facts.js';
+import { fixtureFactShapes } from '../fixture/fixture-facts.js';
 import { validateJudgeSpec } from '../judge/judge-spec.js';
 import { didYouMean } from '../lib/did-you-mean.js';
 import { type InputError, inputError } from '../lib/input-error.js';
@@ -222,7 +222,12 @@ export function loadScenarioDir(
         : section.extract.kind) as ExtractorKind,
     ]),
   );
-  const facts = fixtureFactShapes(Object.keys(config.fixture.variables), config.plan !== undefined);
+  const facts = fixtureFactShapes({
+    // Every installed pack's facts, until the scenario file names its packs.
+    packs: undefined,
+    variables: Object.keys(config.fixture.variables),
+    scenario: config,
+  });
   const compiledSections = compileSections(file, config, { sections, facts });
   if (!compiledSections.ok) return compiledSections;
   const context: CompileContext = {

@@ -5,9 +5,11 @@
  */
 import { definePack } from '../../harness/pack/pack.js';
 import { sddBrains } from './brains/index.js';
+import { sddFixture } from './fixture/index.js';
 
 export const sddPack = definePack({
   name: 'sdd',
   summary: 'subagent-driven development: plans, tasks, workspace ledgers, dispatches',
   brains: sddBrains,
+  fixture: sddFixture,
 });

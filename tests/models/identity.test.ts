@@ -62,7 +62,7 @@ const common = {
       {
         head: 'c'.repeat(40),
         untracked: [{ path: 'x', sha256: 'd'.repeat(64) }],
-      } as FixtureFingerprint,
+      } as unknown as FixtureFingerprint,
     ],
   ]),
 };

@@ -6,7 +6,7 @@
  * checks (what a real controller might write, right and wrong) use it.
  */
 import path from 'node:path';
-import { fixtureFacts } from '../../harness/fixture/scenario-facts.js';
+import { fixtureFacts } from '../../harness/fixture/fixture-facts.js';
 import { type CompiledScenario, loadScenarioDir } from '../../harness/score/load-scenario.js';
 import { type RepScore, scoreRep } from '../../harness/score/score-rep.js';
 import type { ToolCall } from '../../harness/score/tool-call.js';
@@ -62,11 +62,11 @@ export function scoreProbe(id: string, session: ProbeSession): RepScore {
   return scoreRep({
     scenario,
     facts: fixtureFacts({
-      plan,
+      packs: ['sdd'],
+      fixture: { plan, ledgers: [{ plan, path: ledger, cited: [] }] },
       branch: 'main',
-      ledgers: [{ plan, path: ledger, cited: [] }],
-      knownPlans: Object.keys(scenario.config.plans),
       variables: {},
+      scenario: { ...scenario.config, plan },
     }),
     inputs: {
       reply: session.reply ?? '',

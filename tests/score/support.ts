@@ -7,7 +7,7 @@
  * parser returned, so the reply goldens keep their assertions.
  */
 import path from 'node:path';
-import { fixtureFacts } from '../../harness/fixture/scenario-facts.js';
+import { fixtureFacts } from '../../harness/fixture/fixture-facts.js';
 import type { Snapshot } from '../../harness/fixture/snapshot-schema.js';
 import type { ExtractedValue, Reading } from '../../harness/score/evidence.js';
 import type { PlanCatalogue } from '../../harness/score/extractors/plan-context.js';
@@ -41,11 +41,11 @@ export function scenario(id: 's1' | 's2'): CompiledScenario {
 /** The facts of a fixture for a scenario, as a run computes them. */
 export function factsOf(id: 's1' | 's2', fixture: FixtureLedgers, plan = fixture.ownPlan): Facts {
   return fixtureFacts({
-    plan,
+    packs: ['sdd'],
+    fixture: { plan, ledgers: fixture.ledgers },
     branch: 'main',
-    ledgers: fixture.ledgers,
-    knownPlans: Object.keys(scenario(id).config.plans),
     variables: {},
+    scenario: scenario(id).config,
   });
 }
 

@@ -3,7 +3,7 @@
  * file would hold it (so a malformed one fails like it would at load), then
  * evaluate it against hand-built evidence.
  */
-import { fixtureFactShapes } from '../../harness/fixture/scenario-facts.js';
+import { fixtureFactShapes } from '../../harness/fixture/fixture-facts.js';
 import type { Snapshot } from '../../harness/fixture/snapshot-schema.js';
 import { sha256Hex } from '../../harness/lib/hash.js';
 import { compileCheck } from '../../harness/score/check-schema.js';
@@ -34,7 +34,14 @@ export function check(
   const compiled = compileCheck(
     { id: 'c', ...raw },
     'check',
-    { sections, facts: fixtureFactShapes([]) },
+    {
+      sections,
+      facts: fixtureFactShapes({
+        packs: ['sdd'],
+        variables: [],
+        scenario: { plan: FACTS.ownPlan },
+      }),
+    },
     undefined,
   );
   if (!compiled.ok) throw new Error(`${compiled.problem.field}: ${compiled.problem.problem}`);
@@ -49,7 +56,14 @@ export function refusal(
   const compiled = compileCheck(
     { id: 'c', ...raw },
     'check',
-    { sections, facts: fixtureFactShapes([]) },
+    {
+      sections,
+      facts: fixtureFactShapes({
+        packs: ['sdd'],
+        variables: [],
+        scenario: { plan: FACTS.ownPlan },
+      }),
+    },
     undefined,
   );
   return compiled.ok ? undefined : `${compiled.problem.field}: ${compiled.problem.problem}`;
