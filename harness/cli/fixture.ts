@@ -9,7 +9,7 @@ Forms:
   redgreen fixture <scenario> <layout> <dest>   build one variant at <dest>
   redgreen fixture --all <dir>                  build every variant in <dir>
 
-Shipped recipes (fixtures/<name>, chosen with --recipe <name>):
+Shipped recipes (fixtures/<name>, packs/<pack>/fixtures/<name>; --recipe <name>):
   widget-v3   the default: scenarios s1 (a stale ledger from another plan) and
               s2 (a legitimate same-plan resume), each with layouts flat (the
               released ledger path) and scoped (plan-scoped workspaces). With
@@ -18,10 +18,10 @@ Shipped recipes (fixtures/<name>, chosen with --recipe <name>):
   buildclock  a small Node project mid-plan, layout scoped: breaker-at-cap,
               round4-escalates-model, final-review-carries-parked,
               broken-plan-ruling, breaker-rules-and-continues
-              (see fixtures/buildclock/README.md).
+              (see packs/sdd/fixtures/buildclock/README.md).
   relnotes    a small Node project at the start of three two-task plans, for
               full sessions, layout scoped: resume-fix, planted-defect,
-              extra-features (see fixtures/relnotes/README.md).
+              extra-features (see packs/sdd/fixtures/relnotes/README.md).
   textkit     a small Node text-helpers project with no plan, scenario start
               (the skill-triggering scenarios), layouts default and claude-md
               (an untracked CLAUDE.md that says to write no tests; see
@@ -75,7 +75,7 @@ export function registerFixtureCommand(program: Command): void {
     )
     .option(
       '--recipe <name|dir>',
-      'a recipe shipped in fixtures/ by name (widget-v3, buildclock, relnotes, textkit), or a recipe directory (a path with a /); default widget-v3',
+      'a recipe shipped in fixtures/ or a pack by name (widget-v3, buildclock, relnotes, textkit), or a recipe directory (a path with a /); default widget-v3',
     )
     .addHelpText('after', helpAfter)
     .action(

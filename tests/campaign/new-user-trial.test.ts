@@ -179,7 +179,8 @@ describe('help at 80 columns', () => {
 
   it('fixture --help names every recipe redgreen ships (relnotes was missing)', async () => {
     const help = await runCli(['fixture', '--help']);
-    const recipes = readdirSync(path.join(repoRoot, 'fixtures'), { withFileTypes: true })
+    const recipes = ['fixtures', 'packs/sdd/fixtures']
+      .flatMap((dir) => readdirSync(path.join(repoRoot, dir), { withFileTypes: true }))
       .filter((entry) => entry.isDirectory())
       .map((entry) => entry.name);
     expect(recipes).toContain('relnotes');

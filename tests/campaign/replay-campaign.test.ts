@@ -66,7 +66,7 @@ function repsOf(out: string): Map<string, Rep> {
  */
 function plantedCampaign(recorded: string): string {
   const root = makeTempDir();
-  cpSync(path.join(repoRoot, 'fixtures/widget-v3'), path.join(root, 'widget-v3'), {
+  cpSync(path.join(repoRoot, 'packs/sdd/fixtures/widget-v3'), path.join(root, 'widget-v3'), {
     recursive: true,
   });
   const plan = path.join(root, 'widget-v3/files/docs/plans/2026-07-06-widget-export.md');

@@ -208,7 +208,14 @@ async function build(variant: string): Promise<{ repo: string; git: (...args: st
   const repo = path.join(root, variant);
   const home = path.join(root, 'home');
   mkdirSync(home);
-  const built = await runCli(['fixture', '--recipe', 'fixtures/relnotes', variant, 'scoped', repo]);
+  const built = await runCli([
+    'fixture',
+    '--recipe',
+    'packs/sdd/fixtures/relnotes',
+    variant,
+    'scoped',
+    repo,
+  ]);
   expect(built.exitCode, built.stderr).toBe(0);
   const env = {
     ...isolatedGitEnv(home),

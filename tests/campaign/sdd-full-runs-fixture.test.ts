@@ -70,7 +70,7 @@ async function build(variant: string): Promise<{ repo: string; home: string }> {
   const result = await runCli([
     'fixture',
     '--recipe',
-    'fixtures/relnotes',
+    'packs/sdd/fixtures/relnotes',
     variant,
     'scoped',
     repo,
@@ -83,7 +83,13 @@ describe('the relnotes fixture recipe', () => {
   it('builds its three variants through the sanity gate, each with its plan and briefs', async () => {
     const root = makeTempDir('redgreen-relnotes-');
     const built = path.join(root, 'built');
-    const all = await runCli(['fixture', '--recipe', 'fixtures/relnotes', '--all', built]);
+    const all = await runCli([
+      'fixture',
+      '--recipe',
+      'packs/sdd/fixtures/relnotes',
+      '--all',
+      built,
+    ]);
     expect(all.exitCode, all.stderr).toBe(0);
     for (const [variant, plan] of [
       ['resume-fix', 'docs/plans/2026-10-14-render-notes.md'],

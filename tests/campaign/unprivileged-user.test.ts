@@ -35,6 +35,7 @@ const RUN_NEEDS = [
   'scenarios',
   'skills-under-test',
   'fixtures',
+  'packs',
 ];
 
 /**

@@ -1,7 +1,7 @@
 /**
  * What `skill-reader` does at the moments of the fix-loop chain, following
  * what the text it read says (its mechanisms, skill-mechanisms.ts). Each
- * case is one moment of `fixtures/buildclock/README.md` ("Correct first
+ * case is one moment of `packs/sdd/fixtures/buildclock/README.md` ("Correct first
  * moves, per text"):
  *
  * - a fresh start: the texts that check the plan for conflicts before Task 1

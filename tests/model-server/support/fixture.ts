@@ -3,7 +3,7 @@
  * public API (harness/fixture), identical to the campaign's.
  */
 import path from 'node:path';
-import { buildFixture, loadRecipe } from '../../../harness/fixture/index.js';
+import { buildFixture, loadRecipe, resolveRecipeDir } from '../../../harness/fixture/index.js';
 import { repoRoot } from '../../helpers/cli.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';
 
@@ -18,13 +18,15 @@ export async function widgetFixture(scenario: Scenario, layout: Layout): Promise
   return dest;
 }
 
-/** A fixture of one of the shipped recipes (fixtures/<recipe>), built the same way. */
+/** A fixture of one of the shipped recipes (by name), built the same way. */
 export async function recipeFixture(
   recipe: string,
   scenario: string,
   layout: string,
 ): Promise<string> {
-  const loaded = loadRecipe(path.join(repoRoot, 'fixtures', recipe));
+  const dir = resolveRecipeDir(recipe);
+  if (!dir.ok) throw new Error(`recipe ${recipe}: ${dir.error.problem}`);
+  const loaded = loadRecipe(dir.value);
   if (!loaded.ok) throw new Error(`recipe ${recipe}: ${loaded.error.problem}`);
   const dest = path.join(makeTempDir('redgreen-ms-fixture-'), `${recipe}-${scenario}-${layout}`);
   const built = await buildFixture({ recipe: loaded.value, scenario, layout, dest });
