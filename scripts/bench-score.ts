@@ -14,11 +14,11 @@ import { performance } from 'node:perf_hooks';
 import type { Snapshot } from '../harness/fixture/snapshot-schema.js';
 import { sha256Hex } from '../harness/lib/hash.js';
 import { packageRoot } from '../harness/lib/package-root.js';
+import { installPacks } from '../harness/pack/install-packs.js';
 import type { RepMeta } from '../harness/results/rep-meta.js';
 import { REP_FILES } from '../harness/results/results-layout.js';
 import { scoreRepDirectories } from '../harness/run/score-rep-dir.js';
 import { type ResolvedScenario, resolveScenarioIn } from '../harness/scenario/resolve-scenario.js';
-import { installPacks } from '../harness/pack/install-packs.js';
 import { formatReplyFile } from '../harness/score/reply-file.js';
 import { SHIPPED_PACKS } from '../packs/index.js';
 

@@ -86,10 +86,7 @@ const LAYERS: Layers = {
       '24-brains: the scripted judges share the quote rule',
     ),
   ],
-  allowedFileCycles: [
-    { room: 'score', why: '24-score: check-schema and the verb index' },
-    { room: 'fixture', why: '24-fixture: sanity-gate and its claim and fix-loop checks' },
-  ],
+  allowedFileCycles: [{ room: 'score', why: '24-score: check-schema and the verb index' }],
 };
 
 function allowance(edge: string, why: string): Layers['allowedUpward'][number] {
