@@ -3,8 +3,9 @@
  * before any command runs; each room's extension point is filled from here,
  * so no core module imports a pack.
  */
-import { registerScriptedBrains } from '../model-server/policies/registry.js';
+
 import { registerFixtureExtension } from '../fixture/extensions.js';
+import { registerScriptedBrains } from '../model-server/policies/registry.js';
 import type { Pack } from './pack.js';
 
 const installed = new Map<string, Pack>();

@@ -1,5 +1,5 @@
-import type { ScriptedBrains } from '../model-server/policies/policy.js';
 import type { FixtureExtension } from '../fixture/extensions.js';
+import type { ScriptedBrains } from '../model-server/policies/policy.js';
 
 /**
  * A pack: what one skill's scenarios need and the core does not know. The
@@ -21,6 +21,7 @@ export interface Pack {
    * the seats that answer the subagents they dispatch.
    */
   readonly brains?: ScriptedBrains;
+  /**
    * The fixture room's extension (harness/fixture/extensions.ts): a folder of
    * recipes, the recipe fields and layout files a recipe naming the pack may
    * use, sanity checks, fingerprint fields and placeholder facts.
