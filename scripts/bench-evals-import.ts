@@ -116,7 +116,7 @@ async function main(): Promise<void> {
     }
     if ('cases' in imported.value) {
       cases += imported.value.cases.length;
-      expectations += imported.value.cases.reduce((sum, item) => sum + item.plans.length, 0);
+      expectations += imported.value.cases.reduce((sum, item) => sum + item.compiled.length, 0);
     }
   }
   const ms = performance.now() - started;

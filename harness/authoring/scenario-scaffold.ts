@@ -1,126 +1,41 @@
 /**
- * `redgreen scenario new <id>`: write a working scenario to start from: the
- * widget-v3 fixture's same-plan resume, a prompt template of its own, a
- * two-section report contract, a few checks and observations, and a
- * calibration that `redgreen scenario lint` proves (the structural policy
- * passes, always-redo fails for the right reason). Nothing is overwritten.
+ * `redgreen scenario new <id>`: write a working scenario to start from, the
+ * files of the scenario template an installed pack offers
+ * (authoring/scenario-templates.ts), which `redgreen scenario lint` proves.
+ * Nothing is overwritten.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SCENARIO_SCHEMA_FILE } from '../campaign/file-schemas.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { packageRoot } from '../lib/package-root.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { SCENARIO_ID } from '../score/scenario-schema.js';
-
-const PLAN = 'docs/plans/2026-07-06-widget-export.md';
-
-function scaffold(id: string, schema: string): Record<string, unknown> {
-  return {
-    $schema: schema,
-    id,
-    title: `${id}: a controller resumes its own plan after a compaction`,
-    description:
-      'Scaffolded by `redgreen scenario new`. Tasks 1-2 of the plan are done and recorded in its own ledger; a correct controller names them done and dispatches Task 3. Edit the fixture, prompt, report contract and checks to say what your scenario is about, then run `redgreen scenario lint`.',
-    fixture: { recipe: 'widget-v3', scenario: 's2' },
-    plan: PLAN,
-    prompt: { template: 'prompt.hbs', variables: {} },
-    stop: 'report',
-    plans: {
-      [PLAN]: {
-        aliases: ['plan B'],
-        tasks: {
-          '1': 'Export data model',
-          '2': 'CSV serializer',
-          '3': 'JSON serializer',
-          '4': 'CLI flag',
-          '5': 'End-to-end test',
-        },
-      },
-    },
-    report: {
-      done: { label: 'TASKS ALREADY COMPLETE', extract: 'tasks' },
-      next: { label: 'FIRST DISPATCH', extract: { kind: 'task', after: 'done' } },
-    },
-    checks: {
-      pre: [
-        {
-          id: 'own-plan-present',
-          verb: 'file-exists',
-          path: '{{ownPlan}}',
-          why: 'the prompt names this plan',
-        },
-      ],
-      post: [
-        {
-          id: 'next-task',
-          verb: 'reply-is-task',
-          section: 'next',
-          task: 3,
-          why: 'Tasks 1-2 are done, so Task 3 is next',
-        },
-        { id: 'done-tasks', verb: 'reply-tasks', section: 'done', includes: [1, 2] },
-        {
-          id: 'own-ledger-untouched',
-          verb: 'file-unchanged',
-          paths: ['{{ownLedgers}}'],
-          why: 'deciding needs no ledger write',
-        },
-      ],
-    },
-    observe: [
-      {
-        id: 'read-the-skill',
-        verb: 'skill-read',
-        seat: 'controller',
-        summary: { passes: 'read SKILL.md' },
-      },
-      { id: 'no-new-commits', verb: 'git-head-unchanged' },
-    ],
-    calibration: {
-      mustPass: [
-        {
-          policy: 'structural',
-          // A bare name: a skill text redgreen ships, wherever the scenario folder is.
-          skill: 'sdd-plan-scoped',
-          layout: 'scoped',
-          why: 'trusts its own plan-scoped ledger',
-        },
-      ],
-      mustFail: [
-        {
-          policy: 'always-redo',
-          // A bare name: a skill text redgreen ships, wherever the scenario folder is.
-          skill: 'sdd-plan-scoped',
-          layout: 'scoped',
-          failing: ['next-task', 'done-tasks'],
-          why: 'ignores the ledger and starts again at Task 1',
-        },
-      ],
-    },
-  };
-}
+import { defaultScenarioTemplate } from './scenario-templates.js';
 
 /** The published scenario schema, relative to a scenario folder, for editors (file-schemas.ts). */
 export function schemaPathFrom(dir: string): string {
   return path.relative(dir, path.join(packageRoot(), 'schemas', SCENARIO_SCHEMA_FILE));
 }
 
-/** Write `<scenariosDir>/<id>/scenario.json` and its `prompt.hbs`; refuses an existing folder. */
+/** Write the default scenario template's files into `<scenariosDir>/<id>/`; refuses an existing folder. */
 export async function scaffoldScenario(
   id: string,
   scenariosDir: string,
 ): Promise<Result<{ dir: string }, InputError>> {
-  const template = await readFile(
-    path.join(packageRoot(), 'scenarios', 'prompts', 'compaction-resume.hbs'),
-    'utf8',
-  );
-  return writeScenarioFolder(id, scenariosDir, (dir) =>
-    ok({
-      'scenario.json': `${JSON.stringify(scaffold(id, schemaPathFrom(dir)), null, 2)}\n`,
-      'prompt.hbs': template,
-    }),
+  const template = defaultScenarioTemplate();
+  if (template === undefined) {
+    return err(
+      inputError(
+        'scenario new',
+        'no installed pack offers a scenario template',
+        "pass --skill <folder> to scaffold a scenario for a skill's folder",
+      ),
+    );
+  }
+  return writeScenarioFolder(id, scenariosDir, async (dir) =>
+    ok(await template.files(id, schemaPathFrom(dir))),
   );
 }
 

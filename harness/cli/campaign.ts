@@ -5,13 +5,13 @@ import { ExitCode, failWithInputError } from './exit.js';
 export function registerCampaignCommand(program: Command): void {
   const campaign = program
     .command('campaign')
-    .description('check campaign files: lint validates one and dry-runs its plan');
+    .description('check campaign files: lint validates one and dry-runs its schedule');
 
   campaign
     .command('lint')
     .description(
       'validate a campaign file as a run would load it (the file against its schema, schemas/campaign.schema.json; ' +
-        'every scenario, check, prompt, fixture, skill source and model it names), then dry-run its plan: the cells, ' +
+        'every scenario, check, prompt, fixture, skill source and model it names), then dry-run its schedule: the cells, ' +
         'sessions, estimated cost and wall time, and whether its gates can decide at its reps. Builds and runs nothing. ' +
         'Exits 0 when sound, 1 when a gate cannot be decided at its reps or it declares none, 2 on bad input.',
     )

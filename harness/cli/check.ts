@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { addCheckFlags, requestFromCheckFlags } from './check-flags.js';
 import { ExitCode, failWithInputError } from './exit.js';
 import { collect } from './parse-flags.js';
 
@@ -7,14 +8,15 @@ interface CheckFlags {
   readonly reply?: string;
   readonly repo?: string;
   readonly layout?: string;
-  readonly plan?: string;
   readonly skillDir?: string;
   readonly json?: boolean;
+  /** The values of the flags packs add (check-flags.ts), by option name. */
+  readonly [packFlag: string]: unknown;
 }
 
 /** `redgreen check <scenario>`: score one session that ran elsewhere. */
 export function registerCheckCommand(program: Command): void {
-  program
+  const command = program
     .command('check')
     .description(
       "score one session that ran elsewhere with a scenario's checks: its transcript (in any format `redgreen transcript` " +
@@ -41,26 +43,30 @@ export function registerCheckCommand(program: Command): void {
       "the fixture layout the session ran on: with --repo, the fixture is built afresh as the before-snapshot (default: no before-snapshot; every layout's facts merged)",
     )
     .option(
-      '--plan <path>',
-      "the controller's own plan, when it is not the scenario's (one of the fixture's plans)",
-    )
-    .option(
       '--skill-dir <dir>',
       "the skill directory the session was given, as its tool calls name it, so skill-read counts only that skill (default: read from the session's prompt in the transcript; unknown: skill-read is undecided)",
     )
-    .option('--json', 'print the report as one JSON object')
-    .action(async (scenario: string, flags: CheckFlags) => {
-      const { checkSession, formatCheckReport } = await import('../check/check-session.js');
-      const report = await checkSession({ scenario, ...flags });
-      if (!report.ok) {
-        process.exitCode = failWithInputError(report.error);
-        return;
-      }
-      process.stdout.write(
-        flags.json === true
-          ? `${JSON.stringify(report.value, null, 2)}\n`
-          : formatCheckReport(report.value),
-      );
-      process.exitCode = ExitCode.ok;
+    .option('--json', 'print the report as one JSON object');
+  addCheckFlags(command).action(async (scenario: string, flags: CheckFlags) => {
+    const { checkSession, formatCheckReport } = await import('../check/check-session.js');
+    const report = await checkSession({
+      scenario,
+      transcript: flags.transcript,
+      reply: flags.reply,
+      repo: flags.repo,
+      layout: flags.layout,
+      skillDir: flags.skillDir,
+      ...requestFromCheckFlags(flags),
     });
+    if (!report.ok) {
+      process.exitCode = failWithInputError(report.error);
+      return;
+    }
+    process.stdout.write(
+      flags.json === true
+        ? `${JSON.stringify(report.value, null, 2)}\n`
+        : formatCheckReport(report.value),
+    );
+    process.exitCode = ExitCode.ok;
+  });
 }

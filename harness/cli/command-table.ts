@@ -90,7 +90,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   lazy(
     'campaign',
     '[options] [command]',
-    'check campaign files: lint validates one and dry-runs its plan',
+    'check campaign files: lint validates one and dry-runs its schedule',
     async () => (await import('./campaign.js')).registerCampaignCommand,
   ),
   lazy(

@@ -72,7 +72,7 @@ async function exportTo(resultsDir: string, out: string | undefined): Promise<nu
   );
   if (index.missing.length > 0) {
     process.stdout.write(
-      `not exported: ${index.missing.length} planned rep(s) the results directory has not recorded: ${index.missing.join(', ')}\n`,
+      `not exported: ${index.missing.length} scheduled rep(s) the results directory has not recorded: ${index.missing.join(', ')}\n`,
     );
   }
   return ExitCode.ok;

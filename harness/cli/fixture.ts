@@ -2,30 +2,30 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { BuildFailure, SanityGateFailure } from '../fixture/index.js';
 import { inputError } from '../lib/input-error.js';
+import { formatHelpEntries, type HelpEntry, packRecipeHelp } from './cli-extensions.js';
 import { ExitCode, failWithInputError } from './exit.js';
 
-const helpAfter = `
+/** The recipes of the core's own scenarios; a pack's are listed before them (cli/cli-extensions.ts). */
+const CORE_RECIPES: readonly HelpEntry[] = [
+  {
+    name: 'textkit',
+    lines: [
+      'a small Node text-helpers project, scenario start (the',
+      'skill-triggering scenarios), layouts default and claude-md (an',
+      'untracked CLAUDE.md that says to write no tests; see',
+      'fixtures/README.md).',
+    ],
+  },
+];
+
+function helpAfter(): string {
+  return `
 Forms:
   redgreen fixture <scenario> <layout> <dest>   build one variant at <dest>
   redgreen fixture --all <dir>                  build every variant in <dir>
 
 Shipped recipes (fixtures/<name>, packs/<pack>/fixtures/<name>; --recipe <name>):
-  widget-v3   the default: scenarios s1 (a stale ledger from another plan) and
-              s2 (a legitimate same-plan resume), each with layouts flat (the
-              released ledger path) and scoped (plan-scoped workspaces). With
-              the default --tz the repositories are commit-for-commit those of
-              the seed generator run under TZ=UTC.
-  buildclock  a small Node project mid-plan, layout scoped: breaker-at-cap,
-              round4-escalates-model, final-review-carries-parked,
-              broken-plan-ruling, breaker-rules-and-continues
-              (see packs/sdd/fixtures/buildclock/README.md).
-  relnotes    a small Node project at the start of three two-task plans, for
-              full sessions, layout scoped: resume-fix, planted-defect,
-              extra-features (see packs/sdd/fixtures/relnotes/README.md).
-  textkit     a small Node text-helpers project with no plan, scenario start
-              (the skill-triggering scenarios), layouts default and claude-md
-              (an untracked CLAUDE.md that says to write no tests; see
-              fixtures/README.md).
+${formatHelpEntries([...packRecipeHelp(), ...CORE_RECIPES], () => 12).join('\n')}
 A sanity gate runs before anything is placed at <dest>; for a recipe that
 claims its tests pass, it runs the recipe's own \`node --test\` in the built
 repository.
@@ -42,13 +42,14 @@ Examples:
   redgreen fixture --recipe textkit start claude-md /tmp/textkit
   redgreen fixture --recipe ./my-recipe --all /tmp/mine
 `;
+}
 
 /** `redgreen fixture`: build fixture repositories from a recipe. */
 export function registerFixtureCommand(program: Command): void {
   program
     .command('fixture')
     .description(
-      'build a fixture repository (history, ledgers, workspace layout) from a recipe, check it with the sanity gate, and print its fingerprint',
+      'build a fixture repository (history, files, workspace layout) from a recipe, check it with the sanity gate, and print its fingerprint',
     )
     .argument(
       '[scenario]',
@@ -77,7 +78,7 @@ export function registerFixtureCommand(program: Command): void {
       '--recipe <name|dir>',
       'a recipe shipped in fixtures/ or a pack by name (widget-v3, buildclock, relnotes, textkit), or a recipe directory (a path with a /); default widget-v3',
     )
-    .addHelpText('after', helpAfter)
+    .addHelpText('after', helpAfter())
     .action(
       async (
         scenario: string | undefined,

@@ -37,7 +37,7 @@ export function registerJudgeCommand(program: Command): void {
       [
         '',
         'Examples:',
-        '  redgreen judge results/plan-scoped-workspace-20261130-044200Z',
+        '  redgreen judge results/sdd-panel-20261130-044200Z',
         '  redgreen judge results/<run> --model scripted:judge-contrarian --refresh',
         '',
         'Exit status: 0 when every rep of a judged scenario has a judgement, 1 when --max-cost stopped it',

@@ -7,7 +7,7 @@ export function registerListCommand(program: Command): void {
   program
     .command('list')
     .description(
-      'list the runs under a results root, newest first (by when each run started: its campaign.json), with campaign, arms, model, reps recorded of planned, and the gate outcome `redgreen gate` would give. ' +
+      'list the runs under a results root, newest first (by when each run started: its campaign.json), with campaign, arms, model, reps recorded of scheduled, and the gate outcome `redgreen gate` would give. ' +
         'A damaged directory is listed as DAMAGED with what is wrong, never skipped. Exits 0, or 2 when the root cannot be read. Needs no model.',
     )
     .argument(

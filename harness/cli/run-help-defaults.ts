@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type CampaignConfig, campaignSchema } from '../campaign/config-schema.js';
+import { defaultCampaignFile } from '../campaign/load-campaign.js';
 import { packageRoot } from '../lib/package-root.js';
 
 /**
@@ -9,14 +10,15 @@ import { packageRoot } from '../lib/package-root.js';
  * campaign file sets it to. Only for help text: when the file cannot be read
  * or validated, the help says "the campaign's" without a figure.
  */
-export function defaultCampaignPath(): string {
-  return path.join(packageRoot(), 'scenarios', 'plan-scoped-workspace.campaign.json');
+/** The default campaign file, relative to redgreen's own folder, as the help names it. */
+export function defaultCampaignName(): string {
+  return path.relative(packageRoot(), defaultCampaignFile());
 }
 
 function readDefaultCampaign(): CampaignConfig | undefined {
   try {
     const parsed = campaignSchema.safeParse(
-      JSON.parse(readFileSync(defaultCampaignPath(), 'utf8')),
+      JSON.parse(readFileSync(defaultCampaignFile(), 'utf8')),
     );
     return parsed.success ? parsed.data : undefined;
   } catch {

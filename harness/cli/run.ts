@@ -5,7 +5,7 @@ import { policyNames } from '../model-server/index.js';
 import type { RunRequest } from '../run/run-request.js';
 import { ExitCode, failWithInputError } from './exit.js';
 import { collect, fraction, nonNegativeInt, positiveInt, positiveNumber } from './parse-flags.js';
-import { runHelpDefaults } from './run-help-defaults.js';
+import { defaultCampaignName, runHelpDefaults } from './run-help-defaults.js';
 
 interface RunFlags {
   reps?: number;
@@ -52,10 +52,7 @@ export function registerRunCommand(program: Command): void {
       'run a campaign: N fresh sessions per arm and scenario, each recorded under results/, scored, and summarised. ' +
         "With no ANTHROPIC_API_KEY it runs offline against the scripted model server (the campaign's offlineModel, scripted:skill-reader in the default campaign).",
     )
-    .argument(
-      '[campaign]',
-      'campaign file (default: scenarios/plan-scoped-workspace.campaign.json)',
-    )
+    .argument('[campaign]', `campaign file (default: ${defaultCampaignName()})`)
     .option(
       '--reps <n>',
       `sessions per cell (arm x scenario) ${defaults.reps}`,
@@ -92,11 +89,11 @@ export function registerRunCommand(program: Command): void {
     )
     .option(
       '--resume <dir>',
-      'continue a results directory: run only its missing reps and those whose files are damaged, with its recorded settings (--concurrency, --max-cost and --retry-indeterminate too, unless given again; same campaign identity; a larger --reps extends its plan)',
+      'continue a results directory: run only its missing reps and those whose files are damaged, with its recorded settings (--concurrency, --max-cost and --retry-indeterminate too, unless given again; same campaign identity; a larger --reps extends its schedule)',
     )
     .option(
       '--shard <k/n>',
-      'run only the k-th of n deterministic slices of the plan (merge with redgreen merge)',
+      'run only the k-th of n deterministic slices of the schedule (merge with redgreen merge)',
     )
     .option(
       '--only <cells>',
@@ -213,13 +210,13 @@ export function registerRunCommand(program: Command): void {
         '  redgreen run skill-triggering --arm red=git:../superpowers@v6.1.1 \\',
         '               --arm green=git:../superpowers@main \\',
         '               --arm green:test-driven-development=<dir>',
-        '  redgreen run --resume results/plan-scoped-workspace-20261130-101500Z',
+        '  redgreen run --resume results/sdd-panel-20261130-101500Z',
         "  redgreen run --evals skills/humanize  # a skill's own evals: HEAD vs work tree",
         '  redgreen run --evals skills/humanize --eval-arms without,old,new --reach named',
         '  redgreen run --triggers skills/humanize/evals/trigger-evals.json \\',
         '               --skill skills/humanize --split 0.6',
         '',
-        'Exit status: 0 when every planned rep is recorded, 1 when the run stopped',
+        'Exit status: 0 when every scheduled rep is recorded, 1 when the run stopped',
         'early or reps are missing, 2 for bad input (nothing is built or run). Use',
         '`redgreen gate <dir>`, or --gate, to gate on the results.',
       ].join('\n'),
@@ -375,7 +372,7 @@ async function runNow(
       const { judgeFlags, resumeCommand } = await import('./resume-hint.js');
       const { plural } = await import('../lib/plural.js');
       process.stderr.write(
-        `redgreen: ${plural(summary.value.missing, 'planned rep')} not recorded; to finish the run: ${resumeCommand(summary.value.outDir, cwd, undefined, judgeFlags(flags))}\n`,
+        `redgreen: ${plural(summary.value.missing, 'scheduled rep')} not recorded; to finish the run: ${resumeCommand(summary.value.outDir, cwd, undefined, judgeFlags(flags))}\n`,
       );
       return gateCode ?? ExitCode.failed;
     }
@@ -411,15 +408,15 @@ async function resumeRefusal(
   return checked.ok ? undefined : checked.error;
 }
 
-/** What a resume would still run: the reps of the directory's plan it lacks or holds damaged. */
+/** What a resume would still run: the reps of the directory's schedule it lacks or holds damaged. */
 async function resumeState(
   request: RunRequest,
 ): Promise<{ left: number; recorded: number; leftIds: string[] }> {
   const { scheduleRun, shardOf } = await import('../schedule/schedule.js');
   const { pendingReps } = await import('../results/rep-health.js');
   const { shard } = request;
-  const plan = scheduleRun(request.campaign, request.models);
-  const selected = shard === null ? plan : shardOf(plan, shard);
+  const schedule = scheduleRun(request.campaign, request.models);
+  const selected = shard === null ? schedule : shardOf(schedule, shard);
   const { pending, recorded } = await pendingReps(request.outDir, selected);
   return { left: pending.length, recorded, leftIds: pending.map((item) => item.rep.id) };
 }

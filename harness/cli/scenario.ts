@@ -1,4 +1,5 @@
 import { type Command, Option } from 'commander';
+import { defaultScenarioTemplate } from '../authoring/scenario-templates.js';
 import { ExitCode, failWithInputError } from './exit.js';
 
 interface LintFlags {
@@ -53,13 +54,13 @@ export function registerScenarioCommand(program: Command): void {
   scenario
     .command('new')
     .description(
-      'scaffold a working scenario in <dir>/<id>/ to edit; it lints as written. Without --skill: an SDD resume scenario (scenario.json, prompt.hbs) calibrated by built-in policies; with --skill <folder>: a scenario without a plan for that skill, calibrated by two policy files in its policies/ (no TypeScript). Never overwrites.',
+      `scaffold a working scenario in <dir>/<id>/ to edit; it lints as written. Without --skill: ${defaultScenarioTemplate()?.summary ?? 'the scenario template of an installed pack (none is installed)'}; with --skill <folder>: a scenario for that skill that needs no pack, calibrated by two policy files in its policies/ (no TypeScript). Never overwrites.`,
     )
     .argument('<id>', 'the new scenario id (lower-case letters, digits, dashes)')
     .option('--dir <dir>', 'the folder that holds your scenarios', 'scenarios')
     .option(
       '--skill <folder>',
-      "a skill's folder (holding its SKILL.md): scaffold a plan-free scenario for it, with a must-pass and a must-fail policy file",
+      "a skill's folder (holding its SKILL.md): scaffold a scenario for it that needs no pack, with a must-pass and a must-fail policy file",
     )
     .action(async (id: string, flags: { dir: string; skill?: string }) => {
       const made =

@@ -1,10 +1,12 @@
 import type { Command } from 'commander';
+import { addCheckFlags, requestFromCheckFlags } from './check-flags.js';
 import { ExitCode, failWithInputError } from './exit.js';
 
 export interface ScoreReplyOptions {
   readonly scenario: string;
   readonly json?: boolean;
-  readonly plan?: string;
+  /** The values of the flags packs add (check-flags.ts), by option name. */
+  readonly [packFlag: string]: unknown;
 }
 
 /** Where the command writes; injectable so it can be tested in-process. */
@@ -26,7 +28,7 @@ export async function runScoreReply(
   const scored = await checkSession({
     scenario: options.scenario,
     reply: replyPath,
-    plan: options.plan,
+    ...requestFromCheckFlags(options),
     command: 'score-reply',
   });
   if (!scored.ok) return failWithInputError(scored.error);
@@ -39,7 +41,7 @@ export async function runScoreReply(
 }
 
 export function registerScoreReplyCommand(program: Command): void {
-  program
+  const command = program
     .command('score-reply')
     .description(
       "score one standalone reply against a scenario's reply checks (shorthand for `redgreen check <scenario> " +
@@ -51,12 +53,8 @@ export function registerScoreReplyCommand(program: Command): void {
       "reply file: the runner's reply.md (first line = tool_uses) or a bare reply; - reads it from stdin",
     )
     .requiredOption('--scenario <id>', 'scenario whose checks to apply (scenarios/<id>/), e.g. s1')
-    .option('--json', 'print the score as one JSON object instead of text')
-    .option(
-      '--plan <path>',
-      "the controller's own plan path, one of the scenario fixture's plans (default: the scenario's plan)",
-    )
-    .action(async (reply: string, options: ScoreReplyOptions) => {
-      process.exitCode = await runScoreReply(reply, options);
-    });
+    .option('--json', 'print the score as one JSON object instead of text');
+  addCheckFlags(command).action(async (reply: string, options: ScoreReplyOptions) => {
+    process.exitCode = await runScoreReply(reply, options);
+  });
 }

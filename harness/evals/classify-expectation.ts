@@ -25,7 +25,7 @@ import type { Expectation } from './expectation-forms.js';
 
 export type DecidedBy = 'check' | 'transcript' | 'judge';
 
-export interface ExpectationPlan {
+export interface CompiledExpectation {
   /** The post check's id (and the rubric item's key). */
   readonly checkId: string;
   readonly expectation: Expectation;
@@ -297,9 +297,9 @@ function shellJoin(argv: readonly string[]): string {
 }
 
 /** One expectation as a post check and a rubric item. */
-export function planExpectation(checkId: string, expectation: Expectation): ExpectationPlan {
+export function compileExpectation(checkId: string, expectation: Expectation): CompiledExpectation {
   const base = { checkId, expectation, rubric: expectation.text };
-  const judged = (why: string): ExpectationPlan => ({
+  const judged = (why: string): CompiledExpectation => ({
     ...base,
     decidedBy: 'judge',
     check: { id: checkId, verb: 'judged', item: checkId },
@@ -401,15 +401,15 @@ export function planExpectation(checkId: string, expectation: Expectation): Expe
  * UTF-8: the check then stays, and decides what it can).
  */
 export function judgedWhenAnInputSatisfies(
-  plan: ExpectationPlan,
+  compiled: CompiledExpectation,
   inputs: ReadonlySet<string>,
   inputText: (workPath: string) => string | null,
-): ExpectationPlan {
-  const { check } = plan;
+): CompiledExpectation {
+  const { check } = compiled;
   const file = typeof check.path === 'string' ? check.path : undefined;
-  if (plan.decidedBy !== 'check' || file === undefined) return plan;
+  if (compiled.decidedBy !== 'check' || file === undefined) return compiled;
   const isInput = inputs.has(file) || [...inputs].some((input) => input.startsWith(`${file}/`));
-  if (!isInput) return plan;
+  if (!isInput) return compiled;
   let satisfied = false;
   if (check.verb === 'file-exists') satisfied = true;
   else if (check.verb === 'file-contains' && typeof check.pattern === 'string') {
@@ -418,11 +418,11 @@ export function judgedWhenAnInputSatisfies(
       text !== null &&
       new RegExp(check.pattern, check.caseSensitive === false ? 'im' : 'm').test(text);
   }
-  if (!satisfied) return plan;
+  if (!satisfied) return compiled;
   return {
-    ...plan,
+    ...compiled,
     decidedBy: 'judge',
-    check: { id: plan.checkId, verb: 'judged', item: plan.checkId },
+    check: { id: compiled.checkId, verb: 'judged', item: compiled.checkId },
     why: `${file} is one of the case's input files and already ${check.verb === 'file-exists' ? 'exists' : 'holds the text'} before the session, so a check would pass without the behaviour: the judge decides it`,
   };
 }

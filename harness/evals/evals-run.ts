@@ -52,7 +52,7 @@ export function evalsRequested(flags: EvalsFlags): boolean {
 }
 
 /** An import, checked and ready to write. */
-export interface PlannedEvals {
+export interface PreparedEvals {
   readonly id: string;
   readonly options: EvalsCampaignOptions;
 }
@@ -120,10 +120,10 @@ async function importAll(
 }
 
 /** The import `run --evals` / `--triggers` asks for. */
-export async function planEvalsFromFlags(
+export async function prepareEvalsFromFlags(
   flags: EvalsFlags,
   cwd: string,
-): Promise<Result<PlannedEvals, InputError>> {
+): Promise<Result<PreparedEvals, InputError>> {
   if (flags.triggers !== undefined && flags.skill === undefined) {
     return err(
       inputError(
@@ -204,9 +204,9 @@ export async function planEvalsFromFlags(
 }
 
 /** The import a campaign file naming eval files asks for, or undefined when the file names none. */
-export async function planEvalsFromCampaignFile(
+export async function prepareEvalsFromCampaignFile(
   file: string,
-): Promise<Result<PlannedEvals, InputError> | undefined> {
+): Promise<Result<PreparedEvals, InputError> | undefined> {
   let json: unknown;
   try {
     json = JSON.parse(await readFile(file, 'utf8'));
@@ -268,11 +268,11 @@ export async function planEvalsFromCampaignFile(
 }
 
 /**
- * Write the planned campaign: into `<outDir>/evals` (creating the results
+ * Write the prepared campaign: into `<outDir>/evals` (creating the results
  * directory), or, for a dry run, into a temp folder `discard` removes.
  */
-export async function writePlannedEvals(
-  planned: PlannedEvals,
+export async function writePreparedEvals(
+  prepared: PreparedEvals,
   outDir: string,
   dryRun: boolean,
 ): Promise<
@@ -282,7 +282,7 @@ export async function writePlannedEvals(
   >
 > {
   const root = dryRun ? await mkdtemp(path.join(os.tmpdir(), 'redgreen-evals-')) : outDir;
-  const written = await writeEvalsCampaign(path.join(root, 'evals'), planned.options);
+  const written = await writeEvalsCampaign(path.join(root, 'evals'), prepared.options);
   const discard = async () => {
     if (dryRun) await rm(root, { recursive: true, force: true });
   };

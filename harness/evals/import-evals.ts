@@ -1,7 +1,7 @@
 /**
  * Import a skill's eval file whole: read it (strict JSON), normalise its
  * shape (eval-file.ts), find the skill (locate-skill.ts), resolve every
- * case's input files (resolve-files.ts) and plan every expectation
+ * case's input files (resolve-files.ts) and compile every expectation
  * (classify-expectation.ts). The result says what each case and each
  * expectation became and why; the first problem refuses the whole file,
  * naming the file and the field. Nothing is written here.
@@ -12,9 +12,9 @@ import path from 'node:path';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import {
-  type ExpectationPlan,
+  type CompiledExpectation,
+  compileExpectation,
   judgedWhenAnInputSatisfies,
-  planExpectation,
 } from './classify-expectation.js';
 import { type EvalCase, type EvalFile, looksLikeTriggerSet, readEvalFile } from './eval-file.js';
 import type { Expectation } from './expectation-forms.js';
@@ -33,7 +33,7 @@ export interface ImportedCase {
   /** The scenario it becomes. */
   readonly scenarioId: string;
   readonly files: readonly ResolvedEntry[];
-  readonly plans: readonly ExpectationPlan[];
+  readonly compiled: readonly CompiledExpectation[];
 }
 
 export interface EvalImport {
@@ -116,15 +116,15 @@ function checkIdsOf(expectations: readonly Expectation[]): string[] {
   });
 }
 
-function plansOf(evalCase: EvalCase, skill: SkillUnderTest): ExpectationPlan[] {
+function compiledOf(evalCase: EvalCase, skill: SkillUnderTest): CompiledExpectation[] {
   const ids = checkIdsOf(evalCase.expectations);
-  const plans = evalCase.expectations.map((expectation, index) =>
-    planExpectation(ids[index] ?? `e${index + 1}`, expectation),
+  const compiled = evalCase.expectations.map((expectation, index) =>
+    compileExpectation(ids[index] ?? `e${index + 1}`, expectation),
   );
   if (evalCase.shouldTrigger !== undefined) {
     const uses = evalCase.shouldTrigger;
     const text = `The session ${uses ? 'uses' : 'does not use'} the ${skill.name} skill`;
-    plans.push({
+    compiled.push({
       checkId: 'skill-use',
       expectation: {
         authorId: undefined,
@@ -144,9 +144,9 @@ function plansOf(evalCase: EvalCase, skill: SkillUnderTest): ExpectationPlan[] {
       why: `should_trigger is ${uses}: the transcript shows whether the ${skill.name} skill was loaded (the Skill tool, or a read of its SKILL.md)`,
     });
   }
-  if (plans.length === 0 && evalCase.expectedOutput !== undefined) {
+  if (compiled.length === 0 && evalCase.expectedOutput !== undefined) {
     const text = `The result is what the author expects: ${evalCase.expectedOutput}`;
-    plans.push({
+    compiled.push({
       checkId: 'expected-output',
       expectation: {
         authorId: undefined,
@@ -161,7 +161,7 @@ function plansOf(evalCase: EvalCase, skill: SkillUnderTest): ExpectationPlan[] {
       why: 'the case has no expectations: the judge checks the result against its expected output',
     });
   }
-  return plans;
+  return compiled;
 }
 
 /** Where the eval file of a path is: the path itself (a .json file), or the skill directory's. */
@@ -243,8 +243,8 @@ export async function importEvals(
       evalCase,
       scenarioId: ids[index] ?? `${scenarioPrefix}eval-${index + 1}`,
       files,
-      plans: plansOf(evalCase, skill).map((plan) =>
-        judgedWhenAnInputSatisfies(plan, new Set(inputs.keys()), inputText),
+      compiled: compiledOf(evalCase, skill).map((each) =>
+        judgedWhenAnInputSatisfies(each, new Set(inputs.keys()), inputText),
       ),
     });
   }

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import type { EvalImport, TriggerImport } from './import-evals.js';
-import { planQueries } from './trigger-split.js';
+import { splitQueries } from './trigger-split.js';
 
 export const LINT_JSON_VERSION = 1;
 
@@ -94,12 +94,12 @@ export function evalsLintJson(imported: EvalImport | TriggerImport): EvalsLintJs
       shape: { container: imported.set.shape, deviations: [] },
       skill: { ...skill, named: imported.set.skillName ?? null },
       evals: [],
-      triggers: planQueries(imported.set.queries, 'q-', undefined, 0).map((planned) => ({
-        id: planned.query.id,
-        scenario: planned.scenarioId,
-        query: planned.query.query,
-        shouldTrigger: planned.query.shouldTrigger,
-        field: planned.query.field,
+      triggers: splitQueries(imported.set.queries, 'q-', undefined, 0).map((assigned) => ({
+        id: assigned.query.id,
+        scenario: assigned.scenarioId,
+        query: assigned.query.query,
+        shouldTrigger: assigned.query.shouldTrigger,
+        field: assigned.query.field,
       })),
       notes: imported.notes,
     });
@@ -123,16 +123,16 @@ export function evalsLintJson(imported: EvalImport | TriggerImport): EvalsLintJs
         copied: entry.files.map((file) => file.workPath),
         skipped: entry.skipped ?? null,
       })),
-      checks: item.plans.map((plan) => ({
-        id: plan.checkId,
-        expectation: plan.expectation.text,
-        field: plan.expectation.field,
-        shape: plan.expectation.shape,
-        decidedBy: plan.decidedBy,
-        check: plan.check,
-        why: plan.why,
+      checks: item.compiled.map((compiled) => ({
+        id: compiled.checkId,
+        expectation: compiled.expectation.text,
+        field: compiled.expectation.field,
+        shape: compiled.expectation.shape,
+        decidedBy: compiled.decidedBy,
+        check: compiled.check,
+        why: compiled.why,
       })),
-      rubric: item.plans.map((plan) => ({ id: plan.checkId, text: plan.rubric })),
+      rubric: item.compiled.map((compiled) => ({ id: compiled.checkId, text: compiled.rubric })),
     })),
     triggers: [],
     notes: imported.notes,

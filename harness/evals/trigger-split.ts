@@ -12,7 +12,7 @@ import type { TriggerQuery } from './trigger-file.js';
 
 export type QueryPart = 'tune' | 'held-out' | 'all';
 
-export interface PlannedQuery {
+export interface SplitQuery {
   readonly scenarioId: string;
   readonly query: TriggerQuery;
   readonly part: QueryPart;
@@ -28,12 +28,12 @@ function tuned(queries: readonly TriggerQuery[], share: number, seed: number): S
   return new Set(ordered.slice(0, Math.round(share * queries.length)));
 }
 
-export function planQueries(
+export function splitQueries(
   queries: readonly TriggerQuery[],
   prefix: string,
   split: number | undefined,
   seed: number,
-): PlannedQuery[] {
+): SplitQuery[] {
   const tune =
     split === undefined
       ? new Set<TriggerQuery>()

@@ -32,7 +32,7 @@ import {
   excludedFolders,
   type TextProvenance,
 } from './skill-texts.js';
-import { type PlannedQuery, planQueries } from './trigger-split.js';
+import { type SplitQuery, splitQueries } from './trigger-split.js';
 
 export const ARM_NAMES = ['old', 'new', 'without'] as const;
 export type EvalArm = (typeof ARM_NAMES)[number];
@@ -211,7 +211,9 @@ async function writeRecipe(
 function judgeBlock(item: ImportedCase, judgeModel: string): Record<string, unknown> {
   const expected = item.evalCase.expectedOutput;
   return {
-    rubric: Object.fromEntries(item.plans.map((plan) => [plan.checkId, plan.rubric])),
+    rubric: Object.fromEntries(
+      item.compiled.map((compiled) => [compiled.checkId, compiled.rubric]),
+    ),
     material: ['prompt', 'reply', 'tool-calls', 'diff'],
     model: judgeModel,
     offlineModel: 'scripted:judge-keywords',
@@ -251,13 +253,13 @@ function caseScenario(
       },
     },
     stop: 'report',
-    checks: { pre: [], post: item.plans.map((plan) => plan.check) },
+    checks: { pre: [], post: item.compiled.map((compiled) => compiled.check) },
     judge: judgeBlock(item, judgeModel),
   };
 }
 
 function queryScenario(
-  query: PlannedQuery,
+  query: SplitQuery,
   skillName: string,
   recipe: string,
   source: string,
@@ -531,11 +533,11 @@ async function writeInto(
         prompt: imported.evalCase.prompt,
         expectedOutput: imported.evalCase.expectedOutput ?? null,
         inputs: imported.files.flatMap((entry) => entry.files.map((file) => file.workPath)),
-        expectations: imported.plans.map((plan) => ({
-          checkId: plan.checkId,
-          text: plan.rubric,
-          decidedBy: plan.decidedBy,
-          field: plan.expectation.field,
+        expectations: imported.compiled.map((compiled) => ({
+          checkId: compiled.checkId,
+          text: compiled.rubric,
+          decidedBy: compiled.decidedBy,
+          field: compiled.expectation.field,
         })),
       });
     }
@@ -549,8 +551,13 @@ async function writeInto(
     if (!existsSync(path.join(root, 'fixtures', recipe)))
       await writeRecipe(path.join(root, 'fixtures', recipe), recipe, []);
     const prefix = options.triggers.length > 1 ? `${slug(item.skill.name, 20)}-${index + 1}-` : '';
-    const planned = planQueries(item.set.queries, `${prefix}q-`, options.split, options.splitSeed);
-    for (const query of planned) {
+    const assigned = splitQueries(
+      item.set.queries,
+      `${prefix}q-`,
+      options.split,
+      options.splitSeed,
+    );
+    for (const query of assigned) {
       await writeScenario(
         path.join(root, query.scenarioId),
         queryScenario(query, item.skill.name, recipe, path.basename(item.file)),
@@ -584,7 +591,9 @@ async function writeInto(
     });
     if (
       options.behaviour.some((item) =>
-        item.cases.some((imported) => imported.plans.some((plan) => plan.decidedBy !== 'judge')),
+        item.cases.some((imported) =>
+          imported.compiled.some((compiled) => compiled.decidedBy !== 'judge'),
+        ),
       )
     ) {
       gates.push({ kind: 'max-disagreement-share', share: 0.2, minBothDecided: 0 });

@@ -46,7 +46,7 @@ export const atifIndexSchema = z
     /** The results directory exported, relative to the index's directory. */
     results_dir: z.string(),
     trajectories: z.array(atifIndexEntrySchema),
-    /** Reps the campaign plans (for this shard) that the results directory has not recorded. */
+    /** Reps the campaign schedules (for this shard) that the results directory has not recorded. */
     missing: z.array(z.string()),
   })
   .strict();

@@ -35,7 +35,7 @@ export function quoteLongEnough(quote: string): boolean {
 
 /** One part of the material a quote may come from, named as the tables name it. */
 export interface EvidencePart {
-  /** `reply`, `dispatch 1`, `tool call 3`, `diff: docs/ledger.md`, `git state`, ... */
+  /** `reply`, `dispatch 1`, `tool call 3`, `diff: docs/notes.md`, `git state`, ... */
   readonly label: string;
   readonly text: string;
 }

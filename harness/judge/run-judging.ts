@@ -3,7 +3,7 @@
  * judge of its scenario (or `--judge-model`), and the judgement's priced cost
  * counts toward `--max-cost` like the session's. An offline run's judge is a
  * scripted judge on the run's own local model server. The choices are checked
- * before anything is built (planRunJudging), so a judge that cannot be used
+ * before anything is built (chooseRunJudges), so a judge that cannot be used
  * is bad input, not a run of unjudged reps.
  */
 import path from 'node:path';
@@ -28,33 +28,33 @@ import { judgeRepDirectory } from './judge-rep-dir.js';
 import type { JudgeSpec } from './judge-spec.js';
 import type { Judgement } from './judgement.js';
 
-export interface RunJudgingPlan {
+export interface RunJudgeChoices {
   readonly byScenario: ReadonlyMap<
     string,
     { spec: JudgeSpec; choice: JudgeModelChoice; scenario?: ResolvedScenario | undefined }
   >;
 }
 
-/** Reach every live judge of the plan once (see preflightJudges). */
+/** Reach every live judge of the run once (see preflightJudges). */
 export function preflightRunJudging(
-  plan: RunJudgingPlan,
+  judges: RunJudgeChoices,
   env: NodeJS.ProcessEnv,
 ): Promise<Result<string[], InputError>> {
   return preflightJudges(
-    [...plan.byScenario.values()].map((entry) => entry.choice),
+    [...judges.byScenario.values()].map((entry) => entry.choice),
     env,
   );
 }
 
 /** Check every judged scenario's judge can be used; none judged is bad input too. */
-export function planRunJudging(options: {
+export function chooseRunJudges(options: {
   readonly scenarios: readonly ResolvedScenario[];
   readonly requested: string | undefined;
   readonly runScripted: boolean;
   readonly env: NodeJS.ProcessEnv;
   /** The run's --max-cost: a live judge without a price is then refused. */
   readonly maxCostUsd?: number | null;
-}): Result<RunJudgingPlan, InputError> {
+}): Result<RunJudgeChoices, InputError> {
   const byScenario = new Map<
     string,
     { spec: JudgeSpec; choice: JudgeModelChoice; scenario: ResolvedScenario }
@@ -112,7 +112,7 @@ export interface RunJudging {
 }
 
 export function startRunJudging(
-  plan: RunJudgingPlan,
+  judges: RunJudgeChoices,
   options: {
     readonly env: NodeJS.ProcessEnv;
     readonly seed: number;
@@ -127,7 +127,7 @@ export function startRunJudging(
   const redactor = new SecretRedactor(credentialValues(options.env));
   return {
     async judge(rep) {
-      const entry = plan.byScenario.get(rep.scenario);
+      const entry = judges.byScenario.get(rep.scenario);
       if (entry === undefined) return undefined;
       const brain = await brains.brainFor(entry.choice);
       const outcome = await judgeRepDirectory(
@@ -161,7 +161,7 @@ export function startRunJudging(
       };
     },
     decidesVerdict: (scenario) => {
-      const entry = plan.byScenario.get(scenario);
+      const entry = judges.byScenario.get(scenario);
       return entry?.scenario !== undefined && scenarioHasJudgedChecks(entry.scenario);
     },
     close: () => brains.close(),

@@ -4,6 +4,8 @@
  * so no core module imports a pack.
  */
 
+import { registerScenarioTemplates } from '../authoring/scenario-templates.js';
+import { registerCliExtensions } from '../cli/cli-extensions.js';
 import { registerFixtureExtension } from '../fixture/extensions.js';
 import { registerScriptedBrains } from '../model-server/policies/registry.js';
 import type { Pack } from './pack.js';
@@ -19,6 +21,8 @@ export function installPacks(packs: readonly Pack[]): void {
     installed.set(pack.name, pack);
     if (pack.brains !== undefined) registerScriptedBrains(pack.brains);
     registerFixtureExtension(pack.name, pack.fixture ?? {});
+    registerCliExtensions(pack.cli ?? {});
+    registerScenarioTemplates(pack.scenarioTemplates ?? []);
   }
 }
 

@@ -1,6 +1,3 @@
-import type { FixtureExtension } from '../fixture/extensions.js';
-import type { ScriptedBrains } from '../model-server/policies/policy.js';
-
 /**
  * A pack: what one skill's scenarios need and the core does not know. The
  * core (fixture, model server, sessions, score, campaign, judge, report)
@@ -11,6 +8,11 @@ import type { ScriptedBrains } from '../model-server/policies/policy.js';
  * and is installed by the composition root (the CLI, and the test setup)
  * before any command runs. A scenario file names the packs it uses.
  */
+import type { ScenarioTemplate } from '../authoring/scenario-templates.js';
+import type { CliExtensions } from '../cli/cli-extensions.js';
+import type { FixtureExtension } from '../fixture/extensions.js';
+import type { ScriptedBrains } from '../model-server/policies/policy.js';
+
 export interface Pack {
   /** The name a scenario file's `packs` lists: lower-case words joined by dashes. */
   readonly name: string;
@@ -27,6 +29,20 @@ export interface Pack {
    * use, sanity checks, fingerprint fields and placeholder facts.
    */
   readonly fixture?: FixtureExtension;
+
+  /**
+   * The command line's extension point (harness/cli/cli-extensions.ts):
+   * flags of `redgreen check` and `score-reply` for inputs only this pack's
+   * scenarios have, and the `fixture --help` lines of its recipes.
+   */
+  readonly cli?: CliExtensions;
+
+  /**
+   * The scenario authoring room's extension point
+   * (harness/authoring/scenario-templates.ts): what `redgreen scenario new`
+   * scaffolds without `--skill`.
+   */
+  readonly scenarioTemplates?: readonly ScenarioTemplate[];
 }
 
 const PACK_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;

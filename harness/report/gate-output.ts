@@ -51,7 +51,7 @@ export function gateJunitXml(
   }
   if (!model.complete) {
     cases.push(
-      `    <testcase classname="redgreen.${xml(model.campaign.id)}" name="all planned reps recorded"><error message="${xml(model.gates.why)}" type="incomplete"/></testcase>`,
+      `    <testcase classname="redgreen.${xml(model.campaign.id)}" name="all scheduled reps recorded"><error message="${xml(model.gates.why)}" type="incomplete"/></testcase>`,
     );
   }
   const failures = model.gates.results.filter((gate) => gate.outcome === 'fails').length;

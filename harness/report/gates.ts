@@ -48,7 +48,7 @@ export function evaluateGate(gate: GateConfig, cells: readonly CellSummary[]): G
         return {
           ...base,
           outcome: 'undecided',
-          figure: `${figure}; ${lacking} more decided rep(s) needed (${target.indeterminate} indeterminate, ${target.planned} planned)`,
+          figure: `${figure}; ${lacking} more decided rep(s) needed (${target.indeterminate} indeterminate, ${target.planned} scheduled)`,
         };
       }
       if (target.pass * gate.of < gate.passes * target.decided)
@@ -263,7 +263,7 @@ export const NO_GATES_WHY =
 
 /**
  * The overall gate decision and the exit code `redgreen gate` uses: 2 when
- * planned reps are missing; else 1 when any gate fails; else 2 when a gate
+ * scheduled reps are missing; else 1 when any gate fails; else 2 when a gate
  * cannot be decided (too many indeterminates, too few decided reps) or the
  * campaign declares no gates at all; else 0.
  */
@@ -279,7 +279,7 @@ export function gateDecision(
     return {
       outcome: 'undecided',
       exitCode: 2,
-      why: `${missing.length} planned rep(s) not recorded (e.g. ${missing[0]}): finish the run with --resume, or merge the shards`,
+      why: `${missing.length} scheduled rep(s) not recorded (e.g. ${missing[0]}): finish the run with --resume, or merge the shards`,
       results,
     };
   }

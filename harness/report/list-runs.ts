@@ -15,7 +15,7 @@ import { summariseResults } from './summarise.js';
 /**
  * `redgreen list [results-root]`: the runs under a results root (each
  * subdirectory; or the root itself when it is one run), newest first, with
- * campaign, arms, model, reps recorded of planned, and the gate outcome. A
+ * campaign, arms, model, reps recorded of scheduled, and the gate outcome. A
  * directory that cannot be read whole is listed with what is wrong and with
  * whatever could be read; it never stops the listing.
  */
@@ -23,7 +23,7 @@ export const runListingSchema = z
   .object({
     /** The run's directory: the results root as given, joined with its name. */
     dir: z.string(),
-    /** When the run started: campaign.json's modification time (else the ledger's, else the directory's), ISO 8601 UTC. */
+    /** When the run started: campaign.json's modification time (else ledger.jsonl's, else the directory's), ISO 8601 UTC. */
     startedAt: z.string(),
     campaign: z.object({ id: z.string(), title: z.string() }).strict().nullable(),
     arms: z.array(z.object({ name: z.string(), role: z.enum(['red', 'green']) }).strict()),
@@ -35,7 +35,7 @@ export const runListingSchema = z
       .object({ only: z.string(), droppedGates: z.number().int().nullable() })
       .strict()
       .nullable(),
-    /** Reps in the ledger (of the plan, when campaign.json is readable) and reps planned. */
+    /** Reps in ledger.jsonl (of the schedule, when campaign.json is readable) and reps scheduled. */
     reps: z
       .object({ recorded: z.number().int().nullable(), planned: z.number().int().nullable() })
       .strict(),
@@ -102,39 +102,41 @@ async function listRun(dir: string): Promise<RunListing> {
     problem: null,
   };
   const hasCampaign = existsSync(layout.campaignFile);
-  const ledger = existsSync(layout.journalFile) ? await readJournal(layout.journalFile) : undefined;
-  if (!hasCampaign && ledger === undefined) {
+  const journal = existsSync(layout.journalFile)
+    ? await readJournal(layout.journalFile)
+    : undefined;
+  if (!hasCampaign && journal === undefined) {
     return {
       ...listing,
       status: 'not-a-run',
       problem: 'not a results directory (no campaign.json, no ledger.jsonl)',
     };
   }
-  const ledgerIds = ledger?.ok ? [...ledger.value.reps.keys()] : undefined;
-  const ledgerProblem =
-    ledger === undefined
+  const journalIds = journal?.ok ? [...journal.value.reps.keys()] : undefined;
+  const journalProblem =
+    journal === undefined
       ? 'no ledger.jsonl: the record of finished reps is missing'
-      : ledger.ok
+      : journal.ok
         ? null
-        : ledger.error.kind === 'missing'
+        : journal.error.kind === 'missing'
           ? 'ledger.jsonl is missing'
-          : `ledger.jsonl is corrupt at line ${ledger.error.line}: ${ledger.error.detail}`;
+          : `ledger.jsonl is corrupt at line ${journal.error.line}: ${journal.error.detail}`;
   if (!hasCampaign) {
     return {
       ...listing,
-      reps: { recorded: ledgerIds?.length ?? null, planned: null },
-      problem: ledgerProblem ?? "no campaign.json: the run's record is missing",
+      reps: { recorded: journalIds?.length ?? null, planned: null },
+      problem: journalProblem ?? "no campaign.json: the run's record is missing",
     };
   }
   const record = await readCampaignRecord(dir, dir);
   if (!record.ok) {
     return {
       ...listing,
-      reps: { recorded: ledgerIds?.length ?? null, planned: null },
+      reps: { recorded: journalIds?.length ?? null, planned: null },
       problem: describe(record.error, dir),
     };
   }
-  const planned = scheduledIds(record.value);
+  const scheduled = scheduledIds(record.value);
   const described: RunListing = {
     ...listing,
     campaign: { id: record.value.campaign.id, title: record.value.campaign.title },
@@ -153,11 +155,11 @@ async function listRun(dir: string): Promise<RunListing> {
     subset: subsetListing(record.value),
     reps: {
       recorded:
-        ledgerIds === undefined ? null : planned.filter((id) => ledgerIds.includes(id)).length,
-      planned: planned.length,
+        journalIds === undefined ? null : scheduled.filter((id) => journalIds.includes(id)).length,
+      planned: scheduled.length,
     },
   };
-  if (ledgerProblem !== null) return { ...described, problem: ledgerProblem };
+  if (journalProblem !== null) return { ...described, problem: journalProblem };
   const loaded = await loadResults(dir);
   if (!loaded.ok) return { ...described, problem: describe(loaded.error, dir) };
   const model = summariseResults(loaded.value);

@@ -35,7 +35,7 @@ export interface LoadedResults {
   readonly layout: ResultsLayout;
   readonly record: CampaignRecord;
   readonly reps: readonly RecordedRep[];
-  /** Rep ids the campaign plans (for this directory's shard, if any) that are not recorded. */
+  /** Rep ids the campaign schedules (for this directory's shard, if any) that are not recorded. */
   readonly missing: readonly string[];
   readonly overrides: Overrides;
   /** Each judged rep's judge.json that counts (current, by the scenario's current judge), by rep id. */
@@ -54,19 +54,19 @@ function isStaleScore(value: unknown): boolean {
   return version.success && version.data.schemaVersion !== SCORE_SCHEMA_VERSION;
 }
 
-/** The plan of reps a results directory should hold: the campaign's, or its shard's slice. */
+/** The schedule of reps a results directory should hold: the campaign's, or its shard's slice. */
 export function scheduledIds(record: CampaignRecord): string[] {
-  const plan = scheduleReps(
+  const schedule = scheduleReps(
     record.arms.map((arm) => arm.name),
     record.scenarios.map((scenario) => scenario.id),
     record.reps,
     scheduledModelNames(record),
   );
-  return (record.shard === null ? plan : shardOf(plan, record.shard)).map((rep) => rep.id);
+  return (record.shard === null ? schedule : shardOf(schedule, record.shard)).map((rep) => rep.id);
 }
 
 /**
- * Read a results directory back: campaign.json, the ledger (newest attempt
+ * Read a results directory back: campaign.json, ledger.jsonl (newest attempt
  * of each rep), each recorded rep's meta.json, score.json and reply, and
  * overrides.json. Every file is validated; a problem names the file.
  */
@@ -75,14 +75,14 @@ export async function loadResults(dir: string): Promise<Result<LoadedResults, In
   const read = await readCampaignRecord(dir, dir);
   if (!read.ok) return read;
   const record = read.value;
-  const ledger = await readJournal(layout.journalFile);
-  if (!ledger.ok) {
+  const journal = await readJournal(layout.journalFile);
+  if (!journal.ok) {
     return err(
       inputError(
         layout.journalFile,
-        ledger.error.kind === 'missing'
+        journal.error.kind === 'missing'
           ? 'is missing'
-          : `is corrupt at line ${ledger.error.line}: ${ledger.error.detail}`,
+          : `is corrupt at line ${journal.error.line}: ${journal.error.detail}`,
         'rerun the campaign',
       ),
     );
@@ -92,9 +92,9 @@ export async function loadResults(dir: string): Promise<Result<LoadedResults, In
   const reps: RecordedRep[] = [];
   const judgements = new Map<string, Judgement>();
   const judgementProblems: { id: string; problem: string }[] = [];
-  const planned = scheduledIds(record);
-  for (const id of planned) {
-    const line = ledger.value.reps.get(id);
+  const scheduled = scheduledIds(record);
+  for (const id of scheduled) {
+    const line = journal.value.reps.get(id);
     if (line === undefined) continue;
     const repDir = path.join(layout.root, line.dir);
     const tampered = await recordedRepDirProblem(layout.root, line);
@@ -112,7 +112,7 @@ export async function loadResults(dir: string): Promise<Result<LoadedResults, In
         );
       }
       const score = repScoreSchema.parse(scoreJson);
-      // The ledger recorded the verdict when the rep landed (and `redgreen score` records
+      // ledger.jsonl recorded the verdict when the rep landed (and `redgreen score` records
       // each one it changes): a score.json that says otherwise was changed behind its back.
       if (score.verdict !== line.verdict) {
         return err(
@@ -133,7 +133,7 @@ export async function loadResults(dir: string): Promise<Result<LoadedResults, In
     }
   }
   for (const id of Object.keys(overrides.value)) {
-    if (!planned.includes(id)) {
+    if (!scheduled.includes(id)) {
       return err(
         inputError(
           layout.overridesFile,
@@ -154,7 +154,7 @@ export async function loadResults(dir: string): Promise<Result<LoadedResults, In
     layout,
     record,
     reps,
-    missing: planned.filter((id) => !recorded.has(id)),
+    missing: scheduled.filter((id) => !recorded.has(id)),
     overrides: overrides.value,
     judgements: scope.judgements,
     judgedScenarios: scope.judgedScenarios,

@@ -45,12 +45,12 @@ function modelLabel(model: RecordedModel): string {
   return `${model.id}${model.endpoint === null ? '' : ` on endpoint ${model.endpoint}`}${model.baseUrl === null ? '' : ` (${model.baseUrl})`}`;
 }
 
-/** Each model's summary, in campaign order (only the models this directory plans reps for). */
+/** Each model's summary, in campaign order (only the models this directory schedules reps for). */
 export function modelSummaries(
   models: readonly RecordedModel[],
   names: readonly string[],
   rows: readonly RepRow[],
-  plannedPerModel: (name: string) => number,
+  scheduledPerModel: (name: string) => number,
 ): ModelSummary[] {
   return models
     .filter((model) => names.includes(model.name))
@@ -71,7 +71,7 @@ export function modelSummaries(
         standsInFor: model.standsInFor,
         endpoint: model.endpoint,
         label: modelLabel(model),
-        planned: plannedPerModel(model.name),
+        planned: scheduledPerModel(model.name),
         recorded: mine.length,
         pass: mine.filter((row) => row.verdict === 'pass').length,
         fail: mine.filter((row) => row.verdict === 'fail').length,

@@ -110,7 +110,7 @@ export const cellSchema = z
     model: z.string().optional(),
     /** In a campaign of several models: indeterminate reps the infrastructure caused (API errors, engine, timeout, harness). */
     infrastructure: z.number().int().optional(),
-    /** Reps the campaign planned for this cell. */
+    /** Reps the campaign scheduled for this cell. */
     planned: z.number().int(),
     recorded: z.number().int(),
     pass: z.number().int(),

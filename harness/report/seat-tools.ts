@@ -8,9 +8,9 @@
  * Seat groups, so that a reader can compare arms whose runs started
  * different numbers of subagents: the controller is always a group of its
  * own; a subagent seat's group is the description of the dispatch that
- * created it, cut at its first `:` or spaced dash (before the task's
+ * created it, cut at its first `:` or spaced dash (before the work's
  * title) with every number written `N`, followed by its subagent_type:
- * `Implement Task N · general-purpose`. A seat whose dispatch gave no description is grouped by
+ * `Implement step N · general-purpose`. A seat whose dispatch gave no description is grouped by
  * its subagent_type alone. A rep with no seat of a group counts 0 calls for
  * it. Reps recorded before per-seat counts existed (meta.json without
  * `seats`) are listed as unrecorded until `redgreen score` adds them.
@@ -21,7 +21,7 @@ import { mean, median } from './stats.js';
 
 export const CONTROLLER_GROUP = 'controller';
 
-/** `Implement Task 2: Farewell function` + `general-purpose` → `Implement Task N · general-purpose`. */
+/** `Implement step 2: Farewell function` + `general-purpose` → `Implement step N · general-purpose`. */
 export function seatGroupOf(seat: Pick<SeatCount, 'subagentType' | 'description'>): string {
   const type = seat.subagentType ?? 'subagent';
   const head =

@@ -56,7 +56,7 @@ function valueText(reading: Reading<ExtractedValue>): string {
 
 /**
  * A rep's findings: the details of its failing checks. Only checks: an
- * observation never gates, and one that "fails" (a ledger the session
+ * observation never gates, and one that "fails" (a file the session
  * wrote, as the skill tells it to) may be the right move; the Reps table
  * shows what it saw.
  */
@@ -166,7 +166,7 @@ function cellSummary(
   scenario: string,
   rows: readonly RepRow[],
   scores: ReadonlyMap<string, RepScore>,
-  planned: number,
+  scheduled: number,
   model: string | null = null,
   /** Whether the scenario has a judge block: then a cell with no judgement still has an (empty) agreement. */
   judged = false,
@@ -196,7 +196,7 @@ function cellSummary(
     ...(model === null
       ? {}
       : { model, infrastructure: mine.filter(isInfrastructureFailure).length }),
-    planned,
+    planned: scheduled,
     recorded: mine.length,
     pass,
     fail,
@@ -310,7 +310,7 @@ export function summariseCells(
   arms: readonly ArmInfo[],
   scenarios: readonly string[],
   rows: readonly RepRow[],
-  planned: number,
+  scheduled: number,
   scores: ReadonlyMap<string, RepScore> = new Map(),
   /** A campaign of several models: its model names (cells are then arm × scenario × model), else null. */
   models: readonly string[] | null = null,
@@ -320,7 +320,7 @@ export function summariseCells(
   const cells = scenarios.flatMap((scenario) =>
     (models ?? [null]).flatMap((model) =>
       arms.map((arm) =>
-        cellSummary(arm, scenario, rows, scores, planned, model, judgedScenarios.has(scenario)),
+        cellSummary(arm, scenario, rows, scores, scheduled, model, judgedScenarios.has(scenario)),
       ),
     ),
   );
@@ -363,7 +363,7 @@ export function summariseResults(loaded: LoadedResults): ResultsModel {
   ];
   const scripted = record.model.scripted;
   const gates = gateSchema.array().parse(record.gates);
-  const planned = loaded.reps.length + loaded.missing.length;
+  const scheduled = loaded.reps.length + loaded.missing.length;
   const byId = new Map(loaded.reps.map((rep) => [rep.id, rep]));
   const judge = judgeSection(
     rows
@@ -448,7 +448,7 @@ export function summariseResults(loaded: LoadedResults): ResultsModel {
     observationColumns: [...new Set(rows.flatMap((row) => Object.keys(row.observations)))],
     legend: legendOf(loaded, rows),
     complete: loaded.missing.length === 0,
-    planned,
+    planned: scheduled,
     recorded: loaded.reps.length,
     missing: [...loaded.missing],
     cells,

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { credentialVariables } from '../campaign/endpoint-profile.js';
 import { checkCostLimitsPriced, costLimitsOfflineNote } from '../estimate/cost-limits.js';
-import { planRunJudging, preflightRunJudging, startRunJudging } from '../judge/run-judging.js';
+import { chooseRunJudges, preflightRunJudging, startRunJudging } from '../judge/run-judging.js';
 import { readRegularText } from '../lib/contained-file.js';
 import { isDiskFull } from '../lib/disk-full.js';
 import type { InputError } from '../lib/input-error.js';
@@ -86,7 +86,7 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
   const judgingPlan =
     options.judge === undefined
       ? undefined
-      : planRunJudging({
+      : chooseRunJudges({
           scenarios: campaign.scenarios,
           requested: options.judge.model,
           runScripted: models.models.every((model) => model.choice.kind === 'scripted'),

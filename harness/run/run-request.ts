@@ -18,10 +18,10 @@ import { readRecordedInvocation } from '../campaign/recorded-invocation.js';
 import {
   type EvalsFlags,
   evalsRequested,
-  type PlannedEvals,
-  planEvalsFromCampaignFile,
-  planEvalsFromFlags,
-  writePlannedEvals,
+  type PreparedEvals,
+  prepareEvalsFromCampaignFile,
+  prepareEvalsFromFlags,
+  writePreparedEvals,
 } from '../evals/evals-run.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
@@ -245,13 +245,13 @@ async function evalsCampaignFor(
       ),
     );
   }
-  let planned: PlannedEvals | undefined;
+  let planned: PreparedEvals | undefined;
   if (asked && flags.evals !== undefined) {
-    const fromFlags = await planEvalsFromFlags(flags.evals, cwd);
+    const fromFlags = await prepareEvalsFromFlags(flags.evals, cwd);
     if (!fromFlags.ok) return fromFlags;
     planned = fromFlags.value;
   } else if (flags.resume === undefined && flags.campaign !== undefined) {
-    const fromFile = await planEvalsFromCampaignFile(path.resolve(cwd, flags.campaign));
+    const fromFile = await prepareEvalsFromCampaignFile(path.resolve(cwd, flags.campaign));
     if (fromFile !== undefined && !fromFile.ok) return fromFile;
     planned = fromFile?.value;
   }
@@ -263,7 +263,7 @@ async function evalsCampaignFor(
   const fresh = await checkFreshOutput(outDir, '--out', true);
   if (!fresh.ok) return fresh;
   const existed = existsSync(outDir);
-  const written = await writePlannedEvals(planned, outDir, flags.dryRun === true);
+  const written = await writePreparedEvals(planned, outDir, flags.dryRun === true);
   if (!written.ok) return written;
   return ok({
     campaignFile: written.value.campaignFile,

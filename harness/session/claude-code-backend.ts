@@ -72,7 +72,7 @@ export const CLAUDE_CODE_DISALLOWED_TOOLS: readonly string[] = ['WebFetch', 'Web
 
 /**
  * The tools of a session in a stop mode. `Task` is advertised to the model as
- * `Agent` (the engine's current name; it still accepts calls named Task).
+ * `Agent` (the engine's current name; it still accepts calls named `Task`).
  * Headless, the engine offers `SendMessage` only when it is named here, so a
  * first-dispatch session names it: a message to a live agent is a dispatch
  * too (a resume). It names `AskUserQuestion` too: a question to the human is
@@ -374,7 +374,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
             }
           } else if (message.type === 'system' && message.subtype === 'background_tasks_changed') {
             backgroundAgents = message.tasks.some(
-              (task) => task.task_type !== 'local_bash' && task.ambient !== true,
+              (running) => running.task_type !== 'local_bash' && running.ambient !== true,
             );
           }
         }

@@ -14,8 +14,8 @@
  * from the hook races the engine's next request. Only calls inside a
  * subagent carry an `agent_id`, so a call without one is the controller's.
  *
- * The hook sees the engine's view of a call: a call named Task arrives as
- * Agent, and SendMessage's input gains derived fields (in the assistant
+ * The hook sees the engine's view of a call: a call named `Task` arrives as
+ * `Agent`, and SendMessage's input gains derived fields (in the assistant
  * message the engine emits too). The capture records the model's own call,
  * reassembled from the raw streamed API events (`includePartialMessages`),
  * or from the assistant message when a turn was not streamed.

@@ -4,7 +4,7 @@
  * (the backend aborts the query, which kills its process group) once a limit
  * is met, recording the reason as the messages backend does:
  *
- * - `maxSeats`: the controller's Agent/Task calls (each a new subagent).
+ * - `maxSeats`: the controller's `Agent`/`Task` calls (each a new subagent).
  * - `seatMaxTurns`: a subagent's turns that asked for tools, summed over its
  *   runs. A seat whose N-th such turn arrives cannot reply within N turns
  *   (the results need another), so the limit is met there, as on the messages

@@ -66,7 +66,7 @@ const SUBAGENT_TOOLS: Anthropic.Tool[] = toolDefinitions.map((tool, index) =>
  * redgreen's own tool loop on `@anthropic-ai/sdk` (tool-loop.ts): Bash, Read,
  * Glob and Grep under Claude Code's names, model-issued commands confined by
  * the sandbox, prompt caching, the SDK's retries, and a max-turns limit.
- * Under `stop: complete` the controller's Agent/Task calls run subagents and
+ * Under `stop: complete` the controller's `Agent`/`Task` calls run subagents and
  * SendMessage resumes them (subagent-seats.ts), each seat's messages marked
  * with its seat. Writes the same message shapes to the transcript as the
  * Claude Code engine does.

@@ -1,6 +1,6 @@
 /**
  * The model a subagent runs on when its dispatch asks for a tier (`model:
- * "opus"` on Agent/Task), the same on both backends: the messages backend
+ * "opus"` on `Agent`/`Task`), the same on both backends: the messages backend
  * runs the seat on it, and the Claude Code engine gets it through its own
  * tier variables (`ANTHROPIC_DEFAULT_OPUS_MODEL`, `_SONNET_`, `_HAIKU_`,
  * `_FABLE_`), which its Agent tool resolves a tier through. One table here,

@@ -30,7 +30,7 @@ export interface SpendLimits {
 export interface SpendSeat {
   /** The tool_use id of the dispatch that created the seat. */
   readonly key: string;
-  /** How a reason names it: `subagent agent-3 (Implement Task 2: …)`. */
+  /** How a reason names it: `subagent agent-3 (Implement step 2: …)`. */
   readonly name: string;
 }
 

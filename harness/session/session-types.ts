@@ -70,7 +70,7 @@ export interface SessionRequest {
   /**
    * How the session ends. `report`: the model works, then replies.
    * `first-dispatch`: the controller keeps its subagent tool, and its first
-   * dispatch (Agent, Task or SendMessage) is recorded, refused with a fixed
+   * dispatch (`Agent`, `Task` or `SendMessage`) is recorded, refused with a fixed
    * neutral result, and ends the session without another model request.
    */
   readonly stop: StopMode;

@@ -80,7 +80,7 @@ export class SubagentSeats {
     return [...this.#seats.values()].map((live) => live.seat);
   }
 
-  /** Start a subagent for an Agent/Task call and run it to its first reply. */
+  /** Start a subagent for an `Agent`/`Task` call and run it to its first reply. */
   async dispatch(call: Anthropic.ToolUseBlock, input: DispatchInput): Promise<ToolOutput> {
     if (this.#seats.size >= this.#options.maxSeats) {
       const reason = `the controller started more subagents than the per-rep seat limit allows (${this.#options.maxSeats})`;
@@ -184,7 +184,7 @@ export class SubagentSeats {
   }
 }
 
-/** How a limit's reason names a seat: `subagent agent-3 (Implement Task 2: …)`. */
+/** How a limit's reason names a seat: `subagent agent-3 (Implement step 2: …)`. */
 export function seatName(seat: SubagentSeat): string {
   return `subagent ${seat.agentId}${seat.description === null ? '' : ` (${seat.description})`}`;
 }

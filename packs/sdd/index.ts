@@ -4,7 +4,10 @@
  * reviewers, and the fixtures and scripted brains the SDD campaigns use.
  */
 import { definePack } from '../../harness/pack/pack.js';
+import { resumeScenarioTemplate } from './authoring/resume-scenario.js';
 import { sddBrains } from './brains/index.js';
+import { ownPlanFlag } from './cli/own-plan-flag.js';
+import { sddRecipeHelp } from './cli/recipe-help.js';
 import { sddFixture } from './fixture/index.js';
 
 export const sddPack = definePack({
@@ -12,4 +15,6 @@ export const sddPack = definePack({
   summary: 'subagent-driven development: plans, tasks, workspace ledgers, dispatches',
   brains: sddBrains,
   fixture: sddFixture,
+  cli: { checkFlags: [ownPlanFlag], recipeHelp: sddRecipeHelp },
+  scenarioTemplates: [resumeScenarioTemplate],
 });

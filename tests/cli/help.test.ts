@@ -44,6 +44,10 @@ const commandModules = (modules: readonly string[]) =>
         'dist/harness/cli/command-table.js',
         'dist/harness/cli/exit-codes.js',
         'dist/harness/cli/program.js',
+        // The registries a pack's command-line additions are installed into
+        // (pack/install-packs.ts), before any command is built.
+        'dist/harness/cli/check-flags.js',
+        'dist/harness/cli/cli-extensions.js',
       ].includes(file),
   );
 

@@ -6,12 +6,15 @@
  * included, is left to the judge; the seeded split.
  */
 import { describe, expect, it } from 'vitest';
-import { planExpectation, recogniseStatement } from '../../harness/evals/classify-expectation.js';
+import {
+  compileExpectation,
+  recogniseStatement,
+} from '../../harness/evals/classify-expectation.js';
 import { type EvalFile, looksLikeTriggerSet, readEvalFile } from '../../harness/evals/eval-file.js';
 import { expectationOf } from '../../harness/evals/expectation-forms.js';
 import type { Refusal } from '../../harness/evals/refusal.js';
 import { readTriggerFile, type TriggerSet } from '../../harness/evals/trigger-file.js';
-import { planQueries } from '../../harness/evals/trigger-split.js';
+import { splitQueries } from '../../harness/evals/trigger-split.js';
 
 const one = (item: Record<string, unknown>, suite: Record<string, unknown> = {}) => ({
   skill_name: 'notes',
@@ -281,7 +284,7 @@ describe('readTriggerFile: the trigger set shapes', () => {
 
 describe('what an expectation becomes', () => {
   const plan = (text: string) =>
-    planExpectation('e1', {
+    compileExpectation('e1', {
       authorId: undefined,
       text,
       field: 'f',
@@ -369,7 +372,7 @@ describe('the seeded split of a trigger set', () => {
     field: `[${index}]`,
   }));
   it('holds out the same 40% of each label for a seed, and another share for another seed', () => {
-    const planned = planQueries(queries, 'q-', 0.6, 42);
+    const planned = splitQueries(queries, 'q-', 0.6, 42);
     const part = (trigger: boolean, which: string) =>
       planned.filter((query) => query.query.shouldTrigger === trigger && query.part === which)
         .length;
@@ -379,12 +382,12 @@ describe('the seeded split of a trigger set', () => {
       part(false, 'tune'),
       part(false, 'held-out'),
     ]).toEqual([6, 4, 6, 4]);
-    expect(planQueries(queries, 'q-', 0.6, 42)).toEqual(planned);
-    expect(planQueries(queries, 'q-', 0.6, 7).map((query) => query.part)).not.toEqual(
+    expect(splitQueries(queries, 'q-', 0.6, 42)).toEqual(planned);
+    expect(splitQueries(queries, 'q-', 0.6, 7).map((query) => query.part)).not.toEqual(
       planned.map((query) => query.part),
     );
     expect(planned.map((query) => query.scenarioId).slice(0, 2)).toEqual(['q-01', 'q-02']);
-    expect(planQueries(queries, 'q-', undefined, 42).every((query) => query.part === 'all')).toBe(
+    expect(splitQueries(queries, 'q-', undefined, 42).every((query) => query.part === 'all')).toBe(
       true,
     );
   });

@@ -213,7 +213,7 @@ function recreate(file: string, layout: Layout): string {
 
 function counts(imported: EvalImport): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const plan of imported.cases.flatMap((item) => item.plans))
+  for (const plan of imported.cases.flatMap((item) => item.compiled))
     out[plan.decidedBy] = (out[plan.decidedBy] ?? 0) + 1;
   return out;
 }

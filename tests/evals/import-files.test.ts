@@ -99,7 +99,7 @@ describe('input files', () => {
     });
     const imported = await importEvals(root);
     if (!imported.ok || imported.value.kind !== 'evals') throw new Error('not imported');
-    const plans = imported.value.cases[0]?.plans ?? [];
+    const plans = imported.value.cases[0]?.compiled ?? [];
     expect(plans.map((plan) => [plan.decidedBy, plan.check.verb])).toEqual([
       ['judge', 'judged'],
       ['judge', 'judged'],

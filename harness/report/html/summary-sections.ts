@@ -89,14 +89,14 @@ export function attentionSection(model: ResultsModel, details: RepDetails): Safe
     );
   if (!model.complete)
     items.push(
-      html`<li class="alert-indeterminate"><strong>${model.missing.length} planned rep(s) not recorded</strong>: ${model.missing.join(', ')}.</li>`,
+      html`<li class="alert-indeterminate"><strong>${model.missing.length} scheduled rep(s) not recorded</strong>: ${model.missing.join(', ')}.</li>`,
     );
   if (unreadable.length > 0)
     items.push(
       html`<li class="alert-indeterminate"><strong>Transcript problems in ${unreadable.length} rep(s)</strong>: ${repLinks(ids(unreadable))}.</li>`,
     );
   if (items.length === 0) {
-    return html`<section id="attention" class="attention attention-clear" aria-label="Needs attention"><p>Nothing needs attention: no failing check, no indeterminate reps, no overridden verdicts, every planned rep recorded.</p></section>`;
+    return html`<section id="attention" class="attention attention-clear" aria-label="Needs attention"><p>Nothing needs attention: no failing check, no indeterminate reps, no overridden verdicts, every scheduled rep recorded.</p></section>`;
   }
   return html`<section id="attention" class="attention" aria-labelledby="attention-title"><h2 id="attention-title">Needs attention</h2><ul>${items}</ul></section>`;
 }

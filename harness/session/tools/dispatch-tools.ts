@@ -74,14 +74,14 @@ export const askUserQuestionInputSchema = z
 export const agentToolDefinition: Anthropic.Tool = {
   name: 'Agent',
   description:
-    'Start a subagent on a task. It knows only what you put in `prompt` and answers with a summary when done. ' +
+    'Start a subagent on a piece of work. It knows only what you put in `prompt` and answers with a summary when done. ' +
     '`subagent_type` chooses the kind of agent (general-purpose by default); `model` overrides its model.',
   input_schema: {
     type: 'object',
     properties: {
-      description: { type: 'string', description: 'A short (3-5 word) description of the task' },
-      prompt: { type: 'string', description: 'The task for the agent to perform' },
-      subagent_type: { type: 'string', description: 'The type of agent to use for this task' },
+      description: { type: 'string', description: 'A short (3-5 word) description of the work' },
+      prompt: { type: 'string', description: 'The work for the agent to do' },
+      subagent_type: { type: 'string', description: 'The type of agent to use for this work' },
       model: { type: 'string', enum: [...modelTiers], description: 'Optional model override' },
       effort: { type: 'string', enum: [...effortLevels], description: 'Optional reasoning effort' },
       run_in_background: { type: 'boolean', description: 'Run the agent in the background' },

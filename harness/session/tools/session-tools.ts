@@ -3,7 +3,7 @@
  * is answered: Bash, Read, Glob and Grep run (tools/index.ts); the subagent
  * tools (and, under `stop: first-dispatch`, the question tool) are offered
  * under Claude Code's names and schemas (dispatch-tools.ts). Under
- * `stop: complete` a valid Agent/Task call starts a subagent, SendMessage
+ * `stop: complete` a valid `Agent`/`Task` call starts a subagent, SendMessage
  * resumes one (../subagent-seats.ts) and AskUserQuestion is answered by the
  * scripted user (../scripted-user-session.ts); otherwise no subagent ever runs and no
  * one is reached: a valid call is refused with the fixed neutral result, and

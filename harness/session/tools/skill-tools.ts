@@ -14,7 +14,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 export const skillToolDefinition: Anthropic.Tool = {
   name: 'Skill',
   description:
-    'Invoke a skill from the available-skills listing. When a listed skill covers the task at hand, call this first: ' +
+    'Invoke a skill from the available-skills listing. When a listed skill covers the request at hand, call this first: ' +
     'its instructions load into the conversation for you to follow. `skill` is the exact name from the listing ' +
     '(plugin skills as `plugin:skill`); `args` are optional arguments.',
   input_schema: {
