@@ -79,25 +79,6 @@ const PENDING_RENAMES: readonly {
   readonly owner: string;
 }[] = [
   {
-    files: [
-      'harness/cli/adjudicate.ts',
-      'harness/report/list-runs.ts',
-      'harness/report/load-results.ts',
-    ],
-    pattern: /\b(?:readLedger|ledgerFile)\b|\/ledger\.js\b/g,
-    owner: '24-arch: the rep journal (results/ledger.ts, readLedger, layout.ledgerFile)',
-  },
-  {
-    files: [
-      'harness/cli/run.ts',
-      'harness/report/list-runs.ts',
-      'harness/report/load-results.ts',
-      'harness/report/summarise.ts',
-    ],
-    pattern: /\b(?:planRun|planReps|plannedIds|plannedModelNames)\b|\/plan\.js\b/g,
-    owner: '24-arch: the schedule (schedule/plan.ts, planRun, plannedIds, plannedModelNames)',
-  },
-  {
     files: ['harness/report/summarise.ts'],
     pattern: /'tasks?'|\bvalue\.tasks?\b|`Task (?:1`|\$\{)/g,
     owner: "24-score: an extracted value shown by its extractor (the sdd pack's task and tasks)",
