@@ -165,7 +165,7 @@ export async function checkSession(
     const plans = fixturePlans(
       recipeFacts.value.plan,
       recipeFacts.value.ledgers.map((ledger) => ledger.plan),
-      Object.keys(scenario.value.config.plans),
+      Object.keys(scenario.value.config.plans ?? {}),
     );
     if (!plans.includes(request.plan)) {
       return err(
@@ -187,7 +187,7 @@ export async function checkSession(
     branch: recipeFacts.value.branch,
     ledgers: recipeFacts.value.ledgers,
     knownPlans: [
-      ...Object.keys(scenario.value.config.plans),
+      ...Object.keys(scenario.value.config.plans ?? {}),
       ...(recipeFacts.value.plan === undefined ? [] : [recipeFacts.value.plan]),
     ],
     variables: scenario.value.config.fixture.variables,
@@ -241,9 +241,11 @@ export async function checkSession(
             fixturePlans(
               recipeFacts.value.plan,
               recipeFacts.value.ledgers.map((ledger) => ledger.plan),
-              Object.keys(scenario.value.config.plans),
+              Object.keys(scenario.value.config.plans ?? {}),
             ),
-            Object.values(scenario.value.config.plans).flatMap((plan) => plan.aliases ?? []),
+            Object.values(
+              (scenario.value.config.plans ?? {}) as Record<string, { aliases?: string[] }>,
+            ).flatMap((plan) => plan.aliases ?? []),
           );
     if (hint !== undefined) hints.push(hint);
     transcriptSource = {

@@ -3,6 +3,7 @@
  * before any command runs; each room's extension point is filled from here,
  * so no core module imports a pack.
  */
+import { registerScoreContribution } from '../score/score-registry.js';
 import type { Pack } from './pack.js';
 
 const installed = new Map<string, Pack>();
@@ -14,6 +15,7 @@ export function installPacks(packs: readonly Pack[]): void {
     if (known === pack) continue;
     if (known !== undefined) throw new Error(`two packs are named ${pack.name}`);
     installed.set(pack.name, pack);
+    registerScoreContribution(pack.name, pack.score ?? {});
   }
 }
 

@@ -8,11 +8,19 @@
  * and is installed by the composition root (the CLI, and the test setup)
  * before any command runs. A scenario file names the packs it uses.
  */
+import type { ScoreContribution } from '../score/score-registry.js';
+
 export interface Pack {
   /** The name a scenario file's `packs` lists: lower-case words joined by dashes. */
   readonly name: string;
   /** One line saying whose knowledge this is, shown by `redgreen doctor`. */
   readonly summary: string;
+  /**
+   * The score room's part: extractors a report contract may name, check
+   * verbs, the scenario fields their data lives in, and what it reads from
+   * each dispatch (harness/score/score-registry.ts).
+   */
+  readonly score?: ScoreContribution;
 }
 
 const PACK_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;

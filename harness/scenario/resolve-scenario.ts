@@ -183,7 +183,7 @@ export function scenarioFacts(
       plan: scenario.config.plan === undefined ? undefined : fixture.plan,
       branch: scenario.recipe.spec.repository.branch,
       ledgers: fixture.ledgers,
-      knownPlans: Object.keys(scenario.config.plans),
+      knownPlans: Object.keys(scenario.config.plans ?? {}),
       variables: scenario.config.fixture.variables,
     }),
   );

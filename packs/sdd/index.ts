@@ -4,8 +4,10 @@
  * reviewers, and the fixtures and scripted brains the SDD campaigns use.
  */
 import { definePack } from '../../harness/pack/pack.js';
+import { sddScore } from './score/index.js';
 
 export const sddPack = definePack({
   name: 'sdd',
   summary: 'subagent-driven development: plans, tasks, workspace ledgers, dispatches',
+  score: sddScore,
 });

@@ -65,7 +65,7 @@ export function scoreProbe(id: string, session: ProbeSession): RepScore {
       plan,
       branch: 'main',
       ledgers: [{ plan, path: ledger, cited: [] }],
-      knownPlans: Object.keys(scenario.config.plans),
+      knownPlans: Object.keys(scenario.config.plans ?? {}),
       variables: {},
     }),
     inputs: {
