@@ -24,15 +24,12 @@ import type { CompiledScenario, ObservationNode } from './load-scenario.js';
 import { summarySchema } from './observation-summary.js';
 import type { Facts } from './placeholders.js';
 import { readReport } from './read-report.js';
+import { type RunnerStatus, runnerStatusSchema } from './runner-status.js';
 import { callRan, type ToolCall } from './tool-call.js';
 import type { RecordedQuestion } from './user-question-record.js';
 
-export const runnerStatusSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('completed') }).strict(),
-  z.object({ kind: z.literal('indeterminate'), reason: z.string(), stage: z.string() }).strict(),
-]);
-/** What the runner says about the rep before scoring: it completed, or it could not be decided. */
-export type RunnerStatus = z.infer<typeof runnerStatusSchema>;
+export type { RunnerStatus } from './runner-status.js';
+export { runnerStatusSchema } from './runner-status.js';
 
 export const verdictSchema = z.enum(['pass', 'fail', 'indeterminate']);
 export type Verdict = z.infer<typeof verdictSchema>;
