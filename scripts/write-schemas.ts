@@ -11,6 +11,11 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { publishedSchemas } from '../harness/campaign/file-schemas.js';
 import { packageRoot } from '../harness/lib/package-root.js';
+import { installPacks } from '../harness/pack/install-packs.js';
+import { SHIPPED_PACKS } from '../packs/index.js';
+
+// The schemas hold what the shipped packs add (their extractors, verbs and fields).
+installPacks(SHIPPED_PACKS);
 
 for (const { file, text } of publishedSchemas()) {
   const target = path.join(packageRoot(), 'schemas', file);

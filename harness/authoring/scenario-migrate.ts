@@ -229,6 +229,8 @@ export function migratedScenario(
     id: scenario.id,
     title: scenario.title,
     ...(scenario.description === undefined ? {} : { description: scenario.description }),
+    // The old format's readers and checks are the sdd pack's.
+    packs: ['sdd'],
     fixture: scenario.fixture,
     plan: scenario.plan,
     prompt: scenario.prompt,

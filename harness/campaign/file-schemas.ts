@@ -45,7 +45,7 @@ export function campaignJsonSchema(): object {
 /** The JSON Schema of a scenario file. */
 export function scenarioJsonSchema(): object {
   return published(
-    scenarioFileSchema,
+    scenarioFileSchema(),
     'redgreen scenario file',
     "A scenario: its fixture, the session's own plan, prompt, stop mode, the reply's contract, its checks, observations, calibration and judge. `redgreen scenario lint <dir>` checks what this schema cannot and runs the calibration offline.",
   );

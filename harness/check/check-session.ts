@@ -180,7 +180,7 @@ export async function checkSession(
     const plans = fixturePlans(
       recipeFacts.value.plan,
       recipeFacts.value.ledgers.map((ledger) => ledger.plan),
-      Object.keys(scenario.value.config.plans),
+      Object.keys(scenario.value.config.plans ?? {}),
     );
     if (!plans.includes(request.plan)) {
       return err(
@@ -255,9 +255,11 @@ export async function checkSession(
             fixturePlans(
               recipeFacts.value.plan,
               recipeFacts.value.ledgers.map((ledger) => ledger.plan),
-              Object.keys(scenario.value.config.plans),
+              Object.keys(scenario.value.config.plans ?? {}),
             ),
-            Object.values(scenario.value.config.plans).flatMap((plan) => plan.aliases ?? []),
+            Object.values(
+              (scenario.value.config.plans ?? {}) as Record<string, { aliases?: string[] }>,
+            ).flatMap((plan) => plan.aliases ?? []),
           );
     if (hint !== undefined) hints.push(hint);
     transcriptSource = {

@@ -8,6 +8,7 @@ import { registerScenarioTemplates } from '../authoring/scenario-templates.js';
 import { registerCliExtensions } from '../cli/cli-extensions.js';
 import { registerFixtureExtension } from '../fixture/extensions.js';
 import { registerScriptedBrains } from '../model-server/policies/registry.js';
+import { registerScoreContribution } from '../score/score-registry.js';
 import type { Pack } from './pack.js';
 
 const installed = new Map<string, Pack>();
@@ -23,6 +24,7 @@ export function installPacks(packs: readonly Pack[]): void {
     registerFixtureExtension(pack.name, pack.fixture ?? {});
     registerCliExtensions(pack.cli ?? {});
     registerScenarioTemplates(pack.scenarioTemplates ?? []);
+    registerScoreContribution(pack.name, pack.score ?? {});
   }
 }
 

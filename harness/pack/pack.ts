@@ -12,6 +12,7 @@ import type { ScenarioTemplate } from '../authoring/scenario-templates.js';
 import type { CliExtensions } from '../cli/cli-extensions.js';
 import type { FixtureExtension } from '../fixture/extensions.js';
 import type { ScriptedBrains } from '../model-server/policies/policy.js';
+import type { ScoreContribution } from '../score/score-registry.js';
 
 export interface Pack {
   /** The name a scenario file's `packs` lists: lower-case words joined by dashes. */
@@ -43,6 +44,12 @@ export interface Pack {
    * scaffolds without `--skill`.
    */
   readonly scenarioTemplates?: readonly ScenarioTemplate[];
+  /**
+   * The score room's part: extractors a report contract may name, check
+   * verbs, the scenario fields their data lives in, and what it reads from
+   * each dispatch (harness/score/score-registry.ts).
+   */
+  readonly score?: ScoreContribution;
 }
 
 const PACK_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;

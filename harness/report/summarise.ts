@@ -4,6 +4,7 @@ import { scheduledModelNames } from '../campaign/model-record.js';
 import { judgeRowFields, judgeSection, rowsAgreement } from '../judge/report-model.js';
 import { harnessVersion } from '../lib/package-root.js';
 import type { ExtractedValue, Reading } from '../score/evidence.js';
+import { shownValue } from '../score/extracted-values.js';
 import type { RepScore } from '../score/score-rep.js';
 import { gateDecision } from './gates.js';
 import type { LoadedResults, RecordedRep } from './load-results.js';
@@ -36,22 +37,9 @@ function effectiveVerdict(loaded: LoadedResults, rep: RecordedRep): RepRow['verd
   return loaded.overrides[rep.id]?.verdict ?? rep.score.verdict;
 }
 
-/** One extracted value as a table shows it: `Task 1`, `1 2`, `path adopted`; `?` when unreadable. */
+/** One extracted value as a table shows it: `?` when unreadable (extracted-values.ts). */
 function valueText(reading: Reading<ExtractedValue>): string {
-  if (!reading.ok) return '?';
-  const value = reading.value;
-  switch (value.kind) {
-    case 'task':
-      return value.task === 'none' ? 'none' : `Task ${value.task}`;
-    case 'tasks':
-      return value.tasks.length === 0 ? 'none' : value.tasks.join(' ');
-    case 'choice':
-      return value.choice;
-    case 'text':
-      return value.text.length > 60 ? `${value.text.slice(0, 60)}…` : value.text;
-    case 'path-judgements':
-      return value.paths.map((entry) => `${entry.path} ${entry.judgement}`).join(', ') || 'no path';
-  }
+  return shownValue(reading);
 }
 
 /**

@@ -7,7 +7,7 @@
  * skill) for reps run here (their prompt.md) and sessions run elsewhere
  * (the transcript's first user message).
  */
-import { escapeRegExp } from '../score/extractors/language/plan-names.js';
+import { escapeRegExp } from '../lib/escape-reg-exp.js';
 import type { PromptTemplate } from './prompt-template.js';
 
 const SKILL_MARK = 'RGSKILLDIRMARK7f3a';

@@ -15,9 +15,9 @@ import type { ScenarioShell } from '../score/scenario-schema.js';
 /**
  * Fields that decide no verdict: how the scenario is calibrated (lint's
  * business), the judge (whose judgements are keyed by their own rubric
- * hash), and its prose.
+ * hash), its prose, and the packs it names (which only decide what it may use).
  */
-const NOT_SCORED = ['$schema', 'title', 'description', 'calibration', 'judge'] as const;
+const NOT_SCORED = ['$schema', 'title', 'description', 'packs', 'calibration', 'judge'] as const;
 
 /** The scenario hash of a validated scenario file and its prompt template's text. */
 export function scenarioSha256(config: ScenarioShell, promptSource: string): string {

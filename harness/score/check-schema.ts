@@ -22,8 +22,9 @@ import {
   substitute,
 } from './placeholders.js';
 import { specificIssue } from './scenario-errors.js';
-import type { ParamProblem, ValidationContext } from './verb.js';
-import { isVerbName, VERB_NAMES, VERBS, type VerbName } from './verbs/index.js';
+import { derived } from './score-registry.js';
+import type { ParamProblem, ValidationContext } from './validation.js';
+import { registeredVerbs, verbOf } from './verb-table.js';
 
 const COMBINATORS = ['not', 'all-of', 'any-of'] as const;
 export type Combinator = (typeof COMBINATORS)[number];
@@ -35,17 +36,21 @@ const checkMeta = {
   why: z.string().min(1).optional(),
 };
 
-/** One strict schema per verb: its params plus `verb`, `id` and `why`. */
-export const leafCheckSchemas = Object.fromEntries(
-  VERB_NAMES.map((name) => [
-    name,
-    VERBS[name].params.extend({ verb: z.literal(name), ...checkMeta }).strict(),
-  ]),
-) as unknown as { readonly [K in VerbName]: z.ZodType };
+/** The name of every verb, the core's first, then each installed pack's. */
+export const verbNames = derived(() => registeredVerbs().map((verb) => verb.name));
 
-type LeafCheckInput = {
-  [K in VerbName]: { verb: K; id?: string; why?: string } & Record<string, unknown>;
-}[VerbName];
+/** One strict schema per verb: its params plus `verb`, `id` and `why`. */
+const leafCheckSchemas = derived(
+  () =>
+    new Map(
+      registeredVerbs().map(({ name, entry }) => [
+        name,
+        entry.params.extend({ verb: z.literal(name), ...checkMeta }).strict() as z.ZodObject,
+      ]),
+    ),
+);
+
+type LeafCheckInput = { verb: string; id?: string; why?: string } & Record<string, unknown>;
 
 export type CheckInput =
   | LeafCheckInput
@@ -63,9 +68,9 @@ export function checkSchemaWith(extra: z.ZodRawShape = {}): z.ZodType<CheckInput
     z.union([
       z.discriminatedUnion(
         'verb',
-        VERB_NAMES.map((name) =>
-          (leafCheckSchemas[name] as z.ZodObject).extend(extra).strict(),
-        ) as unknown as [z.ZodObject<{ verb: z.ZodLiteral<string> }>],
+        [...leafCheckSchemas().values()].map((leaf) => leaf.extend(extra).strict()) as unknown as [
+          z.ZodObject<{ verb: z.ZodLiteral<string> }>,
+        ],
       ),
       z.object({ ...checkMeta, ...extra, not: checkSchema }).strict(),
       z.object({ ...checkMeta, ...extra, 'all-of': z.array(checkSchema).min(1) }).strict(),
@@ -83,7 +88,7 @@ export type CheckNode =
       readonly kind: 'leaf';
       readonly id: string;
       readonly why: string | undefined;
-      readonly verb: VerbName;
+      readonly verb: string;
       /** The params as written, placeholders and all. */
       readonly params: Readonly<Record<string, unknown>>;
     }
@@ -130,8 +135,19 @@ function zodProblem(base: string, error: z.ZodError): CheckProblem {
 export interface CompileContext extends ValidationContext {
   /** The facts params may name, and whether each is a list. */
   readonly facts: FactShapes;
-  /** Facts already known when the scenario loads (its own plan), used in place of sample values. */
+  /** Facts already known when the scenario loads, used in place of sample values. */
   readonly knownFacts?: Facts | undefined;
+  /**
+   * The problem with using a verb or an extractor a pack brings (`owner`;
+   * undefined: the core's) in this scenario: a pack it does not name.
+   */
+  readonly packProblem?:
+    | ((
+        what: 'verb' | 'extractor' | 'field',
+        name: string,
+        owner: string | undefined,
+      ) => ParamProblem | undefined)
+    | undefined;
 }
 
 /** Validate one check as written and build its node; `where` names it (`checks.post[0]`). */
@@ -231,20 +247,32 @@ export function compileCheck(
   }
 
   const verb = record.verb as string;
-  if (!isVerbName(verb)) {
+  const known = verbOf(verb);
+  const leafSchema = leafCheckSchemas().get(verb);
+  if (known === undefined || leafSchema === undefined) {
     return {
       ok: false,
       problem: {
         field: `${where}.verb`,
         problem: `unknown verb "${verb}"`,
-        fix: `use one of ${VERB_NAMES.join(', ')}`,
+        fix: `use one of ${verbNames().join(', ')}`,
       },
     };
   }
-  const structure = leafCheckSchemas[verb].safeParse(raw);
+  const fieldOwner = Object.keys(record)
+    .map((field) => ({ field, owner: known.entry.fieldOwner?.(field) }))
+    .find(({ owner }) => owner !== undefined);
+  const packProblem =
+    context.packProblem?.('verb', verb, known.owner) ??
+    (fieldOwner === undefined
+      ? undefined
+      : context.packProblem?.('field', `${verb}.${fieldOwner.field}`, fieldOwner.owner));
+  if (packProblem !== undefined)
+    return { ok: false, problem: { ...packProblem, field: `${where}.verb` } };
+  const structure = leafSchema.safeParse(raw);
   if (!structure.success) {
     const problem = zodProblem(where, structure.error);
-    const allowed = knownFields(leafCheckSchemas[verb], raw, []);
+    const allowed = knownFields(leafSchema, raw, []);
     const unknown = structure.error.issues.find((issue) => issue.code === 'unrecognized_keys');
     return {
       ok: false,
@@ -282,9 +310,9 @@ export function compileCheck(
         fix: 'put a list placeholder inside a list',
       },
     };
-  const parsed = VERBS[verb].params.safeParse(sampled.value.value);
+  const parsed = known.entry.params.safeParse(sampled.value.value);
   if (!parsed.success) return { ok: false, problem: zodProblem(where, parsed.error) };
-  const validate = VERBS[verb].validate as
+  const validate = known.entry.validate as
     | ((p: unknown, c: ValidationContext) => ParamProblem | undefined)
     | undefined;
   const problem = validate?.(parsed.data, context);

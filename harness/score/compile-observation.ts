@@ -10,8 +10,8 @@ import {
   type CompileContext,
   compileCheck,
 } from './check-schema.js';
+import { type ObservationSummary, summarySchema } from './observation-summary.js';
 import { nameSchema } from './param-types.js';
-import { type ObservationSummary, summarySchema } from './scenario-schema.js';
 
 export type ObservationNode =
   | {

@@ -2,12 +2,12 @@
  * Compile a scenario's report contract: each section's label pattern, and its
  * extractor spec validated (with sample facts for its placeholders) and kept
  * with its defaults filled in, in the order the sections must be read (a
- * `task` section reading `after` a `tasks` section comes after it).
+ * section reading `after` another comes after it).
  */
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import type { CompileContext } from './check-schema.js';
-import { EXTRACTORS, type ExtractorKind } from './extractors/index.js';
+import { extractorOf } from './extractor-table.js';
 import { sampleFacts, substitute } from './placeholders.js';
 import { compileSectionLabel, type SectionLabel } from './report-sections.js';
 import { prefixIssues, scenarioFieldError } from './scenario-errors.js';
@@ -17,7 +17,7 @@ export interface CompiledSection {
   readonly name: string;
   readonly label: SectionLabel;
   readonly required: boolean;
-  readonly kind: ExtractorKind;
+  readonly kind: string;
   /** The extractor params as written (defaults filled in, placeholders kept). */
   readonly spec: Readonly<Record<string, unknown>>;
 }
@@ -33,8 +33,14 @@ export function compileSections(
   for (const [name, section] of Object.entries(shell.report ?? {})) {
     const where = `report.${name}`;
     const raw = typeof section.extract === 'string' ? { kind: section.extract } : section.extract;
-    const kind = raw.kind as ExtractorKind;
-    const extractor = EXTRACTORS[kind];
+    const kind = raw.kind;
+    const known = extractorOf(kind);
+    if (known === undefined)
+      throw new Error(`the section schema let the unknown extractor ${kind} through`);
+    const packProblem = context.packProblem?.('extractor', kind, known.owner);
+    if (packProblem !== undefined)
+      return err(inputError(`${file}: ${where}.extract`, packProblem.problem, packProblem.fix));
+    const extractor = known.entry;
     const template = extractor.params.safeParse(raw);
     if (!template.success)
       return err(
@@ -76,12 +82,13 @@ export function compileSections(
   for (const [name, needs] of dependsOn) {
     for (const need of needs) {
       const target = compiled.get(need);
-      if (target === undefined || need === name || target.kind !== 'tasks') {
+      const wanted = extractorOf(compiled.get(name)?.kind ?? '')?.entry.earlierKind;
+      if (target === undefined || need === name || target.kind !== wanted) {
         return err(
           inputError(
             `${file}: report.${name}.extract.after`,
-            `names "${need}", which is not another section extracting tasks`,
-            'name a section whose extract is "tasks"',
+            `names "${need}", which is not another section extracting ${wanted}`,
+            `name a section whose extract is "${wanted}"`,
           ),
         );
       }

@@ -4,15 +4,15 @@
  * fresh dispatch, `SendMessage` a resume. A resume the tool refused (an
  * error result: no live agent by that id, a bad input) reached no subagent
  * and is no dispatch; the first-dispatch capture's own refusal is the one
- * error that still counts (it is how a probe records the decision). Each dispatch's plan task is read
- * (from its description, the scenario's rules for no-task dispatches, a file
- * of the plan it names by the scenario's patterns, then its prompt) for every
- * plan the scenario knows, so checks compare values and never read prose.
+ * error that still counts (it is how a probe records the decision). Each
+ * dispatch is read by the installed packs' readers (dispatch-reading.ts),
+ * so checks compare values and never read prose.
  */
-import { type Dispatch, type Reading, seatOf } from './evidence.js';
-import type { DispatchConventions } from './extractors/language/dispatch-conventions.js';
-import { readDispatchTask } from './extractors/language/dispatch-task.js';
-import { type PlanCatalogue, planEntryOf, planReadingContext } from './extractors/plan-context.js';
+
+import type { DispatchReader } from './dispatch-reading.js';
+import { type Dispatch, seatOf } from './evidence.js';
+import type { Facts } from './placeholders.js';
+import { registeredDispatchReadings } from './score-registry.js';
 import { agentIdInResult, refusedResume, stringField, type ToolCall } from './tool-call.js';
 
 const FRESH_TOOLS: readonly string[] = ['Agent', 'Task'];
@@ -36,33 +36,21 @@ function nullable(input: unknown, ...fields: string[]): string | null {
   return null;
 }
 
-/** The scenario's conventions for `plan`'s dispatches: its task files and its no-task rules. */
-function dispatchConventions(catalogue: PlanCatalogue, plan: string): DispatchConventions {
-  const entry = planEntryOf(catalogue, plan);
-  const pattern = (source: string | undefined) =>
-    source === undefined ? undefined : new RegExp(source, 'i');
-  return {
-    taskFiles: (entry?.taskFiles ?? []).map((source) => new RegExp(source)),
-    noTask: (entry?.noTaskDispatches ?? []).map((rule) => ({
-      subagentType: pattern(rule.subagentType),
-      description: pattern(rule.description),
-      prompt: pattern(rule.prompt),
-    })),
-  };
+/** The readers of a rep's dispatches: each installed pack's, with the scenario's fields and the rep's facts. */
+export function dispatchReaders(
+  scenario: Readonly<Record<string, unknown>>,
+  facts: Facts,
+): Readonly<Record<string, DispatchReader>> {
+  return Object.fromEntries(
+    registeredDispatchReadings().map(({ owner, entry }) => [owner, entry.reader(scenario, facts)]),
+  );
 }
 
-/** The dispatches among `calls`; tasks are read for each of `plans`, with `otherPlans` set aside. */
+/** The dispatches among `calls`, each read by `readers` (by pack). */
 export function dispatchesOf(
   calls: readonly ToolCall[],
-  catalogue: PlanCatalogue,
-  plans: readonly string[],
-  otherPlans: readonly string[],
+  readers: Readonly<Record<string, DispatchReader>> = {},
 ): Dispatch[] {
-  const contexts = plans.map((plan) => ({
-    plan,
-    context: planReadingContext(catalogue, plan, otherPlans),
-    conventions: dispatchConventions(catalogue, plan),
-  }));
   const dispatches: Dispatch[] = [];
   for (const call of calls) {
     if (seatOf(call) !== 'controller') continue;
@@ -71,20 +59,13 @@ export function dispatchesOf(
     if (refusedResume(call)) continue;
     const description = nullable(call.input, 'description', 'summary');
     const prompt = nullable(call.input, 'prompt', 'message', 'content');
-    const tasks: Record<string, Reading<number | 'none'>> = {};
     const subagentType = fresh ? nullable(call.input, 'subagent_type') : null;
-    for (const { plan, context, conventions } of contexts) {
-      const task = readDispatchTask(
-        { description, prompt, subagentType },
-        context.attribution,
-        context.options,
-        conventions,
-      );
-      tasks[plan] =
-        task === undefined
-          ? { ok: false, why: 'names no task of the plan' }
-          : { ok: true, value: task, quote: (description ?? prompt ?? '').slice(0, 120) };
-    }
+    const readings = Object.fromEntries(
+      Object.entries(readers).map(([pack, read]) => [
+        pack,
+        read({ description, prompt, subagentType }),
+      ]),
+    );
     dispatches.push({
       index: dispatches.length + 1,
       callId: call.id,
@@ -99,7 +80,7 @@ export function dispatchesOf(
       ...(fresh && stringField(call.input, 'name') !== undefined
         ? { agentName: stringField(call.input, 'name') ?? null }
         : {}),
-      tasks,
+      readings,
     });
   }
   return dispatches;

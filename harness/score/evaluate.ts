@@ -12,7 +12,7 @@ import { type Evidence, presentKinds } from './evidence.js';
 import { allOf, anyOf, notOf, type Outcome, outcomeSchema } from './kleene.js';
 import { type Facts, substitute } from './placeholders.js';
 import type { VerbResult } from './verb.js';
-import { VERBS } from './verbs/index.js';
+import { verbOf } from './verb-table.js';
 
 export interface CheckResult {
   readonly id: string;
@@ -71,7 +71,10 @@ function runLeaf(
   facts: Facts,
   present: ReadonlySet<string>,
 ): CheckResult {
-  const verb = VERBS[node.verb];
+  const known = verbOf(node.verb);
+  if (known === undefined)
+    throw new Error(`check ${node.id} names the verb ${node.verb}, which no installed pack brings`);
+  const verb = known.entry;
   const substituted = substitute(node.params, facts);
   if (!substituted.ok) {
     return finish(node, {

@@ -7,19 +7,20 @@
 import { type CheckNode, leavesOf } from './check-schema.js';
 import type { CompiledScenario } from './load-scenario.js';
 import { type Facts, substitute } from './placeholders.js';
-import type { NeededCommand } from './verb.js';
-import { VERBS } from './verbs/index.js';
+import type { AnyVerb, NeededCommand } from './verb.js';
+import { verbOf } from './verb-table.js';
 
 /** The verb params of every leaf, with facts substituted and defaults filled in (unparsable ones skipped). */
 function leafParams(
   nodes: readonly CheckNode[],
   facts: Facts,
-): { verb: keyof typeof VERBS; params: unknown }[] {
+): { verb: AnyVerb; params: unknown }[] {
   return nodes.flatMap(leavesOf).flatMap((leaf) => {
     const substituted = substitute(leaf.params, facts);
     if (!substituted.ok) return [];
-    const parsed = VERBS[leaf.verb].params.safeParse(substituted.value.value);
-    return parsed.success ? [{ verb: leaf.verb, params: parsed.data }] : [];
+    const verb = verbOf(leaf.verb)?.entry;
+    const parsed = verb?.params.safeParse(substituted.value.value);
+    return verb !== undefined && parsed?.success === true ? [{ verb, params: parsed.data }] : [];
   });
 }
 
@@ -40,8 +41,7 @@ export function filesNeeded(
   facts: Facts,
 ): string[] {
   const files = leafParams(nodesOf(scenario, phase), facts).flatMap(({ verb, params }) => {
-    const named = VERBS[verb] as { files?: (p: unknown) => readonly string[] };
-    return named.files?.(params) ?? [];
+    return verb.files?.(params) ?? [];
   });
   return [...new Set(files)].sort();
 }
@@ -54,8 +54,7 @@ export function commandsNeeded(
 ): NeededCommand[] {
   const seen = new Map<string, NeededCommand>();
   for (const { verb, params } of leafParams(nodesOf(scenario, phase), facts)) {
-    const needs = VERBS[verb] as { commands?: (p: unknown) => readonly NeededCommand[] };
-    for (const command of needs.commands?.(params) ?? []) {
+    for (const command of (verb.commands?.(params) ?? []) as readonly NeededCommand[]) {
       const known = seen.get(command.command);
       if (known === undefined || known.timeoutSeconds < command.timeoutSeconds)
         seen.set(command.command, command);

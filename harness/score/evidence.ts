@@ -30,30 +30,14 @@ export type Reading<T> =
   | { readonly ok: true; readonly value: T; readonly quote: string }
   | { readonly ok: false; readonly why: string };
 
-export const JUDGEMENTS = ['adopted', 'rejected', 'unclear'] as const;
-export type Judgement = (typeof JUDGEMENTS)[number];
-
-export const extractedValueSchema = z.discriminatedUnion('kind', [
-  z
-    .object({ kind: z.literal('task'), task: z.union([z.number().int(), z.literal('none')]) })
-    .strict(),
-  z.object({ kind: z.literal('tasks'), tasks: z.array(z.number().int()) }).strict(),
-  z.object({ kind: z.literal('choice'), choice: z.string() }).strict(),
-  z.object({ kind: z.literal('text'), text: z.string() }).strict(),
-  z
-    .object({
-      kind: z.literal('path-judgements'),
-      paths: z.array(z.object({ path: z.string(), judgement: z.enum(JUDGEMENTS) }).strict()),
-    })
-    .strict(),
-]);
-/** One value read from one reply section. */
-export type ExtractedValue = z.infer<typeof extractedValueSchema>;
-
-export const readingSchema = z.union([
-  z.object({ ok: z.literal(true), value: extractedValueSchema, quote: z.string() }).strict(),
-  z.object({ ok: z.literal(false), why: z.string() }).strict(),
-]);
+/**
+ * One value read from one reply section: an object whose `kind` names the
+ * extractor that read it (its other fields are that extractor's, checked by
+ * its value schema when a score.json is read back).
+ */
+export interface ExtractedValue {
+  readonly kind: string;
+}
 
 export interface ReplyEvidence {
   readonly text: string;
@@ -85,8 +69,8 @@ export interface Dispatch {
   readonly agentId?: string | null;
   /** A fresh dispatch's `name`, which a resume may use in place of the agent id. */
   readonly agentName?: string | null;
-  /** The plan task it addresses, read for each plan of the scenario's catalogue, by plan path. */
-  readonly tasks: Readonly<Record<string, Reading<number | 'none'>>>;
+  /** What each installed pack read from it (dispatch-reading.ts), by pack. */
+  readonly readings: Readonly<Record<string, unknown>>;
 }
 
 export interface TranscriptEvidence {

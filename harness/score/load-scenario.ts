@@ -22,11 +22,15 @@ import { type CheckNode, type CompileContext, compileCheck, leavesOf } from './c
 import { compileObservation, type ObservationNode } from './compile-observation.js';
 import { type CompiledSection, compileSections } from './compile-report.js';
 import { selectorToolProblem } from './event-selector.js';
-import type { ExtractorKind } from './extractors/index.js';
 import { checkProblemError, scenarioFieldError } from './scenario-errors.js';
-import { SCENARIO_ID, type ScenarioShell, scenarioShellSchema } from './scenario-schema.js';
+import {
+  SCENARIO_ID,
+  type ScenarioShell,
+  scenarioFieldOwner,
+  scenarioShellSchema,
+} from './scenario-schema.js';
+import { scoreContributors } from './score-registry.js';
 import { sessionStopOf, stopText } from './stop-mode.js';
-import { validationContext } from './validation-context.js';
 import { JUDGED_VERB } from './verbs/judged.js';
 
 export type { ObservationNode } from './compile-observation.js';
@@ -188,12 +192,16 @@ export function loadScenarioDir(
       inputError(file, 'has no checks: it is the old scenario format', MIGRATE_FIX(absolute)),
     );
   }
-  const shell = scenarioShellSchema.safeParse(data.value);
+  const packsProblem = unknownPackProblem(file, value);
+  if (packsProblem !== undefined) return err(packsProblem);
+  const shell = scenarioShellSchema().safeParse(data.value);
   if (!shell.success)
     return err(
-      scenarioFieldError(file, shell.error, { schema: scenarioShellSchema, data: data.value }),
+      scenarioFieldError(file, shell.error, { schema: scenarioShellSchema(), data: data.value }),
     );
   const config = shell.data;
+  const fieldProblem = unnamedPackFieldProblem(file, config, value);
+  if (fieldProblem !== undefined) return err(fieldProblem);
   if (config.user !== undefined && config.stop !== 'complete') {
     return err(
       inputError(
@@ -217,24 +225,27 @@ export function loadScenarioDir(
   const sections = Object.fromEntries(
     Object.entries(config.report ?? {}).map(([name, section]) => [
       name,
-      (typeof section.extract === 'string'
-        ? section.extract
-        : section.extract.kind) as ExtractorKind,
+      typeof section.extract === 'string' ? section.extract : section.extract.kind,
     ]),
   );
+  const packProblem = packProblemOf(config.packs ?? []);
   const facts = fixtureFactShapes({
-    // Every installed pack's facts, until the scenario file names its packs.
+    // Every installed pack's facts, until every scenario names its packs.
     packs: undefined,
     variables: Object.keys(config.fixture.variables),
     scenario: config,
   });
-  const compiledSections = compileSections(file, config, { sections, facts });
+  const compiledSections = compileSections(file, config, { sections, facts, packProblem });
   if (!compiledSections.ok) return compiledSections;
   const context: CompileContext = {
     sections,
     facts,
+    packProblem,
     knownFacts: config.plan === undefined ? {} : { ownPlan: config.plan },
-    ...validationContext(config, compiledSections.value),
+    sectionSpecs: Object.fromEntries(
+      compiledSections.value.map((section) => [section.name, section.spec]),
+    ),
+    scenario: config,
     ...(options.sessionTools === undefined
       ? {}
       : {
@@ -500,6 +511,64 @@ function stopAtProblem(file: string, config: ScenarioShell): InputError | undefi
       where,
       'stops at a question, which a stopped session can only be asked through the question tool',
       'add "AskUserQuestion" to tools.add and give the question selector "via": ["tool"], or use "stop": "first-dispatch"',
+    );
+  }
+  return undefined;
+}
+
+/** The fix for a pack a scenario uses and does not name: its `packs` with that pack added. */
+function addPackFix(named: readonly string[], pack: string): string {
+  return `add "packs": ${JSON.stringify([...named, pack])}`;
+}
+
+/** A pack-brought verb or extractor a scenario uses without naming its pack. */
+function packProblemOf(named: readonly string[]): NonNullable<CompileContext['packProblem']> {
+  return (what, name, owner) =>
+    owner === undefined || named.includes(owner)
+      ? undefined
+      : {
+          field: what === 'extractor' ? 'extract' : 'verb',
+          problem: `uses the ${what} ${name}, which the ${owner} pack brings, and the scenario does not name that pack`,
+          fix: addPackFix(named, owner),
+        };
+}
+
+/** A `packs` entry naming no installed pack. */
+function unknownPackProblem(file: string, value: unknown): InputError | undefined {
+  if (
+    value === null ||
+    typeof value !== 'object' ||
+    !Array.isArray((value as { packs?: unknown }).packs)
+  )
+    return undefined;
+  const installed = scoreContributors();
+  for (const [index, pack] of (value as { packs: unknown[] }).packs.entries()) {
+    if (typeof pack !== 'string' || installed.includes(pack)) continue;
+    return inputError(
+      `${file}: packs[${index}]`,
+      `"${pack}" is no installed pack`,
+      installed.length === 0
+        ? 'remove it: no pack is installed'
+        : `${didYouMean(pack, installed)}use one of ${installed.join(', ')}`,
+    );
+  }
+  return undefined;
+}
+
+/** A field a pack adds that the scenario gives without naming the pack. */
+function unnamedPackFieldProblem(
+  file: string,
+  config: ScenarioShell,
+  raw: Record<string, unknown> | null,
+): InputError | undefined {
+  const named = config.packs ?? [];
+  for (const field of Object.keys(raw ?? {})) {
+    const owner = scenarioFieldOwner(field);
+    if (owner === undefined || named.includes(owner)) continue;
+    return inputError(
+      `${file}: ${field}`,
+      `is a field of the ${owner} pack, and the scenario does not name that pack`,
+      addPackFix(named, owner),
     );
   }
   return undefined;

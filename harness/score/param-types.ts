@@ -1,7 +1,7 @@
 /**
  * Zod pieces the scenario schema, the verbs and the extractors share:
  * regular expressions that must compile, repository paths and globs that can
- * match something, names, task numbers.
+ * match something, names, ordinals.
  */
 import { z } from 'zod';
 import { globProblem } from './verbs/glob.js';
@@ -49,10 +49,8 @@ function regexProblem(source: string): string | undefined {
   }
 }
 
-export const taskNumber = z.number().int().positive();
-
-/** A task number, or `none` for "no task". */
-export const taskOrNone = z.union([taskNumber, z.literal('none')]);
+/** A positive whole number (an ordinal a section reads), or `none`. */
+export const numberOrNone = z.union([z.number().int().positive(), z.literal('none')]);
 
 /**
  * A path inside the repository, `/`-separated and relative: an absolute path

@@ -10,8 +10,8 @@
  * module only substitutes, so no scenario knowledge lives here.
  */
 
+import { escapeRegExp } from '../lib/escape-reg-exp.js';
 import { err, ok, type Result } from '../lib/result.js';
-import { escapeRegExp } from './extractors/language/plan-names.js';
 
 export type FactValue = string | readonly string[];
 export type Facts = Readonly<Record<string, FactValue>>;

@@ -6,9 +6,8 @@
  * extractor's empty value when the contract marks it optional.
  */
 import type { ExtractedValue, Reading, ReplyEvidence } from './evidence.js';
+import { extractorOf } from './extractor-table.js';
 import type { ExtractContext } from './extractors/extractor.js';
-import { EXTRACTORS } from './extractors/index.js';
-import type { PlanCatalogue } from './extractors/plan-context.js';
 import type { CompiledSection } from './load-scenario.js';
 import { type Facts, substitute } from './placeholders.js';
 import { splitReplySections } from './report-sections.js';
@@ -28,7 +27,12 @@ function readSection(
   facts: Facts,
   context: ExtractContext,
 ): Reading<ExtractedValue> {
-  const extractor = EXTRACTORS[section.kind];
+  const extractor = extractorOf(section.kind)?.entry;
+  if (extractor === undefined)
+    return {
+      ok: false,
+      why: `cannot be read: no installed pack brings the ${section.kind} extractor`,
+    };
   const substituted = substitute(section.spec, facts);
   if (!substituted.ok) return { ok: false, why: `cannot be read: ${substituted.error}` };
   const params = extractor.params.safeParse(substituted.value.value);
@@ -50,12 +54,12 @@ function readSection(
   }
 }
 
-/** The reply's sections and the value read from each. Pure. */
+/** The reply's sections and the value read from each (`scenario`: its file's fields, which pack extractors read). Pure. */
 export function readReport(
   reply: string,
   sections: readonly CompiledSection[],
   facts: Facts,
-  catalogue: PlanCatalogue,
+  scenario: Readonly<Record<string, unknown>>,
 ): ReplyEvidence {
   const split = splitReplySections(
     withPlainWhiteSpace(reply),
@@ -65,14 +69,14 @@ export function readReport(
   for (const section of sections) {
     const text = split[section.name];
     if (text === undefined) {
-      const empty = EXTRACTORS[section.kind].empty;
+      const empty = extractorOf(section.kind)?.entry.empty as ExtractedValue | undefined;
       values[section.name] =
         section.required || empty === undefined
           ? { ok: false, why: 'is missing: the reply has no such section' }
           : { ok: true, value: empty, quote: '' };
       continue;
     }
-    values[section.name] = readSection(section, text, facts, { catalogue, earlier: values });
+    values[section.name] = readSection(section, text, facts, { scenario, earlier: values });
   }
   return { text: reply, sections: split, values };
 }

@@ -9,7 +9,7 @@
  * than once (a preamble that mentions a label, then the report), the last
  * occurrence wins: the report is what the prompt asked for last.
  */
-import { escapeRegExp } from './extractors/language/plan-names.js';
+import { escapeRegExp } from '../lib/escape-reg-exp.js';
 
 /** The labels that open one section, as one case-insensitive pattern anchored at the line start. */
 export interface SectionLabel {

@@ -6,7 +6,7 @@ import type { ZodError, ZodType, z } from 'zod';
 import { didYouMean } from '../lib/did-you-mean.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { knownFields } from '../lib/zod-input-error.js';
-import type { CheckProblem } from './check-schema.js';
+import type { ParamProblem } from './validation.js';
 
 function pathText(issuePath: readonly PropertyKey[]): string {
   return issuePath
@@ -62,7 +62,7 @@ export function scenarioFieldError(
   );
 }
 
-export function checkProblemError(file: string, problem: CheckProblem): InputError {
+export function checkProblemError(file: string, problem: ParamProblem): InputError {
   return inputError(`${file}: ${problem.field}`, problem.problem, problem.fix);
 }
 

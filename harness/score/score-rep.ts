@@ -15,29 +15,21 @@
  */
 import { z } from 'zod';
 import type { Snapshot } from '../fixture/snapshot-schema.js';
-import { dispatchesOf } from './dispatches.js';
+import { dispatchesOf, dispatchReaders } from './dispatches.js';
 import { brokenChecks, type CheckResult, checkResultSchema, evaluateCheck } from './evaluate.js';
-import {
-  type CapturedFile,
-  type CommandOutcome,
-  type Evidence,
-  type JudgementEvidence,
-  readingSchema,
-} from './evidence.js';
+import type { CapturedFile, CommandOutcome, Evidence, JudgementEvidence } from './evidence.js';
+import { readingSchema } from './extracted-values.js';
 import { allOf } from './kleene.js';
 import type { CompiledScenario, ObservationNode } from './load-scenario.js';
+import { summarySchema } from './observation-summary.js';
 import type { Facts } from './placeholders.js';
 import { readReport } from './read-report.js';
-import { summarySchema } from './scenario-schema.js';
+import { type RunnerStatus, runnerStatusSchema } from './runner-status.js';
 import { callRan, type ToolCall } from './tool-call.js';
 import type { RecordedQuestion } from './user-question-record.js';
 
-export const runnerStatusSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('completed') }).strict(),
-  z.object({ kind: z.literal('indeterminate'), reason: z.string(), stage: z.string() }).strict(),
-]);
-/** What the runner says about the rep before scoring: it completed, or it could not be decided. */
-export type RunnerStatus = z.infer<typeof runnerStatusSchema>;
+export type { RunnerStatus } from './runner-status.js';
+export { runnerStatusSchema } from './runner-status.js';
 
 export const verdictSchema = z.enum(['pass', 'fail', 'indeterminate']);
 export type Verdict = z.infer<typeof verdictSchema>;
@@ -143,12 +135,10 @@ function list(value: Facts[string] | undefined): readonly string[] {
 /** The evidence the checks read after the session, and the evidence the pre-checks read before it. */
 export function buildEvidence(request: ScoreRequest): { post: Evidence; pre: Evidence } {
   const { scenario, facts, inputs } = request;
-  const catalogue = scenario.config.plans;
   const reply =
     inputs.reply === undefined || (scenario.sections.length === 0 && inputs.reply === '')
       ? undefined
-      : readReport(inputs.reply, scenario.sections, facts, catalogue);
-  const plans = [...new Set([...Object.keys(catalogue), ...list(facts.ownPlan)])];
+      : readReport(inputs.reply, scenario.sections, facts, scenario.config);
   // A call the capture refused as "Not run." never ran: no call of the session's.
   const calls = inputs.toolCalls?.filter(callRan);
   const transcript =
@@ -156,7 +146,7 @@ export function buildEvidence(request: ScoreRequest): { post: Evidence; pre: Evi
       ? undefined
       : {
           calls,
-          dispatches: dispatchesOf(calls, catalogue, plans, list(facts.foreignPlans)),
+          dispatches: dispatchesOf(calls, dispatchReaders(scenario.config, facts)),
           model: inputs.sessionModel ?? null,
           repoDir: inputs.repoDir ?? null,
           skillDir: inputs.skillDir ?? null,

@@ -22,7 +22,7 @@
 import { z } from 'zod';
 import { parseJsonLine } from '../lib/json-line.js';
 import { seatRecordSchema } from './seat-record.js';
-import type { MalformedLine } from './transcripts/session-transcript.js';
+import type { MalformedLine } from './transcripts/malformed-line.js';
 
 export const QUESTION_VIAS = ['tool', 'reply'] as const;
 export const ANSWER_SOURCES = ['rule', 'default', 'unanswered'] as const;

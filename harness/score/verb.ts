@@ -11,8 +11,10 @@
  */
 import type { z } from 'zod';
 import type { Evidence, EvidenceKind } from './evidence.js';
-import type { ExtractorKind } from './extractors/index.js';
 import type { Outcome } from './kleene.js';
+import type { ParamProblem, ValidationContext } from './validation.js';
+
+export type { ParamProblem, ValidationContext } from './validation.js';
 
 export interface VerbResult {
   readonly outcome: Outcome;
@@ -20,42 +22,6 @@ export interface VerbResult {
   readonly observed?: string | undefined;
   /** Why, in words; the engine puts the check's id in front. */
   readonly detail: string;
-}
-
-/** A plan a check may name, and how many tasks it has (undefined when the scenario does not say). */
-export interface KnownPlan {
-  readonly path: string;
-  readonly taskCount: number | undefined;
-}
-
-/** What a verb may consult when its params are validated at load. */
-export interface ValidationContext {
-  /** The report contract's sections, with the kind of value each extracts. */
-  readonly sections: Readonly<Record<string, ExtractorKind>>;
-  /** The values each choice section declares, by section. */
-  readonly choiceValues?: Readonly<Record<string, readonly string[]>> | undefined;
-  /** The plan each task or tasks section reads, by section, when it is known at load. */
-  readonly sectionPlans?: Readonly<Record<string, KnownPlan>> | undefined;
-  /**
-   * The plans checks may name: the scenario's own plan (also as
-   * `{{ownPlan}}`) and its catalogue's. Undefined: not checked.
-   */
-  readonly plans?: readonly KnownPlan[] | undefined;
-  /**
-   * The tools the scenario's sessions are offered, on either backend, in its
-   * stop mode with its tool changes (harness/session/session-tool-table.ts),
-   * with the names a transcript may record for them; MCP tools are known by
-   * their prefix. `stop` says the stop as errors name it (`stop: report`,
-   * `stop at tool`). Undefined: not checked.
-   */
-  readonly tools?: { readonly stop: string; readonly names: readonly string[] } | undefined;
-}
-
-/** A problem with a check's params: which field, what is wrong, what to do. */
-export interface ParamProblem {
-  readonly field: string;
-  readonly problem: string;
-  readonly fix: string;
 }
 
 /** A command a check needs run at rep time, in the sandbox of the model's tools. */
@@ -78,7 +44,12 @@ export interface Verb<S extends ParamsSchema> {
   /** Commands the check needs run at rep time. */
   readonly commands?: (params: z.infer<S>) => readonly NeededCommand[];
   readonly run: (params: z.infer<S>, evidence: Evidence) => VerbResult;
+  /** The pack that added a param field to this verb, if one did (the dispatch verb's are extensible). */
+  readonly fieldOwner?: ((field: string) => string | undefined) | undefined;
 }
+
+// biome-ignore lint/suspicious/noExplicitAny: a verb of any params, as the registry holds them
+export type AnyVerb = Verb<any>;
 
 /** Define a verb, keeping its params type. */
 export function defineVerb<S extends ParamsSchema>(verb: Verb<S>): Verb<S> {

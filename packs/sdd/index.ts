@@ -9,6 +9,7 @@ import { sddBrains } from './brains/index.js';
 import { ownPlanFlag } from './cli/own-plan-flag.js';
 import { sddRecipeHelp } from './cli/recipe-help.js';
 import { sddFixture } from './fixture/index.js';
+import { sddScore } from './score/index.js';
 
 export const sddPack = definePack({
   name: 'sdd',
@@ -17,4 +18,5 @@ export const sddPack = definePack({
   fixture: sddFixture,
   cli: { checkFlags: [ownPlanFlag], recipeHelp: sddRecipeHelp },
   scenarioTemplates: [resumeScenarioTemplate],
+  score: sddScore,
 });

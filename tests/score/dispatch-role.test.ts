@@ -15,7 +15,7 @@ const PLAN = 'docs/plans/p.md';
 
 function evidenceOf(input: Record<string, unknown>, name = 'Agent'): Evidence {
   const calls: ToolCall[] = [{ id: 'toolu_1', name, input, parentToolUseId: null }];
-  return { transcript: { calls, dispatches: dispatchesOf(calls, {}, [PLAN], []), model: null } };
+  return { transcript: { calls, dispatches: dispatchesOf(calls), model: null } };
 }
 
 const implementer = {

@@ -5,10 +5,10 @@
  * (a damaged transcript may hide it), and a bad pattern refused at load.
  */
 import { describe, expect, it } from 'vitest';
-import { dispatchesOf } from '../../harness/score/dispatches.js';
 import type { Evidence } from '../../harness/score/evidence.js';
-import type { PlanCatalogue } from '../../harness/score/extractors/plan-context.js';
 import type { ToolCall } from '../../harness/score/tool-call.js';
+import { dispatchesWithTasks } from '../../packs/sdd/score/dispatch-tasks.js';
+import type { PlanCatalogue } from '../../packs/sdd/score/plan-context.js';
 import { check, refusal } from './verb-support.js';
 
 const PLAN = 'docs/plan.md';
@@ -60,7 +60,7 @@ function evidence(partial = false): Evidence {
   return {
     transcript: {
       calls,
-      dispatches: dispatchesOf(calls, catalogue, [PLAN], []),
+      dispatches: dispatchesWithTasks(calls, catalogue, [PLAN], []),
       model: null,
       ...(partial ? { partial: true } : {}),
     },

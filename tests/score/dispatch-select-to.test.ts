@@ -7,12 +7,12 @@
  * one), load-time refusals, and the detail naming the dispatch that passed.
  */
 import { describe, expect, it } from 'vitest';
-import { dispatchesOf } from '../../harness/score/dispatches.js';
 import type { Evidence } from '../../harness/score/evidence.js';
-import type { PlanCatalogue } from '../../harness/score/extractors/plan-context.js';
 import type { ToolCall } from '../../harness/score/tool-call.js';
 import { readSessionTranscript } from '../../harness/score/transcripts/read-transcript.js';
 import { DISPATCH_REFUSAL } from '../../harness/session/dispatch-capture.js';
+import { dispatchesWithTasks } from '../../packs/sdd/score/dispatch-tasks.js';
+import type { PlanCatalogue } from '../../packs/sdd/score/plan-context.js';
 import { check, refusal } from './verb-support.js';
 
 const PLAN = 'docs/plan.md';
@@ -48,7 +48,7 @@ function evidenceOf(calls: ToolCall[], partial = false): Evidence {
   return {
     transcript: {
       calls,
-      dispatches: dispatchesOf(calls, catalogue, [PLAN], []),
+      dispatches: dispatchesWithTasks(calls, catalogue, [PLAN], []),
       model: null,
       ...(partial ? { partial: true } : {}),
     },
@@ -88,7 +88,7 @@ describe('dispatch select.to: the resume must reach the chosen agent', () => {
     const refused = send('s1', 'agent-1', 'InputValidationError: SendMessage message', true);
     expect(outcomeOf([implementer, reviewer, refused]).outcome).toBe('fail');
     expect(
-      dispatchesOf([implementer, unknown], catalogue, [PLAN], []).map((one) => one.tool),
+      dispatchesWithTasks([implementer, unknown], catalogue, [PLAN], []).map((one) => one.tool),
     ).toEqual(['Agent']);
   });
 
@@ -129,7 +129,7 @@ describe('dispatch select.to: the resume must reach the chosen agent', () => {
 
   it('the first-dispatch capture’s refusal still records the resume as the decision', () => {
     const captured = send('s1', 'agent-1', DISPATCH_REFUSAL, true);
-    expect(dispatchesOf([captured], catalogue, [PLAN], []).map((one) => one.kind)).toEqual([
+    expect(dispatchesWithTasks([captured], catalogue, [PLAN], []).map((one) => one.kind)).toEqual([
       'resume',
     ]);
   });

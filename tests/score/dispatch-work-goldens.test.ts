@@ -12,10 +12,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { dispatchesOf } from '../../harness/score/dispatches.js';
-import type { PlanCatalogue } from '../../harness/score/extractors/plan-context.js';
 import type { ToolCall } from '../../harness/score/tool-call.js';
 import { readSessionTranscript } from '../../harness/score/transcripts/read-transcript.js';
+import { dispatchesWithTasks, tasksOf } from '../../packs/sdd/score/dispatch-tasks.js';
+import type { PlanCatalogue } from '../../packs/sdd/score/plan-context.js';
 import { repoRoot } from '../helpers/cli.js';
 import { agent, scoreProbe } from './sdd-probe-support.js';
 
@@ -44,8 +44,8 @@ function dispatch(prompt: string, description: string | null = null): ToolCall {
 }
 
 function taskOf(prompt: string, description: string | null = null): number | 'none' | undefined {
-  const [read] = dispatchesOf([dispatch(prompt, description)], catalogue, [PLAN], []);
-  const task = read?.tasks[PLAN];
+  const [read] = dispatchesWithTasks([dispatch(prompt, description)], catalogue, [PLAN], []);
+  const task = read === undefined ? undefined : tasksOf(read)[PLAN];
   return task?.ok === true ? task.value : undefined;
 }
 

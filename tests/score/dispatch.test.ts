@@ -7,11 +7,11 @@
  * fresh or resume, task). Planted passes, fails, and undecided.
  */
 import { describe, expect, it } from 'vitest';
-import { dispatchesOf } from '../../harness/score/dispatches.js';
 import type { Evidence } from '../../harness/score/evidence.js';
-import type { PlanCatalogue } from '../../harness/score/extractors/plan-context.js';
 import { tierOf } from '../../harness/score/model-tiers.js';
 import type { ToolCall } from '../../harness/score/tool-call.js';
+import { dispatchesWithTasks, tasksOf } from '../../packs/sdd/score/dispatch-tasks.js';
+import type { PlanCatalogue } from '../../packs/sdd/score/plan-context.js';
 import { check, refusal } from './verb-support.js';
 
 const PLAN = 'docs/plans/p.md';
@@ -53,7 +53,7 @@ function evidenceOf(calls: ToolCall[], model: string | null = null): Evidence {
   return {
     transcript: {
       calls,
-      dispatches: dispatchesOf(calls, catalogue, [PLAN, OTHER], [OTHER]),
+      dispatches: dispatchesWithTasks(calls, catalogue, [PLAN, OTHER], [OTHER]),
       model,
     },
   };
@@ -64,8 +64,8 @@ const run = (raw: Record<string, unknown>, evidence: Evidence) =>
   check({ verb: 'dispatch', ...raw }, evidence, {}, facts);
 
 function taskOf(input: Record<string, unknown>, name = 'Agent'): number | 'none' | undefined {
-  const [found] = dispatchesOf([call(name, input)], catalogue, [PLAN], [OTHER]);
-  const reading = found?.tasks[PLAN];
+  const [found] = dispatchesWithTasks([call(name, input)], catalogue, [PLAN], [OTHER]);
+  const reading = found === undefined ? undefined : tasksOf(found)[PLAN];
   return reading?.ok === true ? reading.value : undefined;
 }
 
@@ -88,7 +88,7 @@ describe('dispatches come from the controller’s subagent calls', () => {
       call('SendMessage', { to: 'implementer', message: 'Fix the review findings of Task 3' }),
       call('Task', { description: 'Review Task 3', prompt: 'z', subagent_type: 'reviewer' }),
     ];
-    const dispatches = dispatchesOf(calls, catalogue, [PLAN], [OTHER]);
+    const dispatches = dispatchesWithTasks(calls, catalogue, [PLAN], [OTHER]);
     expect(dispatches.map((d) => [d.index, d.tool, d.kind, d.subagentType, d.model])).toEqual([
       [1, 'Agent', 'fresh', 'implementer', 'sonnet'],
       [2, 'SendMessage', 'resume', null, null],

@@ -62,7 +62,7 @@ describe('withoutEmphasis', () => {
             model: null,
             description: 'x',
             prompt: 'Create `pkg/__init__.py`; do ~~Task 2~~ Task 3.',
-            tasks: {},
+            readings: {},
           },
         ],
       },

@@ -32,7 +32,7 @@ function dispatch(
     model: null,
     description,
     prompt: description,
-    tasks: {},
+    readings: {},
   };
 }
 

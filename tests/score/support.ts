@@ -9,13 +9,16 @@
 import path from 'node:path';
 import { fixtureFacts } from '../../harness/fixture/fixture-facts.js';
 import type { Snapshot } from '../../harness/fixture/snapshot-schema.js';
-import type { ExtractedValue, Reading } from '../../harness/score/evidence.js';
-import type { PlanCatalogue } from '../../harness/score/extractors/plan-context.js';
+import type { ExtractedValue as AnyValue, Reading } from '../../harness/score/evidence.js';
 import { type CompiledScenario, loadScenarioDir } from '../../harness/score/load-scenario.js';
 import type { Facts } from '../../harness/score/placeholders.js';
 import { readReport } from '../../harness/score/read-report.js';
 import { type RepInputs, type RepScore, scoreRep } from '../../harness/score/score-rep.js';
 import type { ToolCall } from '../../harness/score/tool-call.js';
+import type { PathJudgementsValue } from '../../packs/sdd/score/extractors/path-judgements.js';
+import type { TaskValue } from '../../packs/sdd/score/extractors/task.js';
+import type { TasksValue } from '../../packs/sdd/score/extractors/tasks.js';
+import type { PlanCatalogue } from '../../packs/sdd/score/plan-context.js';
 import {
   type FixtureLedgers,
   OWN_PLAN,
@@ -25,6 +28,9 @@ import {
   s1Before,
   s2Before,
 } from './fixture-facts.js';
+
+/** The values S1's contract reads. */
+type ExtractedValue = TaskValue | TasksValue | PathJudgementsValue;
 
 const cache = new Map<string, CompiledScenario>();
 
@@ -89,13 +95,17 @@ export function result(scored: RepScore, id: string) {
 /** What the dispatch section read: a task, 'none', or undefined when unreadable. */
 export function dispatchOf(scored: RepScore): number | 'none' | undefined {
   const reading = scored.values.dispatch;
-  return reading?.ok === true && reading.value.kind === 'task' ? reading.value.task : undefined;
+  return reading?.ok === true && reading.value.kind === 'task'
+    ? (reading.value as TaskValue).task
+    : undefined;
 }
 
 /** What the complete section read: the tasks, [] when unreadable. */
 export function claimedOf(scored: RepScore): readonly number[] {
   const reading = scored.values.complete;
-  return reading?.ok === true && reading.value.kind === 'tasks' ? reading.value.tasks : [];
+  return reading?.ok === true && reading.value.kind === 'tasks'
+    ? (reading.value as TasksValue).tasks
+    : [];
 }
 
 /** Plans and names a reading knows: the plan read for, the other plans, the catalogue of names. */
@@ -109,7 +119,7 @@ export interface ReaderContext {
 export const SHIPPED: ReaderContext = {
   ownPlan: OWN_PLAN,
   foreignPlans: [PLAN_A],
-  catalogue: scenario('s1').config.plans,
+  catalogue: scenario('s1').config.plans as PlanCatalogue,
 };
 
 /** A context that knows the plans but no names (no titles, no aliases), optionally their size. */
@@ -131,7 +141,7 @@ export interface ReadReply {
 }
 
 function value<K extends ExtractedValue['kind']>(
-  reading: Reading<ExtractedValue> | undefined,
+  reading: Reading<AnyValue> | undefined,
   kind: K,
 ): Extract<ExtractedValue, { kind: K }> | undefined {
   return reading?.ok === true && reading.value.kind === kind
@@ -142,7 +152,7 @@ function value<K extends ExtractedValue['kind']>(
 /** Read a reply with S1's report contract in `context`. Pure. */
 export function readReply(reply: string, context: ReaderContext = SHIPPED): ReadReply {
   const facts: Facts = { ownPlan: context.ownPlan, foreignPlans: context.foreignPlans };
-  const read = readReport(reply, scenario('s1').sections, facts, context.catalogue);
+  const read = readReport(reply, scenario('s1').sections, facts, { plans: context.catalogue });
   const sectionsFound = (['ledgers', 'complete', 'dispatch'] as const).filter(
     (name) => read.sections[name] !== undefined,
   );

@@ -9,7 +9,6 @@ import { sha256Hex } from '../../harness/lib/hash.js';
 import { compileCheck } from '../../harness/score/check-schema.js';
 import { type CheckResult, evaluateCheck } from '../../harness/score/evaluate.js';
 import type { Evidence, ExtractedValue, Reading } from '../../harness/score/evidence.js';
-import type { ExtractorKind } from '../../harness/score/extractors/index.js';
 import type { Facts } from '../../harness/score/placeholders.js';
 
 export const FACTS: Facts = {
@@ -28,7 +27,7 @@ export const FACTS: Facts = {
 export function check(
   raw: Record<string, unknown>,
   evidence: Evidence,
-  sections: Record<string, ExtractorKind> = {},
+  sections: Record<string, string> = {},
   facts: Facts = FACTS,
 ): CheckResult {
   const compiled = compileCheck(
@@ -51,7 +50,7 @@ export function check(
 /** The load-time problem with a check, or undefined when it compiles. */
 export function refusal(
   raw: Record<string, unknown>,
-  sections: Record<string, ExtractorKind> = {},
+  sections: Record<string, string> = {},
 ): string | undefined {
   const compiled = compileCheck(
     { id: 'c', ...raw },
@@ -88,6 +87,9 @@ export function snapshot(
   };
 }
 
-export function reading(value: ExtractedValue, quote = ''): Reading<ExtractedValue> {
+export function reading(
+  value: ExtractedValue & Record<string, unknown>,
+  quote = '',
+): Reading<ExtractedValue> {
   return { ok: true, value, quote };
 }

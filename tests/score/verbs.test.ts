@@ -7,13 +7,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CheckNode } from '../../harness/score/check-schema.js';
-import { dispatchesOf } from '../../harness/score/dispatches.js';
+import { verbNames } from '../../harness/score/check-schema.js';
 import { type CheckResult, evaluateCheck } from '../../harness/score/evaluate.js';
 import type { CommandOutcome, Evidence } from '../../harness/score/evidence.js';
 import { allOf, anyOf, notOf, type Outcome } from '../../harness/score/kleene.js';
 import type { ToolCall } from '../../harness/score/tool-call.js';
 import type { RecordedQuestion } from '../../harness/score/user-question-record.js';
-import { VERB_NAMES } from '../../harness/score/verbs/index.js';
+import { dispatchesWithTasks } from '../../packs/sdd/score/dispatch-tasks.js';
 import { check as checkOnce, FACTS, reading, refusal, snapshot } from './verb-support.js';
 
 const before = snapshot({
@@ -464,7 +464,7 @@ describe('transcript verbs', () => {
     const made: Evidence = {
       transcript: {
         calls,
-        dispatches: dispatchesOf(calls, catalogue, ['docs/plans/p.md'], ['docs/plans/q.md']),
+        dispatches: dispatchesWithTasks(calls, catalogue, ['docs/plans/p.md'], ['docs/plans/q.md']),
         model: null,
       },
     };
@@ -1264,7 +1264,7 @@ describe('combinators in a scenario', () => {
   });
 
   it('covers every verb of the table with a planted pass, a planted fail and an undecided case', () => {
-    const short = VERB_NAMES.flatMap((verb) => {
+    const short = verbNames().flatMap((verb) => {
       const outcomes = seen.get(verb) ?? new Set<Outcome>();
       const lacking = (['pass', 'fail', 'undecided'] as const).filter((o) => !outcomes.has(o));
       return lacking.length === 0 ? [] : [`${verb} never gave ${lacking.join(', ')}`];

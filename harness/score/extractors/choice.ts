@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { nameSchema, nonBlank, regexSource } from '../param-types.js';
 import { defineExtractor, quoteOf } from './extractor.js';
 import { plainText } from './language/clauses.js';
-import { proseNamePattern } from './language/plan-names.js';
+import { proseNamePattern } from './language/prose-names.js';
 
 const choiceValueSchema = z
   .object({
@@ -17,17 +17,50 @@ const choiceValueSchema = z
   })
   .strict();
 
-export const choiceExtractor = defineExtractor({
+const choiceParams = z
+  .object({
+    kind: z.literal('choice'),
+    values: z
+      .record(nameSchema, choiceValueSchema)
+      .refine((values) => Object.keys(values).length >= 2, 'declare at least two values'),
+  })
+  .strict();
+
+/** What a choice section reads. */
+export interface ChoiceValue {
+  readonly kind: 'choice';
+  readonly choice: string;
+}
+
+export const choiceExtractor = defineExtractor<typeof choiceParams, ChoiceValue>({
   summary: 'one of the declared values, by name, synonym or pattern; none or several is unreadable',
-  params: z
-    .object({
-      kind: z.literal('choice'),
-      values: z
-        .record(nameSchema, choiceValueSchema)
-        .refine((values) => Object.keys(values).length >= 2, 'declare at least two values'),
-    })
-    .strict(),
+  params: choiceParams,
+  value: z.object({ kind: z.literal('choice'), choice: z.string() }).strict(),
   empty: undefined,
+  shown: (value) => value.choice,
+  scalar: (value) => ({ said: value.choice, observed: value.choice }),
+  valuesProblem: (field, section, values, context) => {
+    const spec = context.sectionSpecs?.[section]?.values;
+    const declared = typeof spec === 'object' && spec !== null ? Object.keys(spec) : undefined;
+    for (const value of values) {
+      if (typeof value === 'number') {
+        return {
+          field,
+          problem: `${value} is a task, but the "${section}" section reads a choice`,
+          fix:
+            declared === undefined ? 'give a declared value' : `use one of ${declared.join(', ')}`,
+        };
+      }
+      if (declared !== undefined && !declared.includes(value)) {
+        return {
+          field,
+          problem: `"${value}" is not a value the "${section}" section declares, so it could never be read`,
+          fix: `use one of ${declared.join(', ')}`,
+        };
+      }
+    }
+    return undefined;
+  },
   dependsOn: () => [],
   extract: (section, params) => {
     const text = plainText(section);

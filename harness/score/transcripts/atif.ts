@@ -23,7 +23,7 @@
 import { z } from 'zod';
 import { type InputError, inputError } from '../../lib/input-error.js';
 import { err, ok, type Result } from '../../lib/result.js';
-import type { RunnerStatus } from '../score-rep.js';
+import type { RunnerStatus } from '../runner-status.js';
 import { stringField, type ToolCall } from '../tool-call.js';
 import { contentText } from './content-text.js';
 import type { FormatReader, LinkedFile, ReadOptions, TranscriptSource } from './format-reader.js';

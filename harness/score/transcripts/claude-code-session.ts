@@ -23,7 +23,7 @@
 import { type InputError, inputError } from '../../lib/input-error.js';
 import { err, ok, type Result } from '../../lib/result.js';
 import { apiReportedModel } from '../../session/reported-model.js';
-import type { RunnerStatus } from '../score-rep.js';
+import type { RunnerStatus } from '../runner-status.js';
 import {
   agentIdInResult,
   isSubagentDispatch,

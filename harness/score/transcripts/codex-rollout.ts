@@ -33,7 +33,7 @@
  */
 import { type InputError, inputError } from '../../lib/input-error.js';
 import { err, ok, type Result } from '../../lib/result.js';
-import type { RunnerStatus } from '../score-rep.js';
+import type { RunnerStatus } from '../runner-status.js';
 import { refusedResume, stringField, type ToolCall } from '../tool-call.js';
 import {
   type CodexCall,

@@ -14,7 +14,7 @@
  * every assistant message), else the result's text.
  */
 import { ok } from '../../lib/result.js';
-import type { RunnerStatus } from '../score-rep.js';
+import type { RunnerStatus } from '../runner-status.js';
 import type { ToolCall } from '../tool-call.js';
 import { contentText } from './content-text.js';
 import { type FormatReader, jsonLines, recordOf } from './format-reader.js';

@@ -12,7 +12,7 @@
  * subagent start is `Agent` and a message to a live one `SendMessage`;
  * `recordedAs` keeps the format's own name.
  */
-import type { RunnerStatus } from '../score-rep.js';
+import type { RunnerStatus } from '../runner-status.js';
 import type { ToolCall } from '../tool-call.js';
 import type { RecordedQuestion } from '../user-question-record.js';
 
@@ -30,14 +30,9 @@ export const TRANSCRIPT_FORMATS = [
 ] as const;
 export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
 
-/** A line (or, for ATIF, a step or a linked file) that could not be read. */
-export interface MalformedLine {
-  /** 1-based line number in its file (ATIF: the step id). */
-  readonly line: number;
-  readonly problem: string;
-  /** The file it is in, when the session was read from several. */
-  readonly file?: string | undefined;
-}
+import type { MalformedLine } from './malformed-line.js';
+
+export type { MalformedLine };
 
 export interface TranscriptSeat {
   /** The tool_use id of the controller's dispatch that created the seat (`agent:<id>` / `thread:<id>` when the files hold no dispatch). */

@@ -12,7 +12,7 @@
  * line's, else the one the first reply names.
  */
 import { ok } from '../../lib/result.js';
-import type { RunnerStatus } from '../score-rep.js';
+import type { RunnerStatus } from '../runner-status.js';
 import { isInsideSubagent, type ToolCall } from '../tool-call.js';
 import { readQuestions } from '../user-question-record.js';
 import { readSeats } from './claude-message-seats.js';

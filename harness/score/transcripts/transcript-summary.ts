@@ -110,7 +110,7 @@ export function summariseTranscript(transcript: SessionTranscript): TranscriptSu
   const controller = calls.filter((call) => !isInsideSubagent(call));
   const subagent = calls.filter(isInsideSubagent);
   const subagentKnown = transcript.seats.every((seat) => seat.toolCalls !== null);
-  const dispatches = dispatchesOf(calls, {}, [], []);
+  const dispatches = dispatchesOf(calls);
   const reply = transcript.reply?.trim();
   return transcriptSummarySchema.parse({
     schemaVersion: COMMAND_JSON_VERSION,

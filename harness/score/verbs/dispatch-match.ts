@@ -9,79 +9,67 @@ import type { Dispatch } from '../evidence.js';
 import { withoutEmphasis } from '../extractors/language/markdown.js';
 import { allOf, type Outcome } from '../kleene.js';
 import { isModelTier, MODEL_TIERS, tierOf, tierRank } from '../model-tiers.js';
-import { nonBlank, regexSource, taskOrNone } from '../param-types.js';
-import { knownPlanOf } from '../validation-context.js';
+import { nonBlank, regexSource } from '../param-types.js';
+import { derived, registeredDispatchReadings } from '../score-registry.js';
 import { type ParamProblem, quotedPattern, type ValidationContext } from '../verb.js';
 import { dispatchRoleParams, matchRole } from './dispatch-role.js';
-import { describeTask, taskRangeProblem } from './reply-value.js';
 
 const KINDS = ['fresh', 'resume'] as const;
 const tier = z.string().refine(isModelTier, `use a tier of ${MODEL_TIERS.order.join(' < ')}`);
 
-export const dispatchParams = z
-  .object({
-    select: z
-      .object({
-        which: z.enum(['first', 'last', 'nth', 'any']).default('first'),
-        n: z.number().int().positive().optional(),
-        subagentType: nonBlank.optional(),
-        /** A pattern the dispatch's description must match (a SendMessage's `summary`, when it gives one). */
-        description: regexSource.optional(),
-        kind: z.enum(KINDS).optional(),
-        /**
-         * A resume only: the agent it is sent to was created by a fresh
-         * dispatch with this description pattern and/or subagent_type.
-         */
-        to: z
-          .object({ description: regexSource.optional(), subagentType: nonBlank.optional() })
-          .strict()
-          .refine(
-            (to) => to.description !== undefined || to.subagentType !== undefined,
-            'give description or subagentType of the dispatch that created the agent',
-          )
-          .optional(),
-      })
-      .strict()
-      .default({ which: 'first' }),
-    prompt: regexSource.optional(),
-    caseSensitive: z.boolean().default(false),
-    model: z
-      .object({
-        atLeast: tier.optional(),
-        atMost: tier.optional(),
-        /** False: the dispatch must name its model; one it would inherit does not count. */
-        inherit: z.boolean().default(true),
-      })
-      .strict()
-      .optional(),
-    kind: z.enum(KINDS).optional(),
-    task: taskOrNone.optional(),
-    /** The role the dispatch must have, read with the scenario's patterns (dispatch-role.ts). */
-    role: dispatchRoleParams.optional(),
-    /** The plan whose task `task` names. */
-    plan: z.string().min(1).default('{{ownPlan}}'),
-  })
-  .strict();
-export type DispatchParams = z.infer<typeof dispatchParams>;
+/** The core's params of the dispatch verb. */
+const coreDispatchShape = {
+  select: z
+    .object({
+      which: z.enum(['first', 'last', 'nth', 'any']).default('first'),
+      n: z.number().int().positive().optional(),
+      subagentType: nonBlank.optional(),
+      /** A pattern the dispatch's description must match (a SendMessage's `summary`, when it gives one). */
+      description: regexSource.optional(),
+      kind: z.enum(KINDS).optional(),
+      /**
+       * A resume only: the agent it is sent to was created by a fresh
+       * dispatch with this description pattern and/or subagent_type.
+       */
+      to: z
+        .object({ description: regexSource.optional(), subagentType: nonBlank.optional() })
+        .strict()
+        .refine(
+          (to) => to.description !== undefined || to.subagentType !== undefined,
+          'give description or subagentType of the dispatch that created the agent',
+        )
+        .optional(),
+    })
+    .strict()
+    .default({ which: 'first' }),
+  prompt: regexSource.optional(),
+  caseSensitive: z.boolean().default(false),
+  model: z
+    .object({
+      atLeast: tier.optional(),
+      atMost: tier.optional(),
+      /** False: the dispatch must name its model; one it would inherit does not count. */
+      inherit: z.boolean().default(true),
+    })
+    .strict()
+    .optional(),
+  kind: z.enum(KINDS).optional(),
+  /** The role the dispatch must have, read with the scenario's patterns (dispatch-role.ts). */
+  role: dispatchRoleParams.optional(),
+};
 
-/** A plan the scenario does not know, or a task that is not one of its plan's. */
-function dispatchPlanProblem(
-  params: DispatchParams,
-  context: ValidationContext,
-): ParamProblem | undefined {
-  if (context.plans === undefined) return undefined;
-  const plan = knownPlanOf(params.plan, context.plans);
-  if (plan === 'unknown') {
-    return {
-      field: 'plan',
-      problem: `"${params.plan}" is not a plan of this scenario, so no dispatch could be read as its task`,
-      fix: `use {{ownPlan}} or one of ${context.plans.map((known) => known.path).join(', ')} (or add it to "plans")`,
-    };
-  }
-  return params.task === undefined
-    ? undefined
-    : taskRangeProblem('task', [params.task], plan, true);
-}
+/** The dispatch verb's params: the core's, then the fields each installed pack's dispatch reading adds. */
+export const dispatchParams = derived(
+  () =>
+    z
+      .object({
+        ...coreDispatchShape,
+        ...Object.assign({}, ...registeredDispatchReadings().map(({ entry }) => entry.params)),
+      })
+      .strict() as unknown as z.ZodObject<typeof coreDispatchShape, z.core.$strict>,
+);
+/** The params as the core reads them (a pack's fields are its reading's to read). */
+export type DispatchParams = z.infer<z.ZodObject<typeof coreDispatchShape>>;
 
 /** What zod cannot see: a selector or matcher that could never match or pass. */
 export function dispatchProblem(
@@ -135,7 +123,11 @@ export function dispatchProblem(
       fix: 'swap or fix them',
     };
   }
-  return dispatchPlanProblem(params, context);
+  for (const { entry } of registeredDispatchReadings()) {
+    const problem = entry.validate?.(params, context);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
 }
 
 /** The dispatches the selector picks: one for first/last/nth, every candidate for any. */
@@ -228,17 +220,11 @@ export function matchDispatch(
       said.push(`model ${model} (${tierSeen}${dispatch.model === null ? ', inherited' : ''})`);
     }
   }
-  if (params.task !== undefined) {
-    const reading = dispatch.tasks[params.plan];
-    if (reading === undefined || !reading.ok) {
-      outcomes.push('undecided');
-      said.push(
-        `task not readable${reading === undefined || reading.ok ? '' : `: ${reading.why}`}`,
-      );
-    } else {
-      outcomes.push(reading.value === params.task ? 'pass' : 'fail');
-      said.push(describeTask(reading.value));
-    }
+  for (const { owner, entry } of registeredDispatchReadings()) {
+    const matched = entry.match(params, dispatch.readings[owner]);
+    if (matched === undefined) continue;
+    outcomes.push(matched.outcome);
+    said.push(matched.said);
   }
   if (params.role !== undefined) {
     const role = matchRole(params.role, dispatch);

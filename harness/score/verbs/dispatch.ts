@@ -12,6 +12,7 @@
  */
 import { required } from '../evidence.js';
 import { allOf, anyOf } from '../kleene.js';
+import { registeredDispatchReadings } from '../score-registry.js';
 import { defineVerb, quotedPattern, type VerbResult } from '../verb.js';
 import {
   dispatchParams,
@@ -24,7 +25,11 @@ import { missingCalls } from './tool-match.js';
 export const dispatch = defineVerb({
   summary:
     'the selected dispatch (first/last/nth/any, by kind, subagent_type, description) matches prompt, model tier, fresh/resume and task',
-  params: dispatchParams,
+  get params() {
+    return dispatchParams();
+  },
+  fieldOwner: (field) =>
+    registeredDispatchReadings().find(({ entry }) => Object.hasOwn(entry.params, field))?.owner,
   reads: () => ['transcript'],
   validate: (params, context) => dispatchProblem(params, context),
   run: (params, evidence): VerbResult => {

@@ -1,9 +1,12 @@
 /**
- * Every check verb, in one table. The check schema (a discriminated union on
- * `verb`, plus `not`, `all-of` and `any-of`), the evidence each check needs,
- * the files captured and the commands run at rep time, and the README's verb
- * table are all derived from it, so none can drift from the verbs.
+ * The core's check verbs, the ones that know no skill. With the verbs packs
+ * bring (score-registry.ts) they make the check schema (a discriminated
+ * union on `verb`, plus `not`, `all-of` and `any-of`), the evidence each
+ * check needs, the files captured and the commands run at rep time, and the
+ * README's verb table, so none can drift from the verbs.
  */
+
+import type { AnyVerb } from '../verb.js';
 import { commandSucceeds } from './command-succeeds.js';
 import { dispatch } from './dispatch.js';
 import { fileContains } from './file-contains.js';
@@ -19,10 +22,7 @@ import { outputContains } from './output-contains.js';
 import { questionAsked } from './question-asked.js';
 import { replyContains } from './reply-contains.js';
 import { replyEquals } from './reply-equals.js';
-import { replyIsTask } from './reply-is-task.js';
 import { replyOneOf } from './reply-one-of.js';
-import { replyPathJudged } from './reply-path-judged.js';
-import { replyTasks } from './reply-tasks.js';
 import { skillInvoked } from './skill-invoked.js';
 import { skillNotInvoked } from './skill-not-invoked.js';
 import { skillRead } from './skill-read.js';
@@ -31,7 +31,7 @@ import { toolCount } from './tool-count.js';
 import { toolNotCalled } from './tool-not-called.js';
 import { userAnswered } from './user-answered.js';
 
-export const VERBS = {
+export const CORE_VERBS: Readonly<Record<string, AnyVerb>> = {
   'file-exists': fileExists,
   'file-contains': fileContains,
   'file-unchanged': fileUnchanged,
@@ -40,12 +40,9 @@ export const VERBS = {
   'git-clean': gitClean,
   'git-branch': gitBranch,
   'command-succeeds': commandSucceeds,
-  'reply-is-task': replyIsTask,
-  'reply-tasks': replyTasks,
   'reply-equals': replyEquals,
   'reply-one-of': replyOneOf,
   'reply-contains': replyContains,
-  'reply-path-judged': replyPathJudged,
   'output-contains': outputContains,
   'tool-called': toolCalled,
   'tool-not-called': toolNotCalled,
@@ -58,11 +55,4 @@ export const VERBS = {
   'question-asked': questionAsked,
   'user-answered': userAnswered,
   judged,
-} as const;
-
-export type VerbName = keyof typeof VERBS;
-export const VERB_NAMES = Object.keys(VERBS) as VerbName[];
-
-export function isVerbName(value: string): value is VerbName {
-  return Object.hasOwn(VERBS, value);
-}
+};

@@ -3,6 +3,8 @@
  * reads exactly this (white space collapsed, case kept).
  */
 import { z } from 'zod';
+import type { ChoiceValue } from '../extractors/choice.js';
+import type { TextValue } from '../extractors/text.js';
 import { nonBlank } from '../param-types.js';
 import { defineVerb } from '../verb.js';
 import { sectionParam, sectionProblem, sectionValue, sectionValuesProblem } from './reply-value.js';
@@ -21,9 +23,9 @@ export const replyEquals = defineVerb({
     if ('undecided' in read) return read.undecided;
     const said =
       read.value.kind === 'choice'
-        ? read.value.choice
+        ? (read.value as ChoiceValue).choice
         : read.value.kind === 'text'
-          ? read.value.text
+          ? (read.value as TextValue).text
           : undefined;
     if (said === undefined) throw new Error(`section ${params.section} holds no choice or text`);
     return collapse(said) === collapse(params.value)

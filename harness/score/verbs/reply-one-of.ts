@@ -1,9 +1,10 @@
-/** `reply-one-of`: a `choice` or `task` section's value is one of several. */
+/** `reply-one-of`: a section whose value is one scalar (a choice, or one a pack reads) is one of several. */
 import { z } from 'zod';
-import { nonBlank, taskOrNone } from '../param-types.js';
+import { extractorOf } from '../extractor-table.js';
+import { nonBlank, numberOrNone } from '../param-types.js';
 import { defineVerb } from '../verb.js';
 import {
-  describeTask,
+  scalarKinds,
   sectionParam,
   sectionProblem,
   sectionValue,
@@ -13,26 +14,18 @@ import {
 export const replyOneOf = defineVerb({
   summary: "a choice or task section's value is one of several",
   params: z
-    .object({ section: sectionParam, values: z.array(z.union([taskOrNone, nonBlank])).min(1) })
+    .object({ section: sectionParam, values: z.array(z.union([numberOrNone, nonBlank])).min(1) })
     .strict(),
   reads: () => ['reply'],
   validate: (params, context) =>
-    sectionProblem(params.section, context, ['choice', 'task']) ??
+    sectionProblem(params.section, context, scalarKinds()) ??
     sectionValuesProblem('values', params.section, params.values, context),
   run: (params, evidence) => {
     const read = sectionValue(evidence, params.section);
     if ('undecided' in read) return read.undecided;
-    let said: string | number;
-    let observed: string;
-    if (read.value.kind === 'task') {
-      said = read.value.task;
-      observed = describeTask(read.value.task);
-    } else if (read.value.kind === 'choice') {
-      said = read.value.choice;
-      observed = said;
-    } else {
-      throw new Error(`section ${params.section} holds no choice or task`);
-    }
+    const scalar = extractorOf(read.value.kind)?.entry.scalar?.(read.value);
+    if (scalar === undefined) throw new Error(`section ${params.section} holds no single value`);
+    const { said, observed } = scalar;
     const wanted = params.values.map((value) => String(value)).join(', ');
     return params.values.some((value) => value === said)
       ? {

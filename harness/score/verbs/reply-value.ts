@@ -2,13 +2,13 @@
  * What the reply verbs share: reading one section's extracted value from the
  * evidence (an unreadable or absent answer leaves the check undecided, with
  * the extractor's reason), checking at load that the section exists and
- * extracts the kind of value the verb compares, and naming tasks in details.
+ * extracts the kind of value the verb compares, and what values a section could read.
  */
-import { z } from 'zod';
 import { type Evidence, type ExtractedValue, required } from '../evidence.js';
-import type { ExtractorKind } from '../extractors/index.js';
+import { extractorOf, registeredExtractors } from '../extractor-table.js';
 import { nameSchema } from '../param-types.js';
-import type { KnownPlan, ParamProblem, ValidationContext, VerbResult } from '../verb.js';
+import type { ParamProblem, ValidationContext } from '../validation.js';
+import type { VerbResult } from '../verb.js';
 
 export const sectionParam = nameSchema.describe('a section of the report contract');
 
@@ -33,7 +33,7 @@ export function sectionValue(
 export function sectionProblem(
   section: string,
   context: ValidationContext,
-  kinds: readonly ExtractorKind[],
+  kinds: readonly string[],
 ): ParamProblem | undefined {
   const kind = context.sections[section];
   if (kind === undefined) {
@@ -54,63 +54,10 @@ export function sectionProblem(
   return undefined;
 }
 
-/** `[1, 2, 3, 5]` → `Tasks 1–3, 5`; `[]` → `no task`. */
-export function describeTasks(numbers: readonly number[]): string {
-  if (numbers.length === 0) return 'no task';
-  const sorted = [...new Set(numbers)].sort((a, b) => a - b);
-  const parts: string[] = [];
-  let start = sorted[0] ?? 0;
-  let previous = start;
-  for (const n of [...sorted.slice(1), Number.NaN]) {
-    if (n === previous + 1) {
-      previous = n;
-      continue;
-    }
-    parts.push(
-      start === previous
-        ? `${start}`
-        : previous === start + 1
-          ? `${start}, ${previous}`
-          : `${start}–${previous}`,
-    );
-    start = n;
-    previous = n;
-  }
-  return `${sorted.length === 1 ? 'Task' : 'Tasks'} ${parts.join(', ')}`;
-}
-
-/** `Task 3`, or `no task` for none. */
-export function describeTask(task: number | 'none'): string {
-  return task === 'none' ? 'no task' : `Task ${task}`;
-}
-
-export const taskListSchema = z.array(z.number().int().positive());
-
-/**
- * A load-time problem when a task number is not a task of `plan` (whose task
- * count is known): such a check could never pass.
- */
-export function taskRangeProblem(
-  field: string,
-  tasks: readonly (number | 'none')[],
-  plan: KnownPlan | undefined,
-  noneAllowed = false,
-): ParamProblem | undefined {
-  const count = plan?.taskCount;
-  if (plan === undefined || count === undefined) return undefined;
-  const outside = tasks.find((task) => task !== 'none' && (task < 1 || task > count));
-  if (outside === undefined) return undefined;
-  return {
-    field,
-    problem: `Task ${outside} is not a task of ${plan.path}, which has ${count} tasks`,
-    fix: `use ${count === 1 ? '1' : `1–${count}`}${noneAllowed ? ' or none' : ''}`,
-  };
-}
-
 /**
  * A load-time problem when values a check compares with a section's value
- * could never be that value: a choice the section does not declare, a task
- * number given for a choice, or a word other than `none` given for a task.
+ * could never be that value, as the section's extractor says (a choice the
+ * section does not declare, a number for a choice).
  */
 export function sectionValuesProblem(
   field: string,
@@ -119,43 +66,13 @@ export function sectionValuesProblem(
   context: ValidationContext,
 ): ParamProblem | undefined {
   const kind = context.sections[section];
-  if (kind === 'choice') {
-    const declared = context.choiceValues?.[section];
-    for (const value of values) {
-      if (typeof value === 'number') {
-        return {
-          field,
-          problem: `${value} is a task, but the "${section}" section reads a choice`,
-          fix:
-            declared === undefined ? 'give a declared value' : `use one of ${declared.join(', ')}`,
-        };
-      }
-      if (declared !== undefined && !declared.includes(value)) {
-        return {
-          field,
-          problem: `"${value}" is not a value the "${section}" section declares, so it could never be read`,
-          fix: `use one of ${declared.join(', ')}`,
-        };
-      }
-    }
-  }
-  if (kind === 'task') {
-    const word = values.find((value) => typeof value === 'string' && value !== 'none');
-    if (word !== undefined) {
-      return {
-        field,
-        problem: `"${word}" is no task: the "${section}" section reads a task number or none`,
-        fix: 'use task numbers or none',
-      };
-    }
-    return taskRangeProblem(
-      field,
-      values.filter(
-        (value): value is number | 'none' => value === 'none' || typeof value === 'number',
-      ),
-      context.sectionPlans?.[section],
-      true,
-    );
-  }
-  return undefined;
+  if (kind === undefined) return undefined;
+  return extractorOf(kind)?.entry.valuesProblem?.(field, section, values, context);
+}
+
+/** The kinds of section whose value is one scalar (what reply-one-of compares). */
+export function scalarKinds(): string[] {
+  return registeredExtractors()
+    .filter(({ entry }) => entry.scalar !== undefined)
+    .map(({ name }) => name);
 }

@@ -11,8 +11,8 @@
  * SKILL.md proves nothing: undecided.
  */
 import { z } from 'zod';
+import { escapeRegExp } from '../../lib/escape-reg-exp.js';
 import { required } from '../evidence.js';
-import { escapeRegExp } from '../extractors/language/plan-names.js';
 import { nonBlank, seatSelectorSchema } from '../param-types.js';
 import { type SkillInvocation, skillInvocations } from '../skill-invocations.js';
 import { defineVerb } from '../verb.js';

@@ -19,6 +19,8 @@ function scaffold(id: string, schema: string): Record<string, unknown> {
     title: `${id}: a controller resumes its own plan after a compaction`,
     description:
       'Scaffolded by `redgreen scenario new`. Tasks 1-2 of the plan are done and recorded in its own ledger; a correct controller names them done and dispatches Task 3. Edit the fixture, prompt, report contract and checks to say what your scenario is about, then run `redgreen scenario lint`.',
+    // Its readers, checks and facts are the sdd pack's.
+    packs: ['sdd'],
     fixture: { recipe: 'widget-v3', scenario: 's2' },
     plan: PLAN,
     prompt: { template: 'prompt.hbs', variables: {} },

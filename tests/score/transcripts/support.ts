@@ -127,7 +127,7 @@ export function evidenceOf(
   return {
     transcript: {
       calls: transcript.toolCalls,
-      dispatches: dispatchesOf(transcript.toolCalls, {}, [], []),
+      dispatches: dispatchesOf(transcript.toolCalls),
       model: transcript.model ?? null,
       skillDir,
       partial: transcript.malformed.length > 0,

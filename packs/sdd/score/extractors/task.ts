@@ -6,10 +6,19 @@
  * read.
  */
 import { z } from 'zod';
-import { nameSchema, regexSource } from '../param-types.js';
-import { defineExtractor, quoteOf } from './extractor.js';
-import { readFirstDispatch } from './language/task-answer.js';
-import { planReadingContext } from './plan-context.js';
+import { defineExtractor, quoteOf } from '../../../../harness/score/extractors/extractor.js';
+import { nameSchema, regexSource } from '../../../../harness/score/param-types.js';
+import { catalogueOf, sectionPlanOf } from '../known-plans.js';
+import { readFirstDispatch } from '../language/task-answer.js';
+import { planReadingContext } from '../plan-context.js';
+import { describeTask, taskRangeProblem } from '../task-values.js';
+import type { TasksValue } from './tasks.js';
+
+/** What a task section reads: one task number, or none. */
+export interface TaskValue {
+  readonly kind: 'task';
+  readonly task: number | 'none';
+}
 
 export const taskExtractor = defineExtractor({
   summary:
@@ -29,18 +38,44 @@ export const taskExtractor = defineExtractor({
       countNouns: z.array(regexSource).default([]),
     })
     .strict(),
+  value: z
+    .object({ kind: z.literal('task'), task: z.union([z.number().int(), z.literal('none')]) })
+    .strict() as z.ZodType<TaskValue>,
   empty: undefined,
+  shown: (value: TaskValue) => (value.task === 'none' ? 'none' : `Task ${value.task}`),
+  scalar: (value: TaskValue) => ({ said: value.task, observed: describeTask(value.task) }),
+  valuesProblem: (field, section, values, context) => {
+    const word = values.find((value) => typeof value === 'string' && value !== 'none');
+    if (word !== undefined) {
+      return {
+        field,
+        problem: `"${word}" is no task: the "${section}" section reads a task number or none`,
+        fix: 'use task numbers or none',
+      };
+    }
+    return taskRangeProblem(
+      field,
+      values.filter(
+        (value): value is number | 'none' => value === 'none' || typeof value === 'number',
+      ),
+      sectionPlanOf(context, section),
+      true,
+    );
+  },
+  earlierKind: 'tasks',
   dependsOn: (params) => (params.after === undefined ? [] : [params.after]),
   extract: (section, params, context) => {
     const { attribution, options } = planReadingContext(
-      context.catalogue,
+      catalogueOf(context.scenario),
       params.plan,
       params.otherPlans,
       params,
     );
     const earlier = params.after === undefined ? undefined : context.earlier[params.after];
     const claimed =
-      earlier?.ok === true && earlier.value.kind === 'tasks' ? earlier.value.tasks : [];
+      earlier?.ok === true && earlier.value.kind === 'tasks'
+        ? (earlier.value as TasksValue).tasks
+        : [];
     const task = readFirstDispatch(section, attribution, options, claimed);
     if (task === undefined) {
       return {
@@ -48,6 +83,6 @@ export const taskExtractor = defineExtractor({
         why: 'names no recognisable task and does not say none (or offers alternatives, or contradicts itself)',
       };
     }
-    return { ok: true, value: { kind: 'task', task }, quote: quoteOf(section) };
+    return { ok: true, value: { kind: 'task' as const, task }, quote: quoteOf(section) };
   },
 });

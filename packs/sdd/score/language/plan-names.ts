@@ -5,6 +5,7 @@
  * often the name of a per-plan directory) or its slug without the date prefix
  * (`reports`, or `data-export` sometimes written `data export`).
  */
+import { proseNamePattern } from '../../../../harness/score/extractors/language/prose-names.js';
 
 /** `docs/plans/2026-07-06-reports.md` → `2026-07-06-reports`. */
 export function planSlug(planPath: string): string {
@@ -53,11 +54,6 @@ export function distinctForeignNames(ownPlan: string, foreignPlans: readonly str
   return [...new Set(names)];
 }
 
-/** Escape a string for literal use inside a RegExp. */
-export function escapeRegExp(value: string): string {
-  return value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /**
  * A path cut to the part from `anchor` on (`/tmp/x/.cache/p.md` with anchor
  * `.cache/` → `.cache/p.md`), so paths written absolute, relative or with
@@ -71,23 +67,15 @@ export function anchoredPath(value: string, anchor?: string): string {
   return at >= 0 ? path.slice(at) : path;
 }
 
-/** Last words after which "plan" is likely the verb ("plan a new task"), not a name ("plan A"). */
-const ARTICLE_ENDING = /(?:^|[^a-z0-9])(?:a|an)$/;
-const VERB_CONTINUATION = String.raw`(?!\s+(?:new|fresh|task|dispatch|resume|restart)\b)`;
+/** Words after which a name ending in an article ("plan a") reads as a verb phrase ("plan a new task"). */
+const VERB_PHRASE_WORDS = ['new', 'fresh', 'task', 'dispatch', 'resume', 'restart'];
 
 /**
  * A RegExp finding a prose name (a plan's short name like "plan B", or a task
- * title like "Registry load/save") in lower-case text: whole words only,
- * tolerant of the punctuation and spacing between the words ("end-to-end
- * test" matches "end to end test", "registry load save" matches
- * "registry load/save"). A name ending in an article ("plan a") does not
- * match where it reads as a verb phrase ("plan a new task").
+ * title like "Registry load/save") in lower-case text (prose-names.ts); a
+ * name ending in an article ("plan a") does not match where it reads as a
+ * verb phrase ("plan a new task").
  */
-export function proseNamePattern(name: string, flags = ''): RegExp {
-  const lower = name.toLowerCase().trim();
-  const words = lower.split(/[^a-z0-9]+/).filter((word) => word !== '');
-  if (words.length === 0) return new RegExp('(?!)', flags);
-  const body = words.map(escapeRegExp).join('[^a-z0-9\\n]{1,3}');
-  const guard = ARTICLE_ENDING.test(lower) ? VERB_CONTINUATION : '';
-  return new RegExp(`(?<![a-z0-9])${body}(?![a-z0-9])${guard}`, flags);
+export function planNamePattern(name: string, flags = ''): RegExp {
+  return proseNamePattern(name, flags, VERB_PHRASE_WORDS);
 }

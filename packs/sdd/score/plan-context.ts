@@ -5,7 +5,7 @@
  * of both.
  */
 import { z } from 'zod';
-import { nonBlank, regexSource } from '../param-types.js';
+import { nonBlank, regexSource } from '../../../harness/score/param-types.js';
 import { type Attribution, attributionFor } from './language/attribution.js';
 import { samePlan } from './language/plan-names.js';
 import { planVocabulary } from './language/plan-vocabulary.js';

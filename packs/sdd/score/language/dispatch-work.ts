@@ -17,7 +17,7 @@
  * Generic language only: what one skill names its files or reviews is the
  * scenario's (dispatch-conventions.ts).
  */
-import { withoutEmphasis } from './markdown.js';
+import { withoutEmphasis } from '../../../../harness/score/extractors/language/markdown.js';
 
 /** A label a controller puts before its instruction (`CHILD TASK:`, `Goal:`). */
 const LABEL = /^(?:[A-Z][A-Z ]{2,}|(?:task|goal|objective|assignment|instructions?))\s*:\s*/i;

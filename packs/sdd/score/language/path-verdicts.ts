@@ -6,9 +6,10 @@
  * come from the scenario as extra cues. A plan's short name counts for
  * adoption or rejection according to whose plan the context says it is.
  */
+
+import { plainText } from '../../../../harness/score/extractors/language/clauses.js';
 import type { Attribution } from './attribution.js';
-import { plainText } from './clauses.js';
-import { anchoredPath, proseNamePattern } from './plan-names.js';
+import { anchoredPath, planNamePattern } from './plan-names.js';
 
 export type PathVerdict = 'adopted' | 'rejected' | 'unclear';
 
@@ -152,7 +153,7 @@ interface CueSet {
 
 function cueSetFor(attribution: Attribution, options: PathReadingOptions): CueSet {
   const aliasCues = (aliases: readonly string[]): Cue[] =>
-    aliases.map((alias) => ({ pattern: proseNamePattern(alias, 'g'), weight: STRONG }));
+    aliases.map((alias) => ({ pattern: planNamePattern(alias, 'g'), weight: STRONG }));
   return {
     rejection: [
       ...REJECTION,

@@ -12,8 +12,14 @@
  * recognisable is 'unreadable'. The engine then leaves the checks on that
  * value undecided, never failed, so a human can adjudicate.
  */
+
+import {
+  type Clause,
+  plainText,
+  type Sentence,
+  sentencesOf,
+} from '../../../../harness/score/extractors/language/clauses.js';
 import type { Attribution } from './attribution.js';
-import { type Clause, plainText, type Sentence, sentencesOf } from './clauses.js';
 import {
   findTaskGroups,
   maskNonTaskNumbers,

@@ -1,14 +1,14 @@
 /** `reply-is-task`: a `task` section names this task (or `none`). */
 import { z } from 'zod';
-import { taskOrNone } from '../param-types.js';
-import { defineVerb } from '../verb.js';
+import { defineVerb } from '../../../../harness/score/verb.js';
 import {
-  describeTask,
   sectionParam,
   sectionProblem,
   sectionValue,
-  taskRangeProblem,
-} from './reply-value.js';
+} from '../../../../harness/score/verbs/reply-value.js';
+import type { TaskValue } from '../extractors/task.js';
+import { sectionPlanOf } from '../known-plans.js';
+import { describeTask, taskOrNone, taskRangeProblem } from '../task-values.js';
 
 export const replyIsTask = defineVerb({
   summary: 'a task section names this task (a number, or none)',
@@ -16,12 +16,12 @@ export const replyIsTask = defineVerb({
   reads: () => ['reply'],
   validate: (params, context) =>
     sectionProblem(params.section, context, ['task']) ??
-    taskRangeProblem('task', [params.task], context.sectionPlans?.[params.section], true),
+    taskRangeProblem('task', [params.task], sectionPlanOf(context, params.section), true),
   run: (params, evidence) => {
     const read = sectionValue(evidence, params.section);
     if ('undecided' in read) return read.undecided;
     if (read.value.kind !== 'task') throw new Error(`section ${params.section} holds no task`);
-    const said = read.value.task;
+    const said = (read.value as TaskValue).task;
     return said === params.task
       ? {
           outcome: 'pass',

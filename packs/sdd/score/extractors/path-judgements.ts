@@ -6,10 +6,20 @@
  * judgements; an absent optional section reads the same.
  */
 import { z } from 'zod';
-import { regexSource } from '../param-types.js';
-import { defineExtractor, quoteOf } from './extractor.js';
-import { CUE_WEIGHTS, type Cue, readPathVerdicts } from './language/path-verdicts.js';
-import { planReadingContext } from './plan-context.js';
+import { defineExtractor, quoteOf } from '../../../../harness/score/extractors/extractor.js';
+import { regexSource } from '../../../../harness/score/param-types.js';
+import { catalogueOf } from '../known-plans.js';
+import { CUE_WEIGHTS, type Cue, readPathVerdicts } from '../language/path-verdicts.js';
+import { planReadingContext } from '../plan-context.js';
+
+export const JUDGEMENTS = ['adopted', 'rejected', 'unclear'] as const;
+export type Judgement = (typeof JUDGEMENTS)[number];
+
+/** What a path-judgements section reads: each path it names, with its judgement. */
+export interface PathJudgementsValue {
+  readonly kind: 'path-judgements';
+  readonly paths: readonly { readonly path: string; readonly judgement: Judgement }[];
+}
 
 const cueSchema = z
   .object({
@@ -41,10 +51,22 @@ export const pathJudgementsExtractor = defineExtractor({
       reject: z.array(cueSchema).default([]),
     })
     .strict(),
-  empty: { kind: 'path-judgements', paths: [] },
+  value: z
+    .object({
+      kind: z.literal('path-judgements'),
+      paths: z.array(z.object({ path: z.string(), judgement: z.enum(JUDGEMENTS) }).strict()),
+    })
+    .strict() as z.ZodType<PathJudgementsValue>,
+  empty: { kind: 'path-judgements', paths: [] } as PathJudgementsValue,
+  shown: (value: PathJudgementsValue) =>
+    value.paths.map((entry) => `${entry.path} ${entry.judgement}`).join(', ') || 'no path',
   dependsOn: () => [],
   extract: (section, params, context) => {
-    const { attribution } = planReadingContext(context.catalogue, params.plan, params.otherPlans);
+    const { attribution } = planReadingContext(
+      catalogueOf(context.scenario),
+      params.plan,
+      params.otherPlans,
+    );
     const readings = readPathVerdicts(section, attribution, {
       paths: new RegExp(params.paths, 'gi'),
       anchor: params.anchor,
@@ -54,7 +76,7 @@ export const pathJudgementsExtractor = defineExtractor({
     return {
       ok: true,
       value: {
-        kind: 'path-judgements',
+        kind: 'path-judgements' as const,
         paths: readings.map((reading) => ({ path: reading.path, judgement: reading.verdict })),
       },
       quote: quoteOf(section),

@@ -19,8 +19,9 @@
  * whole-branch review") is no mention; a number the plan has no task for is
  * no mention of it; sentences about another plan are skipped.
  */
+
+import { sentencesOf } from '../../../../harness/score/extractors/language/clauses.js';
 import type { Attribution } from './attribution.js';
-import { sentencesOf } from './clauses.js';
 import {
   addressesNoTask,
   type DispatchConventions,

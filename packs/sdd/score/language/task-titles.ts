@@ -4,7 +4,7 @@
  * any case, any punctuation or spacing between the words. Only whole titles
  * count; a fragment ("the data model") is not a mention.
  */
-import { proseNamePattern } from './plan-names.js';
+import { planNamePattern } from './plan-names.js';
 import type { TaskTitle } from './plan-vocabulary.js';
 
 /**
@@ -17,7 +17,7 @@ const compiled = new Map<string, RegExp>();
 function namePattern(name: string): RegExp {
   let pattern = compiled.get(name);
   if (pattern === undefined) {
-    pattern = proseNamePattern(name, 'g');
+    pattern = planNamePattern(name, 'g');
     compiled.set(name, pattern);
   }
   return pattern;

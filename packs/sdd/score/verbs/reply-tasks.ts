@@ -3,15 +3,15 @@
  * others, or is exactly a given set.
  */
 import { z } from 'zod';
-import { defineVerb } from '../verb.js';
+import { defineVerb } from '../../../../harness/score/verb.js';
 import {
-  describeTasks,
   sectionParam,
   sectionProblem,
   sectionValue,
-  taskListSchema,
-  taskRangeProblem,
-} from './reply-value.js';
+} from '../../../../harness/score/verbs/reply-value.js';
+import type { TasksValue } from '../extractors/tasks.js';
+import { sectionPlanOf } from '../known-plans.js';
+import { describeTasks, taskListSchema, taskRangeProblem } from '../task-values.js';
 
 export const replyTasks = defineVerb({
   summary: 'a task-set section includes / excludes tasks, or is exactly a set',
@@ -41,7 +41,7 @@ export const replyTasks = defineVerb({
         fix: 'remove them from one list',
       };
     }
-    const plan = context.sectionPlans?.[params.section];
+    const plan = sectionPlanOf(context, params.section);
     return (
       sectionProblem(params.section, context, ['tasks']) ??
       taskRangeProblem('includes', params.includes ?? [], plan) ??
@@ -53,7 +53,7 @@ export const replyTasks = defineVerb({
     const read = sectionValue(evidence, params.section);
     if ('undecided' in read) return read.undecided;
     if (read.value.kind !== 'tasks') throw new Error(`section ${params.section} holds no tasks`);
-    const said = read.value.tasks;
+    const said = (read.value as TasksValue).tasks;
     const observed = describeTasks(said);
     const names = `"${params.section}" names ${observed}`;
     if (params.exactly !== undefined) {

@@ -14,9 +14,9 @@
 
 import {
   distinctForeignNames,
+  planNamePattern,
   planNames,
   planSlug,
-  proseNamePattern,
   samePlan,
 } from './plan-names.js';
 import type { TaskTitle } from './plan-vocabulary.js';
@@ -103,13 +103,13 @@ export function attributionFor(context: PlanContext): Attribution {
   ];
   const ownPlanAliases = context.ownPlanAliases ?? [];
   const foreignPlanAliases = context.foreignPlanAliases ?? [];
-  const ownWords = [...OWN_WORDS, ...ownPlanAliases.map((alias) => proseNamePattern(alias, 'g'))];
+  const ownWords = [...OWN_WORDS, ...ownPlanAliases.map((alias) => planNamePattern(alias, 'g'))];
   const foreignWords = [
     ...FOREIGN_WORDS,
-    ...foreignPlanAliases.map((alias) => proseNamePattern(alias)),
+    ...foreignPlanAliases.map((alias) => planNamePattern(alias)),
   ];
-  const ownTitles = (context.ownTaskTitles ?? []).map((task) => proseNamePattern(task.title));
-  const foreignTitles = (context.foreignTaskTitles ?? []).map((title) => proseNamePattern(title));
+  const ownTitles = (context.ownTaskTitles ?? []).map((task) => planNamePattern(task.title));
+  const foreignTitles = (context.foreignTaskTitles ?? []).map((title) => planNamePattern(title));
 
   const namesForeignPlan = (text: string): boolean =>
     includesName(text, foreignNames) || foreignWords.some((pattern) => pattern.test(text));

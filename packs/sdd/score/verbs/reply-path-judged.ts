@@ -4,11 +4,15 @@
  * "no such path is adopted".
  */
 import { z } from 'zod';
-import { JUDGEMENTS } from '../evidence.js';
-import { globSchema } from '../param-types.js';
-import { defineVerb, listed } from '../verb.js';
-import { globMatcher } from './glob.js';
-import { sectionParam, sectionProblem, sectionValue } from './reply-value.js';
+import { globSchema } from '../../../../harness/score/param-types.js';
+import { defineVerb, listed } from '../../../../harness/score/verb.js';
+import { globMatcher } from '../../../../harness/score/verbs/glob.js';
+import {
+  sectionParam,
+  sectionProblem,
+  sectionValue,
+} from '../../../../harness/score/verbs/reply-value.js';
+import { JUDGEMENTS, type PathJudgementsValue } from '../extractors/path-judgements.js';
 
 export const replyPathJudged = defineVerb({
   summary:
@@ -28,7 +32,7 @@ export const replyPathJudged = defineVerb({
     if (read.value.kind !== 'path-judgements')
       throw new Error(`section ${params.section} holds no paths`);
     const matches = globMatcher(params.paths);
-    const judged = read.value.paths
+    const judged = (read.value as PathJudgementsValue).paths
       .filter((entry) => entry.judgement === params.judgement && matches(entry.path))
       .map((entry) => entry.path);
     return judged.length > 0

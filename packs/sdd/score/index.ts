@@ -1,0 +1,29 @@
+/**
+ * What the SDD pack adds to the score room: the readers of plan tasks and
+ * path judgements in a reply, the verbs over them, the plan catalogue a
+ * scenario declares (`plans`), and the task each dispatch addresses.
+ */
+import type { ScoreContribution } from '../../../harness/score/score-registry.js';
+import { dispatchTaskReading } from './dispatch-tasks.js';
+import { pathJudgementsExtractor } from './extractors/path-judgements.js';
+import { taskExtractor } from './extractors/task.js';
+import { tasksExtractor } from './extractors/tasks.js';
+import { planCatalogueSchema } from './plan-context.js';
+import { replyIsTask } from './verbs/reply-is-task.js';
+import { replyPathJudged } from './verbs/reply-path-judged.js';
+import { replyTasks } from './verbs/reply-tasks.js';
+
+export const sddScore: ScoreContribution = {
+  extractors: {
+    task: taskExtractor,
+    tasks: tasksExtractor,
+    'path-judgements': pathJudgementsExtractor,
+  },
+  verbs: {
+    'reply-is-task': replyIsTask,
+    'reply-tasks': replyTasks,
+    'reply-path-judged': replyPathJudged,
+  },
+  scenarioFields: { plans: planCatalogueSchema.default({}) },
+  dispatchReading: dispatchTaskReading,
+};
