@@ -59,6 +59,15 @@ async function installShippedPacks(): Promise<void> {
   installPacks(SHIPPED_PACKS);
 }
 
+/** Commands whose help or flags the packs extend (policy names, check flags, recipe lines). */
+const PACK_SHAPED_COMMANDS = new Set(['run', 'serve-model', 'check', 'score-reply']);
+
+function packsShapeTheCommandLine(args: readonly string[]): boolean {
+  if (args.includes('--help') || args.includes('-h') || args[0] === 'help') return true;
+  const command = args.find((arg) => !arg.startsWith('-'));
+  return command !== undefined && PACK_SHAPED_COMMANDS.has(command);
+}
+
 async function main(argv: readonly string[]): Promise<number> {
   const answered = await answerWithoutParsing(argv.slice(2));
   if (answered !== undefined) return answered;
@@ -67,10 +76,18 @@ async function main(argv: readonly string[]): Promise<number> {
     if (session.isSessionHelper()) session.listenAsSessionHelper();
     else return session.runInOwnSession(argv);
   }
-  await installShippedPacks();
+  const args = argv.slice(2);
+  // Help and the commands whose options come from the packs install them before
+  // parsing; every other command when its action starts, so a usage error costs none.
+  if (packsShapeTheCommandLine(args)) await installShippedPacks();
   const { buildProgram, loadCommander } = await import('./cli/program.js');
   const commander = loadCommander();
-  const program = await buildProgram(argv.slice(2), commander);
+  const program = await buildProgram(args, commander);
+  const { LOADS_PACKS_ITSELF, setPackInstaller } = await import('./cli/pack-loader.js');
+  setPackInstaller(installShippedPacks);
+  program.hook('preAction', async (_program, action) => {
+    if (!LOADS_PACKS_ITSELF.has(action.name())) await installShippedPacks();
+  });
   try {
     await program.parseAsync(argv as string[]);
   } catch (error) {

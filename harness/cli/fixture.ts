@@ -4,6 +4,7 @@ import type { BuildFailure, SanityGateFailure } from '../fixture/index.js';
 import { inputError } from '../lib/input-error.js';
 import { formatHelpEntries, type HelpEntry, packRecipeHelp } from './cli-extensions.js';
 import { ExitCode, failWithInputError } from './exit.js';
+import { loadPacks } from './pack-loader.js';
 
 /** The recipes of the core's own scenarios; a pack's are listed before them (cli/cli-extensions.ts). */
 const CORE_RECIPES: readonly HelpEntry[] = [
@@ -117,6 +118,7 @@ async function runFixtureCommand(
       ),
     );
   }
+  await loadPacks();
   const { fixtureCommandOptionsSchema } = await import('../fixture/command-options.js');
   const parsed = fixtureCommandOptionsSchema.safeParse(rawOptions);
   if (!parsed.success) {

@@ -79,11 +79,6 @@ const PENDING_RENAMES: readonly {
   readonly owner: string;
 }[] = [
   {
-    files: ['harness/report/summarise.ts'],
-    pattern: /'tasks?'|\bvalue\.tasks?\b|`Task (?:1`|\$\{)/g,
-    owner: "24-score: an extracted value shown by its extractor (the sdd pack's task and tasks)",
-  },
-  {
     files: ['harness/evals/write-campaign.ts'],
     pattern: /'scripted:task-follower'/g,
     owner: "24-brains: the skill-triggering pack's brain names",

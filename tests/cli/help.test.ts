@@ -43,6 +43,7 @@ const commandModules = (modules: readonly string[]) =>
         'dist/harness/cli/command-list.js',
         'dist/harness/cli/command-table.js',
         'dist/harness/cli/exit-codes.js',
+        'dist/harness/cli/pack-loader.js',
         'dist/harness/cli/program.js',
         // The registries a pack's command-line additions are installed into
         // (pack/install-packs.ts), before any command is built.
