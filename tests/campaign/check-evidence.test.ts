@@ -25,6 +25,7 @@ function scenario(
   return {
     id,
     title: `${id}: evidence captured at rep time`,
+    packs: ['sdd'],
     fixture: { recipe: 'widget-v3', scenario: 's2' },
     plan: PLAN,
     prompt: 'compaction-resume',
