@@ -17,11 +17,13 @@ import { execa } from 'execa';
 import { buildFixture } from '../harness/fixture/index.js';
 import { packageRoot } from '../harness/lib/package-root.js';
 import { startModelServer } from '../harness/model-server/index.js';
+import { installPacks } from '../harness/pack/install-packs.js';
 import {
   bundledCatalogTemplate,
   locateCodexBinary,
   writeCodexHome,
 } from '../harness/session/codex-home.js';
+import { SHIPPED_PACKS } from '../packs/index.js';
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -47,6 +49,8 @@ function campaignPrompt(repo: string, skillDir: string): string {
 }
 
 async function main(): Promise<void> {
+  // skill-reader and the widget-v3 recipe are the sdd pack's.
+  installPacks(SHIPPED_PACKS);
   const runsFlag = process.argv.indexOf('--runs');
   const runs = runsFlag >= 0 ? Number(process.argv[runsFlag + 1] ?? 3) : 3;
   const skill = path.join(packageRoot(), 'skills-under-test', 'sdd-plan-scoped');
