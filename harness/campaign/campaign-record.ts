@@ -7,6 +7,7 @@ import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { resultsLayout } from '../results/results-layout.js';
 import { limitsSchema } from '../session/session-limits.js';
+import { BACKEND_NAMES } from '../session/session-tool-table.js';
 import { gateSchema } from './config-schema.js';
 import { modelRecordSchema } from './model-record.js';
 import { onlySelectionSchema } from './only.js';
@@ -25,7 +26,7 @@ export const invocationSchema = z
     model: z.string(),
     /** In a campaign of several models: each as a `--model` spec (absent: one model, `model`). */
     models: z.array(z.string()).optional(),
-    backend: z.enum(['claude-code', 'messages']),
+    backend: z.enum(BACKEND_NAMES),
     seed: z.number().int().nonnegative(),
     maxTurns: z.number().int().positive(),
     sessionTimeoutSeconds: z.number().positive(),
@@ -87,7 +88,7 @@ export const campaignRecordSchema = z
       .strict(),
     /** Each model of a campaign of several (or of one on an endpoint profile); absent otherwise. */
     models: z.array(modelRecordSchema).optional(),
-    backend: z.enum(['claude-code', 'messages']),
+    backend: z.enum(BACKEND_NAMES),
     engine: z.string(),
     sandbox: z.string(),
     reps: z.number().int().positive(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { REPLAY_POLICY } from '../results/run-recordings.js';
 import { limitsSchema } from '../session/session-limits.js';
+import { BACKEND_NAMES } from '../session/session-tool-table.js';
 import { gateModelField, modelAxisFields } from './model-config.js';
 import { scenarioEntrySchema } from './scenario-entry.js';
 
@@ -186,7 +187,7 @@ export const campaignSchema = z
       .optional()
       .describe('scripted policy used when no API key is set (with models: the default stand-in)'),
     ...modelAxisFields,
-    backend: z.enum(['claude-code', 'messages']).default('claude-code'),
+    backend: z.enum(BACKEND_NAMES).default('claude-code'),
     concurrency: z.number().int().min(1).max(64).default(4),
     seed: z.number().int().nonnegative().default(1),
     limits: limitsSchema.default(limitsSchema.parse({})),

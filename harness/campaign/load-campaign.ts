@@ -12,7 +12,7 @@ import { loadRunRecordings, type RunRecordings } from '../results/run-recordings
 import { renderedPromptProblem } from '../scenario/prompt-template.js';
 import { type ResolvedScenario, resolveScenarioIn } from '../scenario/resolve-scenario.js';
 import { type Limits, limitsSchema } from '../session/session-limits.js';
-import { toolChangesProblem } from '../session/session-tool-table.js';
+import { stopProblem, toolChangesProblem } from '../session/session-tool-table.js';
 import { parseArmOverride } from './arm-override.js';
 import {
   type BackendName,
@@ -572,6 +572,18 @@ export async function loadCampaign(
       return err(
         inputError(
           `${scenario.compiled.file}: tools.${problem.field}`,
+          problem.problem,
+          `${problem.fix}, or run with another --backend`,
+        ),
+      );
+    }
+  }
+  for (const scenario of scenarios) {
+    const problem = stopProblem(backend, scenario.config.stop);
+    if (problem !== undefined) {
+      return err(
+        inputError(
+          `${scenario.compiled.file}: stop`,
           problem.problem,
           `${problem.fix}, or run with another --backend`,
         ),

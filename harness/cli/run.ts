@@ -3,6 +3,7 @@ import { type Command, Option } from 'commander';
 import type { InputError } from '../lib/input-error.js';
 import { policyNames } from '../model-server/index.js';
 import type { RunRequest } from '../run/run-request.js';
+import { BACKEND_NAMES, type BackendName } from '../session/session-tool-table.js';
 import { ExitCode, failWithInputError } from './exit.js';
 import { collect, fraction, nonNegativeInt, positiveInt, positiveNumber } from './parse-flags.js';
 import { defaultCampaignName, runHelpDefaults } from './run-help-defaults.js';
@@ -11,7 +12,7 @@ interface RunFlags {
   reps?: number;
   concurrency?: number;
   model?: string[];
-  backend?: 'claude-code' | 'messages';
+  backend?: BackendName;
   arm?: string[];
   out?: string;
   dryRun?: boolean;
@@ -69,10 +70,10 @@ export function registerRunCommand(program: Command): void {
       collect,
     )
     .addOption(
-      new Option('--backend <name>', `session backend ${defaults.backend}`).choices([
-        'claude-code',
-        'messages',
-      ]),
+      new Option(
+        '--backend <name>',
+        `session backend: the Claude Code engine, redgreen's own loop on @anthropic-ai/sdk, or the Codex CLI engine (scripted models only, inside bubblewrap) ${defaults.backend}`,
+      ).choices([...BACKEND_NAMES]),
     )
     .option(
       '--arm <spec>',

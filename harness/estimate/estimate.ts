@@ -38,11 +38,14 @@ interface RepCost {
 const SCRIPTED_REP: Readonly<Record<ResolvedCampaign['backend'], RepCost>> = {
   'claude-code': { wallSeconds: 0.7, cpuSeconds: 0.95 },
   messages: { wallSeconds: 0.55, cpuSeconds: 0.18 },
+  codex: { wallSeconds: 1.7, cpuSeconds: 0.9 },
 };
 /** A full session (stop: complete), scripted: measured as the module comment says. */
 const SCRIPTED_FULL_REP: Readonly<Record<ResolvedCampaign['backend'], RepCost>> = {
   'claude-code': { wallSeconds: 8.7, cpuSeconds: 2.9 },
   messages: { wallSeconds: 3.2, cpuSeconds: 0.56 },
+  // Not measured on codex yet: assumed to cost what the Claude Code engine's does.
+  codex: { wallSeconds: 8.7, cpuSeconds: 2.9 },
 };
 /** A live full session's wall seconds (assumed, see the module comment). */
 const LIVE_FULL_SESSION_SECONDS = 600;

@@ -18,6 +18,7 @@
 import { z } from 'zod';
 import { gateSchema } from '../campaign/config-schema.js';
 import { limitsSchema } from '../session/session-limits.js';
+import { BACKEND_NAMES } from '../session/session-tool-table.js';
 import { ARM_NAMES, REACHES } from './write-campaign.js';
 
 export const evalsSkillEntrySchema = z
@@ -81,7 +82,7 @@ export const evalsCampaignFileSchema = z
     evals: evalsFieldSchema,
     reps: z.number().int().min(1).max(1000).optional(),
     model: z.string().min(1).optional(),
-    backend: z.enum(['claude-code', 'messages']).optional(),
+    backend: z.enum(BACKEND_NAMES).optional(),
     concurrency: z.number().int().min(1).max(64).optional(),
     seed: z.number().int().nonnegative().optional(),
     limits: limitsSchema.partial().optional(),

@@ -24,6 +24,7 @@ import { type InputError, inputError } from '../lib/input-error.js';
 import { harnessVersion, packageRoot } from '../lib/package-root.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { starkestSplitP } from '../report/stats-rates.js';
+import type { BackendName } from '../session/session-tool-table.js';
 import type { EvalImport, ImportedCase, TriggerImport } from './import-evals.js';
 import { slug } from './import-evals.js';
 import {
@@ -55,7 +56,7 @@ export interface EvalsCampaignOptions {
   readonly reps: number | undefined;
   readonly id: string | undefined;
   readonly title: string | undefined;
-  readonly backend: 'claude-code' | 'messages' | undefined;
+  readonly backend: BackendName | undefined;
   readonly model: string | undefined;
   readonly judgeModel: string | undefined;
   /** Gates the caller adds to the generated ones (a campaign file's own). */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { stopModeSchema } from '../score/stop-mode.js';
 import { apiReportedModel } from '../session/reported-model.js';
+import { BACKEND_NAMES } from '../session/session-tool-table.js';
 import { seatCountsSchema } from './seat-counts.js';
 
 /**
@@ -78,7 +79,7 @@ export const repMetaSchema = z
         endpoint: z.string().optional(),
       })
       .strict(),
-    backend: z.enum(['claude-code', 'messages']),
+    backend: z.enum(BACKEND_NAMES),
     engine: z.string(),
     sandbox: z.string(),
     stopReason: z.string().nullable(),

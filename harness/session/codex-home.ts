@@ -129,6 +129,14 @@ export interface CodexHomeOptions {
   readonly sessionKey?: string;
   /** Codex's own sandbox for model commands (default workspace-write). */
   readonly sandbox?: 'workspace-write' | 'danger-full-access';
+  /**
+   * Read no AGENTS.md of the repository (`project_doc_max_bytes = 0`): a
+   * session is given exactly the instruction files its scenario names, in
+   * `instructions`, as the other backends give them. Default: Codex reads them.
+   */
+  readonly projectDocs?: boolean;
+  /** The session's instructions: `$CODEX_HOME/AGENTS.md`, which Codex puts before any project's. */
+  readonly instructions?: string;
 }
 
 /** Write `config.toml` and the model catalog into a fresh CODEX_HOME; resolves to its path. */
@@ -146,6 +154,9 @@ export async function writeCodexHome(options: CodexHomeOptions): Promise<string>
     })),
   };
   await writeAtomically(catalogFile, `${JSON.stringify(catalog)}\n`);
+  if (options.instructions !== undefined) {
+    await writeAtomically(path.join(options.dir, 'AGENTS.md'), options.instructions);
+  }
   await writeAtomically(path.join(options.dir, 'config.toml'), codexConfig(options, catalogFile));
   return options.dir;
 }
@@ -160,6 +171,7 @@ export function codexConfig(options: CodexHomeOptions, catalogFile: string): str
     `model_catalog_json = ${quote(catalogFile)}`,
     'approval_policy = "never"',
     `sandbox_mode = ${quote(sandbox)}`,
+    ...(options.projectDocs === false ? ['project_doc_max_bytes = 0'] : []),
     '',
     '[analytics]',
     'enabled = false',

@@ -5,8 +5,11 @@ import { err, ok, type Result } from '../lib/result.js';
 import { credentialsSet } from '../sandbox/credentials.js';
 import { detectSandbox, type Sandbox } from '../sandbox/sandbox.js';
 import { claudeCodeBackend } from './claude-code-backend.js';
+import { codexBackend } from './codex-backend.js';
+import { codexVersion, locateCodexBinary } from './codex-home.js';
 import { locateClaudeCodeBinary } from './locate-engine.js';
 import { messagesBackend } from './messages-backend.js';
+import type { BackendName } from './session-tool-table.js';
 import type { SessionBackend } from './session-types.js';
 
 export interface PreparedBackend {
@@ -70,10 +73,11 @@ export function sandboxRefusal(
  * refused without bubblewrap as `sandboxRefusal` says.
  */
 export async function createBackend(
-  name: 'claude-code' | 'messages',
+  name: BackendName,
   choice: BackendChoice,
 ): Promise<Result<PreparedBackend, InputError>> {
   const sandbox = await detectSandbox();
+  if (name === 'codex') return prepareCodex(sandbox, choice);
   const refused = sandboxRefusal(name, sandbox, choice);
   if (refused !== undefined) return err(refused);
   const live = choice.live;
@@ -102,5 +106,52 @@ export async function createBackend(
     engine: `redgreen-messages (@anthropic-ai/sdk ${SDK_VERSION})`,
     sandbox,
     sandboxDescription: sandbox.description,
+  });
+}
+
+/**
+ * The codex backend, refused where it cannot run as redgreen runs it: it
+ * needs bubblewrap (the engine itself runs confined; without it Codex would
+ * run unconfined, and `--unsafe-no-sandbox` does not change that) and a
+ * scripted model (the engine reaches the local model server only).
+ */
+async function prepareCodex(
+  sandbox: Sandbox,
+  choice: BackendChoice,
+): Promise<Result<PreparedBackend, InputError>> {
+  if (choice.live) {
+    return err(
+      inputError(
+        '--backend codex',
+        'runs scripted models on the local model server only: its sandbox has no network but the bridge to that server',
+        'run offline with --model scripted:<policy>, or use --backend claude-code or messages for a live model',
+      ),
+    );
+  }
+  if (sandbox.kind !== 'bubblewrap') {
+    return err(
+      inputError(
+        '--backend codex',
+        `runs the engine inside bubblewrap, which is not usable here (${sandbox.description})`,
+        'apt-get install bubblewrap (and allow user namespaces), or use --backend messages',
+      ),
+    );
+  }
+  const binary = locateCodexBinary();
+  const version = binary === undefined ? undefined : await codexVersion(binary);
+  if (binary === undefined || version === undefined) {
+    return err(
+      inputError(
+        '--backend codex',
+        'the Codex CLI engine is not installed or does not start (it ships in @openai/codex)',
+        'run npm install, or use --backend claude-code or messages',
+      ),
+    );
+  }
+  return ok({
+    backend: codexBackend({ binary, version, sandbox }),
+    engine: version,
+    sandbox,
+    sandboxDescription: `${sandbox.description}; the Codex engine itself runs inside it (its own sandbox off), reaching only the local model server through a unix-socket bridge`,
   });
 }

@@ -17,7 +17,9 @@
  */
 import type { StopMode } from '../score/stop-mode.js';
 
-export type BackendName = 'claude-code' | 'messages';
+/** The session backends, as `--backend` and a campaign's `backend` name them. */
+export const BACKEND_NAMES = ['claude-code', 'messages', 'codex'] as const;
+export type BackendName = (typeof BACKEND_NAMES)[number];
 
 interface BackendTools {
   readonly defaults: readonly string[];
@@ -55,6 +57,14 @@ export const SESSION_TOOLS: Readonly<Record<BackendName, BackendTools>> = {
     },
     library: ['Skill'],
     addable: ['AskUserQuestion', 'WebFetch'],
+  },
+  // Codex's own tools in the names scoring reads them by (exec_command is Bash, spawn_agent
+  // Agent, send_input SendMessage); skills are listed, read through the shell: no Skill tool.
+  codex: {
+    defaults: ['Bash', 'Agent'],
+    byStop: { report: [], 'first-dispatch': ['SendMessage'], complete: ['SendMessage'] },
+    library: [],
+    addable: [],
   },
 };
 
@@ -191,7 +201,10 @@ export function toolChangesProblem(
       return {
         field: 'add',
         problem: `"${tool}" is not a tool the ${backend} backend can offer`,
-        fix: `add one of ${table.addable.join(', ')}`,
+        fix:
+          table.addable.length === 0
+            ? `add nothing: the ${backend} backend offers no tools beyond its own`
+            : `add one of ${table.addable.join(', ')}`,
       };
     }
   }
@@ -205,4 +218,21 @@ export function toolChangesProblem(
     }
   }
   return undefined;
+}
+
+/**
+ * Why a scenario's stop cannot run on a backend, or undefined. The codex
+ * backend has no hook to refuse a call before it runs, so it cannot capture a
+ * first dispatch or an event stop: such a scenario is refused when it loads,
+ * never run as something it is not.
+ */
+export function stopProblem(
+  backend: BackendName,
+  stop: StopMode | { readonly at: unknown },
+): { readonly problem: string; readonly fix: string } | undefined {
+  if (backend !== 'codex' || stop === 'report' || stop === 'complete') return undefined;
+  return {
+    problem: `stop ${typeof stop === 'string' ? `"${stop}"` : '{ "at": … }'} captures a call before it runs, which the codex backend cannot`,
+    fix: 'use stop "report" or "complete"',
+  };
 }

@@ -6,7 +6,7 @@ import type { InstalledLibrary } from './installed-library.js';
 import type { ProjectInstruction } from './project-instructions.js';
 import type { ProjectSkill } from './project-skills.js';
 import type { Limits } from './session-limits.js';
-import type { ToolChanges } from './session-tool-table.js';
+import type { BackendName, ToolChanges } from './session-tool-table.js';
 import type { TranscriptSink } from './transcript-sink.js';
 
 /** What a model's usage costs, in USD, or null when the model has no price. */
@@ -153,6 +153,6 @@ export interface SessionOutcome {
 }
 
 export interface SessionBackend {
-  readonly name: 'claude-code' | 'messages';
+  readonly name: BackendName;
   run(request: SessionRequest): Promise<SessionOutcome>;
 }

@@ -1,0 +1,408 @@
+/**
+ * The `codex` backend: one session is one `codex exec --json` of the real
+ * Codex CLI binary (`@openai/codex`), offline against the local model
+ * server's Responses face, confined like every model-issued command:
+ *
+ * - the engine itself runs inside redgreen's bubblewrap (`confinedArgv`):
+ *   new namespaces, no capabilities, no user namespaces inside, the fixture,
+ *   its private HOME, TMPDIR and CODEX_HOME read-write, the skill and the
+ *   engine's own files read-only, a cleared environment (no key exists or
+ *   is passed: the provider has no `env_key`). Codex's own sandbox cannot
+ *   nest there (it needs user namespaces), so it is off
+ *   (`--dangerously-bypass-approvals-and-sandbox`): every command the model
+ *   issues runs in redgreen's sandbox, as on the other backends;
+ * - the sandbox's network namespace holds only loopback; the engine reaches
+ *   the model server through the bridge (codex-bridge.ts) and nothing else;
+ * - a fresh CODEX_HOME per session (codex-home.ts) in the rep's private
+ *   directory: the library's and the opted-in project skills under
+ *   `$CODEX_HOME/skills`, where Codex lists them; the scenario's named
+ *   instruction files as `$CODEX_HOME/AGENTS.md`, with the repository's own
+ *   AGENTS.md files not read (the other backends give exactly the named
+ *   files too);
+ * - after the run, the rollouts Codex wrote (the root thread's and each
+ *   subagent's) are read with the Codex rollout reader and written as the
+ *   rep's transcript (codex-transcript.ts); the reply is the last agent
+ *   message.
+ *
+ * Scripted models only (createBackend refuses a live one), stop modes
+ * `report` and `complete` (the load refuses the captures, stop-modes.ts).
+ */
+import { spawn } from 'node:child_process';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { trackDetachedChild } from '../lib/live-children.js';
+import { noteChildExit, stoppedFromOutside } from '../lib/outside-signals.js';
+import {
+  CONFINED_LIMITS,
+  commandEnvironment,
+  confinedArgv,
+  handOverToSandbox,
+  openPathToSandbox,
+  type Sandbox,
+} from '../sandbox/sandbox.js';
+import { readCodexRollouts } from '../score/transcripts/codex-rollout.js';
+import type { SessionTranscript } from '../score/transcripts/session-transcript.js';
+import { bridgedCommand, openModelBridge } from './codex-bridge.js';
+import { bundledCatalogTemplate, writeCodexHome } from './codex-home.js';
+import { codexTranscriptLines } from './codex-transcript.js';
+import { handedOverSessions } from './handed-over-sessions.js';
+import type {
+  IndeterminateStage,
+  SessionBackend,
+  SessionOutcome,
+  SessionRequest,
+  TokenUsage,
+} from './session-types.js';
+
+export interface CodexBackendOptions {
+  readonly binary: string;
+  /** `codex-cli 0.169.0`, as `codex --version` prints it. */
+  readonly version: string;
+  readonly sandbox: Sandbox;
+}
+
+interface CodexDirs {
+  readonly home: string;
+  readonly tmp: string;
+  readonly codexHome: string;
+}
+
+function codexDirsOf(privateDir: string): CodexDirs {
+  return {
+    home: path.join(privateDir, 'home'),
+    tmp: path.join(privateDir, 'tmp'),
+    codexHome: path.join(privateDir, 'codex-home'),
+  };
+}
+
+/** What `codex exec --json` printed that the outcome needs: its usage and its errors. */
+interface ExecStream {
+  usage: TokenUsage | null;
+  errors: string[];
+}
+
+function readExecStream(stdout: string): ExecStream {
+  const stream: ExecStream = { usage: null, errors: [] };
+  for (const line of stdout.split('\n')) {
+    let event: Record<string, unknown>;
+    try {
+      event = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      continue;
+    }
+    if (typeof event !== 'object' || event === null) continue;
+    if (event.type === 'turn.completed') {
+      const usage = (event.usage ?? {}) as Record<string, unknown>;
+      const count = (name: string): number =>
+        typeof usage[name] === 'number' ? (usage[name] as number) : 0;
+      const cached = count('cached_input_tokens');
+      // The Responses API counts cached input inside input_tokens; redgreen counts them apart.
+      stream.usage = {
+        input: Math.max(0, count('input_tokens') - cached),
+        output: count('output_tokens'),
+        cacheWrite: count('cache_write_input_tokens'),
+        cacheRead: cached,
+      };
+    } else if (event.type === 'turn.failed' || event.type === 'error') {
+      const error = event.type === 'error' ? event : (event.error as Record<string, unknown>);
+      const message = typeof error?.message === 'string' ? error.message : undefined;
+      // Codex reports a model without catalog metadata as an error item too; ours have one.
+      if (message !== undefined) stream.errors.push(message);
+    }
+  }
+  return stream;
+}
+
+/** Every rollout file under CODEX_HOME/sessions, with its text. */
+async function rolloutsIn(codexHome: string): Promise<{ name: string; text: string }[]> {
+  const root = path.join(codexHome, 'sessions');
+  let entries: string[];
+  try {
+    entries = await readdir(root, { recursive: true });
+  } catch {
+    return [];
+  }
+  const files = entries.filter((entry) => /(?:^|\/)rollout-[^/]*\.jsonl$/.test(entry)).sort();
+  return Promise.all(
+    files.map(async (file) => ({
+      name: path.basename(file),
+      text: await readFile(path.join(root, file), 'utf8'),
+    })),
+  );
+}
+
+/** The model replies of the root thread: its `token_usage_record` lines (one per response). */
+function rootTurns(rollouts: readonly { text: string }[]): number {
+  let turns = 0;
+  for (const { text } of rollouts) {
+    for (const line of text.split('\n')) {
+      if (!line.includes('"token_usage_record"')) continue;
+      try {
+        const payload = (JSON.parse(line) as { payload?: Record<string, unknown> }).payload;
+        if (payload !== undefined && payload.thread_id === payload.session_id) turns += 1;
+      } catch {
+        // not a line the count can use; the rollout reader reports it
+      }
+    }
+  }
+  return turns;
+}
+
+/** The skills a session lists: the library's and the opted-in project ones, by bare name. */
+async function installSkills(codexHome: string, request: SessionRequest): Promise<void> {
+  const skillsDir = path.join(codexHome, 'skills');
+  for (const skill of request.projectSkills ?? []) {
+    const dir = path.join(skillsDir, path.basename(skill.dir));
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, 'SKILL.md'), skill.text, { flag: 'wx' });
+  }
+  for (const skill of request.library?.skills ?? []) {
+    const bare = skill.name.slice(skill.name.indexOf(':') + 1);
+    const text = await readFile(path.join(skill.dir, 'SKILL.md'), 'utf8');
+    const dir = path.join(skillsDir, bare);
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, 'SKILL.md'), text, { flag: 'wx' });
+  }
+}
+
+/** The named instruction files, as one global AGENTS.md (each under its path). */
+function instructionsText(request: SessionRequest): string | undefined {
+  const files = request.instructions ?? [];
+  if (files.length === 0) return undefined;
+  return `${files.map((file) => `# ${file.path}\n\n${file.text.replace(/\n+$/, '')}`).join('\n\n')}\n`;
+}
+
+/** The local model server's host and port, or why the session's model is not on it. */
+function serverOf(request: SessionRequest): { host: string; port: number } | string {
+  const { model } = request;
+  if (!model.scripted || model.baseUrl === undefined) {
+    return `the codex backend runs scripted models on the local model server only (${model.id} is not one)`;
+  }
+  const url = new URL(model.baseUrl);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (url.protocol !== 'http:' || !['127.0.0.1', 'localhost', '::1'].includes(host)) {
+    return `the model server is not on this machine's loopback (${model.baseUrl})`;
+  }
+  return { host, port: Number(url.port || 80) };
+}
+
+interface Ended {
+  readonly exitCode: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly timedOut: boolean;
+  readonly aborted: boolean;
+}
+
+/** Run the confined engine to its end (or the session timeout, or an abort), streaming stderr. */
+function runEngine(argv: readonly string[], request: SessionRequest, cwd: string): Promise<Ended> {
+  const [file, ...args] = argv as [string, ...string[]];
+  return new Promise((resolve) => {
+    const child = spawn(file, args, {
+      cwd,
+      env: {},
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group: a Ctrl-C at the terminal reaches the harness, not the engine.
+      detached: true,
+    });
+    trackDetachedChild(child);
+    let stdout = '';
+    let timedOut = false;
+    let aborted = false;
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (text: string) => {
+      stdout += text;
+    });
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (text: string) => request.engineLog(text));
+    const kill = (): void => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, request.limits.sessionTimeoutSeconds * 1000);
+    const onAbort = (): void => {
+      aborted = true;
+      kill();
+    };
+    request.signal.addEventListener('abort', onAbort, { once: true });
+    const finish = (exitCode: number | null, signal: NodeJS.Signals | null): void => {
+      clearTimeout(timer);
+      request.signal.removeEventListener('abort', onAbort);
+      noteChildExit(signal, timedOut || aborted);
+      resolve({ exitCode, signal, stdout, timedOut, aborted });
+    };
+    child.on('error', (error) => {
+      request.engineLog(`${error.message}\n`);
+      finish(127, null);
+    });
+    child.on('close', (code, signal) => finish(code, signal));
+  });
+}
+
+/** Runs one session on the real Codex CLI binary, confined, against the local model server. */
+export function codexBackend(options: CodexBackendOptions): SessionBackend {
+  const { binary, sandbox } = options;
+  const engine = options.version;
+  // The binary's own gpt-5.5 catalog entry, read once: every scripted model is modelled on it.
+  let template: ReturnType<typeof bundledCatalogTemplate> | undefined;
+  const writable = (request: SessionRequest): string[] => {
+    const dirs = codexDirsOf(request.privateDir);
+    return [request.fixtureRepo, dirs.home, dirs.tmp, dirs.codexHome];
+  };
+  return handedOverSessions(sandbox, writable, {
+    name: 'codex',
+    async run(request: SessionRequest): Promise<SessionOutcome> {
+      const started = performance.now();
+      const base = {
+        capturedDispatch: null,
+        engineCostEstimateUsd: null,
+        engine,
+        modelReported: null,
+        turns: 0,
+        usage: null,
+      };
+      const indeterminate = (
+        stage: IndeterminateStage,
+        reason: string,
+        extra: Partial<SessionOutcome> = {},
+      ): SessionOutcome => ({
+        ...base,
+        status: { kind: 'indeterminate', stage, reason },
+        finalReply: null,
+        stopReason: null,
+        ...extra,
+      });
+      if (request.stop === 'first-dispatch' || request.stopAt !== undefined) {
+        return indeterminate(
+          'engine',
+          'the codex backend cannot capture a first dispatch or an event stop',
+        );
+      }
+      const server = serverOf(request);
+      if (typeof server === 'string') return indeterminate('engine', server);
+      const dirs = codexDirsOf(request.privateDir);
+      template ??= bundledCatalogTemplate(binary, request.privateDir);
+      const catalog = await template;
+      if (!catalog.ok) return indeterminate('engine', catalog.error);
+      const instructions = instructionsText(request);
+      await writeCodexHome({
+        dir: dirs.codexHome,
+        serverUrl: `http://127.0.0.1:${server.port}`,
+        model: request.model.id,
+        catalogTemplate: catalog.value,
+        sessionKey: request.repId,
+        sandbox: 'danger-full-access',
+        projectDocs: false,
+        ...(instructions === undefined ? {} : { instructions }),
+      });
+      await installSkills(dirs.codexHome, request);
+      // Written after the hand-over: Codex (the sandbox's user) writes in it too (skills/.system).
+      await handOverToSandbox(sandbox, dirs.codexHome);
+
+      // The socket's directory is private and short; the sandbox's user passes through it.
+      const runtimeDir = request.runtimeDir ?? dirs.tmp;
+      await openPathToSandbox(sandbox, runtimeDir);
+      const bridge = await openModelBridge(path.join(runtimeDir, 'model.sock'), server);
+      const engineFiles = path.dirname(path.dirname(binary));
+      const argv = confinedArgv(
+        sandbox,
+        {
+          readWrite: [request.fixtureRepo, dirs.home, dirs.tmp, dirs.codexHome],
+          readOnly: [request.skillDir, engineFiles, bridge.socket],
+          home: dirs.home,
+          cwd: request.fixtureRepo,
+          env: commandEnvironment(dirs.home, { CODEX_HOME: dirs.codexHome, TMPDIR: dirs.tmp }),
+          limits: CONFINED_LIMITS,
+        },
+        bridgedCommand(bridge.socket, server.port, [
+          binary,
+          'exec',
+          '--json',
+          '--strict-config',
+          '--skip-git-repo-check',
+          // Codex's own sandbox needs user namespaces, which redgreen's does not allow inside.
+          '--dangerously-bypass-approvals-and-sandbox',
+          '--',
+          request.prompt,
+        ]),
+      );
+      let ended: Ended;
+      try {
+        ended = await runEngine(argv, request, request.fixtureRepo);
+      } finally {
+        await bridge.close();
+      }
+      const stream = readExecStream(ended.stdout);
+      const rollouts = await rolloutsIn(dirs.codexHome);
+      const read = rollouts.length === 0 ? undefined : readCodexRollouts(rollouts);
+      const transcript: SessionTranscript | undefined = read?.ok === true ? read.value : undefined;
+      const turns = rootTurns(rollouts);
+      const error = stream.errors.at(-1);
+      const ok = ended.exitCode === 0 && transcript?.ending.kind === 'completed';
+      if (transcript !== undefined) {
+        for (const line of codexTranscriptLines(transcript, {
+          sessionId: `codex-${request.repId.replace(/[^a-z0-9-]/gi, '-')}`,
+          engine,
+          model: request.model.id,
+          cwd: request.fixtureRepo,
+          prompt: request.prompt,
+          sandbox: sandbox.kind,
+          ending: { ok, error },
+          turns,
+          usage: stream.usage,
+          durationMs: Math.round(performance.now() - started),
+        })) {
+          request.transcript.write(line);
+        }
+      }
+      const reply = transcript?.reply ?? null;
+      const done = {
+        turns,
+        usage: stream.usage,
+        modelReported: transcript?.model ?? null,
+        finalReply: reply,
+      };
+      const outside = stoppedFromOutside(ended.signal, ended.timedOut || ended.aborted);
+      if (ended.aborted || outside) {
+        return indeterminate(
+          'aborted',
+          outside
+            ? `the engine was stopped by ${ended.signal} from outside redgreen`
+            : 'aborted by the user',
+          { ...done, stopReason: 'aborted' },
+        );
+      }
+      if (ended.timedOut) {
+        return indeterminate(
+          'timeout',
+          `no result within the session timeout (${request.limits.sessionTimeoutSeconds} s)`,
+          { ...done, stopReason: 'timeout' },
+        );
+      }
+      if (ended.exitCode !== 0) {
+        const why = error ?? `codex exec exited ${ended.exitCode ?? ended.signal}`;
+        return indeterminate('api', why.split('\n')[0] ?? why, done);
+      }
+      if (read === undefined) {
+        return indeterminate('engine', 'codex exec ended without writing a rollout', done);
+      }
+      if (!read.ok) {
+        return indeterminate(
+          'engine',
+          `the rollouts could not be read: ${read.error.problem}`,
+          done,
+        );
+      }
+      if (read.value.ending.kind !== 'completed') {
+        return indeterminate('engine', read.value.ending.reason, done);
+      }
+      return { ...base, ...done, status: { kind: 'completed' }, stopReason: 'task_complete' };
+    },
+  });
+}
