@@ -342,6 +342,12 @@ export function codexBackend(options: CodexBackendOptions): SessionBackend {
       const rollouts = await rolloutsIn(dirs.codexHome);
       const read = rollouts.length === 0 ? undefined : readCodexRollouts(rollouts);
       const transcript: SessionTranscript | undefined = read?.ok === true ? read.value : undefined;
+      // What the reader could not read (a call in it is not counted) goes to the rep's engine.log.
+      for (const line of transcript?.malformed ?? []) {
+        request.engineLog(
+          `redgreen: rollout ${line.file ?? ''} line ${line.line} not read: ${line.problem}\n`,
+        );
+      }
       const turns = rootTurns(rollouts);
       const error = stream.errors.at(-1);
       const ok = ended.exitCode === 0 && transcript?.ending.kind === 'completed';

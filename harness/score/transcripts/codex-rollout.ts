@@ -51,8 +51,13 @@ import type { MalformedLine, SessionTranscript, TranscriptSeat } from './session
 
 const ENVELOPE_TYPES = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg']);
 
-/** Rollout line types that hold no call of their own (a compaction's history repeats earlier lines). */
-const PASSED_OVER_LINES = new Set(['compacted']);
+/**
+ * Rollout line types that hold no call of their own: a compaction's history
+ * repeats earlier lines; `world_state` (the AGENTS.md text, the collaboration
+ * mode) and `token_usage_record` (a response's usage) are what Codex 0.169
+ * writes beside them.
+ */
+const PASSED_OVER_LINES = new Set(['compacted', 'world_state', 'token_usage_record']);
 
 /**
  * Response items that are not calls, or answer one: passed over. Any item type

@@ -235,6 +235,19 @@ describe('a Codex root thread and the thread it spawned', () => {
     ).toMatchObject({ reason: 'the rollout records the turn as aborted' });
   });
 
+  it('passes over the context and usage lines Codex 0.169 writes; a line type it does not know is still listed', () => {
+    const withContext = [
+      ...rootRollout.slice(0, 2),
+      rollout('world_state', { full: true, state: { agents_md: {} } }),
+      rollout('token_usage_record', { thread_id: ROOT, session_id: ROOT }),
+      ...rootRollout.slice(2),
+    ];
+    expect(read(withContext).malformed).toEqual(read(rootRollout).malformed);
+    expect(
+      read([...rootRollout, rollout('thread_digest', { thread_id: ROOT })]).malformed,
+    ).toContainEqual(expect.objectContaining({ problem: expect.stringMatching(/thread_digest/) }));
+  });
+
   it('is recognised from its envelope, and never read as another format', () => {
     const read_ = readSessionTranscript(jsonl(rootRollout), 'rollout.jsonl');
     expect(read_.ok && read_.value.format).toBe('codex-rollout');
