@@ -408,7 +408,7 @@ export function codexBackend(options: CodexBackendOptions): SessionBackend {
       if (read.value.ending.kind !== 'completed') {
         return indeterminate('engine', read.value.ending.reason, done);
       }
-      return { ...base, ...done, status: { kind: 'completed' }, stopReason: 'task_complete' };
+      return { ...base, ...done, status: { kind: 'completed' }, stopReason: 'turn.completed' };
     },
   });
 }
