@@ -93,7 +93,7 @@ export function registerDoctorCommand(program: Command): void {
         ok: true,
         detail:
           codex ??
-          'not installed: npm install (ships in @openai/codex); only the offline Codex tests use it so far',
+          'not installed: npm install (ships in @openai/codex); --backend codex needs it',
       });
       const sandbox = await detectSandbox();
       checks.push({

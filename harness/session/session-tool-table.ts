@@ -191,6 +191,14 @@ export function toolChangesProblem(
 ):
   | { readonly field: 'add' | 'remove'; readonly problem: string; readonly fix: string }
   | undefined {
+  // Codex offers its own tools (exec_command, its multi-agent tools): redgreen does not change them.
+  if (backend === 'codex' && (changes.add?.length ?? 0) + (changes.remove?.length ?? 0) > 0) {
+    return {
+      field: (changes.add?.length ?? 0) > 0 ? 'add' : 'remove',
+      problem: 'the codex backend offers Codex its own tools, which a scenario cannot change',
+      fix: 'drop the tools changes',
+    };
+  }
   const table = SESSION_TOOLS[backend];
   const offerable = [...table.defaults, ...Object.values(table.byStop).flat(), ...table.library];
   for (const tool of changes.add ?? []) {
@@ -201,10 +209,7 @@ export function toolChangesProblem(
       return {
         field: 'add',
         problem: `"${tool}" is not a tool the ${backend} backend can offer`,
-        fix:
-          table.addable.length === 0
-            ? `add nothing: the ${backend} backend offers no tools beyond its own`
-            : `add one of ${table.addable.join(', ')}`,
+        fix: `add one of ${table.addable.join(', ')}`,
       };
     }
   }

@@ -19,7 +19,7 @@
  * Skipped, with the reason printed, where the binary or a working
  * bubblewrap is absent.
  */
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -136,5 +136,37 @@ describe.skipIf(skip !== undefined)('the codex backend', () => {
     expect(transcript).toMatch(/REDGREEN-ENV PATH=/);
     expect(transcript).not.toContain(CANARY);
     expect(transcript).not.toMatch(/REDGREEN-ENV [A-Z_]*(?:KEY|TOKEN|SECRET)=/);
+  });
+});
+
+describe('what the codex backend refuses, before anything is made', () => {
+  it('a scenario whose stop captures a call (Codex cannot refuse one before it runs)', async () => {
+    const refused = await runCampaignCli([
+      'scenarios/first-dispatch-probes.campaign.json',
+      '--backend',
+      'codex',
+      '--dry-run',
+    ]);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toMatch(
+      /s1-probe\/scenario\.json: stop: stop "first-dispatch" captures a call before it runs, which the codex backend cannot; use stop "report" or "complete", or run with another --backend/,
+    );
+  });
+
+  it('a live model (the engine reaches the local model server only), leaving no results', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'redgreen-codex-live-'));
+    try {
+      const refused = await runCampaignCli(
+        [defaultCampaign, '--backend', 'codex', '--out', path.join(dir, 'out')],
+        { ANTHROPIC_API_KEY: 'sk-ant-not-a-real-key-0123456789' },
+      );
+      expect(refused.exitCode).toBe(2);
+      expect(refused.stderr).toMatch(
+        /--backend codex: runs scripted models on the local model server only/,
+      );
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
