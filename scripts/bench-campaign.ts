@@ -1,7 +1,7 @@
 /**
  * Benchmark the runner. Prints figures; asserts nothing.
  *
- *   node dist/scripts/bench-campaign.js [--backend messages|claude-code] [--latency-ms 1000]
+ *   node dist/scripts/bench-campaign.js [--backend messages|claude-code|codex] [--latency-ms 1000] [--overhead-only <reps a cell>]
  *
  * 1. Scheduling efficiency: a 40-rep campaign (10 reps per cell) at concurrency
  *    8, the scripted model server adding a fixed latency to every turn. Ideal =
@@ -45,6 +45,7 @@ import { runCampaign } from '../harness/run/run-campaign.js';
 import { RunControl } from '../harness/run/run-control.js';
 import type { RunEvent } from '../harness/run/run-events.js';
 import type { StopSpec } from '../harness/score/stop-mode.js';
+import type { BackendName } from '../harness/session/session-tool-table.js';
 import { SHIPPED_PACKS } from '../packs/index.js';
 
 function flag(name: string, fallback: string): string {
@@ -52,7 +53,7 @@ function flag(name: string, fallback: string): string {
   return index === -1 ? fallback : (process.argv[index + 1] ?? fallback);
 }
 
-const backend = flag('--backend', 'messages') as 'messages' | 'claude-code';
+const backend = flag('--backend', 'messages') as BackendName;
 const latencyMs = Number(flag('--latency-ms', '1000'));
 
 function median(values: readonly number[]): number {
@@ -412,6 +413,11 @@ async function main(): Promise<void> {
     await reportFullSessions();
     return;
   }
+  const overheadOnly = process.argv.indexOf('--overhead-only');
+  if (overheadOnly !== -1) {
+    await reportOverhead(Number(process.argv[overheadOnly + 1] ?? '2'));
+    return;
+  }
   const rssOnly = process.argv.indexOf('--rss-only');
   if (rssOnly !== -1) {
     const measured = await measure(Number(process.argv[rssOnly + 1]), 8, 20);
@@ -474,6 +480,39 @@ async function main(): Promise<void> {
     version: string;
   };
   console.log(`\nredgreen ${pkg.version}`);
+}
+
+/**
+ * `--overhead-only <n>`: what one rep costs beyond its model's answers on this
+ * backend: the default campaign at n reps a cell, concurrency 1, no model
+ * latency (the structural policy), so the session's wall time is the
+ * engine's own (its start, its tool round trips, on codex the CODEX_HOME, the
+ * bridge and the rollouts' transcript) and the harness overhead is the rest
+ * (copy, snapshots, record). Compare backends by running it once on each.
+ */
+async function reportOverhead(repsPerCell: number): Promise<void> {
+  const measured = await benchRun({
+    campaignFile: defaultCampaignFile(),
+    policy: 'structural',
+    repsPerCell,
+    concurrency: 1,
+    faults: [],
+  });
+  const session = measured.metas.map((meta) => meta.durationMs);
+  const harness = measured.metas.map((meta) => meta.harnessOverheadMs);
+  const whole = measured.metas.map((meta) => meta.durationMs + meta.harnessOverheadMs);
+  console.log(
+    `redgreen bench-campaign (overhead): backend ${backend}, ${measured.metas.length} reps at concurrency 1, no model latency, load average ${os.loadavg()[0]?.toFixed(1)}, ${os.cpus().length} cores`,
+  );
+  console.log(
+    `   session (engine and tool round trips): median ${median(session).toFixed(0)} ms (min ${Math.min(...session).toFixed(0)}, max ${Math.max(...session).toFixed(0)})`,
+  );
+  console.log(
+    `   harness overhead outside the session: median ${median(harness).toFixed(0)} ms (min ${Math.min(...harness)}, max ${Math.max(...harness)})`,
+  );
+  console.log(
+    `   a rep in all: median ${median(whole).toFixed(0)} ms; run wall ${(measured.wallMs / 1000).toFixed(1)} s; turns per rep ${median(measured.metas.map((meta) => meta.turns))}`,
+  );
 }
 
 main().catch((error: unknown) => {

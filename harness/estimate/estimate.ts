@@ -38,7 +38,8 @@ interface RepCost {
 const SCRIPTED_REP: Readonly<Record<ResolvedCampaign['backend'], RepCost>> = {
   'claude-code': { wallSeconds: 0.7, cpuSeconds: 0.95 },
   messages: { wallSeconds: 0.55, cpuSeconds: 0.18 },
-  codex: { wallSeconds: 1.7, cpuSeconds: 0.9 },
+  // Scaled from claude-code's by `bench-campaign --overhead-only` on both (codex: 0.6-0.75 of its time).
+  codex: { wallSeconds: 0.5, cpuSeconds: 0.9 },
 };
 /** A full session (stop: complete), scripted: measured as the module comment says. */
 const SCRIPTED_FULL_REP: Readonly<Record<ResolvedCampaign['backend'], RepCost>> = {
