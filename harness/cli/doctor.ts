@@ -92,8 +92,7 @@ export function registerDoctorCommand(program: Command): void {
         // No backend runs on Codex yet: its absence warns of nothing a run needs.
         ok: true,
         detail:
-          codex ??
-          'not installed: npm install (ships in @openai/codex); --backend codex needs it',
+          codex ?? 'not installed: npm install (ships in @openai/codex); --backend codex needs it',
       });
       const sandbox = await detectSandbox();
       checks.push({
