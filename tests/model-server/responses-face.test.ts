@@ -172,6 +172,47 @@ function replyText(answer: Answer): string {
 }
 
 describe('the Responses face answers a Codex conversation', () => {
+  it('Codex’s instructions message, with a global AGENTS.md only, is the engine’s context: the policy reads the working directory', async () => {
+    const file = path.join(makeTempDir(), 'cwd.yaml');
+    writeFileSync(
+      file,
+      'steps:\n  - tool: Bash\n    input:\n      command: "ls {{cwd}}"\n  - reply: done\n',
+    );
+    const loaded = await loadPolicyFile(file, 'probe');
+    if (!loaded.ok) throw new Error(loaded.error.problem);
+    server = await startModelServer({
+      policy: 'probe',
+      brains: new Map([['probe', loaded.value.brain]]),
+    });
+    const instructions = {
+      type: 'message',
+      role: 'user',
+      content: [
+        // Codex 0.169's header when only $CODEX_HOME/AGENTS.md is given (no project's: no "for <cwd>").
+        {
+          type: 'input_text',
+          text: '# AGENTS.md instructions\n\n<INSTRUCTIONS>\nBe brief.\n</INSTRUCTIONS>',
+        },
+        {
+          type: 'input_text',
+          text: '<environment_context>\n  <cwd>/work/repo</cwd>\n</environment_context>',
+        },
+      ],
+    };
+    const answer = await post({ input: [context[0], instructions, context[2]] });
+    expect(answer.status).toBe(200);
+    expect(doneItems(answer)[0]?.arguments).toBe('{"cmd":"ls /work/repo"}');
+    // Planted: without the environment context the session was sent no working directory.
+    const without = await post({
+      input: [
+        context[0],
+        { ...instructions, content: instructions.content.slice(0, 1) },
+        context[2],
+      ],
+    });
+    expect(without.status).toBe(400);
+  });
+
   it('a policy Bash call is an exec_command whose call id carries the policy call; the stream ends with response.completed', async () => {
     await serve();
     const answer = await post({ input: context });

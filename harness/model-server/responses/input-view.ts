@@ -263,7 +263,7 @@ function outcomeOf(
   };
 }
 
-const engineContext = /^(?:# AGENTS\.md instructions for |<environment_context>)/;
+const engineContext = /^(?:# AGENTS\.md instructions(?: for |\n)|<environment_context>)/;
 
 function isEngineContext(role: string, texts: readonly string[]): boolean {
   return (
