@@ -91,10 +91,16 @@ const ROOMS_CLEARED: readonly string[] = [
   'cli.ts',
   'evals',
   'export',
+  'fixture',
   'judge',
   'lib',
+  'library',
+  'model-server',
   'pack',
   'report',
+  'results',
+  'sandbox',
+  'schedule',
   'session',
 ];
 
