@@ -579,11 +579,15 @@ export async function loadCampaign(
     }
   }
   for (const scenario of scenarios) {
-    const problem = stopProblem(backend, scenario.config.stop);
+    const problem = stopProblem(
+      backend,
+      scenario.config.stop,
+      scenario.config.user !== undefined,
+    );
     if (problem !== undefined) {
       return err(
         inputError(
-          `${scenario.compiled.file}: stop`,
+          `${scenario.compiled.file}: ${scenario.config.user === undefined ? 'stop' : 'user'}`,
           problem.problem,
           `${problem.fix}, or run with another --backend`,
         ),

@@ -24,8 +24,11 @@
  *   rep's transcript (codex-transcript.ts); the reply is the last agent
  *   message.
  *
- * Scripted models only (createBackend refuses a live one), stop modes
- * `report` and `complete` (the load refuses the captures, stop-modes.ts).
+ * Scripted models only (createBackend refuses a live one). Under
+ * `first-dispatch` (or an event stop that picks dispatches only) the engine
+ * is ended at the controller's first dispatch as its `--json` stream reports
+ * it, and the dispatch is recorded from the rollout (codex-capture.ts); the
+ * other captures are refused at load (session-tool-table.ts's stopProblem).
  */
 import { spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
@@ -43,9 +46,11 @@ import {
 import { readCodexRollouts } from '../score/transcripts/codex-rollout.js';
 import type { SessionTranscript } from '../score/transcripts/session-transcript.js';
 import { bridgedCommand, openModelBridge } from './codex-bridge.js';
+import { capturedFromRollout, DispatchWatch } from './codex-capture.js';
 import { bundledCatalogTemplate, writeCodexHome } from './codex-home.js';
 import { codexTranscriptLines } from './codex-transcript.js';
 import { handedOverSessions } from './handed-over-sessions.js';
+import { isDispatchStop } from './session-tool-table.js';
 import type {
   IndeterminateStage,
   SessionBackend,
@@ -192,10 +197,21 @@ interface Ended {
   readonly stdout: string;
   readonly timedOut: boolean;
   readonly aborted: boolean;
+  /** Ended by redgreen at the line `endAt` picked. */
+  readonly ended: boolean;
 }
 
-/** Run the confined engine to its end (or the session timeout, or an abort), streaming stderr. */
-function runEngine(argv: readonly string[], request: SessionRequest, cwd: string): Promise<Ended> {
+/**
+ * Run the confined engine to its end (or the session timeout, or an abort),
+ * streaming stderr; `endAt` reads each stdout line as it arrives, and a true
+ * from it ends the engine there (the first-dispatch capture).
+ */
+function runEngine(
+  argv: readonly string[],
+  request: SessionRequest,
+  cwd: string,
+  endAt?: (line: string) => boolean,
+): Promise<Ended> {
   const [file, ...args] = argv as [string, ...string[]];
   return new Promise((resolve) => {
     const child = spawn(file, args, {
@@ -209,9 +225,19 @@ function runEngine(argv: readonly string[], request: SessionRequest, cwd: string
     let stdout = '';
     let timedOut = false;
     let aborted = false;
+    let endedHere = false;
+    let pending = '';
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (text: string) => {
       stdout += text;
+      if (endAt === undefined || endedHere) return;
+      pending += text;
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      if (lines.some((line) => endAt(line))) {
+        endedHere = true;
+        kill();
+      }
     });
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (text: string) => request.engineLog(text));
@@ -234,8 +260,8 @@ function runEngine(argv: readonly string[], request: SessionRequest, cwd: string
     const finish = (exitCode: number | null, signal: NodeJS.Signals | null): void => {
       clearTimeout(timer);
       request.signal.removeEventListener('abort', onAbort);
-      noteChildExit(signal, timedOut || aborted);
-      resolve({ exitCode, signal, stdout, timedOut, aborted });
+      noteChildExit(signal, timedOut || aborted || endedHere);
+      resolve({ exitCode, signal, stdout, timedOut, aborted, ended: endedHere });
     };
     child.on('error', (error) => {
       request.engineLog(`${error.message}\n`);
@@ -278,11 +304,9 @@ export function codexBackend(options: CodexBackendOptions): SessionBackend {
         stopReason: null,
         ...extra,
       });
-      if (request.stop === 'first-dispatch' || request.stopAt !== undefined) {
-        return indeterminate(
-          'engine',
-          'the codex backend cannot capture a first dispatch or an event stop',
-        );
+      const capturing = request.stop === 'first-dispatch' || request.stopAt !== undefined;
+      if (request.stopAt?.some((selector) => !isDispatchStop(selector)) === true) {
+        return indeterminate('engine', 'the codex backend captures dispatches only');
       }
       const server = serverOf(request);
       if (typeof server === 'string') return indeterminate('engine', server);
@@ -332,16 +356,28 @@ export function codexBackend(options: CodexBackendOptions): SessionBackend {
           request.prompt,
         ]),
       );
+      const watch = new DispatchWatch();
       let ended: Ended;
       try {
-        ended = await runEngine(argv, request, request.fixtureRepo);
+        ended = await runEngine(
+          argv,
+          request,
+          request.fixtureRepo,
+          capturing ? (line) => watch.read(line) : undefined,
+        );
       } finally {
         await bridge.close();
       }
       const stream = readExecStream(ended.stdout);
       const rollouts = await rolloutsIn(dirs.codexHome);
       const read = rollouts.length === 0 ? undefined : readCodexRollouts(rollouts);
-      const transcript: SessionTranscript | undefined = read?.ok === true ? read.value : undefined;
+      const readBack: SessionTranscript | undefined = read?.ok === true ? read.value : undefined;
+      const streamed = ended.ended ? watch.seen : undefined;
+      const capture =
+        readBack === undefined || streamed === undefined
+          ? undefined
+          : capturedFromRollout(readBack, streamed);
+      const transcript = capture?.transcript ?? readBack;
       // What the reader could not read (a call in it is not counted) goes to the rep's engine.log.
       for (const line of transcript?.malformed ?? []) {
         request.engineLog(
@@ -350,7 +386,8 @@ export function codexBackend(options: CodexBackendOptions): SessionBackend {
       }
       const turns = rootTurns(rollouts);
       const error = stream.errors.at(-1);
-      const ok = ended.exitCode === 0 && transcript?.ending.kind === 'completed';
+      const ok =
+        capture !== undefined || (ended.exitCode === 0 && transcript?.ending.kind === 'completed');
       if (transcript !== undefined) {
         for (const line of codexTranscriptLines(transcript, {
           sessionId: `codex-${request.repId.replace(/[^a-z0-9-]/gi, '-')}`,
@@ -359,6 +396,7 @@ export function codexBackend(options: CodexBackendOptions): SessionBackend {
           cwd: request.fixtureRepo,
           prompt: request.prompt,
           sandbox: sandbox.kind,
+          skillsDir: path.join(dirs.codexHome, 'skills'),
           ending: { ok, error },
           turns,
           usage: stream.usage,
@@ -374,7 +412,10 @@ export function codexBackend(options: CodexBackendOptions): SessionBackend {
         modelReported: transcript?.model ?? null,
         finalReply: reply,
       };
-      const outside = stoppedFromOutside(ended.signal, ended.timedOut || ended.aborted);
+      const outside = stoppedFromOutside(
+        ended.signal,
+        ended.timedOut || ended.aborted || ended.ended,
+      );
       if (ended.aborted || outside) {
         return indeterminate(
           'aborted',
@@ -390,6 +431,20 @@ export function codexBackend(options: CodexBackendOptions): SessionBackend {
           `no result within the session timeout (${request.limits.sessionTimeoutSeconds} s)`,
           { ...done, stopReason: 'timeout' },
         );
+      }
+      if (ended.ended) {
+        if (capture === undefined) {
+          return indeterminate('engine', 'the dispatch was seen but no rollout could be read', done);
+        }
+        // The decision was observed; the engine was ended there, so its exit says nothing.
+        return {
+          ...base,
+          ...done,
+          finalReply: transcript?.reply ?? '',
+          status: { kind: 'completed' },
+          stopReason: request.stopAt === undefined ? 'first-dispatch' : 'stop-at',
+          capturedDispatch: capture.captured,
+        };
       }
       if (ended.exitCode !== 0) {
         const why = error ?? `codex exec exited ${ended.exitCode ?? ended.signal}`;

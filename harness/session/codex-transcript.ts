@@ -8,7 +8,8 @@
  *   the working directory;
  * - the prompt as the first user message;
  * - each call as an assistant `tool_use` (Claude Code's name where Codex did
- *   the same thing, `recorded_as` keeping Codex's own) and a user
+ *   the same thing, `recorded_as` keeping Codex's own; a whole read of an
+ *   installed SKILL.md is the skill's load, a `Skill` call) and a user
  *   `tool_result`, a subagent's calls under its dispatch
  *   (`parent_tool_use_id`), every seat begun by a `subagent_start` event and
  *   each message sent to it by a `subagent_resume` event (seat-record.ts);
@@ -20,6 +21,7 @@
 import { CONTROLLER_SEAT, type SeatEvent, type SubagentSeat } from '../score/seat-record.js';
 import type { ToolCall } from '../score/tool-call.js';
 import type { SessionTranscript } from '../score/transcripts/session-transcript.js';
+import { asSkillLoad } from './codex-skill-loads.js';
 import type { TokenUsage } from './session-types.js';
 
 export interface CodexTranscriptContext {
@@ -30,6 +32,8 @@ export interface CodexTranscriptContext {
   readonly cwd: string;
   readonly prompt: string;
   readonly sandbox: string;
+  /** `$CODEX_HOME/skills`: a whole read of a SKILL.md there is the skill's load (codex-skill-loads.ts). */
+  readonly skillsDir: string;
   /** How the session ended, for the result line. */
   readonly ending: { readonly ok: boolean; readonly error?: string | undefined };
   readonly turns: number;
@@ -130,7 +134,7 @@ export function codexTranscriptLines(
     },
   ];
   for (const call of read.toolCalls) {
-    lines.push(...callLines(call, sessionId));
+    lines.push(...callLines(asSkillLoad(call, context.skillsDir, context.cwd), sessionId));
     const started = seats.get(call.id);
     if (started !== undefined) {
       const event: SeatEvent = { type: 'system', subtype: 'subagent_start', seat: started };

@@ -226,18 +226,48 @@ export function toolChangesProblem(
 }
 
 /**
+ * Whether an event stop's selector is one the codex backend can capture: a
+ * dispatch, with no narrowing by description or subagent type (the engine
+ * is ended at the first dispatch its stream reports, whichever it is).
+ */
+export function isDispatchStop(selector: { readonly event: string }): boolean {
+  const { event, seat, ...narrowing } = selector as Record<string, unknown>;
+  return (
+    event === 'dispatch' &&
+    (seat === undefined || seat === 'any' || seat === 'controller') &&
+    Object.keys(narrowing).length === 0
+  );
+}
+
+/**
  * Why a scenario's stop cannot run on a backend, or undefined. The codex
- * backend has no hook to refuse a call before it runs, so it cannot capture a
- * first dispatch or an event stop: such a scenario is refused when it loads,
- * never run as something it is not.
+ * backend has no hook to refuse a call before it runs: it captures the
+ * controller's first dispatch by ending the engine where its stream reports
+ * one (codex-capture.ts), which a spawned agent that is never served makes
+ * harmless; a stop at any other event (a write, a tool, a skill read) would
+ * let the call run first, and Codex offers no question tool in `exec`, so a
+ * scripted user has nothing to answer. Such a scenario is refused when it
+ * loads, never run as something it is not.
  */
 export function stopProblem(
   backend: BackendName,
   stop: StopMode | { readonly at: unknown },
+  scriptedUser = false,
 ): { readonly problem: string; readonly fix: string } | undefined {
-  if (backend !== 'codex' || stop === 'report' || stop === 'complete') return undefined;
+  if (backend !== 'codex') return undefined;
+  if (scriptedUser) {
+    return {
+      problem:
+        'a scripted user answers the question tool, which the codex backend does not have (Codex offers none in exec)',
+      fix: 'drop "user"',
+    };
+  }
+  if (typeof stop === 'string') return undefined;
+  const selectors = (Array.isArray(stop.at) ? stop.at : [stop.at]) as { event: string }[];
+  if (selectors.every(isDispatchStop)) return undefined;
   return {
-    problem: `stop ${typeof stop === 'string' ? `"${stop}"` : '{ "at": … }'} captures a call before it runs, which the codex backend cannot`,
-    fix: 'use stop "report" or "complete"',
+    problem:
+      'stop { "at": … } captures a call other than a dispatch before it runs, which the codex backend cannot (it has no hook to refuse a call)',
+    fix: 'use stop "first-dispatch", "report" or "complete", or { "at": { "event": "dispatch" } }',
   };
 }
