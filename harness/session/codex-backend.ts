@@ -50,6 +50,7 @@ import { capturedFromRollout, DispatchWatch } from './codex-capture.js';
 import { bundledCatalogTemplate, writeCodexHome } from './codex-home.js';
 import { codexTranscriptLines } from './codex-transcript.js';
 import { handedOverSessions } from './handed-over-sessions.js';
+import { tierModels } from './model-tiers.js';
 import { isDispatchStop } from './session-tool-table.js';
 import type {
   IndeterminateStage,
@@ -128,12 +129,14 @@ async function rolloutsIn(codexHome: string): Promise<{ name: string; text: stri
     return [];
   }
   const files = entries.filter((entry) => /(?:^|\/)rollout-[^/]*\.jsonl$/.test(entry)).sort();
-  return Promise.all(
+  const read = await Promise.all(
     files.map(async (file) => ({
       name: path.basename(file),
       text: await readFile(path.join(root, file), 'utf8'),
     })),
   );
+  // A thread the engine was ended beside (a spawned one, at a capture) may have written nothing yet.
+  return read.filter((rollout) => rollout.text.trim() !== '');
 }
 
 /** The model replies of the root thread: its `token_usage_record` lines (one per response). */
@@ -319,6 +322,8 @@ export function codexBackend(options: CodexBackendOptions): SessionBackend {
         dir: dirs.codexHome,
         serverUrl: `http://127.0.0.1:${server.port}`,
         model: request.model.id,
+        // A spawn that asks for a tier names the session's id at it (the face's tool map).
+        otherModels: Object.values(tierModels(request.model) ?? {}),
         catalogTemplate: catalog.value,
         sessionKey: request.repId,
         sandbox: 'danger-full-access',
@@ -378,6 +383,9 @@ export function codexBackend(options: CodexBackendOptions): SessionBackend {
           ? undefined
           : capturedFromRollout(readBack, streamed);
       const transcript = capture?.transcript ?? readBack;
+      if (read?.ok === false) {
+        request.engineLog(`redgreen: the rollouts could not be read: ${read.error.problem}\n`);
+      }
       // What the reader could not read (a call in it is not counted) goes to the rep's engine.log.
       for (const line of transcript?.malformed ?? []) {
         request.engineLog(

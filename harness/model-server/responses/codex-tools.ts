@@ -8,7 +8,8 @@
  * - Bash → `exec_command{cmd}`; Read → `cat -n`; Glob → `rg --files --glob`;
  *   Grep → `rg` (`-l`, `-c` or `-n` by output mode); Write → a `printf` into
  *   the file. One policy call is one Codex call.
- * - Agent (or its legacy name 'Task') → `spawn_agent{message}`, then
+ * - Agent (or its legacy name 'Task') → `spawn_agent{message, model}` (a
+ *   tier alias as the session's scripted id at that tier), then
  *   `wait_agent` on the agent it names; SendMessage →
  *   `send_input{target, message}`, then `wait_agent`.
  *   One policy call is TWO Codex calls: the face answers the second itself,
@@ -26,6 +27,7 @@
  * so the conversation view is rebuilt from the request alone, with its turns
  * exactly as the policy made them.
  */
+import { isScriptedModel, scriptedTierModelId, scriptedTierSeparator } from '../model-id.js';
 import { shellQuote } from '../policies/tools.js';
 import type { ResponsesTool } from './request-schema.js';
 
@@ -115,20 +117,38 @@ export interface PolicyCall {
 export function codexCallsOf(
   calls: readonly PolicyCall[],
   skills: readonly ListedSkill[] = [],
+  /** The request's model: a spawn asking for a tier gets this id at that tier. */
+  sessionModel?: string,
 ): { ok: true; value: CodexCall[] } | { ok: false; error: string } {
   const mapped: CodexCall[] = [];
   for (const [index, policyCall] of calls.entries()) {
     const callId = `${policyCall.id}_${index}of${calls.length}_${policyCall.name}`;
-    const codex = codexFormOf(policyCall, skills);
+    const codex = codexFormOf(policyCall, skills, sessionModel);
     if (typeof codex === 'string') return { ok: false, error: codex };
     mapped.push({ callId, ...codex });
   }
   return { ok: true, value: mapped };
 }
 
+/**
+ * The model a spawn names for a policy's `model` (a tier alias such as
+ * `opus`): the session's scripted id at that tier (`scripted:<policy>@opus`,
+ * which the backend's catalog lists, so Codex accepts it and the child's
+ * requests carry it); a full id is passed as given; none when the call names
+ * none or the session's model is not scripted.
+ */
+export function spawnModelOf(model: string, sessionModel: string | undefined): string | undefined {
+  if (model === '') return undefined;
+  if (model.includes(':')) return model;
+  if (sessionModel === undefined || !isScriptedModel(sessionModel)) return undefined;
+  const at = sessionModel.indexOf(scriptedTierSeparator);
+  return scriptedTierModelId(at === -1 ? sessionModel : sessionModel.slice(0, at), model);
+}
+
 function codexFormOf(
   policyCall: PolicyCall,
   skills: readonly ListedSkill[],
+  sessionModel: string | undefined,
 ): Omit<CodexCall, 'callId'> | string {
   const input = policyCall.input;
   const text = (key: string): string => (typeof input[key] === 'string' ? input[key] : '');
@@ -162,12 +182,14 @@ function codexFormOf(
       );
     }
     case 'Agent':
-    case 'Task':
+    case 'Task': {
+      const model = spawnModelOf(text('model'), sessionModel);
       return {
         name: 'spawn_agent',
         namespace: MULTI_AGENT_NAMESPACE,
-        arguments: { message: text('prompt') },
+        arguments: { message: text('prompt'), ...(model === undefined ? {} : { model }) },
       };
+    }
     case 'SendMessage':
       return {
         name: 'send_input',

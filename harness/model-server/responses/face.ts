@@ -203,7 +203,7 @@ function answerOf(
       .join('');
     return ok({ policy: answered.value.policy, output: { kind: 'text', text } });
   }
-  const mapped = codexCallsOf(calls, view.skills);
+  const mapped = codexCallsOf(calls, view.skills, message.model);
   if (!mapped.ok) {
     return err(apiError('invalid_request_error', `${answered.value.policy}: ${mapped.error}`));
   }
