@@ -579,11 +579,7 @@ export async function loadCampaign(
     }
   }
   for (const scenario of scenarios) {
-    const problem = stopProblem(
-      backend,
-      scenario.config.stop,
-      scenario.config.user !== undefined,
-    );
+    const problem = stopProblem(backend, scenario.config.stop, scenario.config.user !== undefined);
     if (problem !== undefined) {
       return err(
         inputError(

@@ -442,7 +442,11 @@ export function codexBackend(options: CodexBackendOptions): SessionBackend {
       }
       if (ended.ended) {
         if (capture === undefined) {
-          return indeterminate('engine', 'the dispatch was seen but no rollout could be read', done);
+          return indeterminate(
+            'engine',
+            'the dispatch was seen but no rollout could be read',
+            done,
+          );
         }
         // The decision was observed; the engine was ended there, so its exit says nothing.
         return {

@@ -5,8 +5,8 @@
  *
  * 1. the end: `codex exec --json` reports each step it takes as it takes it;
  *    the root thread's first `collab_tool_call` that spawns an agent or sends
- *    one a message (`spawn_agent`, `send_input`, v2's `followup_task` /
- *    `send_message`) is the controller's dispatch. The backend ends the
+ *    one a message (`spawn_agent`, `send_input`, and v2's follow-up and
+ *    message tools) is the controller's dispatch. The backend ends the
  *    engine there (its process group is killed), so the spawned thread is
  *    never served a reply: it runs nothing, and the controller makes no
  *    further decision;
@@ -24,13 +24,11 @@
  * `exec`, so a controller asks in its reply and the `question-asked` verb
  * reads that reply. Pure: lines and transcripts in, decisions out.
  */
+
+import { functionCall, isCodexDispatchTool } from '../score/transcripts/codex-tools.js';
 import type { SessionTranscript } from '../score/transcripts/session-transcript.js';
-import { functionCall } from '../score/transcripts/codex-tools.js';
 import type { CapturedDispatch } from './dispatch-capture.js';
 import { DISPATCH_REFUSAL } from './refusals.js';
-
-/** Codex's agent tools that dispatch work: a spawn, or a message to a live agent. */
-const DISPATCHING_TOOLS = new Set(['spawn_agent', 'send_input', 'followup_task', 'send_message']);
 
 /** A dispatch as the `--json` stream reported it. */
 export interface StreamedDispatch {
@@ -68,7 +66,7 @@ export class DispatchWatch {
     if (record.type !== 'item.started' && record.type !== 'item.completed') return false;
     const item = record.item as Record<string, unknown> | undefined;
     if (item?.type !== 'collab_tool_call' || typeof item.tool !== 'string') return false;
-    if (!DISPATCHING_TOOLS.has(item.tool)) return false;
+    if (!isCodexDispatchTool(item.tool)) return false;
     // A spawned thread cannot spawn (depth 1), but only the controller's dispatch is its decision.
     if (this.#rootThread !== undefined && item.sender_thread_id !== this.#rootThread) return false;
     this.#seen = {

@@ -19,7 +19,7 @@
  * Skipped, with the reason printed, where the binary or a working
  * bubblewrap is absent.
  */
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,6 +31,7 @@ import {
   readJson,
   repLines,
   runCampaignCli,
+  writeCampaign,
 } from '../campaign/support.js';
 import { type CliResult, runCli } from '../helpers/cli.js';
 
@@ -140,16 +141,15 @@ describe.skipIf(skip !== undefined)('the codex backend', () => {
 });
 
 describe('what the codex backend refuses, before anything is made', () => {
-  it('a scenario whose stop captures a call (Codex cannot refuse one before it runs)', async () => {
-    const refused = await runCampaignCli([
-      'scenarios/first-dispatch-probes.campaign.json',
-      '--backend',
-      'codex',
-      '--dry-run',
-    ]);
+  it('a scenario whose stop captures a call other than a dispatch (Codex cannot refuse one before it runs)', async () => {
+    const file = writeCampaign({ scenarios: ['s1-probe'] });
+    const scenario = path.join(path.dirname(file), 's1-probe/scenario.json');
+    const config = readJson<Record<string, unknown>>(scenario);
+    writeFileSync(scenario, JSON.stringify({ ...config, stop: { at: { event: 'write' } } }));
+    const refused = await runCampaignCli([file, '--backend', 'codex', '--dry-run']);
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toMatch(
-      /s1-probe\/scenario\.json: stop: stop "first-dispatch" captures a call before it runs, which the codex backend cannot; use stop "report" or "complete", or run with another --backend/,
+      /s1-probe\/scenario\.json: stop: stop \{ "at": … \} captures a call other than a dispatch before it runs, which the codex backend cannot \(it has no hook to refuse a call\); use stop "first-dispatch", "report" or "complete", or \{ "at": \{ "event": "dispatch" \} \}, or run with another --backend/,
     );
   });
 

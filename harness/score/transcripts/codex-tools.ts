@@ -78,6 +78,11 @@ export function webSearchCall(action: unknown): CodexCall {
 const SPAWN = new Set(['spawn_agent']);
 const SEND = new Set(['send_input', 'followup_task', 'send_message']);
 
+/** Whether a Codex agent tool dispatches work: a spawn, or a message to a live agent. */
+export function isCodexDispatchTool(name: string): boolean {
+  return SPAWN.has(name) || SEND.has(name);
+}
+
 /** A `function_call` item, read. */
 export function functionCall(name: string, namespace: unknown, argumentsText: unknown): CodexCall {
   const args = parsedArguments(argumentsText);
