@@ -142,7 +142,7 @@ describe.skipIf(skip !== undefined)('the codex backend', () => {
 
 describe('what the codex backend refuses, before anything is made', () => {
   it('a scenario whose stop captures a call other than a dispatch (Codex cannot refuse one before it runs)', async () => {
-    const file = writeCampaign({ scenarios: ['s1-probe'] });
+    const file = writeCampaign({ scenarios: ['s1-probe'], gates: [] });
     const scenario = path.join(path.dirname(file), 's1-probe/scenario.json');
     const config = readJson<Record<string, unknown>>(scenario);
     writeFileSync(scenario, JSON.stringify({ ...config, stop: { at: { event: 'write' } } }));

@@ -11,6 +11,7 @@
  *   compound command or a SKILL.md outside the installed skills is not.
  */
 import { describe, expect, it } from 'vitest';
+import { spawnModelOf } from '../../harness/model-server/responses/codex-tools.js';
 import { dispatchesOf } from '../../harness/score/dispatches.js';
 import { skillInvocations } from '../../harness/score/skill-invocations.js';
 import type { ToolCall } from '../../harness/score/tool-call.js';
@@ -217,5 +218,20 @@ describe('stopProblem on codex: what a first-dispatch capture cannot stand for',
     ).toBeDefined();
     expect(stopProblem('codex', 'complete', true)?.problem).toMatch(/question tool/);
     expect(stopProblem('claude-code', { at: { event: 'write' } })).toBeUndefined();
+  });
+});
+
+describe('spawnModelOf: a dispatch’s tier as Codex is asked for it', () => {
+  it('is the session’s scripted id at that tier; none without a tier or on a live id', () => {
+    expect(spawnModelOf('opus', 'scripted:skill-reader')).toBe('scripted:skill-reader@opus');
+    expect(spawnModelOf('haiku', 'scripted:skill-reader@sonnet')).toBe(
+      'scripted:skill-reader@haiku',
+    );
+    expect(spawnModelOf('scripted:other@opus', 'scripted:skill-reader')).toBe(
+      'scripted:other@opus',
+    );
+    expect(spawnModelOf('', 'scripted:skill-reader')).toBeUndefined();
+    expect(spawnModelOf('opus', 'gpt-5.5')).toBeUndefined();
+    expect(spawnModelOf('opus', undefined)).toBeUndefined();
   });
 });
