@@ -16,6 +16,7 @@ import { modelRecords } from '../campaign/model-record.js';
 import { isShippedScenario } from '../campaign/scenario-entry.js';
 import {
   buildFixture,
+  checkProvisionTools,
   type FixtureFingerprint,
   formatGateFailure,
   takeSnapshot,
@@ -192,11 +193,16 @@ async function buildVariants(
         `${key.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+/, '')}-${sha256Hex(key).slice(0, 8)}`,
       );
       await mkdir(path.dirname(dir), { recursive: true });
+      // Steps whose tools are missing here: the bare fixture is built and its reps are pre-check failures.
+      const steps = scenario.recipe.spec.scenarios[scenario.config.fixture.scenario]?.provision;
+      const tools = steps === undefined ? undefined : await checkProvisionTools(steps);
+      const unprovisioned = tools === undefined || tools.ok ? undefined : tools.problems;
       const built = await buildFixture({
         recipe: scenario.recipe,
         scenario: scenario.config.fixture.scenario,
         layout: arm.layout,
         dest: dir,
+        ...(unprovisioned === undefined ? {} : { provision: 'skip' as const }),
       });
       if (!built.ok) {
         const problem =
@@ -235,7 +241,12 @@ async function buildVariants(
           );
         }
       }
-      variants.set(key, { dir, fingerprint: built.value, snapshot: await takeSnapshot(dir) });
+      variants.set(key, {
+        dir,
+        fingerprint: built.value,
+        snapshot: await takeSnapshot(dir),
+        unprovisioned,
+      });
     }
   }
   return ok(variants);
