@@ -17,6 +17,14 @@ const CORE_RECIPES: readonly HelpEntry[] = [
       'fixtures/README.md).',
     ],
   },
+  {
+    name: 'wordfreq',
+    lines: [
+      'a small Python package with pytest tests, scenario failing-test',
+      '(one test fails at HEAD), layout default; provisioned: a .venv',
+      'that sees the system pytest (needs python3 and python3-pytest).',
+    ],
+  },
 ];
 
 function helpAfter(): string {
@@ -29,7 +37,9 @@ Shipped recipes (fixtures/<name>, packs/<pack>/fixtures/<name>; --recipe <name>)
 ${formatHelpEntries([...packRecipeHelp(), ...CORE_RECIPES], () => 12).join('\n')}
 A sanity gate runs before anything is placed at <dest>; for a recipe that
 claims its tests pass, it runs the recipe's own \`node --test\` in the built
-repository.
+repository. A scenario's provision steps run once in the sandbox, without
+network, and their result is cached in $REDGREEN_CACHE_DIR/provision
+(default ~/.cache/redgreen/provision) by the hash of their inputs.
 
 Exit codes: 0 built; 1 the sanity gate rejected the fixture (nothing written);
 2 bad input.
@@ -41,6 +51,7 @@ Examples:
   redgreen fixture --recipe buildclock breaker-at-cap scoped /tmp/breaker-at-cap
   redgreen fixture --recipe relnotes resume-fix scoped /tmp/resume-fix
   redgreen fixture --recipe textkit start claude-md /tmp/textkit
+  redgreen fixture --recipe wordfreq failing-test default /tmp/wordfreq
   redgreen fixture --recipe ./my-recipe --all /tmp/mine
 `;
 }
@@ -54,11 +65,11 @@ export function registerFixtureCommand(program: Command): void {
     )
     .argument(
       '[scenario]',
-      'scenario id from the recipe (widget-v3: s1, s2; textkit: start; buildclock, relnotes: see below)',
+      'scenario id from the recipe (widget-v3: s1, s2; textkit: start; wordfreq: failing-test; buildclock, relnotes: see below)',
     )
     .argument(
       '[layout]',
-      'layout id of that scenario (widget-v3: flat, scoped; buildclock, relnotes: scoped; textkit: default, claude-md)',
+      'layout id of that scenario (widget-v3: flat, scoped; buildclock, relnotes: scoped; textkit: default, claude-md; wordfreq: default)',
     )
     .argument('[dest]', 'directory to create; must not exist, or be empty')
     .option(
@@ -77,7 +88,7 @@ export function registerFixtureCommand(program: Command): void {
     )
     .option(
       '--recipe <name|dir>',
-      'a recipe shipped in fixtures/ or a pack by name (widget-v3, buildclock, relnotes, textkit), or a recipe directory (a path with a /); default widget-v3',
+      'a recipe shipped in fixtures/ or a pack by name (widget-v3, buildclock, relnotes, textkit, wordfreq), or a recipe directory (a path with a /); default widget-v3',
     )
     .addHelpText('after', helpAfter())
     .action(

@@ -16,8 +16,10 @@ import { modelRecords } from '../campaign/model-record.js';
 import { isShippedScenario } from '../campaign/scenario-entry.js';
 import {
   buildFixture,
+  checkProvisionTools,
   type FixtureFingerprint,
   formatGateFailure,
+  type ToolCheck,
   takeSnapshot,
 } from '../fixture/index.js';
 import { writeFileAtomic } from '../lib/atomic-write.js';
@@ -181,6 +183,8 @@ async function buildVariants(
   workRoot: string,
 ): Promise<Result<Map<string, PreparedVariant>, InputError>> {
   const variants = new Map<string, PreparedVariant>();
+  // The steps' tools are probed once per recipe scenario, whatever its layouts.
+  const probed = new Map<string, ToolCheck>();
   for (const scenario of campaign.scenarios) {
     for (const arm of campaign.arms) {
       const key = variantKey(scenario.config.fixture, arm.layout);
@@ -192,11 +196,22 @@ async function buildVariants(
         `${key.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+/, '')}-${sha256Hex(key).slice(0, 8)}`,
       );
       await mkdir(path.dirname(dir), { recursive: true });
+      // Steps whose tools are missing here: the bare fixture is built and its reps are pre-check failures.
+      const steps = scenario.recipe.spec.scenarios[scenario.config.fixture.scenario]?.provision;
+      const probeKey = `${scenario.recipe.dir}\0${scenario.config.fixture.scenario}`;
+      let tools = probed.get(probeKey);
+      if (tools === undefined && steps !== undefined) {
+        tools = await checkProvisionTools(steps);
+        probed.set(probeKey, tools);
+      }
+      const unprovisioned = tools === undefined || tools.ok ? undefined : tools.problems;
       const built = await buildFixture({
         recipe: scenario.recipe,
         scenario: scenario.config.fixture.scenario,
         layout: arm.layout,
         dest: dir,
+        ...(tools === undefined ? {} : { provisionTools: tools }),
+        ...(unprovisioned === undefined ? {} : { provision: 'skip' as const }),
       });
       if (!built.ok) {
         const problem =
@@ -235,7 +250,12 @@ async function buildVariants(
           );
         }
       }
-      variants.set(key, { dir, fingerprint: built.value, snapshot: await takeSnapshot(dir) });
+      variants.set(key, {
+        dir,
+        fingerprint: built.value,
+        snapshot: await takeSnapshot(dir),
+        unprovisioned,
+      });
     }
   }
   return ok(variants);

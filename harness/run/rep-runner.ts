@@ -63,6 +63,12 @@ export interface PreparedVariant {
    * (and saves each rep two git processes).
    */
   readonly snapshot: Snapshot;
+  /**
+   * Why the variant could not be provisioned here (a tool its recipe's
+   * steps need is missing, with what to install): every rep on it is a
+   * failed pre-check, and no session runs.
+   */
+  readonly unprovisioned?: readonly string[] | undefined;
 }
 
 /** An arm's skill text, materialised read-only inside the results directory. */
@@ -221,6 +227,7 @@ export async function runRep(
         ...premise.pre,
         problems: [
           ...premise.pre.problems,
+          ...(variant.unprovisioned ?? []),
           ...(hookChanges.length === 0
             ? []
             : [
