@@ -152,20 +152,23 @@ export function gatesFor(
     const applies =
       gate.kind === 'max-indeterminate-share'
         ? true
-        : gate.kind === 'max-disagreement-share'
-          ? gate.scenario === undefined || selected(only.scenarios, gate.scenario)
-          : gate.kind === 'min-pass-rate'
-            ? selected(only.arms, gate.arm) && selected(only.scenarios, gate.scenario)
-            : (gate.kind === 'no-scenario-regresses'
-                ? (gate.scenarios ?? campaignScenarios).some((id) => selected(only.scenarios, id))
-                : gate.kind === 'trigger-recall-no-regression' ||
-                    gate.kind === 'trigger-precision-no-regression'
-                  ? [...gate.positives, ...gate.negatives].some((id) =>
-                      selected(only.scenarios, id),
-                    )
-                  : selected(only.scenarios, gate.scenario)) &&
-              keptRoles.has('red') &&
-              keptRoles.has('green');
+        : gate.kind === 'metric-cap'
+          ? (gate.arm === undefined || selected(only.arms, gate.arm)) &&
+            (gate.scenario === undefined || selected(only.scenarios, gate.scenario))
+          : gate.kind === 'max-disagreement-share'
+            ? gate.scenario === undefined || selected(only.scenarios, gate.scenario)
+            : gate.kind === 'min-pass-rate'
+              ? selected(only.arms, gate.arm) && selected(only.scenarios, gate.scenario)
+              : (gate.kind === 'no-scenario-regresses'
+                  ? (gate.scenarios ?? campaignScenarios).some((id) => selected(only.scenarios, id))
+                  : gate.kind === 'trigger-recall-no-regression' ||
+                      gate.kind === 'trigger-precision-no-regression'
+                    ? [...gate.positives, ...gate.negatives].some((id) =>
+                        selected(only.scenarios, id),
+                      )
+                    : selected(only.scenarios, gate.scenario)) &&
+                keptRoles.has('red') &&
+                keptRoles.has('green');
     (applies ? kept : dropped).push(gate);
   }
   return { kept, dropped };
@@ -192,5 +195,9 @@ export function describeGate(gate: GateConfig): string {
       return `trigger recall: no regression${on}`;
     case 'trigger-precision-no-regression':
       return `trigger precision: no regression${on}`;
+    case 'metric-ratio':
+      return `${gate.scenario}: ${gate.metric} ratio at most ${gate.ratio}${on}`;
+    case 'metric-cap':
+      return `${gate.metric} at most ${gate.max}${gate.arm === undefined ? '' : ` in ${gate.arm}`}${gate.scenario === undefined ? '' : ` on ${gate.scenario}`}${on}`;
   }
 }

@@ -21,6 +21,7 @@ import { brainFailureIn } from '../model-server/index.js';
 import { neutraliseKeptRepository } from '../results/kept-repository.js';
 import { appendRepLine, type JournalRepLine } from '../results/rep-journal.js';
 import type { RepMeta } from '../results/rep-meta.js';
+import { writtenToFixture } from '../fixture/written-bytes.js';
 import { REP_FILES, type ResultsLayout } from '../results/results-layout.js';
 import { seatsField } from '../results/seat-counts.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
@@ -333,6 +334,7 @@ export async function runRep(
       subagentDispatches: read.counts.subagentDispatches,
       ...seatsField(transcriptText),
       toolCallsByName: byName,
+      written: writtenToFixture(variant.snapshot, after.snapshot),
       turns: outcome.turns,
       tokens: outcome.usage,
       tokensEstimated: model.endpoint.scripted || ESTIMATED_USAGE_MARK.test(transcriptText),
