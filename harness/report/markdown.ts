@@ -16,6 +16,7 @@ import {
 } from './model-tables.js';
 import type { CellSummary, Comparison, RepRow, ResultsModel } from './results-schema.js';
 import { scoredWithText } from './scenario-files.js';
+import { costByArmSection } from './metrics-markdown.js';
 import { seatToolsSection } from './seat-tools-markdown.js';
 import { droppedGatesText, subsetPhrase } from './subset.js';
 
@@ -319,6 +320,7 @@ export function resultsMarkdown(model: ResultsModel): string {
     '',
     toolUsesRule(model),
     '',
+    ...costByArmSection(model),
     ...seatToolsSection(model),
     '## RED vs GREEN',
     '',

@@ -12,7 +12,7 @@ import { mean, median } from './stats.js';
 
 /** The rep row's columns for the measures the older columns do not hold. */
 export const metricRowShape = {
-  /** Subagent dispatches the controller made (Agent/Task calls). */
+  /** Subagent dispatches the controller made (calls of the engine's subagent tool). */
   dispatches: z.number().int(),
   /** Files the session left added or changed in the fixture, and their bytes after; null when not recorded. */
   files_written: z.number().int().nullable(),
