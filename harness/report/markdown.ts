@@ -7,6 +7,7 @@ import {
 } from '../judge/report-text.js';
 import { pValue } from './html/format.js';
 import { markdownTable as table } from './markdown-table.js';
+import { costByArmSection } from './metrics-markdown.js';
 import {
   acrossModelsSection,
   findCell,
@@ -16,7 +17,6 @@ import {
 } from './model-tables.js';
 import type { CellSummary, Comparison, RepRow, ResultsModel } from './results-schema.js';
 import { scoredWithText } from './scenario-files.js';
-import { costByArmSection } from './metrics-markdown.js';
 import { seatToolsSection } from './seat-tools-markdown.js';
 import { droppedGatesText, subsetPhrase } from './subset.js';
 

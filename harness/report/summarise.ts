@@ -10,6 +10,7 @@ import { gateDecision } from './gates.js';
 import type { LoadedResults, RecordedRep } from './load-results.js';
 import { evaluateGateOnModels } from './model-gates.js';
 import { interactionSummary, isInfrastructureFailure, modelSummaries } from './model-summary.js';
+import { cellMetrics, metricRowFields } from './rep-metrics.js';
 import type {
   CellSummary,
   Comparison,
@@ -17,7 +18,6 @@ import type {
   RepRow,
   ResultsModel,
 } from './results-schema.js';
-import { cellMetrics, metricRowFields } from './rep-metrics.js';
 import { conflictText, scenarioFiles, versionConflicts } from './scenario-files.js';
 import { seatToolSummary } from './seat-tools.js';
 import {

@@ -11,6 +11,7 @@ import {
   type FixtureFingerprint,
   type Snapshot,
   takeSnapshotAfterSession,
+  writtenToFixture,
 } from '../fixture/index.js';
 import { sha256Hex } from '../lib/hash.js';
 import { childrenStoppedFromOutside, lastOutsideSignal } from '../lib/outside-signals.js';
@@ -21,7 +22,6 @@ import { brainFailureIn } from '../model-server/index.js';
 import { neutraliseKeptRepository } from '../results/kept-repository.js';
 import { appendRepLine, type JournalRepLine } from '../results/rep-journal.js';
 import type { RepMeta } from '../results/rep-meta.js';
-import { writtenToFixture } from '../fixture/written-bytes.js';
 import { REP_FILES, type ResultsLayout } from '../results/results-layout.js';
 import { seatsField } from '../results/seat-counts.js';
 import type { Sandbox } from '../sandbox/sandbox.js';

@@ -3,9 +3,9 @@ import { agreementSection, disagreementSection } from '../../judge/report-html.j
 import type { LoadedResults } from '../load-results.js';
 import type { ResultsModel } from '../results-schema.js';
 import { campaignSection } from './campaign-section.js';
+import { passRateSection, toolUsesSection } from './cell-sections.js';
 import { costChartSpec } from './cost-chart.js';
 import { costSection } from './cost-section.js';
-import { passRateSection, toolUsesSection } from './cell-sections.js';
 import { FILTER_SCRIPT } from './filter-script.js';
 import { findingsSection, indeterminateSection } from './findings-sections.js';
 import { html, trustedHtml } from './html-template.js';
