@@ -29,13 +29,6 @@ const metricField = z.enum(METRIC_NAMES, {
     `unknown metric ${JSON.stringify(issue.input)}: use one of ${METRIC_NAMES.join(', ')}`,
 });
 
-const armName = z
-  .string()
-  .regex(
-    /^[a-z][a-z0-9-]{0,31}$/,
-    'use lower-case letters, digits and dashes, starting with a letter',
-  );
-
 /** `metric-ratio`: GREEN's statistic of a metric at most `ratio` × RED's, by a seeded bootstrap interval. */
 export const metricRatioGateSchema = z
   .object({
@@ -64,7 +57,7 @@ export const metricCapGateSchema = z
     kind: z.literal('metric-cap'),
     metric: metricField,
     max: z.number({ error: 'max must be a number' }).nonnegative('max must be 0 or more'),
-    arm: armName.optional().describe('one arm; default every arm'),
+    arm: z.string().min(1).optional().describe('one arm; default every arm'),
     scenario: z.string().min(1).optional().describe('one scenario; default every scenario'),
     ...gateModelField,
   })
