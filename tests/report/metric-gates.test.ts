@@ -12,6 +12,7 @@ import { type GateConfig, gateSchema } from '../../harness/campaign/config-schem
 import { readCampaignFile } from '../../harness/campaign/load-campaign.js';
 import { gateDecision } from '../../harness/report/gates.js';
 import { bootstrapRatio } from '../../harness/report/metric-gates.js';
+import { gatesOutOfReach } from '../../harness/run/gate-reach.js';
 import { cellMetrics, type MetricRow, metricValue } from '../../harness/report/rep-metrics.js';
 import type { CellSummary } from '../../harness/report/results-schema.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
@@ -145,6 +146,16 @@ describe('metric-ratio', () => {
     // RED spending nothing: 0 ÷ 0 is equal (1), x ÷ 0 is unbounded, never a crash.
     expect(bootstrapRatio([0, 0], [0, 0], options)).toEqual({ estimate: 1, lower: 1, upper: 1 });
     expect(bootstrapRatio([3, 3], [0, 0], options).lower).toBe(Number.POSITIVE_INFINITY);
+  });
+});
+
+describe('a ratio the schedule cannot decide', () => {
+  it('is named before the run, with the reps that can decide it', () => {
+    const gate = gateSchema.parse(ratio());
+    expect(gatesOutOfReach({ gates: [gate], reps: 2 })).toEqual([
+      'gate s1: input-tokens ratio at most 0.8 needs 3 decided reps with input-tokens recorded in each arm, but the run schedules 2 per cell: it stays undecided (run with --reps 3 or more)',
+    ]);
+    expect(gatesOutOfReach({ gates: [gate], reps: 3 })).toEqual([]);
   });
 });
 
