@@ -149,26 +149,31 @@ export function gatesFor(
   const kept: GateConfig[] = [];
   const dropped: GateConfig[] = [];
   for (const gate of gates) {
+    if (gate.kind === 'metric-cap') {
+      // A cap holds per rep: it applies to whatever of its cells the subset runs.
+      const runs =
+        (gate.arm === undefined || selected(only.arms, gate.arm)) &&
+        (gate.scenario === undefined || selected(only.scenarios, gate.scenario));
+      (runs ? kept : dropped).push(gate);
+      continue;
+    }
     const applies =
       gate.kind === 'max-indeterminate-share'
         ? true
-        : gate.kind === 'metric-cap'
-          ? (gate.arm === undefined || selected(only.arms, gate.arm)) &&
-            (gate.scenario === undefined || selected(only.scenarios, gate.scenario))
-          : gate.kind === 'max-disagreement-share'
-            ? gate.scenario === undefined || selected(only.scenarios, gate.scenario)
-            : gate.kind === 'min-pass-rate'
-              ? selected(only.arms, gate.arm) && selected(only.scenarios, gate.scenario)
-              : (gate.kind === 'no-scenario-regresses'
-                  ? (gate.scenarios ?? campaignScenarios).some((id) => selected(only.scenarios, id))
-                  : gate.kind === 'trigger-recall-no-regression' ||
-                      gate.kind === 'trigger-precision-no-regression'
-                    ? [...gate.positives, ...gate.negatives].some((id) =>
-                        selected(only.scenarios, id),
-                      )
-                    : selected(only.scenarios, gate.scenario)) &&
-                keptRoles.has('red') &&
-                keptRoles.has('green');
+        : gate.kind === 'max-disagreement-share'
+          ? gate.scenario === undefined || selected(only.scenarios, gate.scenario)
+          : gate.kind === 'min-pass-rate'
+            ? selected(only.arms, gate.arm) && selected(only.scenarios, gate.scenario)
+            : (gate.kind === 'no-scenario-regresses'
+                ? (gate.scenarios ?? campaignScenarios).some((id) => selected(only.scenarios, id))
+                : gate.kind === 'trigger-recall-no-regression' ||
+                    gate.kind === 'trigger-precision-no-regression'
+                  ? [...gate.positives, ...gate.negatives].some((id) =>
+                      selected(only.scenarios, id),
+                    )
+                  : selected(only.scenarios, gate.scenario)) &&
+              keptRoles.has('red') &&
+              keptRoles.has('green');
     (applies ? kept : dropped).push(gate);
   }
   return { kept, dropped };

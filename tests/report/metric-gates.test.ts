@@ -10,6 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type GateConfig, gateSchema } from '../../harness/campaign/config-schema.js';
 import { readCampaignFile } from '../../harness/campaign/load-campaign.js';
+import { gatesFor, parseOnly } from '../../harness/campaign/only.js';
 import { gateDecision } from '../../harness/report/gates.js';
 import { bootstrapRatio } from '../../harness/report/metric-gates.js';
 import { gatesOutOfReach } from '../../harness/run/gate-reach.js';
@@ -210,6 +211,25 @@ describe('metric-cap', () => {
     });
     const none = decide(cap({ scenario: 's2' }), [cell('red', 's1', rows([10]))]);
     expect(none.results[0]).toMatchObject({ outcome: 'undecided', figure: 'no decided reps' });
+  });
+});
+
+describe('metric gates on a subset (--only)', () => {
+  it('keeps a cap on the cells the subset runs and a ratio only with both arms', () => {
+    const parsed = parseOnly(['arm=red']);
+    if (!parsed.ok || parsed.value === null) throw new Error('--only did not parse');
+    const roles = new Map([
+      ['red', 'red'],
+      ['green', 'green'],
+    ] as const);
+    const gates = [
+      gateSchema.parse({ kind: 'metric-cap', metric: 'output-tokens', max: 5 }),
+      gateSchema.parse({ kind: 'metric-cap', metric: 'output-tokens', max: 5, arm: 'green' }),
+      gateSchema.parse(ratio()),
+    ];
+    const { kept, dropped } = gatesFor(gates, parsed.value, roles, ['s1']);
+    expect(kept).toEqual([gates[0]]);
+    expect(dropped).toEqual([gates[1], gates[2]]);
   });
 });
 
