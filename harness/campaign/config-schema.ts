@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { REPLAY_POLICY } from '../results/run-recordings.js';
 import { limitsSchema } from '../session/session-limits.js';
 import { BACKEND_NAMES } from '../session/session-tool-table.js';
+import { metricCapGateSchema, metricRatioGateSchema } from './metric-gates-config.js';
 import { gateModelField, modelAxisFields } from './model-config.js';
 import { scenarioEntrySchema } from './scenario-entry.js';
 
@@ -165,6 +166,8 @@ export const gateSchema = z.discriminatedUnion('kind', [
       ...gateModelField,
     })
     .strict(),
+  metricRatioGateSchema,
+  metricCapGateSchema,
 ]);
 
 export const campaignSchema = z

@@ -496,7 +496,7 @@ export async function loadCampaign(
         ),
       );
     }
-    if ('arm' in gate && !names.has(gate.arm)) {
+    if ('arm' in gate && gate.arm !== undefined && !names.has(gate.arm)) {
       return err(
         inputError(
           where,

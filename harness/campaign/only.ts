@@ -149,6 +149,14 @@ export function gatesFor(
   const kept: GateConfig[] = [];
   const dropped: GateConfig[] = [];
   for (const gate of gates) {
+    if (gate.kind === 'metric-cap') {
+      // A cap holds per rep: it applies to whatever of its cells the subset runs.
+      const runs =
+        (gate.arm === undefined || selected(only.arms, gate.arm)) &&
+        (gate.scenario === undefined || selected(only.scenarios, gate.scenario));
+      (runs ? kept : dropped).push(gate);
+      continue;
+    }
     const applies =
       gate.kind === 'max-indeterminate-share'
         ? true
@@ -192,5 +200,9 @@ export function describeGate(gate: GateConfig): string {
       return `trigger recall: no regression${on}`;
     case 'trigger-precision-no-regression':
       return `trigger precision: no regression${on}`;
+    case 'metric-ratio':
+      return `${gate.scenario}: ${gate.metric} ratio at most ${gate.ratio}${on}`;
+    case 'metric-cap':
+      return `${gate.metric} at most ${gate.max}${gate.arm === undefined ? '' : ` in ${gate.arm}`}${gate.scenario === undefined ? '' : ` on ${gate.scenario}`}${on}`;
   }
 }

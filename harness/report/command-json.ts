@@ -89,6 +89,28 @@ function gateFacts(gate: GateConfig | undefined, all: readonly CellSummary[]): G
     }
     case 'max-indeterminate-share':
       return { arm: null, scenario: null, params: { share: gate.share }, cells: cells.map(counts) };
+    case 'metric-ratio':
+      return {
+        arm: null,
+        scenario: gate.scenario,
+        params: {
+          metric: gate.metric,
+          ratio: gate.ratio,
+          statistic: gate.statistic,
+          confidence: gate.confidence,
+          minReps: gate.minReps,
+        },
+        cells: ofScenario(gate.scenario),
+      };
+    case 'metric-cap':
+      return {
+        arm: gate.arm ?? null,
+        scenario: gate.scenario ?? null,
+        params: { metric: gate.metric, max: gate.max },
+        cells: ofScenario(gate.scenario).filter(
+          (cell) => gate.arm === undefined || cell.arm === gate.arm,
+        ),
+      };
     case 'trigger-recall-no-regression':
     case 'trigger-precision-no-regression': {
       const queries = [...gate.positives, ...gate.negatives];

@@ -19,5 +19,9 @@ export function describeGate(gate: GateConfig): string {
       return `trigger precision: no GREEN regression against RED over ${gate.positives.length + gate.negatives.length} queries (one-sided Fisher over the reps that triggered, α = ${gate.alpha})`;
     case 'no-scenario-regresses':
       return `no scenario regresses: GREEN against RED in ${gate.scenarios === undefined ? 'every scenario' : gate.scenarios.map((id) => id.toUpperCase()).join(', ')} (one-sided Fisher, α = ${gate.alpha}${gate.correction === 'holm' ? ', Holm-corrected across scenarios' : ', uncorrected'})`;
+    case 'metric-ratio':
+      return `${gate.scenario.toUpperCase()}: GREEN's ${gate.statistic} ${gate.metric} at most ${gate.ratio} × RED's (${Math.round(gate.confidence * 100)}% bootstrap interval)`;
+    case 'metric-cap':
+      return `${gate.scenario === undefined ? 'every scenario' : gate.scenario.toUpperCase()}, ${gate.arm === undefined ? 'every arm' : gate.arm.toUpperCase()}: every rep's ${gate.metric} at most ${gate.max}`;
   }
 }

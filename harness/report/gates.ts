@@ -1,6 +1,7 @@
 import type { GateConfig } from '../campaign/config-schema.js';
 import { disagreementGate, INSTRUMENT_DISAGREEMENT } from '../judge/disagreement-gate.js';
 import { describeGate } from './gate-description.js';
+import { evaluateMetricCap, evaluateMetricRatio } from './metric-gates.js';
 import type { CellSummary, GateOutcome, ResultsModel } from './results-schema.js';
 import { fisherExact } from './stats.js';
 import { adjustForMultiple } from './stats-multiple.js';
@@ -117,6 +118,10 @@ export function evaluateGate(gate: GateConfig, cells: readonly CellSummary[]): G
     case 'trigger-recall-no-regression':
     case 'trigger-precision-no-regression':
       return evaluateTriggerGate(gate, cells, base);
+    case 'metric-ratio':
+      return { ...base, ...evaluateMetricRatio(gate, cells) };
+    case 'metric-cap':
+      return { ...base, ...evaluateMetricCap(gate, cells) };
   }
 }
 

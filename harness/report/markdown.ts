@@ -7,6 +7,7 @@ import {
 } from '../judge/report-text.js';
 import { pValue } from './html/format.js';
 import { markdownTable as table } from './markdown-table.js';
+import { costByArmSection } from './metrics-markdown.js';
 import {
   acrossModelsSection,
   findCell,
@@ -319,6 +320,7 @@ export function resultsMarkdown(model: ResultsModel): string {
     '',
     toolUsesRule(model),
     '',
+    ...costByArmSection(model),
     ...seatToolsSection(model),
     '## RED vs GREEN',
     '',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { agreementSchema } from '../judge/agreement.js';
 import { judgeRowShape, judgeSectionSchema } from '../judge/report-model.js';
+import { cellMetricsSchema, metricRowShape } from './rep-metrics.js';
 import { scenarioFilesSchema } from './scenario-files.js';
 import { seatToolsSchema } from './seat-tools.js';
 import { subsetSchema } from './subset.js';
@@ -40,6 +41,8 @@ export const repRowSchema = z
     cache_read_tokens: z.number().int().nullable(),
     tokens_estimated: z.boolean(),
     cost_usd: z.number().nullable(),
+    /** Dispatches, files and bytes written (rep-metrics.ts). */
+    ...metricRowShape,
     duration_ms: z.number(),
     /** The model's name, in a campaign of several models (the CSV then has a `model` column). */
     model: z.string().optional(),
@@ -127,6 +130,8 @@ export const cellSchema = z
         bootstrap95Mean: interval.nullable(),
       })
       .strict(),
+    /** Cost as an outcome: each metric over the cell's reps (rep-metrics.ts); summariseResults always gives it. */
+    metrics: cellMetricsSchema.optional(),
     /** The cell's observations that declare a summary, in scenario order. */
     observations: z.array(observationSummarySchema),
     overrides: z.number().int(),

@@ -10,6 +10,7 @@ import { gateDecision } from './gates.js';
 import type { LoadedResults, RecordedRep } from './load-results.js';
 import { evaluateGateOnModels } from './model-gates.js';
 import { interactionSummary, isInfrastructureFailure, modelSummaries } from './model-summary.js';
+import { cellMetrics, metricRowFields } from './rep-metrics.js';
 import type {
   CellSummary,
   Comparison,
@@ -85,6 +86,7 @@ function repRow(loaded: LoadedResults, rep: RecordedRep): RepRow {
     cache_read_tokens: meta.tokens?.cacheRead ?? null,
     tokens_estimated: meta.tokensEstimated,
     cost_usd: meta.costUsd,
+    ...metricRowFields(meta),
     duration_ms: meta.durationMs,
     ...(meta.model.name === undefined ? {} : { model: meta.model.name }),
     model_requested: meta.model.requested,
@@ -198,6 +200,7 @@ function cellSummary(
       mean: mean(values),
       bootstrap95Mean: boot === null ? null : { lower: boot.lower, upper: boot.upper },
     },
+    metrics: cellMetrics(mine),
     // Like tool_uses, what an indeterminate rep observed measures nothing: the summaries count decided reps.
     observations: observationSummaries(
       mine

@@ -55,6 +55,11 @@ export const repMetaSchema = z
     /** Each subagent seat and its tool calls (seat-counts.ts); absent in files written before per-seat counts. */
     seats: seatCountsSchema.optional(),
     toolCallsByName: z.record(z.string(), z.number().int().nonnegative()),
+    /** What the session left written in the fixture (added and changed files, their bytes after); absent in files written before it was recorded. */
+    written: z
+      .object({ files: z.number().int().nonnegative(), bytes: z.number().int().nonnegative() })
+      .strict()
+      .optional(),
     turns: z.number().int().nonnegative(),
     tokens: tokenUsageSchema.nullable(),
     /** True when the token numbers are estimates (the local model server's). */

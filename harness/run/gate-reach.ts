@@ -5,7 +5,8 @@
  * hold. Said before the run and in the dry run, so nobody learns it after
  * paying for the reps. Likewise a `green-better` or `no-regression` gate
  * whose reps per arm cannot reach α even at the starkest split (all against
- * none): it stays undecided. A note, not a refusal: short runs (`--reps 1`) are
+ * none): it stays undecided; and a `metric-ratio` gate needing more decided
+ * reps per arm than are scheduled. A note, not a refusal: short runs (`--reps 1`) are
  * how a campaign is smoke-tested.
  */
 
@@ -35,6 +36,11 @@ export function gatesOutOfReach(campaign: {
       while (needed < 1000 && !starkSplitDecides(needed, gate.alpha)) needed += 1;
       return [
         `gate ${describeGate(gate)} cannot be decided with ${reps} rep(s) per cell: even all against none is not below α = ${gate.alpha}, so it stays undecided (run with --reps ${needed} or more)`,
+      ];
+    }
+    if (gate.kind === 'metric-ratio' && gate.minReps > reps) {
+      return [
+        `gate ${describeGate(gate)} needs ${gate.minReps} decided reps with ${gate.metric} recorded in each arm, but the run schedules ${reps} per cell: it stays undecided (run with --reps ${gate.minReps} or more)`,
       ];
     }
     if (gate.kind === 'no-scenario-regresses') {

@@ -11,6 +11,7 @@ import {
   type FixtureFingerprint,
   type Snapshot,
   takeSnapshotAfterSession,
+  writtenToFixture,
 } from '../fixture/index.js';
 import { sha256Hex } from '../lib/hash.js';
 import { childrenStoppedFromOutside, lastOutsideSignal } from '../lib/outside-signals.js';
@@ -340,6 +341,7 @@ export async function runRep(
       subagentDispatches: read.counts.subagentDispatches,
       ...seatsField(transcriptText),
       toolCallsByName: byName,
+      written: writtenToFixture(variant.snapshot, after.snapshot),
       turns: outcome.turns,
       tokens: outcome.usage,
       tokensEstimated: model.endpoint.scripted || ESTIMATED_USAGE_MARK.test(transcriptText),

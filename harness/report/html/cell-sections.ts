@@ -34,7 +34,7 @@ const COST_COLUMNS = [
  * size, so its labels stay legible; on a narrow screen it scrolls sideways in
  * its own box rather than shrinking or widening the page.
  */
-function figure(id: string, svg: string, caption: SafeHtml): SafeHtml {
+export function figure(id: string, svg: string, caption: SafeHtml): SafeHtml {
   return html`<figure id="${id}" class="chart"><div class="chart-scroll" tabindex="0" role="region" aria-label="${id.replace(/-/g, ' ')}">${trustedHtml(svg)}</div><figcaption>${caption}</figcaption></figure>`;
 }
 

@@ -4,6 +4,8 @@ import type { LoadedResults } from '../load-results.js';
 import type { ResultsModel } from '../results-schema.js';
 import { campaignSection } from './campaign-section.js';
 import { passRateSection, toolUsesSection } from './cell-sections.js';
+import { costChartSpec } from './cost-chart.js';
+import { costSection } from './cost-section.js';
 import { FILTER_SCRIPT } from './filter-script.js';
 import { findingsSection, indeterminateSection } from './findings-sections.js';
 import { html, trustedHtml } from './html-template.js';
@@ -45,7 +47,8 @@ export async function buildReportHtml(
   details: RepDetails,
   options: ReportHtmlOptions = {},
 ): Promise<string> {
-  const [passRateSvg, toolUsesSvg, interactionSvg] = await Promise.all([
+  const costSpec = costChartSpec(model);
+  const [passRateSvg, toolUsesSvg, interactionSvg, costSvg] = await Promise.all([
     renderVegaLiteSvg(
       passRateChartSpec(model),
       'Pass rate per cell with Wilson 95% intervals, RED and GREEN side by side per scenario',
@@ -60,6 +63,9 @@ export async function buildReportHtml(
           interactionChartSpec(model),
           'Pass rate of RED and GREEN on each model, one line per model, per scenario',
         ),
+    costSpec === null
+      ? Promise.resolve('')
+      : renderVegaLiteSvg(costSpec, 'Tokens, cost and bytes written per rep per cell, by arm'),
   ]);
   const page = html`<!doctype html>
 <html lang="en">
@@ -81,6 +87,7 @@ ${passRateSection(model, passRateSvg)}
 ${agreementSection(model)}
 ${modelAxisSection(model, interactionSvg)}
 ${toolUsesSection(model, toolUsesSvg)}
+${costSection(model, costSvg)}
 ${seatToolsHtmlSection(model)}
 ${repTableSection(model, details, options.limits ?? DEFAULT_REP_EMBED_LIMITS)}
 ${findingsSection(model)}

@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { METRIC_NAMES, type MetricName } from '../campaign/metric-gates-config.js';
+import type { RepMeta } from '../results/rep-meta.js';
+import { mean, median } from './stats.js';
+
+/**
+ * Cost as an outcome, per rep and per cell: the columns a rep row gains
+ * (what the fixture diff and the dispatches counted), the value of each
+ * metric on a row, and each cell's summary of them, which the metric gates
+ * and the cost tables read.
+ */
+
+/** The rep row's columns for the measures the older columns do not hold. */
+export const metricRowShape = {
+  /** Subagent dispatches the controller made (calls of the engine's subagent tool). */
+  dispatches: z.number().int(),
+  /** Files the session left added or changed in the fixture, and their bytes after; null when not recorded. */
+  files_written: z.number().int().nullable(),
+  bytes_written: z.number().int().nullable(),
+};
+
+/** A rep row's metric columns, from its meta.json. */
+export function metricRowFields(meta: RepMeta): {
+  dispatches: number;
+  files_written: number | null;
+  bytes_written: number | null;
+} {
+  return {
+    dispatches: meta.subagentDispatches,
+    files_written: meta.written?.files ?? null,
+    bytes_written: meta.written?.bytes ?? null,
+  };
+}
+
+/** What a metric reads off a rep row (the columns results.csv has). */
+export interface MetricRow {
+  readonly tool_uses: number;
+  readonly subagent_tool_uses: number;
+  readonly input_tokens: number | null;
+  readonly output_tokens: number | null;
+  readonly cache_write_tokens: number | null;
+  readonly cache_read_tokens: number | null;
+  readonly cost_usd: number | null;
+  readonly dispatches: number;
+  readonly files_written: number | null;
+  readonly bytes_written: number | null;
+}
+
+/** A metric's value on one rep: null when the session did not record it (usage unknown, a model unpriced). */
+export function metricValue(row: MetricRow, metric: MetricName): number | null {
+  switch (metric) {
+    case 'input-tokens':
+      return row.input_tokens;
+    case 'output-tokens':
+      return row.output_tokens;
+    case 'cache-write-tokens':
+      return row.cache_write_tokens;
+    case 'cache-read-tokens':
+      return row.cache_read_tokens;
+    case 'total-tokens':
+      return row.input_tokens === null || row.output_tokens === null
+        ? null
+        : row.input_tokens +
+            row.output_tokens +
+            (row.cache_write_tokens ?? 0) +
+            (row.cache_read_tokens ?? 0);
+    case 'cost-usd':
+      return row.cost_usd;
+    case 'tool-calls':
+      return row.tool_uses + row.subagent_tool_uses;
+    case 'controller-tool-calls':
+      return row.tool_uses;
+    case 'subagent-tool-calls':
+      return row.subagent_tool_uses;
+    case 'dispatches':
+      return row.dispatches;
+    case 'bytes-written':
+      return row.bytes_written;
+    case 'files-written':
+      return row.files_written;
+  }
+}
+
+/** One metric over a cell's reps. */
+export const metricSummarySchema = z
+  .object({
+    /** Its value on each decided rep that recorded it, in rep order. */
+    values: z.array(z.number()),
+    /** Decided reps that did not record it. */
+    unrecorded: z.number().int(),
+    /** The largest value an indeterminate rep recorded (a cut-short session spent it too), or null. */
+    indeterminateMax: z.number().nullable(),
+    median: z.number().nullable(),
+    mean: z.number().nullable(),
+  })
+  .strict();
+export type MetricSummary = z.infer<typeof metricSummarySchema>;
+
+export const cellMetricsSchema = z.record(z.enum(METRIC_NAMES), metricSummarySchema);
+export type CellMetrics = z.infer<typeof cellMetricsSchema>;
+
+/** A cell's metrics: decided reps' values (as tool_uses counts them), and what indeterminate reps spent. */
+export function cellMetrics(
+  rows: readonly (MetricRow & { readonly verdict: string })[],
+): CellMetrics {
+  const decided = rows.filter((row) => row.verdict !== 'indeterminate');
+  const indeterminate = rows.filter((row) => row.verdict === 'indeterminate');
+  const entries = METRIC_NAMES.map((metric) => {
+    const read = decided.map((row) => metricValue(row, metric));
+    const values = read.filter((value): value is number => value !== null);
+    const spent = indeterminate
+      .map((row) => metricValue(row, metric))
+      .filter((value): value is number => value !== null);
+    return [
+      metric,
+      {
+        values,
+        unrecorded: read.length - values.length,
+        indeterminateMax: spent.length === 0 ? null : Math.max(...spent),
+        median: median(values),
+        mean: mean(values),
+      },
+    ] as const;
+  });
+  return Object.fromEntries(entries) as CellMetrics;
+}
