@@ -383,19 +383,26 @@ async function resolveCampaignRequest(
       ? { model: flags.judgeModel ?? null }
       : undefined;
   const judge = judgeGiven ?? previous?.judge;
-  const loaded = await loadCampaign(
-    flags.campaign ?? previous?.campaignFile ?? defaultCampaignFile(),
-    {
-      ...overrides,
-      ...(reps === undefined ? {} : { reps }),
-      ...(concurrency === undefined ? {} : { concurrency }),
-      ...(backend === undefined ? {} : { backend }),
-      ...(seed === undefined ? {} : { seed }),
-      ...(maxTurns === undefined ? {} : { maxTurns }),
-      ...(sessionTimeoutSeconds === undefined ? {} : { sessionTimeoutSeconds }),
-      ...(maxCostUsd === undefined || maxCostUsd === null ? {} : { maxCostUsd }),
-    },
-  );
+  const campaignFile = flags.campaign ?? previous?.campaignFile ?? defaultCampaignFile();
+  if (campaignFile === undefined) {
+    return err(
+      inputError(
+        'campaign',
+        'no campaign file is named, and no installed pack names a default campaign',
+        'name one: redgreen run <campaign-file>',
+      ),
+    );
+  }
+  const loaded = await loadCampaign(campaignFile, {
+    ...overrides,
+    ...(reps === undefined ? {} : { reps }),
+    ...(concurrency === undefined ? {} : { concurrency }),
+    ...(backend === undefined ? {} : { backend }),
+    ...(seed === undefined ? {} : { seed }),
+    ...(maxTurns === undefined ? {} : { maxTurns }),
+    ...(sessionTimeoutSeconds === undefined ? {} : { sessionTimeoutSeconds }),
+    ...(maxCostUsd === undefined || maxCostUsd === null ? {} : { maxCostUsd }),
+  });
   if (!loaded.ok) return loaded;
   const models = resolveModels({
     config: loaded.value.config,
