@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { credentialVariables } from '../campaign/endpoint-profile.js';
 import { checkCostLimitsPriced, costLimitsOfflineNote } from '../estimate/cost-limits.js';
-import { chooseRunJudges, preflightRunJudging, startRunJudging } from '../judge/run-judging.js';
 import { readRegularText } from '../lib/contained-file.js';
 import { isDiskFull } from '../lib/disk-full.js';
 import type { InputError } from '../lib/input-error.js';
@@ -24,6 +23,7 @@ import { type RepResult, type RunContext, runRep, variantKey } from './rep-runne
 import { writeReplayCampaign } from './replay-campaign.js';
 import type { RunControl } from './run-control.js';
 import type { RunEventSink } from './run-events.js';
+import { chooseRunJudges, preflightRunJudging, startRunJudging } from './run-judging.js';
 import type { RunRequest } from './run-request.js';
 import { startNotices } from './start-notices.js';
 

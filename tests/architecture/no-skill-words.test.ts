@@ -93,6 +93,7 @@ const ROOMS_CLEARED: readonly string[] = [
   'export',
   'fixture',
   'judge',
+  'judging',
   'lib',
   'library',
   'model-server',
