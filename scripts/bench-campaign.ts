@@ -163,13 +163,20 @@ async function benchRun(options: {
   }
 }
 
+/** The campaign the installed packs name as the default (the packs are installed first). */
+function defaultCampaign(): string {
+  const file = defaultCampaignFile();
+  if (file === undefined) throw new Error('no installed pack names a default campaign');
+  return file;
+}
+
 async function measure(
   repsPerCell: number,
   concurrency: number,
   latency: number,
 ): Promise<Measured> {
   const run = await benchRun({
-    campaignFile: defaultCampaignFile(),
+    campaignFile: defaultCampaign(),
     policy: 'structural',
     repsPerCell,
     concurrency,
@@ -492,7 +499,7 @@ async function main(): Promise<void> {
  */
 async function reportOverhead(repsPerCell: number): Promise<void> {
   const measured = await benchRun({
-    campaignFile: defaultCampaignFile(),
+    campaignFile: defaultCampaign(),
     policy: 'structural',
     repsPerCell,
     concurrency: 1,

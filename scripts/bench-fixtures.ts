@@ -82,7 +82,9 @@ async function main(): Promise<void> {
   const runs = parseRuns(process.argv.slice(2));
   const work = mkdtempSync(path.join(os.tmpdir(), 'redgreen-bench-'));
   try {
-    const loaded = loadRecipe(defaultRecipeDir());
+    const recipeDir = defaultRecipeDir();
+    if (!recipeDir.ok) throw new Error(`recipe: ${recipeDir.error.problem}`);
+    const loaded = loadRecipe(recipeDir.value);
     if (!loaded.ok) throw new Error(`recipe: ${loaded.error.problem}`);
     const recipe: Recipe = loaded.value;
     const variants = listVariants(recipe);

@@ -8,7 +8,7 @@
  * check it; a test keeps the written files equal to these.
  *
  * A JSON Schema says what a file may look like; redgreen's own loading says
- * more (a scenario that exists, a plan's task numbers, a regular expression
+ * more (a scenario that exists, a number a pack's catalogue holds, a regular expression
  * that compiles): `redgreen campaign lint` and `redgreen scenario lint` check
  * that.
  */

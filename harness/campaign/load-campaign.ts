@@ -14,6 +14,7 @@ import { type ResolvedScenario, resolveScenarioIn } from '../scenario/resolve-sc
 import { type Limits, limitsSchema } from '../session/session-limits.js';
 import { stopProblem, toolChangesProblem } from '../session/session-tool-table.js';
 import { parseArmOverride } from './arm-override.js';
+import { packDefaultCampaign } from './campaign-extensions.js';
 import {
   type BackendName,
   type CampaignConfig,
@@ -79,8 +80,9 @@ export interface CampaignOverrides {
   readonly cwd: string;
 }
 
-export function defaultCampaignFile(): string {
-  return path.join(packageRoot(), 'scenarios', 'plan-scoped-workspace.campaign.json');
+/** The campaign file `redgreen run` runs when none is named: an installed pack's; undefined when none names one. */
+export function defaultCampaignFile(): string | undefined {
+  return packDefaultCampaign();
 }
 
 /** The campaign files redgreen ships, by name (`sdd-panel.campaign.json`), sorted. */

@@ -198,8 +198,7 @@ export async function checkSession(
   const ownPlan =
     scenario.value.config.plan === undefined ? undefined : (request.plan ?? recipeFacts.value.plan);
   const facts = fixtureFacts({
-    // Every installed pack's facts, until the scenario file names its packs.
-    packs: undefined,
+    packs: scenario.value.config.packs ?? [],
     fixture: computed.value.fields,
     branch: computed.value.branch,
     variables: scenario.value.config.fixture.variables,

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { DecisionsFile } from '../judge/adjudicate.js';
+import type { DecisionsFile } from '../judging/adjudicate.js';
 import { ExitCode, failWithInputError } from './exit.js';
 import { withResultsLock } from './report-commands.js';
 
@@ -38,7 +38,7 @@ export function registerAdjudicateCommand(program: Command): void {
     )
     .action(async (dir: string, flags: AdjudicateFlags) => {
       const { resultsLayout } = await import('../results/results-layout.js');
-      const { checkWritable } = await import('../judge/adjudicate.js');
+      const { checkWritable } = await import('../judging/adjudicate.js');
       const { existsSync } = await import('node:fs');
       const layout = resultsLayout(dir);
       if (!existsSync(layout.journalFile)) {
@@ -65,9 +65,9 @@ async function adjudicateAction(dir: string, flags: AdjudicateFlags): Promise<nu
   const { resultsLayout } = await import('../results/results-layout.js');
   const { loadResults } = await import('../report/load-results.js');
   const { writeReports } = await import('../report/write-reports.js');
-  const { adjudicationQueue } = await import('../judge/adjudication-queue.js');
-  const { adjudicationScreen } = await import('../judge/adjudication-screen.js');
-  const adjudicate = await import('../judge/adjudicate.js');
+  const { adjudicationQueue } = await import('../judging/adjudication-queue.js');
+  const { adjudicationScreen } = await import('../judging/adjudication-screen.js');
+  const adjudicate = await import('../judging/adjudicate.js');
   const layout = resultsLayout(dir);
   const interactive = flags.decisions === undefined;
   if (interactive && !(process.stdin.isTTY === true && process.stdout.isTTY === true)) {
@@ -104,7 +104,7 @@ async function adjudicateAction(dir: string, flags: AdjudicateFlags): Promise<nu
   process.stdout.write(
     `${queue.length} rep(s) to settle (${queue.filter((rep) => rep.why === 'disagreement').length} disagreement(s), ${queue.filter((rep) => rep.why === 'indeterminate').length} indeterminate); ${settledBefore.size} already settled; deciding as ${who.value}\n`,
   );
-  const { TerminalKeys, QUIT } = await import('../judge/terminal-keys.js');
+  const { TerminalKeys, QUIT } = await import('../judging/terminal-keys.js');
   const keys = interactive ? new TerminalKeys(process.stdin, process.stdout) : undefined;
   const print = (text: string): void => {
     process.stdout.write(keys === undefined ? `${text}\n` : `${text.replace(/\n/g, '\r\n')}\r\n`);

@@ -163,11 +163,21 @@ async function endpointCheck(
   const { defaultCampaignFile } = await import('../campaign/load-campaign.js');
   const { preflightEndpoint, endpointName } = await import('../campaign/preflight.js');
   const { formatInputError } = await import('../lib/input-error.js');
-  const campaignModel = (
-    JSON.parse(await readFile(defaultCampaignFile(), 'utf8')) as { model: string }
-  ).model;
+  const campaignFile = defaultCampaignFile();
+  const campaignModel =
+    campaignFile === undefined
+      ? undefined
+      : (JSON.parse(await readFile(campaignFile, 'utf8')) as { model: string }).model;
+  const chosen = model ?? campaignModel;
+  if (chosen === undefined) {
+    return {
+      name: 'endpoint',
+      ok: false,
+      detail: 'no model to ask: pass --model (no installed pack names a default campaign)',
+    };
+  }
   const target = {
-    model: model ?? campaignModel,
+    model: chosen,
     baseUrl: baseUrl === '' ? undefined : baseUrl,
     apiKey: process.env.ANTHROPIC_API_KEY ?? '',
   };

@@ -142,7 +142,7 @@ async function runFixtureCommand(
   const fixture = await import('../fixture/index.js');
   const recipeDir =
     options.recipe === undefined
-      ? { ok: true as const, value: fixture.defaultRecipeDir() }
+      ? fixture.defaultRecipeDir()
       : fixture.resolveRecipeDir(options.recipe);
   if (!recipeDir.ok) return failWithInputError(recipeDir.error);
   const recipe = fixture.loadRecipe(recipeDir.value);

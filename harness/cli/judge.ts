@@ -51,7 +51,7 @@ export function registerJudgeCommand(program: Command): void {
 }
 
 async function judgeAction(dir: string, flags: JudgeFlags): Promise<number> {
-  const { judgeResults } = await import('../judge/judge-results.js');
+  const { judgeResults } = await import('../judging/judge-results.js');
   const { writeReports } = await import('../report/write-reports.js');
   const summary = await judgeResults({
     dir,

@@ -66,7 +66,7 @@ async function rescoreAndReport(dir: string): Promise<number> {
   }
   const report = await writeReports(dir, { terminal: process.stdout });
   if (!report.ok) return failWithInputError(report.error);
-  const { judgementCurrency } = await import('../judge/judgement-currency.js');
+  const { judgementCurrency } = await import('../judging/judgement-currency.js');
   const currency = await judgementCurrency(dir);
   if (currency.ok && currency.value.stale.length > 0) {
     process.stdout.write(

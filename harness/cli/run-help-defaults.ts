@@ -12,14 +12,17 @@ import { packageRoot } from '../lib/package-root.js';
  */
 /** The default campaign file, relative to redgreen's own folder, as the help names it. */
 export function defaultCampaignName(): string {
-  return path.relative(packageRoot(), defaultCampaignFile());
+  const file = defaultCampaignFile();
+  return file === undefined
+    ? 'none: no installed pack names one'
+    : path.relative(packageRoot(), file);
 }
 
 function readDefaultCampaign(): CampaignConfig | undefined {
+  const file = defaultCampaignFile();
+  if (file === undefined) return undefined;
   try {
-    const parsed = campaignSchema.safeParse(
-      JSON.parse(readFileSync(defaultCampaignFile(), 'utf8')),
-    );
+    const parsed = campaignSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;

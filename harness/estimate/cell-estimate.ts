@@ -12,8 +12,8 @@
  *   in 7-12 turns and the local server estimates 85-160k input tokens a rep,
  *   11-14k a request, most of it the engine's own system prompt and tool
  *   definitions; a model reads more and thinks between calls, so the profile
- *   assumes a few more turns and a context grown by the skill text, the plan
- *   and the ledger it reads;
+ *   assumes a few more turns and a context grown by the skill text and the
+ *   workspace files it reads;
  * - `complete` (a full session with subagents): an assumption, not yet a
  *   measurement: 60 turns summed over every seat (a controller and a few
  *   implementers and reviewers) over a mean 25k-token context, 400 output

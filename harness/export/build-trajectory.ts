@@ -14,9 +14,9 @@
  * `notes`. Pure.
  */
 
+import type { Override } from '../judge/overrides.js';
 import { sha256Hex } from '../lib/hash.js';
 import type { RecordedRep } from '../report/load-results.js';
-import type { Override } from '../report/overrides.js';
 import type { CampaignRecord } from '../run/prepare-run.js';
 import { parseReplyFile } from '../score/reply-file.js';
 import { isInsideSubagent, type ToolCall } from '../score/tool-call.js';

@@ -15,8 +15,8 @@
  */
 import { z } from 'zod';
 import { JUDGE_TOOL_NAME } from '../model-server/judge-policies.js';
+import { findQuote } from '../score/quote-rule.js';
 import type { Material } from './material.js';
-import { findQuote } from './quote-rule.js';
 
 export { JUDGE_TOOL_NAME };
 

@@ -16,7 +16,7 @@
  * every rep one same verdict, kappa is undefined (null): nothing to
  * disagree about.
  */
-import { Z_95 } from '../report/stats-rates.js';
+import { Z_95 } from '../lib/normal-quantile.js';
 
 /** A 2×2 table: the checks' verdict (rows) against the judge's (columns). */
 export interface AgreementCounts {

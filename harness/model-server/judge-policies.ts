@@ -17,7 +17,7 @@
  * marked heading, a note in parentheses or the skill text, so they pass it;
  * `judge-misquote` quotes words the material does not hold.
  */
-import { quoteLongEnough } from '../judge/quote-rule.js';
+import { quoteLongEnough } from '../score/quote-rule.js';
 import { seededRng } from './rng.js';
 
 export const JUDGE_TOOL_NAME = 'record_judgement';

@@ -5,6 +5,7 @@
  */
 
 import { registerScenarioTemplates } from '../authoring/scenario-templates.js';
+import { registerCampaignExtension } from '../campaign/campaign-extensions.js';
 import { registerCliExtensions } from '../cli/cli-extensions.js';
 import { registerFixtureExtension } from '../fixture/extensions.js';
 import { registerScriptedBrains } from '../model-server/policies/registry.js';
@@ -25,6 +26,7 @@ export function installPacks(packs: readonly Pack[]): void {
     registerCliExtensions(pack.cli ?? {});
     registerScenarioTemplates(pack.scenarioTemplates ?? []);
     registerScoreContribution(pack.name, pack.score ?? {});
+    registerCampaignExtension(pack.name, pack.campaign ?? {});
   }
 }
 

@@ -9,6 +9,7 @@
  * before any command runs. A scenario file names the packs it uses.
  */
 import type { ScenarioTemplate } from '../authoring/scenario-templates.js';
+import type { CampaignExtension } from '../campaign/campaign-extensions.js';
 import type { CliExtensions } from '../cli/cli-extensions.js';
 import type { FixtureExtension } from '../fixture/extensions.js';
 import type { ScriptedBrains } from '../model-server/policies/policy.js';
@@ -50,6 +51,11 @@ export interface Pack {
    * each dispatch (harness/score/score-registry.ts).
    */
   readonly score?: ScoreContribution;
+  /**
+   * The campaign room's part (harness/campaign/campaign-extensions.ts): the
+   * campaign `redgreen run` runs when none is named.
+   */
+  readonly campaign?: CampaignExtension;
 }
 
 const PACK_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;

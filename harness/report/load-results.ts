@@ -2,6 +2,7 @@ import path from 'node:path';
 import { type CampaignRecord, readCampaignRecord } from '../campaign/campaign-record.js';
 import { scheduledModelNames } from '../campaign/model-record.js';
 import { type Judgement, readJudgement } from '../judge/judgement.js';
+import { type Overrides, readOverrides } from '../judge/overrides.js';
 import { readRegularText } from '../lib/contained-file.js';
 import { describeError } from '../lib/describe-error.js';
 import { type InputError, inputError } from '../lib/input-error.js';
@@ -19,7 +20,6 @@ import {
   SCORE_SCHEMA_VERSION,
   scoreOfAnyVersionSchema,
 } from '../score/score-rep.js';
-import { type Overrides, readOverrides } from './overrides.js';
 
 /** One recorded rep (its newest attempt), as read back from disk. */
 export interface RecordedRep {

@@ -1,11 +1,11 @@
+import { pValue } from './html/format.js';
 import {
   AGREEMENT_RULE,
   agreementNote,
   agreementTable,
   disagreementsMarkdown,
   judgeSummaryLine,
-} from '../judge/report-text.js';
-import { pValue } from './html/format.js';
+} from './judge-text.js';
 import { markdownTable as table } from './markdown-table.js';
 import { costByArmSection } from './metrics-markdown.js';
 import {

@@ -4,8 +4,9 @@
  * the exact power of a one-sided Fisher test, and pass@k / pass^k.
  */
 
-/** The 97.5th percentile of the standard normal: a 95% two-sided interval. */
-export const Z_95 = 1.959963984540054;
+import { Z_95 } from '../lib/normal-quantile.js';
+
+export { Z_95 };
 
 export interface Interval {
   readonly lower: number;

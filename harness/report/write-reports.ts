@@ -1,9 +1,9 @@
-import { writeEvalsReports } from '../evals/evals-report.js';
-import { readImportRecord } from '../evals/import-record.js';
 import { writeFileAtomic } from '../lib/atomic-write.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
+import { readImportRecord } from '../results/import-record.js';
 import { resultsCsv, seatToolsCsv } from './csv.js';
+import { writeEvalsReports } from './evals-report.js';
 import { renderReportHtml } from './html/report-html.js';
 import { loadResults } from './load-results.js';
 import { resultsMarkdown, terminalSummary } from './markdown.js';

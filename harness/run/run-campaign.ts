@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { credentialVariables } from '../campaign/endpoint-profile.js';
 import { checkCostLimitsPriced, costLimitsOfflineNote } from '../estimate/cost-limits.js';
-import { chooseRunJudges, preflightRunJudging, startRunJudging } from '../judge/run-judging.js';
 import { readRegularText } from '../lib/contained-file.js';
 import { isDiskFull } from '../lib/disk-full.js';
 import type { InputError } from '../lib/input-error.js';
@@ -24,6 +23,7 @@ import { type RepResult, type RunContext, runRep, variantKey } from './rep-runne
 import { writeReplayCampaign } from './replay-campaign.js';
 import type { RunControl } from './run-control.js';
 import type { RunEventSink } from './run-events.js';
+import { chooseRunJudges, preflightRunJudging, startRunJudging } from './run-judging.js';
 import type { RunRequest } from './run-request.js';
 import { startNotices } from './start-notices.js';
 
@@ -83,7 +83,7 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
   const priced = checkCostLimitsPriced(campaign.limits, models);
   if (!priced.ok) return priced;
   // The judges are checked before any request: a judge that cannot be used is bad input.
-  const judgingPlan =
+  const judgingSetup =
     options.judge === undefined
       ? undefined
       : chooseRunJudges({
@@ -93,12 +93,12 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
           env: options.env,
           maxCostUsd: campaign.limits.maxCostUsd,
         });
-  if (judgingPlan !== undefined && !judgingPlan.ok) return judgingPlan;
+  if (judgingSetup !== undefined && !judgingSetup.ok) return judgingSetup;
   // One cheap request per live endpoint first: a bad key stops the run before anything is made.
   const reachable = await preflightModels(models, options.env);
   if (!reachable.ok) return reachable;
-  if (judgingPlan !== undefined) {
-    const judgesReachable = await preflightRunJudging(judgingPlan.value, options.env);
+  if (judgingSetup !== undefined) {
+    const judgesReachable = await preflightRunJudging(judgingSetup.value, options.env);
     if (!judgesReachable.ok) return judgesReachable;
     for (const note of judgesReachable.value) events({ type: 'notice', message: note });
   }
@@ -138,9 +138,9 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
   });
   const started = performance.now();
   const judging =
-    judgingPlan === undefined
+    judgingSetup === undefined
       ? undefined
-      : startRunJudging(judgingPlan.value, {
+      : startRunJudging(judgingSetup.value, {
           env: options.env,
           seed: campaign.seed,
           // Judges get a model server of their own: the run's may be injecting faults.

@@ -50,7 +50,7 @@ export type RunEvent =
         readonly fail: number;
         readonly indeterminate: number;
       };
-      /** Reps of the schedule (or this shard) the directory records now, of those scheduled (`planned`: the JSON event's field name, kept). */
+      /** Reps of the schedule (or this shard) the directory records now, of those scheduled (the JSON event's field keeps its old name). */
       readonly recorded: number;
       readonly planned: number;
       /** The directory's verdicts: each recorded rep's newest attempt. */

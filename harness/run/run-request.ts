@@ -245,31 +245,31 @@ async function evalsCampaignFor(
       ),
     );
   }
-  let planned: PreparedEvals | undefined;
+  let prepared: PreparedEvals | undefined;
   if (asked && flags.evals !== undefined) {
     const fromFlags = await prepareEvalsFromFlags(flags.evals, cwd);
     if (!fromFlags.ok) return fromFlags;
-    planned = fromFlags.value;
+    prepared = fromFlags.value;
   } else if (flags.resume === undefined && flags.campaign !== undefined) {
     const fromFile = await prepareEvalsFromCampaignFile(path.resolve(cwd, flags.campaign));
     if (fromFile !== undefined && !fromFile.ok) return fromFile;
-    planned = fromFile?.value;
+    prepared = fromFile?.value;
   }
-  if (planned === undefined) return ok(undefined);
+  if (prepared === undefined) return ok(undefined);
   const outDir = path.resolve(
     cwd,
-    flags.out ?? path.join('results', `${planned.id}-${utcStamp(now)}`),
+    flags.out ?? path.join('results', `${prepared.id}-${utcStamp(now)}`),
   );
   const fresh = await checkFreshOutput(outDir, '--out', true);
   if (!fresh.ok) return fresh;
   const existed = existsSync(outDir);
-  const written = await writePreparedEvals(planned, outDir, flags.dryRun === true);
+  const written = await writePreparedEvals(prepared, outDir, flags.dryRun === true);
   if (!written.ok) return written;
   return ok({
     campaignFile: written.value.campaignFile,
     outDir,
     notes: written.value.notes,
-    judged: planned.options.behaviour.some((item) => item.cases.length > 0),
+    judged: prepared.options.behaviour.some((item) => item.cases.length > 0),
     discard: written.value.discard,
     undo: async () => {
       await written.value.discard();
@@ -383,19 +383,26 @@ async function resolveCampaignRequest(
       ? { model: flags.judgeModel ?? null }
       : undefined;
   const judge = judgeGiven ?? previous?.judge;
-  const loaded = await loadCampaign(
-    flags.campaign ?? previous?.campaignFile ?? defaultCampaignFile(),
-    {
-      ...overrides,
-      ...(reps === undefined ? {} : { reps }),
-      ...(concurrency === undefined ? {} : { concurrency }),
-      ...(backend === undefined ? {} : { backend }),
-      ...(seed === undefined ? {} : { seed }),
-      ...(maxTurns === undefined ? {} : { maxTurns }),
-      ...(sessionTimeoutSeconds === undefined ? {} : { sessionTimeoutSeconds }),
-      ...(maxCostUsd === undefined || maxCostUsd === null ? {} : { maxCostUsd }),
-    },
-  );
+  const campaignFile = flags.campaign ?? previous?.campaignFile ?? defaultCampaignFile();
+  if (campaignFile === undefined) {
+    return err(
+      inputError(
+        'campaign',
+        'no campaign file is named, and no installed pack names a default campaign',
+        'name one: redgreen run <campaign-file>',
+      ),
+    );
+  }
+  const loaded = await loadCampaign(campaignFile, {
+    ...overrides,
+    ...(reps === undefined ? {} : { reps }),
+    ...(concurrency === undefined ? {} : { concurrency }),
+    ...(backend === undefined ? {} : { backend }),
+    ...(seed === undefined ? {} : { seed }),
+    ...(maxTurns === undefined ? {} : { maxTurns }),
+    ...(sessionTimeoutSeconds === undefined ? {} : { sessionTimeoutSeconds }),
+    ...(maxCostUsd === undefined || maxCostUsd === null ? {} : { maxCostUsd }),
+  });
   if (!loaded.ok) return loaded;
   const models = resolveModels({
     config: loaded.value.config,

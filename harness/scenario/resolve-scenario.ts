@@ -180,8 +180,7 @@ export function scenarioFacts(
   }
   return ok(
     fixtureFacts({
-      // Every installed pack's facts, until the scenario file names its packs.
-      packs: undefined,
+      packs: scenario.config.packs ?? [],
       fixture,
       branch: scenario.recipe.spec.repository.branch,
       variables: scenario.config.fixture.variables,

@@ -143,7 +143,7 @@ export interface CompileContext extends ValidationContext {
    */
   readonly packProblem?:
     | ((
-        what: 'verb' | 'extractor' | 'field',
+        what: 'verb' | 'extractor' | 'field' | 'fact',
         name: string,
         owner: string | undefined,
       ) => ParamProblem | undefined)

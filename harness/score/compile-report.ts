@@ -94,7 +94,7 @@ export function compileSections(
       }
     }
   }
-  // Dependencies are one level deep (a task section after a tasks section), so this order suffices.
+  // Dependencies are one level deep (a section reading after the section it names), so this order suffices.
   const order = [...compiled.values()].sort(
     (a, b) => (dependsOn.get(a.name)?.length ?? 0) - (dependsOn.get(b.name)?.length ?? 0),
   );

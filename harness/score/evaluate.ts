@@ -22,7 +22,7 @@ export interface CheckResult {
   readonly params: Readonly<Record<string, unknown>>;
   readonly outcome: Outcome;
   readonly observed?: string | undefined;
-  /** Starts with the id: `first-dispatch: expected Task 1, …`. */
+  /** Starts with the id: `first-dispatch: expected …`. */
   readonly detail: string;
   /** The verb threw (a bug in redgreen): undecided, never a pass. */
   readonly broken?: true | undefined;

@@ -3,7 +3,7 @@
  * (session-events.ts) a check or a stop is about. One shape per kind:
  *
  * - `{ "event": "tool", "tool": "Bash", "input": { "command": "pytest" }, "seat": … }`
- * - `{ "event": "dispatch", "description": "^Implement" }`: an Agent, Task or
+ * - `{ "event": "dispatch", "description": "^Implement" }`: an `Agent`, `Task` or
  *   SendMessage call (a SendMessage is matched by its `summary`)
  * - `{ "event": "skill", "skill": "test-driven-development", "form": "tool" }`
  *   (or `pattern` instead of `skill`; `form`: tool, read, shell or any,

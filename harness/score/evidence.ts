@@ -50,7 +50,7 @@ export interface ReplyEvidence {
 /** Where a tool call was made: by the controller, or inside a subagent it started. */
 export type Seat = 'controller' | 'subagent';
 
-/** A subagent dispatch the controller made: a fresh agent (Agent/Task) or a message to a live one. */
+/** A subagent dispatch the controller made: a fresh agent (`Agent`/`Task`) or a message to a live one. */
 export interface Dispatch {
   /** 1-based position among the controller's dispatches, in transcript order. */
   readonly index: number;

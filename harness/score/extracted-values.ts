@@ -25,7 +25,7 @@ export const readingSchema: z.ZodType<Reading<ExtractedValue>> = z.lazy(() =>
   ]),
 ) as unknown as z.ZodType<Reading<ExtractedValue>>;
 
-/** One extracted value as a table shows it: `Task 1`, `1 2`, `path adopted`; `?` when unreadable. */
+/** One extracted value as a table shows it: `B`, `1 2`, `path adopted`; `?` when unreadable. */
 export function shownValue(reading: Reading<ExtractedValue>): string {
   if (!reading.ok) return '?';
   const extractor = extractorOf(reading.value.kind);

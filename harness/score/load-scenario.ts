@@ -10,7 +10,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fixtureFactShapes } from '../fixture/fixture-facts.js';
+import { fixtureFactShapes, installedFactPacks, packOfFact } from '../fixture/fixture-facts.js';
 import { validateJudgeSpec } from '../judge/judge-spec.js';
 import { didYouMean } from '../lib/did-you-mean.js';
 import { type InputError, inputError } from '../lib/input-error.js';
@@ -22,6 +22,7 @@ import { type CheckNode, type CompileContext, compileCheck, leavesOf } from './c
 import { compileObservation, type ObservationNode } from './compile-observation.js';
 import { type CompiledSection, compileSections } from './compile-report.js';
 import { selectorToolProblem } from './event-selector.js';
+import { firstPlaceholder } from './placeholders.js';
 import { checkProblemError, scenarioFieldError } from './scenario-errors.js';
 import {
   SCENARIO_ID,
@@ -229,9 +230,11 @@ export function loadScenarioDir(
     ]),
   );
   const packProblem = packProblemOf(config.packs ?? []);
+  // Checks compile against every installed pack's facts, so a scenario's
+  // other problems read as they always have; a fact of a pack the scenario
+  // does not name is refused once they compile (unnamedPackFact below).
   const facts = fixtureFactShapes({
-    // Every installed pack's facts, until every scenario names its packs.
-    packs: undefined,
+    packs: installedFactPacks(),
     variables: Object.keys(config.fixture.variables),
     scenario: config,
   });
@@ -303,6 +306,9 @@ export function loadScenarioDir(
     if (duplicate !== undefined) return err(duplicate);
     observe.push(compiled.value);
   }
+
+  const unnamedFact = unnamedPackFact(file, config, packProblem);
+  if (unnamedFact !== undefined) return err(unnamedFact);
 
   const postIds = new Set(post.value.map((node) => node.id));
   if (config.judge !== undefined) {
@@ -531,6 +537,32 @@ function packProblemOf(named: readonly string[]): NonNullable<CompileContext['pa
           problem: `uses the ${what} ${name}, which the ${owner} pack brings, and the scenario does not name that pack`,
           fix: addPackFix(named, owner),
         };
+}
+
+/**
+ * The first placeholder in the scenario's report, checks or observations
+ * naming a fact of an installed pack the scenario does not name: a scenario
+ * sees the core's facts and those of the packs it names, no others.
+ */
+function unnamedPackFact(
+  file: string,
+  config: ScenarioShell,
+  packProblem: NonNullable<CompileContext['packProblem']>,
+): InputError | undefined {
+  const named = fixtureFactShapes({
+    packs: config.packs ?? [],
+    variables: Object.keys(config.fixture.variables),
+    scenario: config,
+  });
+  const found = firstPlaceholder(
+    { report: config.report, checks: config.checks, observe: config.observe },
+    (name) => named[name] === undefined,
+  );
+  if (found === undefined) return undefined;
+  const problem = packProblem('fact', found.name, packOfFact(found.name, config));
+  return problem === undefined
+    ? undefined
+    : inputError(`${file}: ${found.where}`, problem.problem, problem.fix);
 }
 
 /** A `packs` entry naming no installed pack. */

@@ -37,6 +37,34 @@ export function placeholderNames(value: unknown): string[] {
   return [...names];
 }
 
+/**
+ * The first placeholder (in key order) whose name `matches`, with where it
+ * stands: `checks.post[2].globs[0]`; undefined when none matches.
+ */
+export function firstPlaceholder(
+  value: unknown,
+  matches: (name: string) => boolean,
+  where = '',
+): { readonly where: string; readonly name: string } | undefined {
+  if (typeof value === 'string') {
+    for (const found of value.matchAll(PLACEHOLDER)) {
+      const name = found[2] ?? '';
+      if (matches(name)) return { where, name };
+    }
+    return undefined;
+  }
+  const entries: [string, unknown][] = Array.isArray(value)
+    ? value.map((item, index) => [`${where}[${index}]`, item])
+    : value !== null && typeof value === 'object'
+      ? Object.entries(value).map(([key, item]) => [where === '' ? key : `${where}.${key}`, item])
+      : [];
+  for (const [at, item] of entries) {
+    const found = firstPlaceholder(item, matches, at);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
 function render(text: string, pick: (name: string) => string): string {
   return text.replace(PLACEHOLDER, (_whole, helper: string | undefined, name: string) =>
     helper === 'regex' ? escapeRegExp(pick(name)) : pick(name),

@@ -22,7 +22,7 @@ export const subagentSeatSchema = z
     kind: z.literal('subagent'),
     /** The id a SendMessage `to` names (`agent-1`, `agent-2`, … in dispatch order). */
     agentId: z.string().min(1),
-    /** The tool_use id of the controller's Agent/Task call that created the seat. */
+    /** The tool_use id of the controller's `Agent`/`Task` call that created the seat. */
     dispatch: z.string().min(1),
     /** The tool the controller called (`Agent` or `Task`). */
     tool: z.string().min(1),
@@ -62,7 +62,7 @@ export const seatEventSchema = z.discriminatedUnion('subtype', [
     type: z.literal('system'),
     subtype: z.literal('subagent_end'),
     seat: subagentSeatSchema,
-    /** The Agent/Task or SendMessage call this run answered. */
+    /** The `Agent`/`Task` or SendMessage call this run answered. */
     via: z.string().min(1),
     /** The seat's turns so far (a resume continues the count). */
     turns: z.number().int().nonnegative(),

@@ -2,7 +2,7 @@
  * The session as an ordered list of events, the one list that ordering checks
  * (`order`) and event stops (`stop: { at: … }`) read:
  *
- * - `tool`: every tool call (dispatches are tool calls of Agent, Task or
+ * - `tool`: every tool call (dispatches are tool calls of `Agent`, `Task` or
  *   SendMessage);
  * - `skill`: every skill invocation (skill-invocations.ts: the Skill tool, a
  *   Read of a SKILL.md, a shell command reading one);

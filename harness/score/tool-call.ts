@@ -7,7 +7,7 @@ import { DISPATCH_REFUSAL, NOT_RUN_RESULT, toolRefusal } from '../session/refusa
  * transcripts/) or by any backend that records calls itself.
  *
  * `parentToolUseId` is non-null for calls made inside a subagent: it names
- * the main-session tool use (a Task/Agent call) that started that subagent.
+ * the main-session tool use (a `Task`/`Agent` call) that started that subagent.
  */
 export const toolCallSchema = z.object({
   id: z.string(),

@@ -18,7 +18,7 @@ export type { ParamProblem, ValidationContext } from './validation.js';
 
 export interface VerbResult {
   readonly outcome: Outcome;
-  /** What was found, as a reader would quote it: `Task 2`, `3 calls`, `file removed`. */
+  /** What was found, as a reader would quote it: `B`, `3 calls`, `file removed`. */
   readonly observed?: string | undefined;
   /** Why, in words; the engine puts the check's id in front. */
   readonly detail: string;

@@ -3,6 +3,8 @@
  * ledgers and the commits they cite, dispatches of implementers and
  * reviewers, and the fixtures and scripted brains the SDD campaigns use.
  */
+import path from 'node:path';
+import { packageRoot } from '../../harness/lib/package-root.js';
 import { definePack } from '../../harness/pack/pack.js';
 import { resumeScenarioTemplate } from './authoring/resume-scenario.js';
 import { sddBrains } from './brains/index.js';
@@ -19,4 +21,7 @@ export const sddPack = definePack({
   cli: { checkFlags: [ownPlanFlag], recipeHelp: sddRecipeHelp },
   scenarioTemplates: [resumeScenarioTemplate],
   score: sddScore,
+  campaign: {
+    defaultCampaign: path.join(packageRoot(), 'scenarios', 'plan-scoped-workspace.campaign.json'),
+  },
 });

@@ -33,7 +33,7 @@ const LAYERS: Layers = {
     ['report'],
     ['evals'],
     ['run'],
-    ['check', 'authoring', 'export'],
+    ['check', 'authoring', 'export', 'judging'],
     ['cli'],
     ['pack'],
     ['harness/cli.ts'],
@@ -50,41 +50,6 @@ const LAYERS: Layers = {
       'harness/score/verbs/glob.ts > harness/session/tools/glob-pattern.ts',
       'harness/score/transcripts/transcript-summary.ts > harness/report/command-json.ts',
     ].map((edge) => allowance(edge, '24-score: the score room is being split')),
-    // The judge room holds both the judge's records (read by reports) and the
-    // judging of results directories (which reads reports and rescores).
-    ...[
-      'harness/judge/adjudicate.ts > harness/report/overrides.ts',
-      'harness/judge/adjudication-queue.ts > harness/report/load-results.ts',
-      'harness/judge/judge-results.ts > harness/report/load-results.ts',
-      'harness/judge/judgement-currency.ts > harness/report/load-results.ts',
-      'harness/judge/kappa.ts > harness/report/stats-rates.ts',
-      'harness/judge/report-html.ts > harness/report/html/badges.ts',
-      'harness/judge/report-html.ts > harness/report/html/format.ts',
-      'harness/judge/report-html.ts > harness/report/html/html-template.ts',
-      'harness/judge/report-html.ts > harness/report/results-schema.ts',
-      'harness/judge/report-text.ts > harness/report/markdown-table.ts',
-      'harness/judge/judge-results.ts > harness/run/rescore.ts',
-      'harness/judge/judge-results.ts > harness/run/score-rep-dir.ts',
-      'harness/judge/run-judging.ts > harness/run/score-rep-dir.ts',
-    ].map((edge) =>
-      allowance(
-        edge,
-        'judge/ to be split: its report sections into report/, judging results above run/',
-      ),
-    ),
-    ...[
-      'harness/report/write-reports.ts > harness/evals/evals-report.ts',
-      'harness/report/write-reports.ts > harness/evals/import-record.ts',
-    ].map((edge) =>
-      allowance(
-        edge,
-        'evals-report.ts is a report (into report/), import-record.ts a results file',
-      ),
-    ),
-    allowance(
-      'harness/model-server/judge-policies.ts > harness/judge/quote-rule.ts',
-      '24-brains: the scripted judges share the quote rule',
-    ),
   ],
   allowedFileCycles: [],
 };

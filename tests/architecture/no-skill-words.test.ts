@@ -34,9 +34,9 @@ const ALLOWED_TOKENS: readonly { readonly pattern: RegExp; readonly reason: stri
   },
   {
     pattern:
-      /(['"`])(?:task_started|task_updated|background_tasks_changed)\1|\b(?:task_id|task_type)\b|\bmessage\.tasks\b/g,
+      /(['"`])(?:task_started|task_updated|background_tasks_changed)\1|\b(?:task_id|task_type|task_complete|followup_task|task_name)\b|\bmessage\.tasks\b/g,
     reason:
-      "the Agent SDK's own system-message subtypes and fields (task_started, task_id, message.tasks …): engine facts",
+      "the Agent SDK's own system-message subtypes and fields (task_started, task_id, message.tasks …) and Codex's rollout events and tool arguments (task_complete, followup_task, task_name): engine facts",
   },
   {
     // Only as a property: a key (`planned:`) or a member (`.planned`); a
@@ -89,10 +89,12 @@ const PENDING_RENAMES: readonly {
 const ROOMS_CLEARED: readonly string[] = [
   'cli',
   'cli.ts',
+  'estimate',
   'evals',
   'export',
   'fixture',
   'judge',
+  'judging',
   'lib',
   'library',
   'model-server',

@@ -14,7 +14,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { judgeResults } from '../../harness/judge/judge-results.js';
+import { judgeResults } from '../../harness/judging/judge-results.js';
 import { gateJsonSchema } from '../../harness/report/command-json.js';
 import { gateSummaryMarkdown } from '../../harness/report/gate-output.js';
 import { gatesSection } from '../../harness/report/html/summary-sections.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyQuoteRule, judgeVerdictOf, parseJudgeAnswer } from '../../harness/judge/answer.js';
 import { unifiedDiff } from '../../harness/judge/line-diff.js';
 import { buildMaterial } from '../../harness/judge/material.js';
-import { findQuote } from '../../harness/judge/quote-rule.js';
+import { findQuote } from '../../harness/score/quote-rule.js';
 
 const ids = ['first-dispatch', 'claimed-complete'];
 

@@ -11,7 +11,7 @@ import {
   agreementNote,
   disagreementsMarkdown,
   kappaText,
-} from '../../harness/judge/report-text.js';
+} from '../../harness/report/judge-text.js';
 
 type Side = 'pass' | 'fail';
 const rep = (checks: Side, judge: Side | 'unsure', answered: Side | 'unsure' = judge) => ({

@@ -4,8 +4,8 @@
  * (an arrow, F1) is one keystroke, never read as the letters it ends with.
  */
 import { describe, expect, it } from 'vitest';
-import { visibleControls } from '../../harness/judge/adjudication-screen.js';
-import { keystrokes } from '../../harness/judge/terminal-keys.js';
+import { visibleControls } from '../../harness/judging/adjudication-screen.js';
+import { keystrokes } from '../../harness/judging/terminal-keys.js';
 
 describe('the adjudication screen', () => {
   it('shows control characters instead of obeying them, keeping newlines and tabs', () => {

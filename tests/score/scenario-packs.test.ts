@@ -8,6 +8,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { fixtureFactShapes } from '../../harness/fixture/fixture-facts.js';
 import { loadScenarioDir } from '../../harness/score/load-scenario.js';
 import {
   registerScoreContribution,
@@ -80,5 +81,39 @@ describe('the packs a scenario names', () => {
       if (taken !== undefined) registerScoreContribution('sdd', taken);
     }
     expect(loadScenarioDir(path.join(scenarios, 's1')).ok).toBe(true);
+  });
+
+  it("sees only the facts of the packs it names: the core's alone when it names none", () => {
+    const core = fixtureFactShapes({ packs: [], variables: ['name'], scenario: {} });
+    expect(Object.keys(core).sort()).toEqual(['branch', 'var.name']);
+    const sdd = fixtureFactShapes({ packs: ['sdd'], variables: [], scenario: {} });
+    expect(Object.keys(sdd)).toEqual(expect.arrayContaining(['branch', 'ledgers', 'citedHashes']));
+    const ledgersCheck = {
+      id: 'ledgers-present',
+      verb: 'files-matching',
+      globs: ['{{ledgers}}'],
+      min: 1,
+    };
+    const addCheck = (file: Record<string, unknown>): void => {
+      const checks = file.checks as { post: unknown[] };
+      checks.post.push(ledgersCheck);
+    };
+    // Planted: a generic scenario that names no pack uses sdd's fact.
+    const unnamed = copied('skill-triggering-feature', addCheck);
+    expect(refusal(unnamed)).toMatch(
+      /checks\.post\[\d+\]\.globs\[0\]: uses the fact ledgers, which the sdd pack brings, and the scenario does not name that pack \(add "packs": \["sdd"\]\)/,
+    );
+    const named = copied('skill-triggering-feature', (file) => {
+      addCheck(file);
+      file.packs = ['sdd'];
+    });
+    expect(loadScenarioDir(named).ok).toBe(true);
+    // A name no pack has stays the core's message.
+    const stray = copied('skill-triggering-feature', (file) => {
+      (file.checks as { post: unknown[] }).post.push({ ...ledgersCheck, globs: ['{{nothing}}'] });
+    });
+    expect(refusal(stray)).toMatch(
+      /names the placeholder \{\{nothing\}\}, which is no fact of a fixture/,
+    );
   });
 });

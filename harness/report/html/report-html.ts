@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { agreementSection, disagreementSection } from '../../judge/report-html.js';
 import type { LoadedResults } from '../load-results.js';
 import type { ResultsModel } from '../results-schema.js';
 import { campaignSection } from './campaign-section.js';
@@ -10,6 +9,7 @@ import { FILTER_SCRIPT } from './filter-script.js';
 import { findingsSection, indeterminateSection } from './findings-sections.js';
 import { html, trustedHtml } from './html-template.js';
 import { interactionChartSpec } from './interaction-chart.js';
+import { agreementSection, disagreementSection } from './judge-sections.js';
 import { modelAxisSection } from './model-sections.js';
 import { PAGE_STYLE } from './page-style.js';
 import { passRateChartSpec } from './pass-rate-chart.js';

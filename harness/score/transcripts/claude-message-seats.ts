@@ -1,6 +1,6 @@
 /**
  * The seats of a session read back from its stream-json transcript: each
- * subagent the controller started, named by the dispatch (the Agent/Task
+ * subagent the controller started, named by the dispatch (the `Agent`/`Task`
  * tool_use id) that created it, with its agent id, subagent_type, requested
  * model and description, and the SendMessage calls that resumed it.
  *

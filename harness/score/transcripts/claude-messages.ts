@@ -72,7 +72,7 @@ export interface TranscriptRead {
     readonly toolUses: number;
     /** Distinct tool_use blocks made inside subagents. */
     readonly subagentToolUses: number;
-    /** Main-session Task/Agent tool uses that ran or were captured (subagents started). */
+    /** Main-session `Task`/`Agent` tool uses that ran or were captured (subagents started). */
     readonly subagentDispatches: number;
     /** Lines whose message type this reader does not use. */
     readonly ignoredLines: number;

@@ -14,7 +14,7 @@
  *
  * - a `web_search_call` item is `WebSearch {query}`.
  *
- * Everything else (apply_patch, wait_agent, update_plan, …)
+ * Everything else (apply_patch, wait_agent, `update_plan`, …)
  * keeps its own name and input.
  */
 import { codeModeCommands } from './codex-code-mode.js';

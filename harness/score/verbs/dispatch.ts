@@ -4,11 +4,11 @@
  * whose description matches a pattern), and matched
  * on their input: the prompt against a pattern (after markdown emphasis and
  * code spans are removed), the model's tier (at least / at most, from the
- * tier table), fresh (Agent/Task) or resume (SendMessage), and the plan task
- * it addresses, and its role as the scenario's patterns read it
+ * tier table), fresh (`Agent`/`Task`) or resume (SendMessage), what a pack
+ * reads from it (dispatch-reading.ts), and its role as the scenario's patterns read it
  * (dispatch-role.ts). No dispatch where one was selected fails; a matcher the
- * input cannot answer (no model given and none known, a task that cannot be
- * read) is undecided. Params and matching: dispatch-match.ts.
+ * input cannot answer (no model given and none known, a pack's reading that
+ * cannot be made) is undecided. Params and matching: dispatch-match.ts.
  */
 import { required } from '../evidence.js';
 import { allOf, anyOf } from '../kleene.js';
@@ -24,7 +24,7 @@ import { missingCalls } from './tool-match.js';
 
 export const dispatch = defineVerb({
   summary:
-    'the selected dispatch (first/last/nth/any, by kind, subagent_type, description) matches prompt, model tier, fresh/resume and task',
+    'the selected dispatch (first/last/nth/any, by kind, subagent_type, description) matches prompt, model tier, fresh/resume and what a pack reads from it',
   get params() {
     return dispatchParams();
   },

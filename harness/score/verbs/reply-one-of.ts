@@ -12,7 +12,7 @@ import {
 } from './reply-value.js';
 
 export const replyOneOf = defineVerb({
-  summary: "a choice or task section's value is one of several",
+  summary: "a section's single value (a choice, or one a pack reads) is one of several",
   params: z
     .object({ section: sectionParam, values: z.array(z.union([numberOrNone, nonBlank])).min(1) })
     .strict(),

@@ -6,7 +6,7 @@
  * full stop. Within a sentence, clauses are separated by spaced dashes, a
  * colon, an arrow, and parentheses: a parenthetical is its own clause. A
  * short parenthetical (a handful of words, like `(reporting-api)` or
- * `(plan A's)`) is also kept attached to the clause before it, because it
+ * `(spec A's)`) is also kept attached to the clause before it, because it
  * usually says whose something is.
  */
 

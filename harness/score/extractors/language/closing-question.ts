@@ -3,10 +3,10 @@
  * markdown emphasis, code spans and closing quotes or brackets are set
  * aside, ends with a question mark, or its last sentence asks the reader
  * for a decision or a go-ahead without one ("Let me know and I will
- * dispatch Task 1.", "Please confirm which value governs.", "I'll continue
+ * start step 1.", "Please confirm which value governs.", "I'll continue
  * once you decide."). A question followed only by the options it offers (a
  * trailing list: `- 40`, `2. 30`, `(a) ...`) still ends the reply: the list
- * is part of the question. Anything else after it (a plan, a sign-off that
+ * is part of the question. Anything else after it (a next step, a sign-off that
  * is a statement) means the reply did not end on it; a courtesy after the
  * work ("Let me know if you have questions.") asks for nothing.
  */
@@ -25,7 +25,7 @@ const REQUEST = new RegExp(
     '\\bplease\\s+(?:confirm|decide|choose|advise|tell\\s+me|let\\s+me\\s+know|say|reply|approve)\\b',
     '\\btell\\s+me\\s+(?:which|what|how|whether)\\b',
     '^(?:confirm|decide|choose)\\s+(?:which|whether|how|what)\\b',
-    // "I'll wait / continue / dispatch Task 1 once you decide"
+    // "I'll wait / continue / start step 1 once you decide"
     "\\bI(?:'ll|\u2019ll|\\s+will|\\s+can)\\s+(?:wait|hold(?:\\s+off)?|pause|continue|proceed|go\\s+ahead|dispatch|start|resume)\\b[^.!]*\\b(?:once|when|after|as\\s+soon\\s+as|until|if)\\s+you\\b",
     '\\b(?:awaiting|waiting\\s+(?:for|on))\\s+your\\b',
     '^once\\s+you\\s+(?:confirm|decide|reply|tell\\s+me|choose|say|let\\s+me\\s+know)\\b',

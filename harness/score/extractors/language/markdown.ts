@@ -1,11 +1,11 @@
 /**
  * Markdown decoration removed, so a pattern written for the words matches
- * however a model decorated them (`**Task 3**`, `` `Task 3` ``, `_Task 3_`).
+ * however a model decorated them (`**Step 3**`, `` `Step 3` ``, `_Step 3_`).
  *
  * Only decoration goes. Emphasis is a pair of delimiters around words, so a
  * delimiter inside a name stays: `snake_case`, `__init__.py`, `__main__`,
  * `src/**\/*.py`, `a**2`. A code span loses its ticks and keeps its content
- * exactly. Struck-through text (`~~Task 2~~`) is what the writer took back:
+ * exactly. Struck-through text (`~~Step 2~~`) is what the writer took back:
  * it is removed with one space beside it.
  */
 

@@ -7,26 +7,26 @@
  * is bad input, not a run of unjudged reps.
  */
 import path from 'node:path';
-import { writeFileAtomic } from '../lib/atomic-write.js';
-import { type InputError, inputError } from '../lib/input-error.js';
-import { err, ok, type Result } from '../lib/result.js';
-import { REP_FILES } from '../results/results-layout.js';
-import { scenarioHasJudgedChecks, scoreRepDirectory } from '../run/score-rep-dir.js';
-import { credentialValues } from '../sandbox/credentials.js';
-import type { BuiltFixture, ResolvedScenario } from '../scenario/resolve-scenario.js';
-import type { RepScore } from '../score/score-rep.js';
-import { SecretRedactor } from '../session/secret-redactor.js';
-import { compareRep, type RepComparison } from './agreement.js';
-import { JudgeBrains } from './judge-brains.js';
+import { compareRep, type RepComparison } from '../judge/agreement.js';
+import { JudgeBrains } from '../judge/judge-brains.js';
 import {
   chooseJudgeModel,
   type JudgeModelChoice,
   preflightJudges,
   refuseUnpricedJudges,
-} from './judge-model.js';
-import { judgeRepDirectory } from './judge-rep-dir.js';
-import type { JudgeSpec } from './judge-spec.js';
-import type { Judgement } from './judgement.js';
+} from '../judge/judge-model.js';
+import { judgeRepDirectory } from '../judge/judge-rep-dir.js';
+import type { JudgeSpec } from '../judge/judge-spec.js';
+import type { Judgement } from '../judge/judgement.js';
+import { writeFileAtomic } from '../lib/atomic-write.js';
+import { type InputError, inputError } from '../lib/input-error.js';
+import { err, ok, type Result } from '../lib/result.js';
+import { REP_FILES } from '../results/results-layout.js';
+import { credentialValues } from '../sandbox/credentials.js';
+import type { BuiltFixture, ResolvedScenario } from '../scenario/resolve-scenario.js';
+import type { RepScore } from '../score/score-rep.js';
+import { SecretRedactor } from '../session/secret-redactor.js';
+import { scenarioHasJudgedChecks, scoreRepDirectory } from './score-rep-dir.js';
 
 export interface RunJudgeChoices {
   readonly byScenario: ReadonlyMap<

@@ -14,12 +14,12 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Judgement } from '../judge/judgement.js';
 import { writeFileAtomic } from '../lib/atomic-write.js';
-import type { LoadedResults, RecordedRep } from '../report/load-results.js';
-import { markdownTable } from '../report/markdown-table.js';
-import type { CellSummary } from '../report/results-schema.js';
-import { wilsonInterval } from '../report/stats-rates.js';
-import { type Rate, triggerCounts, triggerFigures } from '../report/trigger-rates.js';
-import type { ImportRecord } from './import-record.js';
+import type { ImportRecord } from '../results/import-record.js';
+import type { LoadedResults, RecordedRep } from './load-results.js';
+import { markdownTable } from './markdown-table.js';
+import type { CellSummary } from './results-schema.js';
+import { wilsonInterval } from './stats-rates.js';
+import { type Rate, triggerCounts, triggerFigures } from './trigger-rates.js';
 
 type Outcome = 'pass' | 'fail' | 'undecided';
 

@@ -9,6 +9,17 @@
  */
 import pLimit from 'p-limit';
 import { resolveRecordedScenarios } from '../campaign/recorded-scenarios.js';
+import { JudgeBrains } from '../judge/judge-brains.js';
+import {
+  chooseJudgeModel,
+  type JudgeModelChoice,
+  preflightJudges,
+  refuseUnpricedJudges,
+} from '../judge/judge-model.js';
+import { judgeRepDirectory } from '../judge/judge-rep-dir.js';
+import type { JudgeSpec } from '../judge/judge-spec.js';
+import { type Judgement, readJudgement } from '../judge/judgement.js';
+import { newestJudgement } from '../judge/judging-scope.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { loadResults } from '../report/load-results.js';
@@ -17,17 +28,6 @@ import { rescoreResults } from '../run/rescore.js';
 import { scenarioHasJudgedChecks } from '../run/score-rep-dir.js';
 import { credentialValues } from '../sandbox/credentials.js';
 import { SecretRedactor } from '../session/secret-redactor.js';
-import { JudgeBrains } from './judge-brains.js';
-import {
-  chooseJudgeModel,
-  type JudgeModelChoice,
-  preflightJudges,
-  refuseUnpricedJudges,
-} from './judge-model.js';
-import { judgeRepDirectory } from './judge-rep-dir.js';
-import type { JudgeSpec } from './judge-spec.js';
-import { type Judgement, readJudgement } from './judgement.js';
-import { newestJudgement } from './judging-scope.js';
 
 export interface JudgeResultsOptions {
   readonly dir: string;

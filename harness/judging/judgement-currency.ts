@@ -7,13 +7,13 @@
  */
 
 import { resolveRecordedScenarios } from '../campaign/recorded-scenarios.js';
+import { buildMaterial } from '../judge/material.js';
+import { readRepMaterialParts } from '../judge/material-files.js';
+import { judgementKey } from '../judge/prompt.js';
 import type { InputError } from '../lib/input-error.js';
 import { ok, type Result } from '../lib/result.js';
 import { loadResults } from '../report/load-results.js';
 import { resultsLayout } from '../results/results-layout.js';
-import { buildMaterial } from './material.js';
-import { readRepMaterialParts } from './material-files.js';
-import { judgementKey } from './prompt.js';
 
 export interface JudgementCurrency {
   /** Reps whose judge.json no longer fits (the rubric or what the rep holds changed). */

@@ -5,11 +5,8 @@
  * side by side, and the agreement table. Everything from the results is
  * escaped by the html tag.
  */
-import { verdictBadge } from '../report/html/badges.js';
-import { repAnchor } from '../report/html/format.js';
-import { html, type SafeHtml, scrollingTable } from '../report/html/html-template.js';
-import type { ResultsModel } from '../report/results-schema.js';
-import type { Disagreement } from './report-model.js';
+
+import type { Disagreement } from '../../judge/report-model.js';
 import {
   AGREEMENT_COLUMNS,
   AGREEMENT_RULE,
@@ -17,7 +14,11 @@ import {
   judgeSummaryLine,
   noDisagreementText,
   scopeLabel,
-} from './report-text.js';
+} from '../judge-text.js';
+import type { ResultsModel } from '../results-schema.js';
+import { verdictBadge } from './badges.js';
+import { repAnchor } from './format.js';
+import { html, type SafeHtml, scrollingTable } from './html-template.js';
 
 function disagreementBlock(row: Disagreement): SafeHtml {
   const rows = row.items.map(

@@ -8,8 +8,9 @@
  * and tab (C0, DEL, C1: escape sequences that clear the screen, move the
  * cursor, retitle the window) is shown as a visible stand-in instead.
  */
+
+import { blindWorkPaths, capText, inputLines, toolCallDigest } from '../judge/material.js';
 import type { QueuedRep } from './adjudication-queue.js';
-import { blindWorkPaths, capText, inputLines, toolCallDigest } from './material.js';
 
 const REPLY_LINES = 40;
 const CALLS_SHOWN = 25;

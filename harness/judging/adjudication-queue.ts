@@ -8,16 +8,16 @@
  */
 
 import path from 'node:path';
+import { compareRep } from '../judge/agreement.js';
+import type { Judgement } from '../judge/judgement.js';
+import { dispatchesOf } from '../judge/material.js';
+import { settlesJudgement } from '../judge/report-model.js';
 import { readRegularText } from '../lib/contained-file.js';
 import type { LoadedResults } from '../report/load-results.js';
 import { REP_FILES } from '../results/results-layout.js';
 import { parseReplyFile } from '../score/reply-file.js';
 import type { ToolCall } from '../score/tool-call.js';
 import { readTranscript } from '../score/transcripts/claude-messages.js';
-import { compareRep } from './agreement.js';
-import type { Judgement } from './judgement.js';
-import { dispatchesOf } from './material.js';
-import { settlesJudgement } from './report-model.js';
 
 export interface QueuedRep {
   readonly id: string;

@@ -6,9 +6,9 @@
  * side, and a short note per cell for the Results table.
  */
 
-import { markdownTable } from '../report/markdown-table.js';
-import type { AgreementSummary } from './agreement.js';
-import type { Disagreement, JudgeSection } from './report-model.js';
+import type { AgreementSummary } from '../judge/agreement.js';
+import type { Disagreement, JudgeSection } from '../judge/report-model.js';
+import { markdownTable } from './markdown-table.js';
 
 /** A table cell: pipes escaped, lines joined, and no raw HTML (a quote is the session's text). */
 function cellText(value: string): string {

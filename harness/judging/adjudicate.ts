@@ -15,11 +15,11 @@ import { constants, existsSync } from 'node:fs';
 import { access, readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { z } from 'zod';
+import { type Override, overridesSchema, readOverrides } from '../judge/overrides.js';
 import { writeFileAtomic } from '../lib/atomic-write.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { inputErrorFromZod } from '../lib/zod-input-error.js';
-import { type Override, overridesSchema, readOverrides } from '../report/overrides.js';
 import type { QueuedRep } from './adjudication-queue.js';
 
 export type Decision =
