@@ -5,9 +5,11 @@
  */
 
 import { registerScenarioTemplates } from '../authoring/scenario-templates.js';
+import { registerCheckExtension } from '../check/check-extensions.js';
 import { registerCliExtensions } from '../cli/cli-extensions.js';
 import { registerFixtureExtension } from '../fixture/extensions.js';
 import { registerScriptedBrains } from '../model-server/policies/registry.js';
+import { registerScenarioExtension } from '../scenario/scenario-extensions.js';
 import { registerScoreContribution } from '../score/score-registry.js';
 import type { Pack } from './pack.js';
 
@@ -25,6 +27,8 @@ export function installPacks(packs: readonly Pack[]): void {
     registerCliExtensions(pack.cli ?? {});
     registerScenarioTemplates(pack.scenarioTemplates ?? []);
     registerScoreContribution(pack.name, pack.score ?? {});
+    registerScenarioExtension(pack.name, pack.scenario ?? {});
+    if (pack.check !== undefined) registerCheckExtension(pack.name, pack.check);
   }
 }
 

@@ -9,9 +9,11 @@
  * before any command runs. A scenario file names the packs it uses.
  */
 import type { ScenarioTemplate } from '../authoring/scenario-templates.js';
+import type { CheckExtension } from '../check/check-extensions.js';
 import type { CliExtensions } from '../cli/cli-extensions.js';
 import type { FixtureExtension } from '../fixture/extensions.js';
 import type { ScriptedBrains } from '../model-server/policies/policy.js';
+import type { ScenarioExtension } from '../scenario/scenario-extensions.js';
 import type { ScoreContribution } from '../score/score-registry.js';
 
 export interface Pack {
@@ -50,6 +52,18 @@ export interface Pack {
    * each dispatch (harness/score/score-registry.ts).
    */
   readonly score?: ScoreContribution;
+  /**
+   * The scenario room's part (harness/scenario/scenario-extensions.ts):
+   * prompt variables valued from the pack's scenario fields, and the check
+   * of those fields against the recipe, for the scenarios naming the pack.
+   */
+  readonly scenario?: ScenarioExtension;
+  /**
+   * The check room's part (harness/check/check-extensions.ts): what
+   * `redgreen check` reads from the inputs the pack's flags give, the facts
+   * it overrides, and what the check report adds.
+   */
+  readonly check?: CheckExtension;
 }
 
 const PACK_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;

@@ -29,7 +29,7 @@ import {
   scenarioFieldOwner,
   scenarioShellSchema,
 } from './scenario-schema.js';
-import { scoreContributors } from './score-registry.js';
+import { knownFactsOf, scoreContributors } from './score-registry.js';
 import { sessionStopOf, stopText } from './stop-mode.js';
 import { JUDGED_VERB } from './verbs/judged.js';
 
@@ -241,7 +241,7 @@ export function loadScenarioDir(
     sections,
     facts,
     packProblem,
-    knownFacts: config.plan === undefined ? {} : { ownPlan: config.plan },
+    knownFacts: knownFactsOf(config.packs ?? [], config),
     sectionSpecs: Object.fromEntries(
       compiledSections.value.map((section) => [section.name, section.spec]),
     ),

@@ -6,9 +6,11 @@
 import { definePack } from '../../harness/pack/pack.js';
 import { resumeScenarioTemplate } from './authoring/resume-scenario.js';
 import { sddBrains } from './brains/index.js';
+import { ownPlanCheck } from './check/own-plan.js';
 import { ownPlanFlag } from './cli/own-plan-flag.js';
 import { sddRecipeHelp } from './cli/recipe-help.js';
 import { sddFixture } from './fixture/index.js';
+import { sddScenario } from './scenario/index.js';
 import { sddScore } from './score/index.js';
 
 export const sddPack = definePack({
@@ -19,4 +21,6 @@ export const sddPack = definePack({
   cli: { checkFlags: [ownPlanFlag], recipeHelp: sddRecipeHelp },
   scenarioTemplates: [resumeScenarioTemplate],
   score: sddScore,
+  scenario: sddScenario,
+  check: ownPlanCheck,
 });
