@@ -4,7 +4,7 @@
  * so no core module imports a pack.
  */
 
-import { registerScenarioTemplates } from '../authoring/scenario-templates.js';
+import { registerAuthoringExtension } from '../authoring/scenario-templates.js';
 import { registerCheckExtension } from '../check/check-extensions.js';
 import { registerCliExtensions } from '../cli/cli-extensions.js';
 import { registerFixtureExtension } from '../fixture/extensions.js';
@@ -25,7 +25,7 @@ export function installPacks(packs: readonly Pack[]): void {
     if (pack.brains !== undefined) registerScriptedBrains(pack.brains);
     registerFixtureExtension(pack.name, pack.fixture ?? {});
     registerCliExtensions(pack.cli ?? {});
-    registerScenarioTemplates(pack.scenarioTemplates ?? []);
+    registerAuthoringExtension(pack.authoring ?? {});
     registerScoreContribution(pack.name, pack.score ?? {});
     registerScenarioExtension(pack.name, pack.scenario ?? {});
     if (pack.check !== undefined) registerCheckExtension(pack.name, pack.check);

@@ -8,7 +8,7 @@
  * and is installed by the composition root (the CLI, and the test setup)
  * before any command runs. A scenario file names the packs it uses.
  */
-import type { ScenarioTemplate } from '../authoring/scenario-templates.js';
+import type { AuthoringExtension } from '../authoring/scenario-templates.js';
 import type { CheckExtension } from '../check/check-extensions.js';
 import type { CliExtensions } from '../cli/cli-extensions.js';
 import type { FixtureExtension } from '../fixture/extensions.js';
@@ -43,9 +43,10 @@ export interface Pack {
   /**
    * The scenario authoring room's extension point
    * (harness/authoring/scenario-templates.ts): what `redgreen scenario new`
-   * scaffolds without `--skill`.
+   * scaffolds without `--skill`, and the old scenario formats
+   * `redgreen scenario migrate` converts.
    */
-  readonly scenarioTemplates?: readonly ScenarioTemplate[];
+  readonly authoring?: AuthoringExtension;
   /**
    * The score room's part: extractors a report contract may name, check
    * verbs, the scenario fields their data lives in, and what it reads from

@@ -4,6 +4,7 @@
  * reviewers, and the fixtures and scripted brains the SDD campaigns use.
  */
 import { definePack } from '../../harness/pack/pack.js';
+import { legacyMigration } from './authoring/legacy-migration.js';
 import { resumeScenarioTemplate } from './authoring/resume-scenario.js';
 import { sddBrains } from './brains/index.js';
 import { ownPlanCheck } from './check/own-plan.js';
@@ -19,7 +20,7 @@ export const sddPack = definePack({
   brains: sddBrains,
   fixture: sddFixture,
   cli: { checkFlags: [ownPlanFlag], recipeHelp: sddRecipeHelp },
-  scenarioTemplates: [resumeScenarioTemplate],
+  authoring: { templates: [resumeScenarioTemplate], migrations: [legacyMigration] },
   score: sddScore,
   scenario: sddScenario,
   check: ownPlanCheck,
