@@ -141,18 +141,28 @@ export async function loadPromptTemplate(
   if (unknown.length > 0) {
     const name = unknown[0] ?? '';
     const owner = promptVariableOwner(name);
+    if (owner !== undefined && scenario !== undefined) {
+      const addPack = `add "packs": ${JSON.stringify([...scenario.packs, owner.pack])}`;
+      return err(
+        owner.source.valueOf(scenario.config) === undefined
+          ? inputError(
+              inputName,
+              `prompt template ${templatePath} uses {{${name}}}, but ${owner.source.absentProblem}`,
+              `${owner.source.absentFix} and ${addPack}, or take {{${name}}} out of the template`,
+            )
+          : inputError(
+              inputName,
+              `prompt template ${templatePath} uses {{${name}}}, which the ${owner.pack} pack supplies, and the scenario does not name that pack`,
+              `${addPack}, or take {{${name}}} out of the template`,
+            ),
+      );
+    }
     return err(
-      owner !== undefined && scenario !== undefined
-        ? inputError(
-            inputName,
-            `prompt template ${templatePath} uses {{${name}}}, which the ${owner} pack supplies, and the scenario does not name that pack`,
-            `add "packs": ${JSON.stringify([...scenario.packs, owner])}, or take {{${name}}} out of the template`,
-          )
-        : inputError(
-            inputName,
-            `prompt template ${templatePath} uses {{${name}}}, which redgreen does not supply`,
-            `use only ${[...known].map((known) => `{{${known}}}`).join(', ')}, or declare it under prompt.variables`,
-          ),
+      inputError(
+        inputName,
+        `prompt template ${templatePath} uses {{${name}}}, which redgreen does not supply`,
+        `use only ${[...known].map((known) => `{{${known}}}`).join(', ')}, or declare it under prompt.variables`,
+      ),
     );
   }
   const packVariables: { source: PromptVariableSource; value: string }[] = [];

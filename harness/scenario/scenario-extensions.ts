@@ -75,10 +75,13 @@ export function promptVariableSources(
   return scenarioExtensionsOf(packs).flatMap((extension) => extension.promptVariables ?? []);
 }
 
-/** The installed pack that supplies a prompt variable, if one does. */
-export function promptVariableOwner(name: string): string | undefined {
+/** The installed pack that supplies a prompt variable, and its source, if one does. */
+export function promptVariableOwner(
+  name: string,
+): { readonly pack: string; readonly source: PromptVariableSource } | undefined {
   for (const [pack, extension] of registered) {
-    if ((extension.promptVariables ?? []).some((variable) => variable.name === name)) return pack;
+    const source = (extension.promptVariables ?? []).find((variable) => variable.name === name);
+    if (source !== undefined) return { pack, source };
   }
   return undefined;
 }
