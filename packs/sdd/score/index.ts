@@ -27,6 +27,7 @@ export const sddScore: ScoreContribution = {
     'reply-path-judged': replyPathJudged,
   },
   scenarioFields: {
+    plans: planCatalogueSchema.default({}),
     plan: z
       .string()
       .min(1)
@@ -34,7 +35,6 @@ export const sddScore: ScoreContribution = {
       .describe(
         "the session's own plan, relative to the fixture repo (none: a scenario without one)",
       ),
-    plans: planCatalogueSchema.default({}),
   },
   // `{{ownPlan}}` is the scenario's own plan, known when the file loads.
   knownFacts: (scenario) => (typeof scenario.plan === 'string' ? { ownPlan: scenario.plan } : {}),
