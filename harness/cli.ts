@@ -6,6 +6,7 @@
  */
 import { discardOutputOnceClosed } from './cli/closed-output.js';
 import { commandListHelp } from './cli/command-list.js';
+import { requestedCommand } from './cli/command-table.js';
 import { ExitCode } from './cli/exit-codes.js';
 
 /** Columns commander would wrap help to on this stream: the terminal's, else 80. */
@@ -64,8 +65,8 @@ const PACK_SHAPED_COMMANDS = new Set(['run', 'serve-model', 'check', 'score-repl
 
 function packsShapeTheCommandLine(args: readonly string[]): boolean {
   if (args.includes('--help') || args.includes('-h') || args[0] === 'help') return true;
-  const command = args.find((arg) => !arg.startsWith('-'));
-  return command !== undefined && PACK_SHAPED_COMMANDS.has(command);
+  const command = requestedCommand(args);
+  return command !== undefined && PACK_SHAPED_COMMANDS.has(command.name);
 }
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -99,7 +100,6 @@ async function main(argv: readonly string[]): Promise<number> {
       if (error.code === 'commander.help' && error.exitCode === 0) return ExitCode.ok;
       // Everything else is a usage error: one line, as every bad input gets.
       if (error.code !== 'commander.help') {
-        const { requestedCommand } = await import('./cli/command-table.js');
         const { usageErrorLine } = await import('./cli/usage-error.js');
         process.stderr.write(usageErrorLine(error.message, requestedCommand(argv.slice(2))?.name));
       }

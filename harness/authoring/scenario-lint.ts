@@ -169,7 +169,7 @@ async function calibrationCampaign(
       : ok(library.value.source);
   if (!source.ok) return source;
   if (library === undefined) {
-    const unnamed = renderedPromptProblem(scenario.prompt, { skillDir: true, planPath: false });
+    const unnamed = renderedPromptProblem(scenario.prompt, { skillDir: true });
     if (unnamed !== undefined) return err(inputError(where, unnamed.problem, unnamed.fix));
   }
   if (scenario.config.tools !== undefined) {

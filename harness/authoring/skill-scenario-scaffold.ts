@@ -1,6 +1,6 @@
 /**
  * `redgreen scenario new <id> --skill <dir>`: a working scenario for any one
- * skill, to edit into the one you mean. No plan: the `textkit` fixture (a
+ * skill, to edit into the one you mean. No pack: the `textkit` fixture (a
  * small Node project), a prompt that points the session at the skill and
  * asks for a short note, post checks on what tools did (the skill was read,
  * the note was written, the code was left alone), and a calibration of two
@@ -74,7 +74,7 @@ function scenarioFile(
           globs: ['src/**', 'test/**'],
           among: 'changed',
           max: 0,
-          why: 'the task asks for a note, not for code',
+          why: 'the request asks for a note, not for code',
         },
       ],
     },
@@ -101,9 +101,9 @@ function scenarioFile(
   };
 }
 
-const PROMPT = `Use the skill whose complete text is at {{skillDir}} for this task: read its SKILL.md first.
+const PROMPT = `Use the skill whose complete text is at {{skillDir}} for this work: read its SKILL.md first.
 
-The task: look around this repository and write, in NOTES.md at its top, a few lines on how you would apply the skill here. Do not change any code. Then reply with one line saying what you wrote.
+What to do: look around this repository and write, in NOTES.md at its top, a few lines on how you would apply the skill here. Do not change any code. Then reply with one line saying what you wrote.
 `;
 
 const FOLLOWS = `# The must-pass calibration: what a session that follows the skill does,

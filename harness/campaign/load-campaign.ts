@@ -420,7 +420,7 @@ export async function loadCampaign(
     }
     if (arm.library === undefined) {
       for (const scenario of scenarios) {
-        const unnamed = renderedPromptProblem(scenario.prompt, { skillDir: true, planPath: false });
+        const unnamed = renderedPromptProblem(scenario.prompt, { skillDir: true });
         if (unnamed !== undefined) {
           return err(
             inputError(`scenario ${scenario.id} for arm ${arm.name}`, unnamed.problem, unnamed.fix),

@@ -29,6 +29,7 @@ import { type RepInputs, type RepScore, type RunnerStatus, scoreRep } from '../s
 import { type TranscriptFormat, unknownSeatsOf } from '../score/transcripts/session-transcript.js';
 import { readTranscriptInputs } from '../score/transcripts/transcript-input.js';
 import { beforeSnapshotFor } from './check-before.js';
+import { type CheckPart, checkExtensions } from './check-extensions.js';
 
 export interface CheckRequest {
   /** A scenario id (under one of `scenariosDirs`) or a scenario folder. */
@@ -39,8 +40,6 @@ export interface CheckRequest {
   readonly repo?: string | undefined;
   /** The fixture layout the session ran on; every layout's facts merged when not given. */
   readonly layout?: string | undefined;
-  /** The controller's own plan, when it is not the scenario's. */
-  readonly plan?: string | undefined;
   /** The skill directory the session was given, as its tool calls name it (default: read from its prompt). */
   readonly skillDir?: string | undefined;
   /**
@@ -50,6 +49,8 @@ export interface CheckRequest {
   readonly command?: CheckCommand | undefined;
   /** Where an id is looked for, in order (default: scenarioSearchDirs()). */
   readonly scenariosDirs?: readonly string[] | undefined;
+  /** An input a pack's flag sets (harness/cli/check-flags.ts); its pack's check part reads it. */
+  readonly [packInput: string]: unknown;
 }
 
 export type CheckCommand = 'check' | 'score-reply';
@@ -59,8 +60,6 @@ export interface CheckReport {
   readonly schemaVersion: typeof COMMAND_JSON_VERSION;
   readonly command: CheckCommand;
   readonly scenario: string;
-  /** The plan the session executed; null for a scenario without a plan. */
-  readonly ownPlan: string | null;
   readonly sources: {
     readonly transcript: {
       /** The first file read (the one named). */
@@ -83,54 +82,12 @@ export interface CheckReport {
   readonly score: RepScore;
   /** What may be wrong with the inputs, though nothing refuses them (a prompt of another scenario). */
   readonly hints: readonly string[];
-}
-
-/**
- * A hint when the session's prompt names none of the scenario's plans (by
- * path, file name or alias): the transcript is likely of another scenario,
- * whose checks would then be the wrong ones. Undefined when it names one.
- */
-export function promptHint(
-  scenarioId: string,
-  prompt: string,
-  plans: readonly string[],
-  aliases: readonly string[],
-): string | undefined {
-  const names = [...plans, ...plans.map((plan) => path.basename(plan)), ...aliases];
-  const lower = prompt.toLowerCase();
-  if (names.some((name) => name !== '' && lower.includes(name.toLowerCase()))) return undefined;
-  return `the transcript's prompt names none of ${scenarioId}'s plans (${plans.join(', ')}): was the session run on this scenario's fixture? A transcript of another scenario is scored with the wrong checks; pass that scenario's id`;
+  /** A field an installed pack adds (check-extensions.ts), written after `scenario`. */
+  readonly [packField: string]: unknown;
 }
 
 /** The largest reply read: replies are a few KB; this leaves room for pasted logs. */
 const MAX_REPLY_BYTES = 4 * 1024 * 1024;
-
-/**
- * The plans a scenario's fixture holds: the controller's own, each ledger's,
- * and those the scenario's catalogue names; a `--plan` must be one of them.
- */
-function fixturePlans(
-  ownPlan: string | undefined,
-  ledgerPlans: readonly string[],
-  catalogue: readonly string[],
-): string[] {
-  return [...new Set([...(ownPlan === undefined ? [] : [ownPlan]), ...ledgerPlans, ...catalogue])];
-}
-
-/** The plan and the ledgers' plans the SDD pack's fingerprint fields record (plain data). */
-function fingerprintPlans(fields: Readonly<Record<string, unknown>>): {
-  plan: string | undefined;
-  ledgers: { plan: string }[];
-} {
-  const ledgers = Array.isArray(fields.ledgers) ? (fields.ledgers as unknown[]) : [];
-  return {
-    plan: typeof fields.plan === 'string' ? fields.plan : undefined,
-    ledgers: ledgers.flatMap((ledger) => {
-      const plan = (ledger as { plan?: unknown } | null)?.plan;
-      return typeof plan === 'string' ? [{ plan }] : [];
-    }),
-  };
-}
 
 /** Score one session's files against a scenario. */
 export async function checkSession(
@@ -175,35 +132,24 @@ export async function checkSession(
     request.layout,
   );
   if (!computed.ok) return computed;
-  const recipeFacts = { value: fingerprintPlans(computed.value.fields) };
-  if (request.plan !== undefined) {
-    const plans = fixturePlans(
-      recipeFacts.value.plan,
-      recipeFacts.value.ledgers.map((ledger) => ledger.plan),
-      Object.keys(scenario.value.config.plans ?? {}),
-    );
-    if (!plans.includes(request.plan)) {
-      return err(
-        inputError(
-          `--plan ${request.plan}`,
-          request.plan.trim() === ''
-            ? 'is empty'
-            : `is not a plan of the ${scenario.value.id} fixture`,
-          `use one of ${plans.join(', ')}, or leave --plan off for ${recipeFacts.value.plan}`,
-        ),
-      );
-    }
+  const parts: CheckPart[] = [];
+  for (const extension of checkExtensions()) {
+    const part = extension.prepare({
+      scenarioId: scenario.value.id,
+      scenario: scenario.value.config,
+      fixture: computed.value.fields,
+      request,
+    });
+    if (!part.ok) return part;
+    parts.push(part.value);
   }
-  // A scenario without a plan has none, whatever its recipe's.
-  const ownPlan =
-    scenario.value.config.plan === undefined ? undefined : (request.plan ?? recipeFacts.value.plan);
   const facts = fixtureFacts({
     packs: scenario.value.config.packs ?? [],
     fixture: computed.value.fields,
     branch: computed.value.branch,
     variables: scenario.value.config.fixture.variables,
     scenario: scenario.value.config,
-    overrides: ownPlan === undefined ? {} : { plan: ownPlan },
+    overrides: Object.assign({}, ...parts.map((part) => part.overrides ?? {})),
   });
 
   let inputs: RepInputs = {};
@@ -236,31 +182,18 @@ export async function checkSession(
       questions: read.value.questions,
     };
     runner = read.value.ending;
+    const sessionPrompt = read.value.prompt;
     const prompted =
-      read.value.prompt === undefined
+      sessionPrompt === undefined
         ? undefined
-        : skillDirOfPrompt(
-            scenario.value.prompt,
-            scenario.value.config.plan ?? '',
-            read.value.prompt,
-          );
+        : skillDirOfPrompt(scenario.value.prompt, sessionPrompt);
     if (skillDir === null && prompted !== undefined) skillDir = { path: prompted, from: 'prompt' };
-    const hint =
-      read.value.prompt === undefined
-        ? undefined
-        : promptHint(
-            scenario.value.id,
-            read.value.prompt,
-            fixturePlans(
-              recipeFacts.value.plan,
-              recipeFacts.value.ledgers.map((ledger) => ledger.plan),
-              Object.keys(scenario.value.config.plans ?? {}),
-            ),
-            Object.values(
-              (scenario.value.config.plans ?? {}) as Record<string, { aliases?: string[] }>,
-            ).flatMap((plan) => plan.aliases ?? []),
-          );
-    if (hint !== undefined) hints.push(hint);
+    if (sessionPrompt !== undefined) {
+      for (const part of parts) {
+        const hint = part.promptHint?.(sessionPrompt);
+        if (hint !== undefined) hints.push(hint);
+      }
+    }
     transcriptSource = {
       file: read.value.files[0] ?? transcripts[0] ?? '',
       files: read.value.files,
@@ -341,7 +274,7 @@ export async function checkSession(
     schemaVersion: COMMAND_JSON_VERSION,
     command,
     scenario: scenario.value.id,
-    ownPlan: ownPlan ?? null,
+    ...Object.assign({}, ...parts.map((part) => part.reportFields ?? {})),
     sources: {
       transcript: transcriptSource,
       reply: replySource,
@@ -407,6 +340,12 @@ function notAssessedLine(report: CheckReport): string {
   return `not assessed: ${score.notAssessed.join(', ')}${hint.length === 0 ? '' : ` (${hint.join('; ')})`}`;
 }
 
+/** The installed packs' notes on the scenario line: ` (…)`, or nothing. */
+function scenarioNotes(report: CheckReport): string {
+  const notes = checkExtensions().flatMap((extension) => extension.scenarioNote?.(report) ?? []);
+  return notes.length === 0 ? '' : ` (${notes.join('; ')})`;
+}
+
 /** The text `redgreen check` and `redgreen score-reply` print. */
 export function formatCheckReport(report: CheckReport): string {
   const { score, sources } = report;
@@ -416,7 +355,7 @@ export function formatCheckReport(report: CheckReport): string {
       : `${sources.transcript.format}, ${sources.transcript.toolCalls} tool call(s)${sources.transcript.malformedLines === 0 ? '' : `, ${sources.transcript.malformedLines} unreadable line(s) skipped`}${sources.transcript.unknownSeats.length === 0 ? '' : `, calls not in the files given: ${sources.transcript.unknownSeats.join(', ')}`}`;
   const lines = [
     `verdict: ${score.verdict}`,
-    `scenario: ${report.scenario} (${report.ownPlan === null ? 'no plan' : `own plan ${report.ownPlan}`})`,
+    `scenario: ${report.scenario}${scenarioNotes(report)}`,
     `evidence: transcript ${transcript}; reply ${sources.reply ?? 'none'}; repository ${sources.repo ?? 'none'}${sources.toolUses === null ? '' : `; tool_uses ${sources.toolUses}`}`,
     'values read:',
     ...Object.entries(score.values).map(

@@ -4,11 +4,13 @@
  * so no core module imports a pack.
  */
 
-import { registerScenarioTemplates } from '../authoring/scenario-templates.js';
+import { registerAuthoringExtension } from '../authoring/scenario-templates.js';
 import { registerCampaignExtension } from '../campaign/campaign-extensions.js';
+import { registerCheckExtension } from '../check/check-extensions.js';
 import { registerCliExtensions } from '../cli/cli-extensions.js';
 import { registerFixtureExtension } from '../fixture/extensions.js';
 import { registerScriptedBrains } from '../model-server/policies/registry.js';
+import { registerScenarioExtension } from '../scenario/scenario-extensions.js';
 import { registerScoreContribution } from '../score/score-registry.js';
 import type { Pack } from './pack.js';
 
@@ -24,9 +26,11 @@ export function installPacks(packs: readonly Pack[]): void {
     if (pack.brains !== undefined) registerScriptedBrains(pack.brains);
     registerFixtureExtension(pack.name, pack.fixture ?? {});
     registerCliExtensions(pack.cli ?? {});
-    registerScenarioTemplates(pack.scenarioTemplates ?? []);
+    registerAuthoringExtension(pack.authoring ?? {});
     registerScoreContribution(pack.name, pack.score ?? {});
     registerCampaignExtension(pack.name, pack.campaign ?? {});
+    registerScenarioExtension(pack.name, pack.scenario ?? {});
+    if (pack.check !== undefined) registerCheckExtension(pack.name, pack.check);
   }
 }
 

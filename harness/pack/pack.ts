@@ -8,11 +8,13 @@
  * and is installed by the composition root (the CLI, and the test setup)
  * before any command runs. A scenario file names the packs it uses.
  */
-import type { ScenarioTemplate } from '../authoring/scenario-templates.js';
+import type { AuthoringExtension } from '../authoring/scenario-templates.js';
 import type { CampaignExtension } from '../campaign/campaign-extensions.js';
+import type { CheckExtension } from '../check/check-extensions.js';
 import type { CliExtensions } from '../cli/cli-extensions.js';
 import type { FixtureExtension } from '../fixture/extensions.js';
 import type { ScriptedBrains } from '../model-server/policies/policy.js';
+import type { ScenarioExtension } from '../scenario/scenario-extensions.js';
 import type { ScoreContribution } from '../score/score-registry.js';
 
 export interface Pack {
@@ -42,9 +44,10 @@ export interface Pack {
   /**
    * The scenario authoring room's extension point
    * (harness/authoring/scenario-templates.ts): what `redgreen scenario new`
-   * scaffolds without `--skill`.
+   * scaffolds without `--skill`, and the old scenario formats
+   * `redgreen scenario migrate` converts.
    */
-  readonly scenarioTemplates?: readonly ScenarioTemplate[];
+  readonly authoring?: AuthoringExtension;
   /**
    * The score room's part: extractors a report contract may name, check
    * verbs, the scenario fields their data lives in, and what it reads from
@@ -56,6 +59,18 @@ export interface Pack {
    * campaign `redgreen run` runs when none is named.
    */
   readonly campaign?: CampaignExtension;
+  /**
+   * The scenario room's part (harness/scenario/scenario-extensions.ts):
+   * prompt variables valued from the pack's scenario fields, and the check
+   * of those fields against the recipe, for the scenarios naming the pack.
+   */
+  readonly scenario?: ScenarioExtension;
+  /**
+   * The check room's part (harness/check/check-extensions.ts): what
+   * `redgreen check` reads from the inputs the pack's flags give, the facts
+   * it overrides, and what the check report adds.
+   */
+  readonly check?: CheckExtension;
 }
 
 const PACK_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;

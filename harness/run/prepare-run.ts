@@ -451,7 +451,7 @@ export async function prepareRun(
     scenarios: campaign.scenarios.map((scenario) => ({
       id: scenario.id,
       title: scenario.config.title,
-      plan: scenario.config.plan,
+      plan: typeof scenario.config.plan === 'string' ? scenario.config.plan : undefined,
       fixture: fixtureRecord(scenario.config),
       promptSha256: sha256Hex(scenario.prompt.source),
       sha256: scenario.sha256,

@@ -217,7 +217,6 @@ export async function runRep(
       // A baseline arm names no skill: `{{#if skillDir}}` leaves the skill's words out.
       skillDir: skill.none === true ? '' : skillDir,
       fixtureRepo: repo,
-      planPath: scenario.config.plan ?? '',
     });
     await writeFile(path.join(partialDir, REP_FILES.prompt), prompt);
     await writeJson(path.join(partialDir, REP_FILES.snapshotBefore), variant.snapshot, redactor);

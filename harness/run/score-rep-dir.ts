@@ -85,7 +85,7 @@ export async function scoreRepDirectory(
         toolCalls: transcript.toolCalls,
         sessionModel: meta.model.reported,
         repoDir: transcript.cwd ?? null,
-        skillDir: skillDirOfPrompt(scenario.prompt, scenario.config.plan ?? '', prompt) ?? null,
+        skillDir: skillDirOfPrompt(scenario.prompt, prompt) ?? null,
         transcriptPartial: transcript.malformed.length + questions.malformed.length > 0,
         questions: questions.questions,
         before,

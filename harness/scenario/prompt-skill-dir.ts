@@ -14,12 +14,8 @@ const SKILL_MARK = 'RGSKILLDIRMARK7f3a';
 const REPO_MARK = 'RGFIXTUREREPOMARK7f3a';
 
 /** The skill directory `prompt` names where the template puts `{{skillDir}}`; undefined when it does not fit. */
-export function skillDirOfPrompt(
-  template: PromptTemplate,
-  planPath: string,
-  prompt: string,
-): string | undefined {
-  const rendered = template.render({ skillDir: SKILL_MARK, fixtureRepo: REPO_MARK, planPath });
+export function skillDirOfPrompt(template: PromptTemplate, prompt: string): string | undefined {
+  const rendered = template.render({ skillDir: SKILL_MARK, fixtureRepo: REPO_MARK });
   const pieces = rendered.split(new RegExp(`(${SKILL_MARK}|${REPO_MARK})`));
   const source = pieces
     .map((piece) =>

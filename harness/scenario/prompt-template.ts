@@ -6,28 +6,43 @@ import { didYouMean } from '../lib/did-you-mean.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { packageRoot } from '../lib/package-root.js';
 import { err, ok, type Result } from '../lib/result.js';
+import type { ScenarioShell } from '../score/scenario-schema.js';
+import {
+  CORE_VARIABLES,
+  type PromptVariableSource,
+  promptVariableOwner,
+  promptVariableSources,
+} from './scenario-extensions.js';
 
-/** The variables every session prompt is rendered with. */
+/**
+ * The variables every session prompt is rendered with; a pack's variables
+ * (scenario-extensions.ts) may be given too, overriding the value the
+ * template took from the scenario.
+ */
 export interface PromptVariables {
   /** Absolute path of the read-only skill copy the session is told to follow. */
   readonly skillDir: string;
   /** Absolute path of the session's fixture repository. */
   readonly fixtureRepo: string;
-  /** The session's own plan, relative to the fixture repository. */
-  readonly planPath: string;
+  readonly [packVariable: string]: string;
 }
-
-export const promptVariableNames: readonly (keyof PromptVariables)[] = [
-  'skillDir',
-  'fixtureRepo',
-  'planPath',
-];
 
 export interface PromptTemplate {
   readonly path: string;
   readonly source: string;
-  /** The session's variables plus the scenario's own prompt variables. */
+  /** The pack variables the scenario gives, with their values (scenario-extensions.ts). */
+  readonly packVariables: readonly {
+    readonly source: PromptVariableSource;
+    readonly value: string;
+  }[];
+  /** The session's variables plus the scenario's own prompt variables and its packs' ones. */
   render(variables: PromptVariables): string;
+}
+
+/** The scenario a template is loaded for: its packs' variables take their values from it. */
+export interface PromptScenario {
+  readonly packs: readonly string[];
+  readonly config: ScenarioShell;
 }
 
 /**
@@ -75,15 +90,17 @@ function templateNames(dir: string): string[] {
 
 /**
  * Load a Handlebars prompt template and check, before any session starts,
- * that it uses no variable redgreen does not supply (and no {{planPath}} in
- * a scenario without a plan). Whether the rendered prompt names what a
- * session needs depends on the arm: see renderedPromptProblem.
+ * that it uses no variable redgreen does not supply (and no pack variable
+ * the scenario gives no value). Without a scenario every installed pack's
+ * variables are known, their values given at render. Whether the rendered
+ * prompt names what a session needs depends on the arm: see
+ * renderedPromptProblem.
  */
 export async function loadPromptTemplate(
   templatePath: string,
   inputName: string,
   scenarioVariables: Readonly<Record<string, string>> = {},
-  options: { readonly hasPlan: boolean } = { hasPlan: true },
+  scenario?: PromptScenario,
 ): Promise<Result<PromptTemplate, InputError>> {
   let source: string;
   try {
@@ -114,53 +131,90 @@ export async function loadPromptTemplate(
     );
   }
   const used = referencedNames(program);
-  const known = new Set<string>([...promptVariableNames, ...Object.keys(scenarioVariables)]);
+  const sources = promptVariableSources(scenario?.packs);
+  const known = new Set<string>([
+    ...CORE_VARIABLES,
+    ...sources.map((variable) => variable.name),
+    ...Object.keys(scenarioVariables),
+  ]);
   const unknown = [...used].filter((name) => !known.has(name));
   if (unknown.length > 0) {
+    const name = unknown[0] ?? '';
+    const owner = promptVariableOwner(name);
+    if (owner !== undefined && scenario !== undefined) {
+      const addPack = `add "packs": ${JSON.stringify([...scenario.packs, owner.pack])}`;
+      return err(
+        owner.source.valueOf(scenario.config) === undefined
+          ? inputError(
+              inputName,
+              `prompt template ${templatePath} uses {{${name}}}, but ${owner.source.absentProblem}`,
+              `${owner.source.absentFix} and ${addPack}, or take {{${name}}} out of the template`,
+            )
+          : inputError(
+              inputName,
+              `prompt template ${templatePath} uses {{${name}}}, which the ${owner.pack} pack supplies, and the scenario does not name that pack`,
+              `${addPack}, or take {{${name}}} out of the template`,
+            ),
+      );
+    }
     return err(
       inputError(
         inputName,
-        `prompt template ${templatePath} uses {{${unknown[0]}}}, which redgreen does not supply`,
-        `use only ${[...known].map((name) => `{{${name}}}`).join(', ')}, or declare it under prompt.variables`,
+        `prompt template ${templatePath} uses {{${name}}}, which redgreen does not supply`,
+        `use only ${[...known].map((known) => `{{${known}}}`).join(', ')}, or declare it under prompt.variables`,
       ),
     );
   }
-  if (!options.hasPlan && used.has('planPath')) {
-    return err(
-      inputError(
-        inputName,
-        `prompt template ${templatePath} uses {{planPath}}, but the scenario has no plan`,
-        'give the scenario a "plan", or take {{planPath}} out of the template',
-      ),
-    );
+  const packVariables: { source: PromptVariableSource; value: string }[] = [];
+  for (const source of sources) {
+    const value = scenario === undefined ? '' : source.valueOf(scenario.config);
+    if (value !== undefined) {
+      packVariables.push({ source, value });
+    } else if (used.has(source.name)) {
+      return err(
+        inputError(
+          inputName,
+          `prompt template ${templatePath} uses {{${source.name}}}, but ${source.absentProblem}`,
+          `${source.absentFix}, or take {{${source.name}}} out of the template`,
+        ),
+      );
+    }
   }
+  const packValues = Object.fromEntries(
+    packVariables.map(({ source, value }) => [source.name, value]),
+  );
   const compiled = Handlebars.compile(source, { noEscape: true, strict: true });
   return ok({
     path: templatePath,
     source,
-    render: (variables: PromptVariables) => compiled({ ...scenarioVariables, ...variables }),
+    packVariables: scenario === undefined ? [] : packVariables,
+    render: (variables: PromptVariables) =>
+      compiled({ ...scenarioVariables, ...packValues, ...variables }),
   });
 }
 
 const SKILL_MARK = 'RGPROMPTSKILLMARK';
-const PLAN_MARK = 'RGPROMPTPLANMARK';
+const PACK_MARK = 'RGPROMPTPACKMARK';
 
 /**
  * What the rendered prompt fails to tell a session, or undefined: a
  * one-folder arm's sessions learn their skill only from the prompt, so it
- * must name {{skillDir}}; a scenario with a plan must name {{planPath}}.
- * Checked on the rendered text, so a mention a condition or a comment hides
- * does not count. A library arm's skills are installed, and its prompt need
- * name neither.
+ * must name {{skillDir}}; each pack variable the scenario gives must be
+ * named (`packVariables`). Checked on the rendered text, so a mention a
+ * condition or a comment hides does not count. A library arm's skills are
+ * installed, and its prompt need not name {{skillDir}}.
  */
 export function renderedPromptProblem(
   template: PromptTemplate,
-  needs: { readonly skillDir: boolean; readonly planPath: boolean },
+  needs: { readonly skillDir: boolean; readonly packVariables?: boolean },
 ): { readonly problem: string; readonly fix: string } | undefined {
+  const marks = Object.fromEntries(
+    template.packVariables.map(({ source }, index) => [source.name, `${PACK_MARK}${index}X`]),
+  );
   const rendered = template.render({
     skillDir: SKILL_MARK,
     fixtureRepo: '/repo',
-    planPath: needs.planPath ? PLAN_MARK : '',
+    ...(needs.packVariables === true ? marks : {}),
   });
   if (needs.skillDir && !rendered.includes(SKILL_MARK)) {
     return {
@@ -168,10 +222,12 @@ export function renderedPromptProblem(
       fix: 'add {{skillDir}} to the template, or make the arm a library (its skills are installed)',
     };
   }
-  if (needs.planPath && !rendered.includes(PLAN_MARK)) {
+  if (needs.packVariables !== true) return undefined;
+  for (const { source } of template.packVariables) {
+    if (rendered.includes(marks[source.name] ?? '')) continue;
     return {
-      problem: `prompt template ${template.path} never mentions {{planPath}} in what it renders, so sessions would not know their plan`,
-      fix: 'add {{planPath}} to the template',
+      problem: `prompt template ${template.path} never mentions {{${source.name}}} in what it renders, so ${source.unmentionedProblem}`,
+      fix: `add {{${source.name}}} to the template`,
     };
   }
   return undefined;

@@ -1,8 +1,8 @@
 /**
  * Resolve a scenario for a run, a rescore, `redgreen check` or `scenario
  * lint`: load and compile its file (harness/score/load-scenario.ts), load its
- * fixture recipe and check the scenario fits it (the fixture scenario, the
- * plan, every calibration layout), and load its prompt template. Also the
+ * fixture recipe and check the scenario fits it (the fixture scenario, its
+ * packs' fields, every calibration layout), and load its prompt template. Also the
  * placeholder facts of one rep: from a built fixture's fingerprint, or from
  * the recipe alone when the session ran elsewhere.
  */
@@ -29,12 +29,13 @@ import {
   type PromptTemplate,
   renderedPromptProblem,
 } from './prompt-template.js';
+import { scenarioExtensionsOf } from './scenario-extensions.js';
 import { scenarioSha256 } from './scenario-identity.js';
 import { loadCalibrationPolicies, policyFilesOf } from './scenario-policies.js';
 
 export interface ResolvedScenario {
   readonly id: string;
-  /** The scenario file as validated (fixture, plan, prompt, stop, …). */
+  /** The scenario file as validated (fixture, prompt, stop, its packs' fields, …). */
   readonly config: ScenarioShell;
   readonly compiled: CompiledScenario;
   readonly recipe: Recipe;
@@ -91,17 +92,12 @@ export async function resolveScenarioIn(
       ),
     );
   }
-  const recipePlan = typeof fixtureScenario.plan === 'string' ? fixtureScenario.plan : undefined;
-  if (config.plan !== undefined && recipePlan !== config.plan) {
-    return err(
-      inputError(
-        `${file}: plan`,
-        recipePlan === undefined
-          ? `"${config.plan}" names a plan, and the fixture's scenario has none`
-          : `"${config.plan}" is not the plan the fixture's controller executes ("${recipePlan}")`,
-        'name the same plan as the recipe, or the prompt and the scoring would disagree',
-      ),
-    );
+  const packs = config.packs ?? [];
+  for (const extension of scenarioExtensionsOf(packs)) {
+    const misfit = extension.recipeProblem?.(config, fixtureScenario);
+    if (misfit !== undefined) {
+      return err(inputError(`${file}: ${misfit.field}`, misfit.problem, misfit.fix));
+    }
   }
   for (const [index, run] of compiled.value.calibration.entries()) {
     if (fixtureScenario.layouts[run.layout] === undefined) {
@@ -118,16 +114,13 @@ export async function resolveScenarioIn(
     compiled.value.promptTemplate,
     `${file}: prompt`,
     compiled.value.promptVariables,
-    { hasPlan: config.plan !== undefined },
+    { packs, config },
   );
   if (!prompt.ok) return prompt;
-  // Every arm needs the plan named; only a one-folder arm its skill (load-campaign.ts checks that).
-  const planless = renderedPromptProblem(prompt.value, {
-    skillDir: false,
-    planPath: config.plan !== undefined,
-  });
-  if (planless !== undefined) {
-    return err(inputError(`${file}: prompt`, planless.problem, planless.fix));
+  // Every arm needs the packs' variables named; only a one-folder arm its skill (load-campaign.ts checks that).
+  const unnamed = renderedPromptProblem(prompt.value, { skillDir: false, packVariables: true });
+  if (unnamed !== undefined) {
+    return err(inputError(`${file}: prompt`, unnamed.problem, unnamed.fix));
   }
   const policies = await loadCalibrationPolicies(
     config,

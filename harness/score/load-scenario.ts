@@ -24,13 +24,8 @@ import { type CompiledSection, compileSections } from './compile-report.js';
 import { selectorToolProblem } from './event-selector.js';
 import { firstPlaceholder } from './placeholders.js';
 import { checkProblemError, scenarioFieldError } from './scenario-errors.js';
-import {
-  SCENARIO_ID,
-  type ScenarioShell,
-  scenarioFieldOwner,
-  scenarioShellSchema,
-} from './scenario-schema.js';
-import { scoreContributors } from './score-registry.js';
+import { SCENARIO_ID, type ScenarioShell, scenarioShellSchema } from './scenario-schema.js';
+import { knownFactsOf, registeredScenarioFields, scoreContributors } from './score-registry.js';
 import { sessionStopOf, stopText } from './stop-mode.js';
 import { JUDGED_VERB } from './verbs/judged.js';
 
@@ -244,7 +239,7 @@ export function loadScenarioDir(
     sections,
     facts,
     packProblem,
-    knownFacts: config.plan === undefined ? {} : { ownPlan: config.plan },
+    knownFacts: knownFactsOf(config.packs ?? [], config),
     sectionSpecs: Object.fromEntries(
       compiledSections.value.map((section) => [section.name, section.spec]),
     ),
@@ -594,9 +589,9 @@ function unnamedPackFieldProblem(
   raw: Record<string, unknown> | null,
 ): InputError | undefined {
   const named = config.packs ?? [];
-  for (const field of Object.keys(raw ?? {})) {
-    const owner = scenarioFieldOwner(field);
-    if (owner === undefined || named.includes(owner)) continue;
+  // In the order the packs declare their fields, so the one named is the same whatever the file's order.
+  for (const { name: field, owner } of registeredScenarioFields()) {
+    if (raw === null || !(field in raw) || owner === undefined || named.includes(owner)) continue;
     return inputError(
       `${file}: ${field}`,
       `is a field of the ${owner} pack, and the scenario does not name that pack`,

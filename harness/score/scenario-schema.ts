@@ -2,8 +2,8 @@
  * `scenarios/<id>/scenario.json` (or `scenario.yaml`): a scenario as data.
  *
  * - `fixture`: a recipe under `fixtures/`, its scenario, optional variables;
- * - `plan`: the plan the controller executes; `prompt`: a Handlebars
- *   template and its variables; `stop`: `report` (the session works, then
+ * - `prompt`: a Handlebars template and its variables (a pack may supply
+ *   more, from its fields: scenario-extensions.ts); `stop`: `report` (the session works, then
  *   replies) or `first-dispatch` (it ends at the controller's first subagent
  *   dispatch, which is captured) or `complete` (dispatches run as subagents);
  * - `user` (`stop: complete` only): the scripted user, who answers the
@@ -172,13 +172,6 @@ const coreShellShape = {
       variables: z.record(variableName, z.string()).default({}),
     })
     .strict(),
-  plan: z
-    .string()
-    .min(1)
-    .optional()
-    .describe(
-      "the session's own plan, relative to the fixture repo (none: a scenario without one)",
-    ),
   prompt: promptSchema,
   stop: stopSpecSchema
     .default('report')

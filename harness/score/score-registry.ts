@@ -11,6 +11,7 @@
 import type { z } from 'zod';
 import type { DispatchReading } from './dispatch-reading.js';
 import type { AnyExtractor } from './extractors/extractor.js';
+import type { Facts } from './placeholders.js';
 import type { AnyVerb } from './verb.js';
 
 /** What one pack adds to the score room. */
@@ -23,6 +24,11 @@ export interface ScoreContribution {
   readonly scenarioFields?: Readonly<Record<string, z.ZodType>>;
   /** What it reads from every dispatch, and the params it adds to the `dispatch` verb to match that. */
   readonly dispatchReading?: DispatchReading;
+  /**
+   * Facts the scenario file itself fixes (from the pack's fields), used at
+   * load in place of sample values when a scenario naming the pack is checked.
+   */
+  readonly knownFacts?: (scenario: Readonly<Record<string, unknown>>) => Facts;
 }
 
 /** One table entry and who brought it: a pack's name, or undefined for the core. */
@@ -95,6 +101,19 @@ export const registeredDispatchReadings = derived(() =>
       : [{ name: owner, owner, entry: contribution.dispatchReading }],
   ),
 );
+
+/** The facts the named packs fix from a scenario file (scenario-file fields only, before any fixture). */
+export function knownFactsOf(
+  packs: readonly string[],
+  scenario: Readonly<Record<string, unknown>>,
+): Facts {
+  return Object.assign(
+    {},
+    ...[...contributions]
+      .filter(([owner]) => packs.includes(owner))
+      .map(([, contribution]) => contribution.knownFacts?.(scenario) ?? {}),
+  );
+}
 
 /** Every pack-added scenario field. */
 export const registeredScenarioFields = derived(() =>

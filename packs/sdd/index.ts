@@ -6,11 +6,14 @@
 import path from 'node:path';
 import { packageRoot } from '../../harness/lib/package-root.js';
 import { definePack } from '../../harness/pack/pack.js';
+import { legacyMigration } from './authoring/legacy-migration.js';
 import { resumeScenarioTemplate } from './authoring/resume-scenario.js';
 import { sddBrains } from './brains/index.js';
+import { ownPlanCheck } from './check/own-plan.js';
 import { ownPlanFlag } from './cli/own-plan-flag.js';
 import { sddRecipeHelp } from './cli/recipe-help.js';
 import { sddFixture } from './fixture/index.js';
+import { sddScenario } from './scenario/index.js';
 import { sddScore } from './score/index.js';
 
 export const sddPack = definePack({
@@ -19,9 +22,11 @@ export const sddPack = definePack({
   brains: sddBrains,
   fixture: sddFixture,
   cli: { checkFlags: [ownPlanFlag], recipeHelp: sddRecipeHelp },
-  scenarioTemplates: [resumeScenarioTemplate],
+  authoring: { templates: [resumeScenarioTemplate], migrations: [legacyMigration] },
   score: sddScore,
   campaign: {
     defaultCampaign: path.join(packageRoot(), 'scenarios', 'plan-scoped-workspace.campaign.json'),
   },
+  scenario: sddScenario,
+  check: ownPlanCheck,
 });

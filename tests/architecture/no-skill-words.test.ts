@@ -87,6 +87,8 @@ const PENDING_RENAMES: readonly {
 
 /** The rooms cleared of the words (first path segment under harness/); each must count 0. */
 const ROOMS_CLEARED: readonly string[] = [
+  'authoring',
+  'check',
   'cli',
   'cli.ts',
   'estimate',
@@ -102,6 +104,7 @@ const ROOMS_CLEARED: readonly string[] = [
   'report',
   'results',
   'sandbox',
+  'scenario',
   'schedule',
   'session',
 ];

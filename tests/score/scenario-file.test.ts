@@ -10,9 +10,9 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify as toYaml } from 'yaml';
-import { migratedScenario } from '../../harness/authoring/scenario-migrate.js';
 import { checkSchema, verbNames } from '../../harness/score/check-schema.js';
 import { listScenarioIds, loadScenarioDir } from '../../harness/score/load-scenario.js';
+import { migratedScenario } from '../../packs/sdd/authoring/legacy-migration.js';
 import { repoRoot, runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 

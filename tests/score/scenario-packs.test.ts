@@ -47,6 +47,7 @@ describe('the packs a scenario names', () => {
     const noCatalogue = copied('s1', (file) => {
       delete file.packs;
       delete file.plans;
+      delete file.plan;
     });
     expect(refusal(noCatalogue)).toMatch(
       /report\.\w+\.extract: uses the extractor (task|tasks|path-judgements), which the sdd pack brings.*add "packs": \["sdd"\]/,
@@ -54,6 +55,9 @@ describe('the packs a scenario names', () => {
     const probe = copied('s1-probe', (file) => {
       delete file.packs;
       delete file.plans;
+      // Without the pack's plan its {{ownPlan}} premise cannot load either.
+      delete file.plan;
+      (file.checks as { pre: unknown[] }).pre = [];
     });
     expect(refusal(probe)).toMatch(
       /checks\.post\[\d+\]\.verb: uses the field dispatch\.(task|plan), which the sdd pack brings.*add "packs": \["sdd"\]/,

@@ -25,7 +25,7 @@ export function probe(id: string): CompiledScenario {
 
 /** The plan's ledger path in the scoped layout. */
 export function ledgerOf(id: string): string {
-  const plan = probe(id).config.plan ?? '';
+  const plan = String(probe(id).config.plan ?? '');
   return `.superpowers/sdd/${path.basename(plan, '.md')}/progress.md`;
 }
 

@@ -62,7 +62,7 @@ async function rep(policy: string, backend: BackendName = 'messages') {
     model: scriptedModelId(policy),
     prompt: template.value.render({
       fixtureRepo: repo,
-      planPath: scenario.config.plan ?? '',
+      planPath: String(scenario.config.plan ?? ''),
       skillDir: planScopedSkill,
     }),
     fixtureRepo: repo,
@@ -71,7 +71,7 @@ async function rep(policy: string, backend: BackendName = 'messages') {
   const text = `${run.transcript.map((line) => JSON.stringify(line)).join('\n')}\n`;
   const transcript = readSessionTranscript(text, 'transcript.jsonl');
   if (!transcript.ok) throw new Error(transcript.error.problem);
-  const facts = { ownPlan: scenario.config.plan ?? '' };
+  const facts = { ownPlan: String(scenario.config.plan ?? '') };
   const captured = await captureFiles(repo, filesNeeded(scenario, 'post', facts));
   const score = scoreRep({
     scenario,
@@ -182,7 +182,7 @@ describe('a full session with subagents, end to end on the messages backend', ()
     expect(read.value.seats).toHaveLength(2);
     const score = scoreRep({
       scenario,
-      facts: { ownPlan: scenario.config.plan ?? '' },
+      facts: { ownPlan: String(scenario.config.plan ?? '') },
       inputs: { toolCalls: read.value.toolCalls },
       runner: { kind: 'indeterminate', stage: 'limit', reason: 'seat limit' },
       assessPre: false,

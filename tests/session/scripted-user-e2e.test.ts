@@ -102,11 +102,11 @@ async function scoredRep(policy: string, backend: BackendName, user?: ScriptedUs
     async (fixtureRepo) =>
       template.value.render({
         fixtureRepo,
-        planPath: scenario.config.plan ?? '',
+        planPath: String(scenario.config.plan ?? ''),
         skillDir: '/skill',
       }),
   );
-  const facts = { ownPlan: scenario.config.plan ?? '' };
+  const facts = { ownPlan: String(scenario.config.plan ?? '') };
   const captured = await captureFiles(repo, filesNeeded(scenario, 'post', facts));
   const score = scoreRep({
     scenario,

@@ -1,8 +1,10 @@
 /**
  * What the SDD pack adds to the score room: the readers of plan tasks and
  * path judgements in a reply, the verbs over them, the plan catalogue a
- * scenario declares (`plans`), and the task each dispatch addresses.
+ * scenario declares (`plan`, its own, and `plans`), and the task each
+ * dispatch addresses.
  */
+import { z } from 'zod';
 import type { ScoreContribution } from '../../../harness/score/score-registry.js';
 import { dispatchTaskReading } from './dispatch-tasks.js';
 import { pathJudgementsExtractor } from './extractors/path-judgements.js';
@@ -24,6 +26,17 @@ export const sddScore: ScoreContribution = {
     'reply-tasks': replyTasks,
     'reply-path-judged': replyPathJudged,
   },
-  scenarioFields: { plans: planCatalogueSchema.default({}) },
+  scenarioFields: {
+    plans: planCatalogueSchema.default({}),
+    plan: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "the session's own plan, relative to the fixture repo (none: a scenario without one)",
+      ),
+  },
+  // `{{ownPlan}}` is the scenario's own plan, known when the file loads.
+  knownFacts: (scenario) => (typeof scenario.plan === 'string' ? { ownPlan: scenario.plan } : {}),
   dispatchReading: dispatchTaskReading,
 };
