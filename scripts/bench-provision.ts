@@ -108,7 +108,10 @@ async function main(): Promise<void> {
     }
     const runs = runsArg();
     let n = 0;
-    const fresh = (): string => path.join(work, `b${(n += 1)}`);
+    const fresh = (): string => {
+      n += 1;
+      return path.join(work, `b${n}`);
+    };
     const oneBuild: number[] = [];
     const campaign: number[] = [];
     const copies: number[] = [];

@@ -13,9 +13,9 @@ import { readCampaignFile } from '../../harness/campaign/load-campaign.js';
 import { gatesFor, parseOnly } from '../../harness/campaign/only.js';
 import { gateDecision } from '../../harness/report/gates.js';
 import { bootstrapRatio } from '../../harness/report/metric-gates.js';
-import { gatesOutOfReach } from '../../harness/run/gate-reach.js';
 import { cellMetrics, type MetricRow, metricValue } from '../../harness/report/rep-metrics.js';
 import type { CellSummary } from '../../harness/report/results-schema.js';
+import { gatesOutOfReach } from '../../harness/run/gate-reach.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
 type Row = MetricRow & { verdict: 'pass' | 'fail' | 'indeterminate' };
