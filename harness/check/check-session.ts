@@ -235,6 +235,7 @@ export async function checkSession(
       transcriptPartial: read.value.malformed.length > 0,
       unknownSeats,
       questions: read.value.questions,
+      turns: read.value.turns,
     };
     runner = read.value.ending;
     const prompted =
