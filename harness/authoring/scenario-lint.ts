@@ -34,6 +34,7 @@ import {
 import { policyFitError, sessionToolsOf } from '../scenario/scenario-policies.js';
 import { resolveScenarioDir } from '../score/load-scenario.js';
 import { repScoreSchema } from '../score/score-rep.js';
+import { conversationProblem } from '../session/conversation-support.js';
 import { limitsSchema } from '../session/session-limits.js';
 import { toolChangesProblem } from '../session/session-tool-table.js';
 
@@ -183,6 +184,16 @@ async function calibrationCampaign(
         ),
       );
     }
+  }
+  const conversation = conversationProblem(backend, scenario.config.user);
+  if (conversation !== undefined) {
+    return err(
+      inputError(
+        `${scenario.compiled.file}: ${conversation.field}`,
+        conversation.problem,
+        `${conversation.fix}, or lint with another --backend`,
+      ),
+    );
   }
   const config = campaignSchema.parse({
     id: `lint-${scenario.id}`,

@@ -11,6 +11,7 @@ import { resolveSkillSource, type SkillSource, skillSourceLabel } from '../libra
 import { loadRunRecordings, type RunRecordings } from '../results/run-recordings.js';
 import { renderedPromptProblem } from '../scenario/prompt-template.js';
 import { type ResolvedScenario, resolveScenarioIn } from '../scenario/resolve-scenario.js';
+import { conversationProblem } from '../session/conversation-support.js';
 import { type Limits, limitsSchema } from '../session/session-limits.js';
 import { stopProblem, toolChangesProblem } from '../session/session-tool-table.js';
 import { parseArmOverride } from './arm-override.js';
@@ -574,6 +575,18 @@ export async function loadCampaign(
       return err(
         inputError(
           `${scenario.compiled.file}: tools.${problem.field}`,
+          problem.problem,
+          `${problem.fix}, or run with another --backend`,
+        ),
+      );
+    }
+  }
+  for (const scenario of scenarios) {
+    const problem = conversationProblem(backend, scenario.config.user);
+    if (problem !== undefined) {
+      return err(
+        inputError(
+          `${scenario.compiled.file}: ${problem.field}`,
           problem.problem,
           `${problem.fix}, or run with another --backend`,
         ),

@@ -180,6 +180,7 @@ export async function checkSession(
       transcriptPartial: read.value.malformed.length > 0,
       unknownSeats,
       questions: read.value.questions,
+      turns: read.value.turns,
     };
     runner = read.value.ending;
     const sessionPrompt = read.value.prompt;

@@ -113,7 +113,7 @@ export function registerRunCommand(program: Command): void {
     )
     .option(
       '--max-turns <n>',
-      `per-session turn limit: the controller's turns after each user message; under stop: complete each scripted-user answer gives the controller a fresh budget, so a session may run up to (maxAnswers + 1) x maxTurns controller turns, bounded by the session timeout and the cost limits ${defaults.maxTurns}`,
+      `per-session turn limit: the controller's turns after each user message; under stop: complete each scripted-user answer or turn gives the controller a fresh budget, so a session may run up to (maxAnswers + declared turns + 1) x maxTurns controller turns, bounded by the session timeout and the cost limits ${defaults.maxTurns}`,
       positiveInt('--max-turns', 500),
     )
     .option(

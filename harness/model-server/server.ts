@@ -42,6 +42,7 @@ import {
 import { type Brain, brainFailureMessage, nextBrainTurn } from './brain.js';
 import { readConversation } from './conversation.js';
 import type { ConversationText } from './conversation-text.js';
+import { compactionSummary, isEngineCompaction } from './engine-compaction.js';
 import {
   createFaultBook,
   type Failure,
@@ -65,7 +66,7 @@ import {
 import { policyAnswering, scriptedModelId } from './model-id.js';
 import { nextPolicyTurn } from './policies/next-turn.js';
 import { defaultExtraCallOptions, type ExtraCallOptions } from './policies/policy.js';
-import { isPolicyName } from './policies/registry.js';
+import { isPolicyName, policyByName } from './policies/registry.js';
 import { openRequestLog, type RequestLog, type RequestLogEntry } from './request-log.js';
 import { type AnswerTurn, answerResponses } from './responses/face.js';
 import { responsesError } from './responses/response-events.js';
@@ -297,13 +298,18 @@ async function handleMessages(
   facts.sessionSource = session.source;
   facts.turn = turn;
 
-  const answered = scriptedAnswer(settings, {
-    message,
-    history: history.value,
-    headers: request.headers,
-    sessionKey: session.key,
-    turn,
-  });
+  // The engine's compaction request (engine-compaction.ts) is answered with a summary.
+  const compaction = isEngineCompaction(message.messages);
+  if (compaction) facts.requestKind = 'compaction';
+  const answered = compaction
+    ? ok(compactionAnswer(settings, message))
+    : scriptedAnswer(settings, {
+        message,
+        history: history.value,
+        headers: request.headers,
+        sessionKey: session.key,
+        turn,
+      });
   if (!answered.ok) return fail(response, facts, answered.error);
   const { policy, content } = answered.value;
   facts.policy = scriptedModelId(policy);
@@ -382,6 +388,26 @@ async function handleResponses(
   response.setHeader(usageHeader, usageLabel);
   await writeStream(response, send.chunks, { end: !send.drop });
   if (send.drop) response.socket?.destroy();
+}
+
+/**
+ * The summary a compaction request gets: the policy's own (`summarise`) when
+ * the model id names a policy that writes one, else the server's.
+ */
+function compactionAnswer(
+  settings: Settings,
+  message: CreateMessageRequest,
+): { policy: string; content: AssistantBlock[] } {
+  const named = policyAnswering(message.model) ?? settings.policy;
+  const summarise = policyByName(named)?.summarise;
+  const text =
+    summarise === undefined
+      ? compactionSummary(message.messages)
+      : summarise(promptTextOf(message.messages.slice(0, -1)));
+  return {
+    policy: summarise === undefined ? 'redgreen:compaction' : named,
+    content: [{ type: 'text', text }],
+  };
 }
 
 /**

@@ -88,6 +88,7 @@ export async function scoreRepDirectory(
         skillDir: skillDirOfPrompt(scenario.prompt, prompt) ?? null,
         transcriptPartial: transcript.malformed.length + questions.malformed.length > 0,
         questions: questions.questions,
+        turns: questions.turns,
         before,
         after,
         filesBefore: filesBefore?.files,

@@ -16,7 +16,9 @@
  *   `unanswered: true`): the scripted user's answer
  *
  * `seat` (controller, subagent, any, or a dispatch's seat) narrows every kind
- * but `answer`, and defaults to any. Matching returns why an event matched,
+ * but `answer`, and defaults to any. `turn` (a conversation turn's number or
+ * a declared turn's id, turn-selector.ts) narrows every kind to the events of
+ * that turn; a transcript that records no turns has none. Matching returns why an event matched,
  * as a reader would quote it, or undefined.
  */
 import { z } from 'zod';
@@ -25,12 +27,14 @@ import { globSchema, nonBlank, regexSource, seatSelectorSchema } from './param-t
 import type { SessionEvent } from './session-events.js';
 import { SKILL_FORMS, type SkillInvocation, sameSkill } from './skill-invocations.js';
 import { refusedByStop, stringField, type ToolCall } from './tool-call.js';
+import { selectsTurn, turnProblem, turnSelectorSchema } from './turn-selector.js';
 import type { ParamProblem, ValidationContext } from './verb.js';
 import { globMatcher } from './verbs/glob.js';
 import { dispatchSeatSelectorSchema, inSeat, unknownToolProblem } from './verbs/tool-match.js';
 
 const seat = z.union([seatSelectorSchema, dispatchSeatSelectorSchema]).default('any');
 const names = z.union([nonBlank, z.array(nonBlank).min(1)]);
+const turn = turnSelectorSchema.optional();
 
 export const DISPATCH_TOOLS: readonly string[] = ['Agent', 'Task', 'SendMessage'];
 
@@ -38,6 +42,7 @@ export const eventSelectorSchema = z.discriminatedUnion('event', [
   z
     .object({
       event: z.literal('tool'),
+      turn,
       tool: names.optional(),
       input: z.record(z.string().min(1), regexSource).optional(),
       seat,
@@ -46,6 +51,7 @@ export const eventSelectorSchema = z.discriminatedUnion('event', [
   z
     .object({
       event: z.literal('dispatch'),
+      turn,
       description: regexSource.optional(),
       subagentType: nonBlank.optional(),
       seat,
@@ -54,6 +60,7 @@ export const eventSelectorSchema = z.discriminatedUnion('event', [
   z
     .object({
       event: z.literal('skill'),
+      turn,
       skill: nonBlank.optional(),
       pattern: regexSource.optional(),
       form: z.enum([...SKILL_FORMS, 'any']).default('tool'),
@@ -67,6 +74,7 @@ export const eventSelectorSchema = z.discriminatedUnion('event', [
   z
     .object({
       event: z.literal('write'),
+      turn,
       paths: z.array(globSchema).min(1).default(['**']),
       except: z.array(globSchema).min(1).optional(),
       seat,
@@ -75,6 +83,7 @@ export const eventSelectorSchema = z.discriminatedUnion('event', [
   z
     .object({
       event: z.literal('question'),
+      turn,
       via: z
         .array(z.enum(['tool', 'reply']))
         .min(1)
@@ -86,6 +95,7 @@ export const eventSelectorSchema = z.discriminatedUnion('event', [
   z
     .object({
       event: z.literal('answer'),
+      turn,
       answer: z.string().min(1).optional(),
       default: z.literal(true).optional(),
       unanswered: z.literal(true).optional(),
@@ -123,6 +133,8 @@ export function selectorToolProblem(
   field: string,
   context: ValidationContext | undefined,
 ): ParamProblem | undefined {
+  const turned = turnProblem(selector.turn, `${field}.turn`, context);
+  if (turned !== undefined) return turned;
   if (selector.event !== 'tool') return undefined;
   const problem = unknownToolProblem(listOf(selector.tool), context);
   return problem === undefined ? undefined : { ...problem, field: `${field}.tool` };
@@ -158,6 +170,7 @@ export function eventMatch(
   event: SessionEvent,
   dispatches: readonly Dispatch[] = [],
 ): string | undefined {
+  if (selector.turn !== undefined && !selectsTurn(selector.turn, event.turn)) return undefined;
   if (selector.event === 'answer') {
     if (event.kind !== 'answer') return undefined;
     const { question } = event;

@@ -11,7 +11,7 @@
 import { z } from 'zod';
 import { pathRecord, type Snapshot } from '../fixture/snapshot-schema.js';
 import type { ToolCall } from './tool-call.js';
-import type { RecordedQuestion } from './user-question-record.js';
+import type { RecordedQuestion, RecordedTurn } from './user-question-record.js';
 
 /** The parts of the evidence, each of which may be missing. */
 export const EVIDENCE_KINDS = [
@@ -104,6 +104,12 @@ export interface TranscriptEvidence {
    * scripted user.
    */
   readonly questions?: readonly RecordedQuestion[] | undefined;
+  /**
+   * The conversation turns after the first (user-question-record.ts), which
+   * `turn` selectors read (turn-selector.ts); undefined when the transcript
+   * records no scripted user.
+   */
+  readonly turns?: readonly RecordedTurn[] | undefined;
 }
 
 /** What a transcript check says when what it looked for is absent from a partial transcript. */

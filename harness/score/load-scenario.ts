@@ -487,8 +487,9 @@ export function resolveScenarioDir(
 /**
  * What an event stop cannot do: stop at an answer (the scripted user's, not
  * a call the session makes), stop at a question nobody can be asked (the
- * question tool is offered only when `tools.add` names it), or run with a
- * scripted user (an event stop works as a `report` session).
+ * question tool is offered only when `tools.add` names it), select a
+ * conversation turn (a stopped session has one), or run with a scripted user
+ * (an event stop works as a `report` session).
  */
 function stopAtProblem(file: string, config: ScenarioShell): InputError | undefined {
   const { at } = sessionStopOf(config.stop);
@@ -499,6 +500,13 @@ function stopAtProblem(file: string, config: ScenarioShell): InputError | undefi
       where,
       "names an answer, which is the scripted user's, not a call the session makes",
       'stop at the question (event "question"), or at a call',
+    );
+  }
+  if (at.some((selector) => selector.turn !== undefined)) {
+    return inputError(
+      `${where}.turn`,
+      'selects a conversation turn, but a session with an event stop has only its first',
+      'drop turn from the stop (checks may select turns of stop: complete sessions)',
     );
   }
   const asks = config.tools?.add?.includes('AskUserQuestion') === true;

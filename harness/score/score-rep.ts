@@ -26,7 +26,7 @@ import type { Facts } from './placeholders.js';
 import { readReport } from './read-report.js';
 import { type RunnerStatus, runnerStatusSchema } from './runner-status.js';
 import { callRan, type ToolCall } from './tool-call.js';
-import type { RecordedQuestion } from './user-question-record.js';
+import type { RecordedQuestion, RecordedTurn } from './user-question-record.js';
 
 export type { RunnerStatus } from './runner-status.js';
 export { runnerStatusSchema } from './runner-status.js';
@@ -104,6 +104,8 @@ export interface RepInputs {
   readonly unknownSeats?: readonly string[] | undefined;
   /** The questions a scripted user was asked (SessionTranscript.questions), when recorded. */
   readonly questions?: readonly RecordedQuestion[] | undefined;
+  /** The conversation turns after the first (SessionTranscript.turns), when recorded. */
+  readonly turns?: readonly RecordedTurn[] | undefined;
   readonly before?: Snapshot | undefined;
   readonly after?: Snapshot | undefined;
   readonly filesBefore?: Readonly<Record<string, CapturedFile>> | undefined;
@@ -153,6 +155,7 @@ export function buildEvidence(request: ScoreRequest): { post: Evidence; pre: Evi
           partial: inputs.transcriptPartial === true,
           unknownSeats: inputs.unknownSeats ?? [],
           questions: inputs.questions,
+          turns: inputs.turns,
         };
   return {
     post: {

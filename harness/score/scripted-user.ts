@@ -6,15 +6,19 @@
  *
  * Each question's text is matched against the answer rules in order (each
  * `pattern` a regular expression, case-insensitive); the first that matches
- * gives its `answer`, and when none does the `default` answer is given. At
+ * gives its `answer` (a list of answers: the first the first time the rule
+ * answers, the second the second time, the last from then on), and when none
+ * does the `default` answer is given. At
  * most `maxAnswers` questions are answered in one rep; a question after that
  * is recorded as unanswered (a tool call is refused, a reply ending on a
- * question ends the session). Pure: the session room applies it
+ * question ends the session). The user's own turns, sent after replies,
+ * are `turns` (user-turns.ts). Pure: the session room applies it
  * (harness/session/scripted-user-session.ts) and records what it did
  * (user-question-record.ts).
  */
 import { z } from 'zod';
 import { compiles, nameSchema, nonBlank, regexSource } from './param-types.js';
+import { userTurnsSchema } from './user-turns.js';
 
 export const DEFAULT_USER_ANSWER = 'Your call: follow your skill.';
 export const DEFAULT_MAX_ANSWERS = 5;
@@ -28,7 +32,8 @@ export const answerRuleSchema = z
       (source) => !compiles(source) || !new RegExp(source, 'i').test(''),
       'matches every question (it matches the empty text): give a pattern that names what the question asks, or use "default"',
     ),
-    answer: nonBlank,
+    /** The answer; a list: the n-th time the rule answers, the n-th (the last once they run out). */
+    answer: z.union([nonBlank, z.array(nonBlank).min(1)]),
   })
   .strict();
 export type AnswerRule = z.infer<typeof answerRuleSchema>;
@@ -55,6 +60,8 @@ export const scriptedUserSchema = z
     default: nonBlank.default(DEFAULT_USER_ANSWER),
     /** The most questions answered in one rep (0: none); later ones go unanswered. */
     maxAnswers: z.number().int().min(0).max(50).default(DEFAULT_MAX_ANSWERS),
+    /** Messages the user sends after the session replies (user-turns.ts). */
+    turns: userTurnsSchema,
   })
   .strict();
 /** A scenario's `user` block, defaults applied. */
@@ -71,15 +78,20 @@ export interface ScriptedAnswer {
   readonly source: AnswerSource;
 }
 
-/** The answer to a question whose text is `question`, when `answered` answers were given before. */
+/**
+ * The answer to a question whose text is `question`, when `answered` answers
+ * were given before; `byRule` counts the answers each rule gave before.
+ */
 export function scriptedAnswer(
   user: ScriptedUser,
   question: string,
   answered: number,
+  byRule: ReadonlyMap<string, number> = new Map(),
 ): ScriptedAnswer {
   if (answered >= user.maxAnswers) return { answer: null, source: { kind: 'unanswered' } };
   const rule = user.answers.find((candidate) => new RegExp(candidate.pattern, 'i').test(question));
-  return rule === undefined
-    ? { answer: user.default, source: { kind: 'default' } }
-    : { answer: rule.answer, source: { kind: 'rule', id: rule.id } };
+  if (rule === undefined) return { answer: user.default, source: { kind: 'default' } };
+  const answers = typeof rule.answer === 'string' ? [rule.answer] : rule.answer;
+  const answer = answers[Math.min(byRule.get(rule.id) ?? 0, answers.length - 1)] ?? user.default;
+  return { answer, source: { kind: 'rule', id: rule.id } };
 }

@@ -36,6 +36,7 @@ import { commandParts } from './extractors/language/shell-words.js';
 import { shellWrites } from './extractors/language/shell-writes.js';
 import { type SkillInvocation, skillInvocationsOfCall } from './skill-invocations.js';
 import { bashCommand, stringField, type ToolCall } from './tool-call.js';
+import { callTurns, PROMPT_TURN, type TurnPlace } from './turn-selector.js';
 import type { RecordedQuestion } from './user-question-record.js';
 
 /** `[call index, part]`, compared in that order. */
@@ -52,6 +53,8 @@ export function positionText(at: Position): string {
 interface EventBase {
   readonly at: Position;
   readonly seat: Seat;
+  /** The conversation turn it happened in; absent when the transcript records no turns. */
+  readonly turn?: TurnPlace | undefined;
 }
 
 export type SessionEvent =
@@ -78,6 +81,8 @@ export type SessionEvent =
       readonly via: 'tool' | 'reply';
       readonly text: string;
       readonly call: ToolCall | null;
+      /** A question asked in a reply: its id among the scripted user's records. */
+      readonly questionId?: string;
     })
   | (EventBase & { readonly kind: 'answer'; readonly question: RecordedQuestion });
 
@@ -180,7 +185,15 @@ export function sessionEvents(transcript: TranscriptEvidence): SessionEvent[] {
           : (indexOf.get(question.afterCall) ?? -1);
       // Between the call before it and the next one: after every part of the call before.
       const at: Position = [after, Number.MAX_SAFE_INTEGER - 1];
-      events.push({ kind: 'question', at, seat, via: 'reply', text: question.text, call: null });
+      events.push({
+        kind: 'question',
+        at,
+        seat,
+        via: 'reply',
+        text: question.text,
+        call: null,
+        questionId: question.id,
+      });
       events.push({ kind: 'answer', at: [after, Number.MAX_SAFE_INTEGER], seat, question });
     } else if (question.toolUseId !== null) {
       const index = indexOf.get(question.toolUseId);
@@ -189,7 +202,45 @@ export function sessionEvents(transcript: TranscriptEvidence): SessionEvent[] {
       }
     }
   }
-  return events.sort((a, b) => comparePositions(a.at, b.at));
+  return withTurns(events, transcript).sort((a, b) => comparePositions(a.at, b.at));
+}
+
+/**
+ * Each event with its conversation turn: a call's events (and a question
+ * tool call's answer) by the call's turn; a question asked in a reply, and
+ * its answer, in the turn that reply ended: the turn before the one its
+ * answer started, else (unanswered, the session's end) the last turn.
+ */
+function withTurns(events: SessionEvent[], transcript: TranscriptEvidence): SessionEvent[] {
+  const turns = transcript.turns;
+  const byCall = callTurns(transcript);
+  if (turns === undefined || byCall === undefined) return events;
+  const indexOf = new Map(transcript.calls.map((call, index) => [call.id, index]));
+  const places: TurnPlace[] = [
+    PROMPT_TURN,
+    ...turns.map((one) => ({ turn: one.turn, id: one.id })),
+  ];
+  const last = places.at(-1) ?? PROMPT_TURN;
+  const ofReplyQuestion = (id: string): TurnPlace => {
+    const started = turns.findIndex((one) => one.questionId === id);
+    return started < 0 ? last : (places[started] ?? last);
+  };
+  return events.map((event) => {
+    if (event.kind === 'answer' && event.question.via === 'reply') {
+      return { ...event, turn: ofReplyQuestion(event.question.id) };
+    }
+    if (event.kind === 'question' && event.via === 'reply' && event.questionId !== undefined) {
+      return { ...event, turn: ofReplyQuestion(event.questionId) };
+    }
+    const callId =
+      event.kind === 'answer'
+        ? (event.question.toolUseId ?? undefined)
+        : event.call === null
+          ? undefined
+          : event.call.id;
+    const index = callId === undefined ? undefined : indexOf.get(callId);
+    return { ...event, turn: index === undefined ? last : byCall[index] };
+  });
 }
 
 /** The question texts of an AskUserQuestion input. */

@@ -12,8 +12,14 @@
  * - `user_answer`: what the scripted user said to it (`source`: the rule by
  *   id, the default, or `unanswered` once maxAnswers answers were given).
  *
+ * - `user_turn`: the user sent the session another message after a reply,
+ *   starting conversation turn `turn` (the prompt's is 1): an answer to the
+ *   reply's question (`question_id`) or one of the user's declared turns
+ *   (`turn_id`, user-turns.ts), with the reply it follows.
+ *
  * The answer to a reply is also in the transcript as the user message the
- * session got, marked `answers_question: <question_id>`.
+ * session got, marked `answers_question: <question_id>`; a declared turn's
+ * message is marked `user_turn: <turn_id>`.
  *
  * readQuestions validates each record; a record that does not match its
  * schema, or an answer to no recorded question, is a malformed line (never
@@ -26,7 +32,12 @@ import type { MalformedLine } from './transcripts/malformed-line.js';
 
 export const QUESTION_VIAS = ['tool', 'reply'] as const;
 export const ANSWER_SOURCES = ['rule', 'default', 'unanswered'] as const;
-export const USER_EVENT_SUBTYPES = ['user_script', 'user_question', 'user_answer'] as const;
+export const USER_EVENT_SUBTYPES = [
+  'user_script',
+  'user_question',
+  'user_answer',
+  'user_turn',
+] as const;
 
 export const userEventSchema = z.discriminatedUnion('subtype', [
   z.looseObject({
@@ -55,6 +66,20 @@ export const userEventSchema = z.discriminatedUnion('subtype', [
     /** The answer rule's id when `source` is `rule`; else null. */
     rule: z.string().min(1).nullable(),
   }),
+  z.looseObject({
+    type: z.literal('system'),
+    subtype: z.literal('user_turn'),
+    /** The conversation turn this message starts: 2, 3, … (the prompt's is 1). */
+    turn: z.number().int().min(2),
+    /** The declared turn's id (user-turns.ts); null for an answer to a reply's question. */
+    turn_id: z.string().min(1).nullable(),
+    /** The question this message answers; null for a declared turn. */
+    question_id: z.string().min(1).nullable(),
+    /** The reply that ended the turn before. */
+    reply: z.string(),
+    /** The message sent. */
+    text: z.string(),
+  }),
 ]);
 export type UserEvent = z.infer<typeof userEventSchema>;
 
@@ -78,9 +103,28 @@ export interface RecordedQuestion {
   readonly rule: string | null;
 }
 
+/**
+ * A conversation turn after the first: what started it and where it stands
+ * among the session's calls.
+ */
+export interface RecordedTurn {
+  /** 2, 3, … (turn 1 is the prompt's). */
+  readonly turn: number;
+  /** The declared turn's id, or null for an answer to a reply's question. */
+  readonly id: string | null;
+  readonly questionId: string | null;
+  /** The reply that ended the turn before this one. */
+  readonly reply: string;
+  readonly text: string;
+  /** The id of the last tool call before the turn began (null when none): later calls are its. */
+  readonly afterCall: string | null;
+}
+
 export interface QuestionsRead {
   /** Undefined when the transcript records no scripted user (nothing can be said about answers). */
   readonly questions: readonly RecordedQuestion[] | undefined;
+  /** The turns after the first, in order; undefined when the transcript records no scripted user. */
+  readonly turns: readonly RecordedTurn[] | undefined;
   readonly malformed: readonly MalformedLine[];
 }
 
@@ -88,6 +132,7 @@ export interface QuestionsRead {
 export function readQuestions(text: string): QuestionsRead {
   const malformed: MalformedLine[] = [];
   const questions: RecordedQuestion[] = [];
+  const turns: RecordedTurn[] = [];
   let scripted = false;
   let lastCall: string | null = null;
   for (const [index, raw] of text.split('\n').entries()) {
@@ -116,6 +161,15 @@ export function readQuestions(text: string): QuestionsRead {
     const data = event.data;
     if (data.subtype === 'user_script') {
       scripted = true;
+    } else if (data.subtype === 'user_turn') {
+      turns.push({
+        turn: data.turn,
+        id: data.turn_id,
+        questionId: data.question_id,
+        reply: data.reply,
+        text: data.text,
+        afterCall: lastCall,
+      });
     } else if (data.subtype === 'user_question') {
       questions.push({
         id: data.question_id,
@@ -141,7 +195,12 @@ export function readQuestions(text: string): QuestionsRead {
       questions[at] = { ...asked, answer: data.answer, source: data.source, rule: data.rule };
     }
   }
-  return { questions: scripted || questions.length > 0 ? questions : undefined, malformed };
+  const recorded = scripted || questions.length > 0 || turns.length > 0;
+  return {
+    questions: recorded ? questions : undefined,
+    turns: recorded ? turns : undefined,
+    malformed,
+  };
 }
 
 /** The id of the last tool_use block of an assistant message line, or undefined. */

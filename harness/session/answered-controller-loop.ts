@@ -6,7 +6,8 @@
  * runs again, on the turns the session has left. It ends on a reply that
  * asks nothing, or asks past the user's answer limit, or when the loop ends
  * any other way (a stop after a tool turn, the turn limit, a cut-short
- * reply). Without a scripted user it is the plain loop.
+ * reply). The user's declared turns (harness/score/user-turns.ts) are sent
+ * the same way, after any reply. Without a scripted user it is the plain loop.
  *
  * Each run after an answer gets the whole turn budget again: the Claude
  * Code engine counts `maxTurns` per user message (measured on 2.1.332: a
@@ -15,7 +16,7 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import { CONTROLLER_SEAT } from '../score/seat-record.js';
-import type { ScriptedUserSession } from './scripted-user-session.js';
+import { replyAnswerMarker, type ScriptedUserSession } from './scripted-user-session.js';
 import type { ToolLoopResult } from './tool-loop.js';
 import type { TranscriptSink } from './transcript-sink.js';
 
@@ -48,7 +49,7 @@ export async function runAnsweredControllerLoop(input: {
       parent_tool_use_id: null,
       session_id: input.sessionId,
       seat: CONTROLLER_SEAT,
-      answers_question: answer.questionId,
+      ...replyAnswerMarker(answer),
     });
   }
 }

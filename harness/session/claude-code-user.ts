@@ -17,6 +17,10 @@
  *   text ends on a question the user answers, the answer is sent as the next
  *   user message (and recorded in the transcript as one, since the engine
  *   does not echo it); otherwise the input ends and the engine finishes.
+ * - the user's declared turns (harness/score/user-turns.ts) go the same way,
+ *   after any controller result; `/compact` among them is the engine's own
+ *   compaction (it answers it with a `compact_boundary` and a result of no
+ *   turns, after which the next turn is sent).
  */
 import type {
   HookCallback,
@@ -29,6 +33,7 @@ import { CONTROLLER_SEAT } from '../score/seat-record.js';
 import type { StopMode } from '../score/stop-mode.js';
 import {
   type ReplyAnswer,
+  replyAnswerMarker,
   ScriptedUserSession,
   scriptedUserFor,
   UNANSWERED_RESULT,
@@ -113,7 +118,7 @@ export class ClaudeCodeUser {
       this.#transcript.write({
         ...this.#message(answer.text),
         session_id: this.#sessionId,
-        answers_question: answer.questionId,
+        ...replyAnswerMarker(answer),
       });
       yield this.#message(answer.text);
     }

@@ -9,6 +9,12 @@
  * question (extractors/language/closing-question.ts) gets the answer, as it
  * is, as the next user message.
  *
+ * After each reply the user may also send one of its declared turns
+ * (harness/score/user-turns.ts says which), and every message after the
+ * prompt, answer or turn, starts a conversation turn recorded as a
+ * `user_turn` event with the reply it follows, so each turn's calls and
+ * reply can be scored on their own.
+ *
  * A `complete` session always has a scripted user: without a `user` block
  * it gives the default answer, at most DEFAULT_MAX_ANSWERS times.
  */
@@ -23,6 +29,7 @@ import {
 import type { SeatRecord } from '../score/seat-record.js';
 import type { StopMode } from '../score/stop-mode.js';
 import type { UserEvent } from '../score/user-question-record.js';
+import { compactTurn, turnAfterReply, turnText, type UserTurn } from '../score/user-turns.js';
 import { askUserQuestionInputSchema } from './tools/dispatch-tools.js';
 import type { TranscriptSink } from './transcript-sink.js';
 
@@ -60,14 +67,28 @@ export interface QuestionCallAnswer {
 }
 
 /**
- * The answer to a reply that ended on a question: its text, sent as the next
- * user message, and the question it answers. The transcript's copy of that
- * message carries `answers_question` (the question's id), so no reader takes
- * it for the session's prompt.
+ * What the user sends after a reply: an answer to the question it ended on,
+ * or one of the user's declared turns. The transcript's copy of that message
+ * carries `answers_question` (the question's id) or `user_turn` (the turn's
+ * id), so no reader takes it for the session's prompt.
  */
-export interface ReplyAnswer {
-  readonly text: string;
-  readonly questionId: string;
+export type ReplyAnswer =
+  | { readonly text: string; readonly questionId: string; readonly turnId?: undefined }
+  | {
+      readonly text: string;
+      readonly turnId: string;
+      readonly questionId?: undefined;
+      /** The turn asks the engine to compact its context (user-turns.ts). */
+      readonly compact: boolean;
+    };
+
+/** The marker on the transcript's copy of a message the user sent after a reply. */
+export function replyAnswerMarker(
+  answer: ReplyAnswer,
+): { answers_question: string } | { user_turn: string } {
+  return answer.turnId === undefined
+    ? { answers_question: answer.questionId }
+    : { user_turn: answer.turnId };
 }
 
 export class ScriptedUserSession {
@@ -76,6 +97,12 @@ export class ScriptedUserSession {
   readonly #sessionId: () => string;
   #asked = 0;
   #answered = 0;
+  readonly #byRule = new Map<string, number>();
+  readonly #sent = new Set<string>();
+  /** The conversation turn under way (1: the prompt's). */
+  #turn = 1;
+  /** A last turn was sent: its reply ends the session. */
+  #lastSent = false;
 
   /** `sessionId` names the session in each record (the engine's id is known only once it runs). */
   constructor(user: ScriptedUser, transcript: TranscriptSink, sessionId: () => string) {
@@ -116,8 +143,11 @@ export class ScriptedUserSession {
       seat,
       tool_use_id: toolUseId,
     });
-    const answer = scriptedAnswer(this.#user, text, this.#answered);
+    const answer = scriptedAnswer(this.#user, text, this.#answered, this.#byRule);
     if (answer.answer !== null) this.#answered += 1;
+    if (answer.source.kind === 'rule') {
+      this.#byRule.set(answer.source.id, (this.#byRule.get(answer.source.id) ?? 0) + 1);
+    }
     this.#write({
       type: 'system',
       subtype: 'user_answer',
@@ -146,15 +176,50 @@ export class ScriptedUserSession {
   }
 
   /**
-   * The answer to a reply, when it ends on a question and the user still
-   * answers; undefined when it does not (the session then ends there).
+   * What the user sends after a reply (user-turns.ts: a declared turn whose
+   * pattern the reply matches, else the answer to the question it ends on,
+   * else the next unconditional turn); undefined when nothing (the session
+   * then ends there), and always after the reply to a last turn.
    */
   answerReply(reply: string, seat: SeatRecord): ReplyAnswer | undefined {
+    if (this.#lastSent) return undefined;
+    const turns = this.#user.turns;
+    const conditional = turnAfterReply(turns, this.#sent, reply, 'conditional');
+    if (conditional !== undefined) return this.#sendTurn(conditional, reply);
     const question = closingQuestion(reply);
-    if (question === undefined) return undefined;
-    const given = this.ask('reply', question, seat, null);
-    return given.answer === null
-      ? undefined
-      : { text: given.answer, questionId: `q-${this.#asked}` };
+    if (question !== undefined) {
+      const given = this.ask('reply', question, seat, null);
+      if (given.answer === null) return undefined;
+      const answer: ReplyAnswer = { text: given.answer, questionId: `q-${this.#asked}` };
+      this.#startTurn(answer, reply);
+      return answer;
+    }
+    const next = turnAfterReply(turns, this.#sent, reply, 'unconditional');
+    return next === undefined ? undefined : this.#sendTurn(next, reply);
+  }
+
+  #sendTurn(turn: UserTurn, reply: string): ReplyAnswer {
+    this.#sent.add(turn.id);
+    if (turn.last === true) this.#lastSent = true;
+    const answer: ReplyAnswer = {
+      text: turnText(turn),
+      turnId: turn.id,
+      compact: compactTurn(turn),
+    };
+    this.#startTurn(answer, reply);
+    return answer;
+  }
+
+  #startTurn(answer: ReplyAnswer, reply: string): void {
+    this.#turn += 1;
+    this.#write({
+      type: 'system',
+      subtype: 'user_turn',
+      turn: this.#turn,
+      turn_id: answer.turnId ?? null,
+      question_id: answer.questionId ?? null,
+      reply,
+      text: answer.text,
+    });
   }
 }

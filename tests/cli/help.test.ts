@@ -179,8 +179,9 @@ describe('help text', () => {
     expect(flat).toMatch(
       /--max-turns <n> .*\(default: the campaign's limit; 40 in the default campaign\)/,
     );
-    // A scripted user's answers each give the controller a fresh turn budget; help and README say so.
-    const answers = 'so a session may run up to (maxAnswers + 1) x maxTurns controller turns';
+    // A scripted user's answers and turns each give the controller a fresh turn budget; help and README say so.
+    const answers =
+      'so a session may run up to (maxAnswers + declared turns + 1) x maxTurns controller turns';
     expect(flat).toContain(answers);
     expect(readFileSync(path.join(repoRoot, 'README.md'), 'utf8').replace(/\s+/g, ' ')).toContain(
       answers.replace(' x ', ' × '),

@@ -36,9 +36,14 @@ describe('the scripted-policy registry', () => {
   it("lists each installed pack's policies in installation order, then the core's", () => {
     const names = policyNames();
     expect(names[0]).toBe('literal');
-    expect(names.slice(-3)).toEqual(['asks-user-tool', 'asks-user-reply', 'full-env-dump']);
+    expect(names.slice(-4)).toEqual([
+      'asks-user-tool',
+      'asks-user-reply',
+      'follows-turns',
+      'full-env-dump',
+    ]);
     expect(names.indexOf('echoes-template')).toBeLessThan(names.indexOf('skill-trigger'));
-    expect(names.indexOf('task-follower')).toBe(names.length - 4);
+    expect(names.indexOf('task-follower')).toBe(names.length - 5);
     expect(new Set(names).size).toBe(names.length);
   });
 

@@ -94,6 +94,7 @@ describe('answer rules', () => {
       answers: [],
       default: 'Your call: follow your skill.',
       maxAnswers: 5,
+      turns: [],
     });
   });
 
@@ -130,6 +131,7 @@ describe('the scenario user block at load', () => {
       ],
       default: DEFAULT_USER_ANSWER,
       maxAnswers: 5,
+      turns: [],
     });
   });
 
@@ -307,6 +309,7 @@ describe('the records read back', () => {
           rule: null,
         },
       ],
+      turns: [],
       malformed: [],
     });
   });

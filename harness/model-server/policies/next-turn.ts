@@ -15,6 +15,7 @@ import { err, ok, type Result } from '../../lib/result.js';
 import type { ToolResultBlock } from '../api-schema.js';
 import type { ToolExchange } from '../conversation.js';
 import type { ConversationText } from '../conversation-text.js';
+import { compactionsIn } from '../engine-compaction.js';
 import { scriptedModelId } from '../model-id.js';
 import { seededRng } from '../rng.js';
 import type { ExtraCallOptions, PolicyRequest } from './policy.js';
@@ -153,7 +154,11 @@ function programFor(turn: TurnRequest): { readonly key: string; readonly program
       return { key: `${turn.sessionKey}\u0000${taken.key}`, program: taken.program };
     }
   }
-  return { key: turn.sessionKey, program: policy.program(request) };
+  // After the engine's compaction the program starts over from the summary: its calls get
+  // new ids (a real model never repeats one), so a transcript keeps both.
+  const compacted = compactionsIn(turn.promptText);
+  const key = compacted === 0 ? turn.sessionKey : `${turn.sessionKey}\u0000compacted-${compacted}`;
+  return { key, program: policy.program(request) };
 }
 
 function toolUseId(

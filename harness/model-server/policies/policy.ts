@@ -46,6 +46,11 @@ export interface ScriptedPolicy {
   /** One line: what this policy does, for `--help`. */
   readonly summary: string;
   program(request: PolicyRequest): PolicyProgram;
+  /**
+   * Its answer to the engine's compaction request (../engine-compaction.ts),
+   * given the user's texts before it; absent: the server's summary.
+   */
+  readonly summarise?: (promptText: string) => string;
 }
 
 /** A subagent's conversation that a seat answers: its key part and its program. */

@@ -196,12 +196,13 @@ export function readTranscript(jsonl: string): TranscriptRead {
         continue;
       }
       const content = parsed.data.message.content;
-      // A scripted user's answer (user-question-record.ts) is never the prompt, and neither is
+      // A scripted user's answer or turn (user-question-record.ts) is never the prompt, nor is
       // text the engine added itself (`isSynthetic`: a loaded skill's own words).
       if (
         prompt === undefined &&
         (parsed.data.parent_tool_use_id ?? null) === null &&
         !('answers_question' in parsed.data) &&
+        !('user_turn' in parsed.data) &&
         parsed.data.isSynthetic !== true
       ) {
         const text = contentText(content);

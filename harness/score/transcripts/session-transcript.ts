@@ -14,7 +14,7 @@
  */
 import type { RunnerStatus } from '../runner-status.js';
 import type { ToolCall } from '../tool-call.js';
-import type { RecordedQuestion } from '../user-question-record.js';
+import type { RecordedQuestion, RecordedTurn } from '../user-question-record.js';
 
 /** The formats read, by the name `redgreen transcript` and `check --json` print. */
 export const TRANSCRIPT_FORMATS = [
@@ -92,6 +92,8 @@ export interface SessionTranscript {
    * scripted user (a session without one, or run elsewhere).
    */
   readonly questions: readonly RecordedQuestion[] | undefined;
+  /** The conversation turns after the first (user-question-record.ts); undefined when not recorded. */
+  readonly turns?: readonly RecordedTurn[] | undefined;
 }
 
 /** The seat name of the controller in `unknownSeatsOf`. */

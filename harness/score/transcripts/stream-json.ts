@@ -120,6 +120,7 @@ export function readStreamJson(text: string, name: string): SessionTranscript {
     controllerRecorded: true,
     seats: seats.seats,
     questions: questions.questions,
+    turns: questions.turns,
   };
 }
 

@@ -33,6 +33,7 @@ import {
   sessionEvents,
   unplacedWrites,
 } from '../session-events.js';
+import { NO_TURNS_RECORDED } from '../turn-selector.js';
 import { defineVerb, listed, type VerbResult } from '../verb.js';
 import { missingCalls } from './tool-match.js';
 
@@ -52,6 +53,12 @@ export const order = defineVerb({
   reads: () => ['transcript'],
   run: (params, evidence): VerbResult => {
     const transcript = required(evidence.transcript, 'transcript');
+    if (
+      transcript.turns === undefined &&
+      (params.first.turn !== undefined || params.then.turn !== undefined)
+    ) {
+      return { outcome: 'undecided', detail: NO_TURNS_RECORDED };
+    }
     const events = sessionEvents(transcript);
     const first = firstMatch(params.first, events, transcript.dispatches);
     const then = firstMatch(params.then, events, transcript.dispatches);

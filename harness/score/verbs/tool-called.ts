@@ -17,7 +17,11 @@ export const toolCalled = defineVerb({
   validate: (params, context) => toolMatchProblem(params, context),
   run: (params, evidence) => {
     const found = matchingCalls(params, evidence);
-    const missing = missingCalls(params.seat, required(evidence.transcript, 'transcript'));
+    const missing = missingCalls(
+      params.seat,
+      required(evidence.transcript, 'transcript'),
+      params.turn,
+    );
     if (found.length === 0 && missing !== undefined) {
       return { outcome: 'undecided', observed: '0', detail: `0 matching calls; ${missing}` };
     }

@@ -59,7 +59,11 @@ export const toolCount = defineVerb({
     // Calls on unreadable lines, or in a seat the files do not hold, can only add to the count: a count above max
     // stands, while one below min or a pass under a max could be wrong.
     const above = params.max !== undefined && n > params.max;
-    const missing = missingCalls(params.seat, required(evidence.transcript, 'transcript'));
+    const missing = missingCalls(
+      params.seat,
+      required(evidence.transcript, 'transcript'),
+      params.turn,
+    );
     if (missing !== undefined && !above && (!inside || params.max !== undefined)) {
       return {
         outcome: 'undecided',

@@ -27,6 +27,14 @@ import {
 import { MODEL_TIERS, tierOf } from '../model-tiers.js';
 import { nonBlank, regexSource, seatSelectorSchema } from '../param-types.js';
 import type { ToolCall } from '../tool-call.js';
+import {
+  callTurns,
+  NO_TURNS_RECORDED,
+  selectsTurn,
+  type TurnSelector,
+  turnProblem,
+  turnSelectorSchema,
+} from '../turn-selector.js';
 import { counted, listed, type ParamProblem, type ValidationContext } from '../verb.js';
 
 /**
@@ -76,6 +84,8 @@ export const toolMatchShape = {
   readsCommit: z.array(z.string().min(1)).min(1).optional(),
   /** The shortest hash prefix that names a commit in readsCommit. */
   minHashPrefix: z.number().int().min(4).max(40).default(7),
+  /** Only calls of this conversation turn (turn-selector.ts): its number, or a declared turn's id. */
+  turn: turnSelectorSchema.optional(),
 };
 
 const toolMatchSchema = z.object(toolMatchShape).strict();
@@ -117,7 +127,7 @@ export function toolMatchProblem(
   context?: ValidationContext,
 ): ParamProblem | undefined {
   const named = tools(params);
-  const unknown = unknownToolProblem(named, context);
+  const unknown = unknownToolProblem(named, context) ?? turnProblem(params.turn, 'turn', context);
   if (unknown !== undefined) return unknown;
   if (params.runs !== undefined && !PROGRAM_NAME.test(params.runs)) {
     return {
@@ -208,8 +218,10 @@ function looksAt(
 export function missingCalls(
   selector: ToolMatch['seat'],
   transcript: TranscriptEvidence,
+  turn?: TurnSelector | undefined,
 ): string | undefined {
   if (transcript.partial === true) return PARTIAL_ABSENCE;
+  if (turn !== undefined && transcript.turns === undefined) return NO_TURNS_RECORDED;
   const unknown = transcript.unknownSeats ?? [];
   return unknown.some((seat) => looksAt(selector, seat, transcript.dispatches))
     ? UNKNOWN_SEAT_ABSENCE
@@ -255,7 +267,9 @@ export function matchingCalls(
   evidence: Evidence,
 ): { readonly call: ToolCall; readonly why: string }[] {
   const transcript = required(evidence.transcript, 'transcript');
-  return transcript.calls.flatMap((call) => {
+  const turns = params.turn === undefined ? undefined : callTurns(transcript);
+  return transcript.calls.flatMap((call, index) => {
+    if (params.turn !== undefined && !selectsTurn(params.turn, turns?.[index])) return [];
     const why = callMatch(params, call, transcript.dispatches);
     return why === undefined ? [] : [{ call, why }];
   });
