@@ -171,10 +171,10 @@ function summaryOf(rows: readonly InteractionRow[], noun: string): string {
   return parts.join('; ');
 }
 
-/** Percentage points, signed: `+100 pp`, `-20 pp`, `0 pp`. */
+/** Percentage points, signed: `+100 pts`, `-20 pts`, `0 pts`. */
 function points(fraction: number): string {
   const value = Math.round(fraction * 100);
-  return `${value > 0 ? '+' : ''}${value} pp`;
+  return `${value > 0 ? '+' : ''}${value} pts`;
 }
 
 /**
@@ -191,7 +191,7 @@ function differenceGap(rows: readonly InteractionRow[]): string | null {
   const high = sorted[0];
   const low = sorted[sorted.length - 1];
   if (high === undefined || low === undefined || high.difference === low.difference) return null;
-  return `GREEN−RED is ${points(high.difference)} on ${high.model} and ${points(low.difference)} on ${low.model}, ${Math.round((high.difference - low.difference) * 100)} pp apart`;
+  return `GREEN−RED is ${points(high.difference)} on ${high.model} and ${points(low.difference)} on ${low.model}, ${Math.round((high.difference - low.difference) * 100)} pts apart`;
 }
 
 /**

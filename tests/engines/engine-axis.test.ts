@@ -225,7 +225,7 @@ describe('the interaction gate and summary by engine', () => {
       ['codex', -1, 'hurts'],
     ]);
     expect(s2?.summary).toBe(
-      'GREEN helps on none of the 2 engines; hurts on codex; the effect depends on the engine; GREEN−RED is 0 pp on claude-code and -100 pp on codex, 100 pp apart',
+      'GREEN helps on none of the 2 engines; hurts on codex; the effect depends on the engine; GREEN−RED is 0 pts on claude-code and -100 pts on codex, 100 pts apart',
     );
     const [same] = interactionSummary(['s2'], ['claude-code', 'codex'], s2Cells(5), 0.05, 'engine');
     expect(same?.summary).toBe('GREEN helps on none of the 2 engines');

@@ -293,7 +293,7 @@ describe('the arm × model interaction', () => {
     expect(s1?.rows[0]?.holmGreenBetter).toBeCloseTo(0.007937, 5);
     expect(s1?.rows[0]?.difference).toBe(1);
     expect(s1?.summary).toBe(
-      'GREEN helps on 1 of 2 models (a); no clear effect on b; the effect depends on the model',
+      'GREEN helps on 1 of 2 models (a); no clear effect on b; the effect depends on the model; GREEN−RED is +100 pts on a and 0 pts on b, 100 pts apart',
     );
     expect(s2?.rows.map((row) => [row.model, row.effect])).toEqual([
       ['a', 'no clear effect'],
