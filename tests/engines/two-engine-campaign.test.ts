@@ -53,12 +53,9 @@ describe.skipIf(skip !== undefined)('a two-engine campaign through the real engi
         ['green/s1', 'green/s2', 'red/s1', 'red/s2'].map((cell) => `${engine}/${cell}-rep1`),
       ),
     );
-    for (const line of lines) {
-      const meta = readJson<{ backend: string; engine: string }>(
-        path.join(out, line.dir, 'meta.json'),
-      );
-      const engine = line.id.split('/')[0];
-      expect(meta.backend, line.id).toBe(engine);
+    for (const { id = '', dir = '' } of lines) {
+      const meta = readJson<{ backend: string }>(path.join(out, dir, 'meta.json'));
+      expect(meta.backend, id).toBe(id.split('/')[0]);
     }
     const record = readJson<{
       models: { name: string; engine: string }[];
