@@ -80,7 +80,8 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
     backendChoiceFor(options, options.env, options.unsafeNoSandbox),
   );
   if (!engines.ok) return engines;
-  const backend = { value: engines.value.first };
+  // The fixtures' git and the sandbox kind are the first engine's (every engine shares the host's sandbox).
+  const first = engines.value.first;
   // A cost limit on a model without a price is bad input, before anything is made.
   const priced = checkCostLimitsPriced(campaign.limits, models);
   if (!priced.ok) return priced;
@@ -113,13 +114,13 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
     shard: options.shard,
     engine: engines.value.engine,
     sandbox: engines.value.sandboxDescription,
-    sandboxKind: backend.value.sandbox.kind,
+    sandboxKind: first.sandbox.kind,
     keepWorkDirs: options.keepWorkDirs,
   });
   if (!prepared.ok) return prepared;
   const run: PreparedRun = prepared.value;
   // Its reps' fixtures lie inside: a sandbox run as another user must reach them.
-  await openPathToSandbox(backend.value.sandbox, run.workRoot);
+  await openPathToSandbox(first.sandbox, run.workRoot);
   for (const note of reachable.value) events({ type: 'notice', message: note });
   if (options.record === true) {
     const file = await writeReplayCampaign(campaign, models, run.layout);
@@ -153,26 +154,22 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
     const context: RunContext = {
       campaign,
       layout: run.layout,
-      backend: backend.value.backend,
+      backend: first.backend,
       modelOf: brains.modelOf,
       // Every credential in redgreen's environment, not only the run's: none may show in a rep.
       secrets: [...brains.secrets, ...credentialValues(options.env)],
       variants: run.variants,
       skills: run.skills,
       workRoot: run.workRoot,
-      sandbox: backend.value.sandbox,
-      sandboxDescription: backend.value.sandboxDescription,
+      sandbox: first.sandbox,
+      sandboxDescription: first.sandboxDescription,
       keepWorkDirs: options.keepWorkDirs,
     };
     // Each rep on its entry's engine (a campaign of several engines), else on the run's one.
     const engineByEntry = new Map(models.all.map((model) => [model.name, model.engine]));
     const contextFor = (rep: ScheduledRep): RunContext => {
       if (campaign.engines.length <= 1) return context;
-      const prepared = engineForRep(
-        engines.value,
-        (scheduled) => engineByEntry.get(scheduled.model ?? ''),
-        rep,
-      );
+      const prepared = engineForRep(engines.value, engineByEntry.get(rep.model ?? ''), rep);
       return {
         ...context,
         backend: prepared.backend,

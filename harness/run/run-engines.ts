@@ -49,10 +49,10 @@ export async function prepareRunEngines(
 /** The prepared engine a rep runs on: its model entry's engine, else the run's one. */
 export function engineForRep(
   engines: RunEngines,
-  entryEngine: (rep: ScheduledRep) => BackendName | undefined,
-  rep: ScheduledRep,
+  entryEngine: BackendName | undefined,
+  rep: Pick<ScheduledRep, 'id'>,
 ): PreparedBackend {
-  const engine = entryEngine(rep) ?? engines.first.backend.name;
+  const engine = entryEngine ?? engines.first.backend.name;
   const prepared = engines.byEngine.get(engine);
   if (prepared === undefined) throw new Error(`rep ${rep.id} names engine ${engine}, not prepared`);
   return prepared;

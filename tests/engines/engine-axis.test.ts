@@ -8,6 +8,7 @@ import type { CellSummary } from '../../harness/report/results-schema.js';
 import { type RunFlags, resolveRunRequest } from '../../harness/run/run-request.js';
 import { scheduleRun, shardOf } from '../../harness/schedule/schedule.js';
 import { writeCampaign } from '../campaign/support.js';
+import { cellSummary } from '../helpers/cell-summary.js';
 import { repoRoot } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
@@ -150,35 +151,7 @@ describe('the engines of a run', () => {
   });
 });
 
-function cell(
-  model: string,
-  scenario: string,
-  role: 'red' | 'green',
-  pass: number,
-  fail: number,
-): CellSummary {
-  const decided = pass + fail;
-  return {
-    arm: role,
-    role,
-    label: role,
-    layout: role === 'red' ? 'flat' : 'scoped',
-    scenario,
-    model,
-    infrastructure: 0,
-    planned: decided,
-    recorded: decided,
-    pass,
-    fail,
-    indeterminate: 0,
-    decided,
-    passRate: decided === 0 ? null : pass / decided,
-    wilson95: null,
-    toolUses: { values: [], median: null, mean: null, bootstrap95Mean: null },
-    observations: [],
-    overrides: 0,
-  };
-}
+const cell = cellSummary;
 
 /** S2 on two engines: GREEN holds on claude-code, regresses on codex (or not, `codexGreen` 5). */
 function s2Cells(codexGreen: number): CellSummary[] {

@@ -4,6 +4,7 @@ import { evaluateGate, gateDecision } from '../../harness/report/gates.js';
 import { evaluateGateOnModels } from '../../harness/report/model-gates.js';
 import { interactionSummary } from '../../harness/report/model-summary.js';
 import type { CellSummary } from '../../harness/report/results-schema.js';
+import { cellSummary } from '../helpers/cell-summary.js';
 
 /**
  * Gates by model (a named model, or `every`: each must hold; Holm across
@@ -12,36 +13,7 @@ import type { CellSummary } from '../../harness/report/results-schema.js';
  * and a planted one that fails, and stays undecided, never passing, when a
  * model has no decided reps (saying when its infrastructure is why).
  */
-function cell(
-  model: string | undefined,
-  scenario: string,
-  role: 'red' | 'green',
-  pass: number,
-  fail: number,
-  indeterminate = 0,
-  infrastructure = 0,
-): CellSummary {
-  const decided = pass + fail;
-  return {
-    arm: role,
-    role,
-    label: role,
-    layout: role === 'red' ? 'flat' : 'scoped',
-    scenario,
-    ...(model === undefined ? {} : { model, infrastructure }),
-    planned: decided + indeterminate,
-    recorded: decided + indeterminate,
-    pass,
-    fail,
-    indeterminate,
-    decided,
-    passRate: decided === 0 ? null : pass / decided,
-    wilson95: null,
-    toolUses: { values: [], median: null, mean: null, bootstrap95Mean: null },
-    observations: [],
-    overrides: 0,
-  };
-}
+const cell = cellSummary;
 
 /** The two-model offline campaign's shape: the change helps model a on s1, hurts model b on s2. */
 const cells: CellSummary[] = [
