@@ -233,6 +233,7 @@ async function calibrationCampaign(
     reps: 1,
     concurrency: 1,
     backend,
+    engines: [backend],
     seed: config.seed,
     limits: limitsSchema.parse({ maxTurns: 40, sessionTimeoutSeconds: 300 }),
     gates: [],

@@ -27,6 +27,8 @@ export const invocationSchema = z
     /** In a campaign of several models: each as a `--model` spec (absent: one model, `model`). */
     models: z.array(z.string()).optional(),
     backend: z.enum(BACKEND_NAMES),
+    /** In a campaign of several engines: each (`--engine`); absent: one engine, `backend`. */
+    engines: z.array(z.enum(BACKEND_NAMES)).min(2).optional(),
     seed: z.number().int().nonnegative(),
     maxTurns: z.number().int().positive(),
     sessionTimeoutSeconds: z.number().positive(),

@@ -191,6 +191,14 @@ export const campaignSchema = z
       .describe('scripted policy used when no API key is set (with models: the default stand-in)'),
     ...modelAxisFields,
     backend: z.enum(BACKEND_NAMES).default('claude-code'),
+    engines: z
+      .array(z.enum(BACKEND_NAMES))
+      .min(1)
+      .refine((names) => new Set(names).size === names.length, 'list each engine once')
+      .optional()
+      .describe(
+        'the engines compared (each of claude-code, messages, codex): every cell runs on each; instead of backend',
+      ),
     concurrency: z.number().int().min(1).max(64).default(4),
     seed: z.number().int().nonnegative().default(1),
     limits: limitsSchema.default(limitsSchema.parse({})),

@@ -52,6 +52,8 @@ export function sessionIdentity(inputs: IdentityInputs): string {
       campaign: campaign.config.id,
       ...modelIdentity(inputs.models),
       backend: campaign.backend,
+      // Several engines hash each (and `engine` each one's version); one hashes as it always did.
+      ...(campaign.engines.length > 1 ? { engines: campaign.engines } : {}),
       engine: inputs.engine,
       sandbox: inputs.sandbox,
       harness: inputs.harness,
@@ -128,6 +130,7 @@ function modelIdentity(axis: ModelAxis): Record<string, unknown> {
     models: axis.all.map((model) => ({
       name: model.name,
       id: model.choice.id,
+      ...(model.engine === undefined ? {} : { engine: model.engine }),
       endpoint: endpointText(model),
       ...(profiled(model) && model.endpoint !== null
         ? {

@@ -53,7 +53,13 @@ export interface ResolvedCampaign {
   readonly scenarios: readonly ResolvedScenario[];
   readonly reps: number;
   readonly concurrency: number;
+  /** The first of `engines`: the engine of a one-engine campaign. */
   readonly backend: BackendName;
+  /**
+   * The engines every cell runs on (`engines`, `--engine`; else `[backend]`).
+   * With more than one, the model axis is crossed with them (engine-axis.ts).
+   */
+  readonly engines: readonly BackendName[];
   readonly seed: number;
   readonly limits: Limits;
   readonly gates: readonly GateConfig[];
@@ -70,6 +76,8 @@ export interface CampaignOverrides {
   readonly reps?: number;
   readonly concurrency?: number;
   readonly backend?: BackendName;
+  /** `--engine`: replaces the campaign's engines (and its backend). */
+  readonly engines?: readonly BackendName[];
   readonly seed?: number;
   readonly maxTurns?: number;
   readonly sessionTimeoutSeconds?: number;
@@ -150,6 +158,15 @@ export function readCampaignFile(file: string): Result<CampaignConfig, InputErro
         file,
         "names skills' eval files (evals), which `redgreen run` expands into a campaign in the results directory",
         `run it with \`redgreen run ${file}\` (or check it with \`redgreen evals lint <skill-dir>\`)`,
+      ),
+    );
+  }
+  if (hasKeys(json, ['backend', 'engines'])) {
+    return err(
+      inputError(
+        file,
+        'gives both "backend" (one engine) and "engines" (several)',
+        'keep one: "engines": ["claude-code", "codex"] runs every cell on each, "backend" on one',
       ),
     );
   }
@@ -565,44 +582,56 @@ export async function loadCampaign(
     }
   }
 
-  const backend = overrides.backend ?? config.backend;
-  for (const scenario of scenarios) {
-    const problem =
-      scenario.config.tools === undefined
-        ? undefined
-        : toolChangesProblem(backend, scenario.config.tools);
-    if (problem !== undefined) {
-      return err(
-        inputError(
-          `${scenario.compiled.file}: tools.${problem.field}`,
-          problem.problem,
-          `${problem.fix}, or run with another --backend`,
-        ),
-      );
+  const engines: readonly BackendName[] = overrides.engines ??
+    (overrides.backend === undefined ? config.engines : undefined) ?? [
+      overrides.backend ?? config.backend,
+    ];
+  const backend = engines[0] ?? config.backend;
+  // Each engine must be able to run each scenario: a refusal names the engine when there are several.
+  const onEngine = (engine: BackendName) => (engines.length > 1 ? ` (engine ${engine})` : '');
+  const otherEngine =
+    engines.length > 1
+      ? 'or drop the engine from "engines"/--engine'
+      : 'or run with another --backend';
+  for (const engine of engines) {
+    for (const scenario of scenarios) {
+      const problem =
+        scenario.config.tools === undefined
+          ? undefined
+          : toolChangesProblem(engine, scenario.config.tools);
+      if (problem !== undefined) {
+        return err(
+          inputError(
+            `${scenario.compiled.file}: tools.${problem.field}`,
+            `${problem.problem}${onEngine(engine)}`,
+            `${problem.fix}, ${otherEngine}`,
+          ),
+        );
+      }
     }
-  }
-  for (const scenario of scenarios) {
-    const problem = conversationProblem(backend, scenario.config.user);
-    if (problem !== undefined) {
-      return err(
-        inputError(
-          `${scenario.compiled.file}: ${problem.field}`,
-          problem.problem,
-          `${problem.fix}, or run with another --backend`,
-        ),
-      );
+    for (const scenario of scenarios) {
+      const problem = conversationProblem(engine, scenario.config.user);
+      if (problem !== undefined) {
+        return err(
+          inputError(
+            `${scenario.compiled.file}: ${problem.field}`,
+            `${problem.problem}${onEngine(engine)}`,
+            `${problem.fix}, ${otherEngine}`,
+          ),
+        );
+      }
     }
-  }
-  for (const scenario of scenarios) {
-    const problem = stopProblem(backend, scenario.config.stop, scenario.config.user !== undefined);
-    if (problem !== undefined) {
-      return err(
-        inputError(
-          `${scenario.compiled.file}: ${scenario.config.user === undefined ? 'stop' : 'user'}`,
-          problem.problem,
-          `${problem.fix}, or run with another --backend`,
-        ),
-      );
+    for (const scenario of scenarios) {
+      const problem = stopProblem(engine, scenario.config.stop, scenario.config.user !== undefined);
+      if (problem !== undefined) {
+        return err(
+          inputError(
+            `${scenario.compiled.file}: ${scenario.config.user === undefined ? 'stop' : 'user'}`,
+            `${problem.problem}${onEngine(engine)}`,
+            `${problem.fix}, ${otherEngine}`,
+          ),
+        );
+      }
     }
   }
 
@@ -649,6 +678,7 @@ export async function loadCampaign(
     reps: overrides.reps ?? config.reps,
     concurrency: overrides.concurrency ?? config.concurrency,
     backend,
+    engines,
     seed: overrides.seed ?? config.seed,
     limits,
     gates: gates.kept,
@@ -659,6 +689,16 @@ export async function loadCampaign(
 }
 
 /** Whether parsed JSON is a campaign that names eval files (it has `evals`). */
+/** True when the JSON is an object that has each of the keys. */
+function hasKeys(json: unknown, keys: readonly string[]): boolean {
+  return (
+    typeof json === 'object' &&
+    json !== null &&
+    !Array.isArray(json) &&
+    keys.every((key) => key in json)
+  );
+}
+
 function isEvalsCampaign(json: unknown): boolean {
   return typeof json === 'object' && json !== null && !Array.isArray(json) && 'evals' in json;
 }

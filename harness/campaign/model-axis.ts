@@ -41,6 +41,8 @@ export interface CampaignModel {
   readonly source: string;
   /** A `--model` spec that resolves to this model again (recorded for --resume). */
   readonly spec: string;
+  /** In a campaign of several engines: the engine this entry runs on (engine-axis.ts); else the campaign's. */
+  readonly engine?: BackendName;
 }
 
 export interface ModelAxis {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BACKEND_NAMES } from '../session/session-tool-table.js';
 
 /**
  * The model axis as a campaign file writes it: `models` (each an id, an
@@ -151,4 +152,6 @@ export const gateModelField = {
     .string()
     .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'a model name, or every')
     .optional(),
+  /** In a campaign of several engines: the engine the gate is judged on, or `every` (the default). */
+  engine: z.enum([...BACKEND_NAMES, 'every']).optional(),
 };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BACKEND_NAMES } from '../session/session-tool-table.js';
 import type { ModelAxis } from './model-axis.js';
 import { displayBaseUrl } from './model-choice.js';
 import { pricingConfigSchema } from './model-config.js';
@@ -27,6 +28,8 @@ export const modelRecordSchema = z
     headerNames: z.array(z.string()),
     pricing: pricingConfigSchema,
     concurrency: z.number().int().positive().nullable(),
+    /** In a campaign of several engines: the engine this entry ran on (absent before engines). */
+    engine: z.enum(BACKEND_NAMES).optional(),
   })
   .strict();
 export type ModelRecord = z.infer<typeof modelRecordSchema>;
@@ -58,6 +61,7 @@ export function modelRecords(axis: ModelAxis): { models?: ModelRecord[] } {
         headerNames: Object.keys(endpoint?.headers ?? {}),
         pricing: model.pricing,
         concurrency: endpoint?.concurrency ?? null,
+        ...(model.engine === undefined ? {} : { engine: model.engine }),
       };
     }),
   };

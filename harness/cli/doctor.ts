@@ -54,6 +54,7 @@ export function registerDoctorCommand(program: Command): void {
     .action(async (campaignArg: string | undefined, flags: DoctorFlags) => {
       // A campaign that cannot be found or read is bad input (exit 2), before any check.
       let campaign: string | undefined;
+      let engines: readonly string[] | undefined;
       if (campaignArg !== undefined) {
         const { locateCampaignFile, readCampaignFile } = await import(
           '../campaign/load-campaign.js'
@@ -64,8 +65,10 @@ export function registerDoctorCommand(program: Command): void {
           process.exitCode = failWithInputError(readable.error);
           return;
         }
+        engines = readable.value.engines ?? [readable.value.backend];
       }
       const { detectSandbox } = await import('../sandbox/sandbox.js');
+      const { binaryLabel } = await import('../session/locate-engine.js');
       const { locateClaudeCodeBinary } = await import('../session/locate-engine.js');
       const checks: Check[] = [];
       checks.push({ name: 'node', ok: true, detail: process.version });
@@ -75,24 +78,28 @@ export function registerDoctorCommand(program: Command): void {
         ok: git !== undefined,
         detail: git ?? 'not found: apt-get install git',
       });
+      // Each engine's version and binary; one missing warns when the campaign runs on it
+      // (without a campaign: claude-code, the default engine).
       const binary = locateClaudeCodeBinary();
       const engine = binary === undefined ? undefined : await versionOf(binary, ['--version']);
       checks.push({
         name: 'claude-code engine',
-        ok: engine !== undefined,
+        ok: engine !== undefined || !(engines ?? ['claude-code']).includes('claude-code'),
         detail:
-          engine ??
-          'not installed: npm install (ships in @anthropic-ai/claude-agent-sdk); --backend messages works without it',
+          engine === undefined || binary === undefined
+            ? 'not installed: npm install (ships in @anthropic-ai/claude-agent-sdk); --backend messages works without it'
+            : `${engine} (${binaryLabel(binary)})`,
       });
       const { codexVersion, locateCodexBinary } = await import('../session/codex-home.js');
       const codexBinary = locateCodexBinary();
       const codex = codexBinary === undefined ? undefined : await codexVersion(codexBinary);
       checks.push({
         name: 'codex engine',
-        // No backend runs on Codex yet: its absence warns of nothing a run needs.
-        ok: true,
+        ok: codex !== undefined || !(engines ?? []).includes('codex'),
         detail:
-          codex ?? 'not installed: npm install (ships in @openai/codex); --backend codex needs it',
+          codex === undefined || codexBinary === undefined
+            ? 'not installed: npm install (ships in @openai/codex); --backend codex and --engine codex need it'
+            : `${codex} (${binaryLabel(codexBinary)})`,
       });
       const sandbox = await detectSandbox();
       checks.push({

@@ -51,3 +51,23 @@ export function fraction(name: string): (value: string) => number {
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
+
+/**
+ * A repeatable flag of names from a fixed list, each value one name or a
+ * comma list (`--engine claude-code,codex` or `--engine claude-code --engine codex`).
+ */
+export function collectNames<T extends string>(
+  name: string,
+  choices: readonly T[],
+): (value: string, previous?: T[]) => T[] {
+  return (value: string, previous: T[] = []) => {
+    const names = value.split(',').map((part) => part.trim());
+    const unknown = names.find((part) => !(choices as readonly string[]).includes(part));
+    if (unknown !== undefined) {
+      throw new InvalidArgumentError(
+        `${name} "${unknown}" is not one of ${choices.join(', ')} (give one, repeat the flag, or a comma list).`,
+      );
+    }
+    return [...previous, ...(names as T[])];
+  };
+}

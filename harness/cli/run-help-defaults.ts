@@ -34,6 +34,7 @@ export interface RunHelpDefaults {
   readonly concurrency: string;
   readonly model: string;
   readonly backend: string;
+  readonly engines: string;
   readonly maxCost: string;
   readonly maxTurns: string;
   readonly sessionTimeout: string;
@@ -56,6 +57,10 @@ export function runHelpDefaults(): RunHelpDefaults {
         `${campaign.model ?? campaign.models?.map((model) => model.id).join(', ')} or ${campaign.offlineModel ?? 'their stand-ins'}`,
     ),
     backend: from('backend', campaign?.backend),
+    engines: from(
+      'engines, else its backend',
+      campaign && (campaign.engines ?? [campaign.backend]).join(', '),
+    ),
     maxCost: from(
       'limits.maxCostUsd, none when unset',
       campaign && (cost === null || cost === undefined ? 'none' : `$${cost}`),

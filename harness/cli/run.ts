@@ -5,7 +5,14 @@ import { policyNames } from '../model-server/index.js';
 import type { RunRequest } from '../run/run-request.js';
 import { BACKEND_NAMES, type BackendName } from '../session/session-tool-table.js';
 import { ExitCode, failWithInputError } from './exit.js';
-import { collect, fraction, nonNegativeInt, positiveInt, positiveNumber } from './parse-flags.js';
+import {
+  collect,
+  collectNames,
+  fraction,
+  nonNegativeInt,
+  positiveInt,
+  positiveNumber,
+} from './parse-flags.js';
 import { defaultCampaignName, runHelpDefaults } from './run-help-defaults.js';
 
 interface RunFlags {
@@ -13,6 +20,7 @@ interface RunFlags {
   concurrency?: number;
   model?: string[];
   backend?: BackendName;
+  engine?: BackendName[];
   arm?: string[];
   out?: string;
   dryRun?: boolean;
@@ -74,6 +82,11 @@ export function registerRunCommand(program: Command): void {
         '--backend <name>',
         `session backend: the Claude Code engine, redgreen's own loop on @anthropic-ai/sdk, or the Codex CLI engine (scripted models only, inside bubblewrap) ${defaults.backend}`,
       ).choices([...BACKEND_NAMES]),
+    )
+    .option(
+      '--engine <names>',
+      `the engines to run every cell on, each of ${BACKEND_NAMES.join(', ')}: repeat it or give a comma list to compare engines (rep ids, tables and gates then name each engine); it replaces the campaign's engines or backend, and is not given with --backend ${defaults.engines}`,
+      collectNames('--engine', BACKEND_NAMES),
     )
     .option(
       '--arm <spec>',
@@ -237,6 +250,7 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
       concurrency: flags.concurrency,
       models: flags.model,
       backend: flags.backend,
+      engines: flags.engine,
       arms: flags.arm,
       out: flags.out,
       resume: flags.resume,
@@ -389,21 +403,21 @@ async function resumeRefusal(
   env: NodeJS.ProcessEnv,
   unsafeNoSandbox: boolean,
 ): Promise<InputError | undefined> {
-  const { createBackend } = await import('../session/create-backend.js');
+  const { prepareRunEngines } = await import('../run/run-engines.js');
   const { checkResumable } = await import('../run/prepare-run.js');
   const { backendChoiceFor } = await import('../run/run-campaign.js');
   const { campaign, models } = request;
-  // The backend as the real run makes it, for the engine and sandbox the identity records.
-  const backend = await createBackend(
-    campaign.backend,
+  // The engines as the real run makes them, for the engines and sandbox the identity records.
+  const engines = await prepareRunEngines(
+    campaign.engines,
     backendChoiceFor(request, env, unsafeNoSandbox),
   );
-  if (!backend.ok) return backend.error;
+  if (!engines.ok) return engines.error;
   const checked = await checkResumable({
     campaign,
     models,
-    engine: backend.value.engine,
-    sandboxKind: backend.value.sandbox.kind,
+    engine: engines.value.engine,
+    sandboxKind: engines.value.first.sandbox.kind,
     outDir: request.outDir,
   });
   return checked.ok ? undefined : checked.error;

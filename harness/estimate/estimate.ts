@@ -80,8 +80,43 @@ function wallSeconds(
   return RUN_SETUP_SECONDS + Math.max(latencyBound, cpuBound);
 }
 
+/**
+ * A rep's cost on a campaign's engines: every cell runs on each, so the mean
+ * of theirs; one engine's as it is.
+ */
+function engineMix(
+  table: Readonly<Record<ResolvedCampaign['backend'], RepCost>>,
+  engines: readonly ResolvedCampaign['backend'][],
+): RepCost {
+  const mean = (pick: (cost: RepCost) => number) =>
+    Math.round(
+      (engines.reduce((sum, engine) => sum + pick(table[engine]), 0) / engines.length) * 100,
+    ) / 100;
+  return {
+    wallSeconds: mean((cost) => cost.wallSeconds),
+    cpuSeconds: mean((cost) => cost.cpuSeconds),
+  };
+}
+
+/** `on the claude-code backend`, or each engine's figure and their mean with several. */
+function engineText(
+  table: Readonly<Record<ResolvedCampaign['backend'], RepCost>>,
+  engines: readonly ResolvedCampaign['backend'][],
+): string {
+  if (engines.length === 1) return `on the ${engines[0]} backend`;
+  const each = engines
+    .map(
+      (engine) =>
+        `${table[engine].wallSeconds} s and ${table[engine].cpuSeconds} CPU s on ${engine}`,
+    )
+    .join(', ');
+  return `on its ${engines.length} engines (${each}; every cell runs on each, so the mean)`;
+}
+
 export function estimateRun(
-  campaign: Pick<ResolvedCampaign, 'backend' | 'concurrency'>,
+  campaign: Pick<ResolvedCampaign, 'backend' | 'concurrency'> & {
+    readonly engines?: readonly ResolvedCampaign['backend'][];
+  },
   model: ModelChoice,
   sessions: number,
   cores: number,
@@ -89,10 +124,11 @@ export function estimateRun(
   fullSessions = 0,
 ): RunEstimate {
   const { concurrency, backend } = campaign;
+  const engines = campaign.engines ?? [backend];
   const machine = `${cores} CPU core${cores === 1 ? '' : 's'} at concurrency ${concurrency}`;
   if (model.kind === 'scripted') {
-    const rep = SCRIPTED_REP[backend];
-    const full = SCRIPTED_FULL_REP[backend];
+    const rep = engineMix(SCRIPTED_REP, engines);
+    const full = engineMix(SCRIPTED_FULL_REP, engines);
     const fullText =
       fullSessions === 0
         ? ''
@@ -101,18 +137,18 @@ export function estimateRun(
       sessions,
       wallSeconds: wallSeconds(sessions, concurrency, cores, rep, fullSessions, full),
       assumptions:
-        `scripted policy on the local model server: no API cost; on the ${backend} backend a rep takes about ` +
+        `scripted policy on the local model server: no API cost; ${engineText(SCRIPTED_REP, engines)} a rep takes about ` +
         `${rep.wallSeconds} s and ${rep.cpuSeconds} CPU s${fullText} (${machine}: the larger of ` +
         `${concurrency} reps at a time and ${cores} CPU s a second); plus ${RUN_SETUP_SECONDS} s of set-up and reports`,
     };
   }
   const live: RepCost = {
     wallSeconds: LIVE_SESSION.seconds,
-    cpuSeconds: SCRIPTED_REP[backend].cpuSeconds,
+    cpuSeconds: engineMix(SCRIPTED_REP, engines).cpuSeconds,
   };
   const liveFull: RepCost = {
     wallSeconds: LIVE_FULL_SESSION_SECONDS,
-    cpuSeconds: SCRIPTED_FULL_REP[backend].cpuSeconds,
+    cpuSeconds: engineMix(SCRIPTED_FULL_REP, engines).cpuSeconds,
   };
   const fullText =
     fullSessions === 0

@@ -39,6 +39,10 @@ export function isInfrastructureFailure(
 type RecordedModel = NonNullable<CampaignRecord['models']>[number];
 
 function modelLabel(model: RecordedModel): string {
+  return `${model.engine === undefined ? '' : `on the ${model.engine} engine: `}${entryLabel(model)}`;
+}
+
+function entryLabel(model: RecordedModel): string {
   if (model.scripted) {
     return `${model.id}${model.standsInFor === null ? '' : ` standing in for ${model.standsInFor}`} (a scripted policy on redgreen's local model server, not a model; token counts are estimates)`;
   }
@@ -142,7 +146,7 @@ function effectOf(
   return 'no clear effect';
 }
 
-function summaryOf(rows: readonly InteractionRow[]): string {
+function summaryOf(rows: readonly InteractionRow[], noun: string): string {
   const names = (effect: InteractionRow['effect']): string[] =>
     rows.filter((row) => row.effect === effect).map((row) => row.model);
   const helps = names('helps');
@@ -150,10 +154,10 @@ function summaryOf(rows: readonly InteractionRow[]): string {
   const unclear = names('no clear effect');
   const undecided = names('undecided');
   const parts: string[] = [];
-  if (helps.length === rows.length) parts.push(`GREEN helps on every model (${rows.length})`);
+  if (helps.length === rows.length) parts.push(`GREEN helps on every ${noun} (${rows.length})`);
   else if (helps.length > 0)
-    parts.push(`GREEN helps on ${helps.length} of ${rows.length} models (${helps.join(', ')})`);
-  else parts.push(`GREEN helps on none of the ${rows.length} models`);
+    parts.push(`GREEN helps on ${helps.length} of ${rows.length} ${noun}s (${helps.join(', ')})`);
+  else parts.push(`GREEN helps on none of the ${rows.length} ${noun}s`);
   if (hurts.length > 0) parts.push(`hurts on ${hurts.join(', ')}`);
   if (unclear.length > 0 && helps.length > 0)
     parts.push(`no clear effect on ${unclear.join(', ')}`);
@@ -161,8 +165,33 @@ function summaryOf(rows: readonly InteractionRow[]): string {
   const differs = new Set(
     rows.filter((row) => row.effect !== 'undecided').map((row) => row.effect),
   );
-  if (differs.size > 1) parts.push('the effect depends on the model');
+  if (differs.size > 1) parts.push(`the effect depends on the ${noun}`);
+  const gap = differenceGap(rows);
+  if (gap !== null) parts.push(gap);
   return parts.join('; ');
+}
+
+/** Percentage points, signed: `+100 pts`, `-20 pts`, `0 pts`. */
+function points(fraction: number): string {
+  const value = Math.round(fraction * 100);
+  return `${value > 0 ? '+' : ''}${value} pts`;
+}
+
+/**
+ * The difference between the entries' effects: GREEN−RED on the entry it is
+ * largest on and on the one it is smallest on, and how far apart they are;
+ * null when fewer than two entries have decided reps or the effects are equal.
+ */
+function differenceGap(rows: readonly InteractionRow[]): string | null {
+  const decided = rows.filter(
+    (row): row is InteractionRow & { difference: number } => row.difference !== null,
+  );
+  if (decided.length < 2) return null;
+  const sorted = [...decided].sort((a, b) => b.difference - a.difference);
+  const high = sorted[0];
+  const low = sorted[sorted.length - 1];
+  if (high === undefined || low === undefined || high.difference === low.difference) return null;
+  return `GREEN−RED is ${points(high.difference)} on ${high.model} and ${points(low.difference)} on ${low.model}, ${Math.round((high.difference - low.difference) * 100)} pts apart`;
 }
 
 /**
@@ -176,6 +205,8 @@ export function interactionSummary(
   models: readonly string[],
   cells: readonly CellSummary[],
   alpha: number = INTERACTION_ALPHA,
+  /** What an entry is in words: `model`, or `engine` when the entries are one model's engines. */
+  noun = 'model',
 ): Interaction[] {
   return scenarios.flatMap((scenario) => {
     const rows = models.map((model) => {
@@ -199,6 +230,6 @@ export function interactionSummary(
         effect: effectOf(holmGreenBetter, holmRedBetter, alpha),
       };
     });
-    return [{ scenario, alpha, rows: complete, summary: summaryOf(complete) }];
+    return [{ scenario, alpha, rows: complete, summary: summaryOf(complete, noun) }];
   });
 }

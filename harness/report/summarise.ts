@@ -528,6 +528,16 @@ function modelAxisSummary(
       record.scenarios.map((scenario) => scenario.id),
       names,
       cells,
+      undefined,
+      entryNoun(record),
     ),
   };
+}
+
+/** `engine` when the entries are one model on several engines (their names are the engines'), else `model`. */
+function entryNoun(record: CampaignRecord): string {
+  const models = record.models ?? [];
+  return models.length > 1 && models.every((model) => model.engine === model.name)
+    ? 'engine'
+    : 'model';
 }

@@ -70,8 +70,9 @@ export function modelsEstimate(
   const { campaign, models } = request;
   const estimates = models.models.map((model) => ({
     model,
+    // Each entry's reps on its own engine (a campaign of several engines), else the campaign's.
     estimate: estimateRun(
-      campaign,
+      { ...campaign, engines: [model.engine ?? campaign.backend] },
       model.choice,
       sessionsOf(model, reps, models.multi),
       cores,

@@ -84,7 +84,7 @@ export function dryRunLines(request: RunRequest, resume?: ResumeState): string[]
     ).values(),
   ];
   lines.push(
-    `sessions: ${sessions}${shard ? ` (shard ${shard.index}/${shard.count} of ${schedule.length})` : ''}, backend ${campaign.backend}, concurrency ${campaign.concurrency}`,
+    `sessions: ${sessions}${shard ? ` (shard ${shard.index}/${shard.count} of ${schedule.length})` : ''}, ${campaign.engines.length > 1 ? `engines ${campaign.engines.join(', ')}` : `backend ${campaign.backend}`}, concurrency ${campaign.concurrency}`,
     `estimated cost: ${cost === null ? 'n/a (unpriced)' : `$${cost.toFixed(2)}`}; estimated wall time: ${Math.ceil(estimate.wallSeconds)} s`,
     `(power: "detects 0%→X%" is the smallest GREEN pass rate over a RED of 0% that ${campaign.reps} rep(s) per arm detect with 80% power, one-sided Fisher at α = 0.05)`,
     `(tokens: ${tokenEstimateSource(footnoteModel.choice, stops)})`,

@@ -16,12 +16,13 @@ import { REPLAY_POLICY, replayBrain } from '../results/run-recordings.js';
 import { credentialValues } from '../sandbox/credentials.js';
 import { openPathToSandbox } from '../sandbox/sandbox.js';
 import { type ScheduledRep, scheduleRun, shardOf } from '../schedule/schedule.js';
-import { type BackendChoice, createBackend } from '../session/create-backend.js';
+import type { BackendChoice } from '../session/create-backend.js';
 import { concurrencyLimiter, preflightModels, startModelBrains } from './model-runtime.js';
 import { type PreparedRun, prepareRun } from './prepare-run.js';
 import { type RepResult, type RunContext, runRep, variantKey } from './rep-runner.js';
 import { writeReplayCampaign } from './replay-campaign.js';
 import type { RunControl } from './run-control.js';
+import { engineForRep, prepareRunEngines } from './run-engines.js';
 import type { RunEventSink } from './run-events.js';
 import { chooseRunJudges, preflightRunJudging, startRunJudging } from './run-judging.js';
 import type { RunRequest } from './run-request.js';
@@ -74,11 +75,13 @@ export function backendChoiceFor(
  */
 export async function runCampaign(options: RunOptions): Promise<Result<RunSummary, InputError>> {
   const { campaign, models, control, events } = options;
-  const backend = await createBackend(
-    campaign.backend,
+  const engines = await prepareRunEngines(
+    campaign.engines,
     backendChoiceFor(options, options.env, options.unsafeNoSandbox),
   );
-  if (!backend.ok) return backend;
+  if (!engines.ok) return engines;
+  // The fixtures' git and the sandbox kind are the first engine's (every engine shares the host's sandbox).
+  const first = engines.value.first;
   // A cost limit on a model without a price is bad input, before anything is made.
   const priced = checkCostLimitsPriced(campaign.limits, models);
   if (!priced.ok) return priced;
@@ -109,15 +112,15 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
     outDir: options.outDir,
     resume: options.resume,
     shard: options.shard,
-    engine: backend.value.engine,
-    sandbox: backend.value.sandboxDescription,
-    sandboxKind: backend.value.sandbox.kind,
+    engine: engines.value.engine,
+    sandbox: engines.value.sandboxDescription,
+    sandboxKind: first.sandbox.kind,
     keepWorkDirs: options.keepWorkDirs,
   });
   if (!prepared.ok) return prepared;
   const run: PreparedRun = prepared.value;
   // Its reps' fixtures lie inside: a sandbox run as another user must reach them.
-  await openPathToSandbox(backend.value.sandbox, run.workRoot);
+  await openPathToSandbox(first.sandbox, run.workRoot);
   for (const note of reachable.value) events({ type: 'notice', message: note });
   if (options.record === true) {
     const file = await writeReplayCampaign(campaign, models, run.layout);
@@ -151,16 +154,28 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
     const context: RunContext = {
       campaign,
       layout: run.layout,
-      backend: backend.value.backend,
+      backend: first.backend,
       modelOf: brains.modelOf,
       // Every credential in redgreen's environment, not only the run's: none may show in a rep.
       secrets: [...brains.secrets, ...credentialValues(options.env)],
       variants: run.variants,
       skills: run.skills,
       workRoot: run.workRoot,
-      sandbox: backend.value.sandbox,
-      sandboxDescription: backend.value.sandboxDescription,
+      sandbox: first.sandbox,
+      sandboxDescription: first.sandboxDescription,
       keepWorkDirs: options.keepWorkDirs,
+    };
+    // Each rep on its entry's engine (a campaign of several engines), else on the run's one.
+    const engineByEntry = new Map(models.all.map((model) => [model.name, model.engine]));
+    const contextFor = (rep: ScheduledRep): RunContext => {
+      if (campaign.engines.length <= 1) return context;
+      const prepared = engineForRep(engines.value, engineByEntry.get(rep.model ?? ''), rep);
+      return {
+        ...context,
+        backend: prepared.backend,
+        sandbox: prepared.sandbox,
+        sandboxDescription: prepared.sandboxDescription,
+      };
     };
     const fullSchedule = scheduleRun(campaign, models);
     const schedule = options.shard === null ? fullSchedule : shardOf(fullSchedule, options.shard);
@@ -171,7 +186,7 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
       outDir: run.layout.root,
       model: models.models.map((model) => model.choice.id).join(', '),
       scripted: models.models.every((model) => model.choice.kind === 'scripted'),
-      backend: campaign.backend,
+      backend: campaign.engines.join(', '),
       total: schedule.length,
       alreadyDone: schedule.length - pending.length,
       toRun: pending.length,
@@ -200,7 +215,7 @@ export async function runCampaign(options: RunOptions): Promise<Result<RunSummar
       events({ type: 'rep-start', id: rep.id, attempt });
       let outcome: Awaited<ReturnType<typeof runRep>>;
       try {
-        outcome = await runRep(context, rep, attempt, control.signal);
+        outcome = await runRep(contextFor(rep), rep, attempt, control.signal);
       } catch (error) {
         if (isDiskFull(error)) {
           // Every rep after it would fail the same way: drop it, start no other, and end.

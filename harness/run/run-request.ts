@@ -4,6 +4,7 @@ import path from 'node:path';
 import { formatArmOverride, parseArmOverride } from '../campaign/arm-override.js';
 import type { Invocation } from '../campaign/campaign-record.js';
 import type { BackendName } from '../campaign/config-schema.js';
+import { crossWithEngines } from '../campaign/engine-axis.js';
 import {
   type CampaignOverrides,
   defaultCampaignFile,
@@ -39,6 +40,8 @@ export interface RunFlags {
   /** `--model` specs (repeatable): the models to run instead of the campaign's. */
   readonly models?: readonly string[] | undefined;
   readonly backend?: BackendName | undefined;
+  /** `--engine` (repeatable or a comma list): the engines to run every cell on, instead of the campaign's. */
+  readonly engines?: readonly BackendName[] | undefined;
   readonly arms?: readonly string[] | undefined;
   readonly out?: string | undefined;
   readonly resume?: string | undefined;
@@ -371,7 +374,22 @@ async function resolveCampaignRequest(
       : flags.arms.map((arm) => absoluteArmSpec(arm, cwd));
   const overrides: CampaignOverrides = { cwd, arms, only };
   const reps = pick(flags.reps, previous?.reps);
-  const backend = pick(flags.backend, previous?.backend);
+  if (flags.backend !== undefined && flags.engines !== undefined && flags.engines.length > 0) {
+    return err(
+      inputError(
+        '--backend and --engine',
+        'both name the engine: --backend one, --engine one or several',
+        `give only --engine ${[...new Set([flags.backend, ...flags.engines])].join(',')}`,
+      ),
+    );
+  }
+  const engines =
+    flags.engines !== undefined && flags.engines.length > 0
+      ? [...new Set(flags.engines)]
+      : flags.backend === undefined
+        ? previous?.engines
+        : undefined;
+  const backend = pick(flags.backend, engines === undefined ? previous?.backend : undefined);
   const seed = pick(flags.seed, previous?.seed);
   const maxTurns = pick(flags.maxTurns, previous?.maxTurns);
   const sessionTimeoutSeconds = pick(flags.sessionTimeout, previous?.sessionTimeoutSeconds);
@@ -398,13 +416,16 @@ async function resolveCampaignRequest(
     ...(reps === undefined ? {} : { reps }),
     ...(concurrency === undefined ? {} : { concurrency }),
     ...(backend === undefined ? {} : { backend }),
+    ...(engines === undefined ? {} : { engines }),
     ...(seed === undefined ? {} : { seed }),
     ...(maxTurns === undefined ? {} : { maxTurns }),
     ...(sessionTimeoutSeconds === undefined ? {} : { sessionTimeoutSeconds }),
     ...(maxCostUsd === undefined || maxCostUsd === null ? {} : { maxCostUsd }),
   });
   if (!loaded.ok) return loaded;
-  const models = resolveModels({
+  const engineNames = loaded.value.engines;
+  const several = engineNames.length > 1;
+  const baseModels = resolveModels({
     config: loaded.value.config,
     campaignFile: loaded.value.file,
     requested:
@@ -414,9 +435,22 @@ async function resolveCampaignRequest(
     env,
     knownPolicies: loaded.value.replay === undefined ? policyNames() : [REPLAY_POLICY],
     backend: loaded.value.backend,
-    only: only?.models ?? [],
+    // With several engines `--only model=` names an entry of the crossed axis, checked below.
+    only: several ? [] : (only?.models ?? []),
   });
-  if (!models.ok) return models;
+  if (!baseModels.ok) return baseModels;
+  const models = ok(crossWithEngines(baseModels.value, engineNames, only?.models ?? []));
+  for (const wanted of several ? (only?.models ?? []) : []) {
+    if (!models.value.all.some((model) => model.name === wanted)) {
+      return err(
+        inputError(
+          `--only model=${wanted}`,
+          `the run has no model "${wanted}"`,
+          `use one of ${models.value.all.map((model) => model.name).join(', ')}`,
+        ),
+      );
+    }
+  }
   const gates = gatesForModels(loaded.value, models.value);
   if (!gates.ok) return gates;
   const campaign: ResolvedCampaign = { ...loaded.value, ...gates.value };
@@ -466,11 +500,12 @@ async function resolveCampaignRequest(
       model: first.choice.id,
       // Several models, or one with an endpoint or a name, are recorded as specs, so a resume
       // runs the same ones; a plain one-model run records only `model`, as it always did.
-      ...(models.value.all.length > 1 ||
-      models.value.all.some((model) => model.spec !== model.choice.id)
-        ? { models: models.value.all.map((model) => model.spec) }
+      ...(baseModels.value.all.length > 1 ||
+      baseModels.value.all.some((model) => model.spec !== model.choice.id)
+        ? { models: baseModels.value.all.map((model) => model.spec) }
         : {}),
       backend: campaign.backend,
+      ...(several ? { engines: [...engineNames] } : {}),
       seed: campaign.seed,
       maxTurns: campaign.limits.maxTurns,
       sessionTimeoutSeconds: campaign.limits.sessionTimeoutSeconds,

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { packageRoot } from '../lib/package-root.js';
 
 /**
  * The Claude Code binary that `@anthropic-ai/claude-agent-sdk` ships in its
@@ -26,4 +27,13 @@ export function locateClaudeCodeBinary(): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * An engine binary as doctor shows it: relative to the package when it is
+ * one of the package's own (`node_modules/…`), else as found.
+ */
+export function binaryLabel(binary: string, root: string = packageRoot()): string {
+  const relative = path.relative(root, binary);
+  return relative.startsWith('..') || path.isAbsolute(relative) ? binary : relative;
 }

@@ -206,7 +206,9 @@ describe('redgreen doctor', () => {
     ).checks;
     const byName = Object.fromEntries(checks.map((check) => [check.name, check]));
     expect(byName['claude-code engine']?.detail).toMatch(/2\.1\.\d+/);
-    expect(byName['codex engine']?.detail).toMatch(/^codex-cli 0\.169\.0$/);
+    expect(byName['codex engine']?.detail).toMatch(
+      /^codex-cli 0\.169\.0 \(node_modules\/.+\/codex\)$/,
+    );
     expect(byName.sandbox?.detail).toMatch(/bubblewrap/);
     expect(byName.ANTHROPIC_API_KEY?.detail).toMatch(/^set/);
     expect(result.exitCode).toBe(0);

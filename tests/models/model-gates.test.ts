@@ -4,6 +4,7 @@ import { evaluateGate, gateDecision } from '../../harness/report/gates.js';
 import { evaluateGateOnModels } from '../../harness/report/model-gates.js';
 import { interactionSummary } from '../../harness/report/model-summary.js';
 import type { CellSummary } from '../../harness/report/results-schema.js';
+import { cellSummary } from '../helpers/cell-summary.js';
 
 /**
  * Gates by model (a named model, or `every`: each must hold; Holm across
@@ -12,36 +13,7 @@ import type { CellSummary } from '../../harness/report/results-schema.js';
  * and a planted one that fails, and stays undecided, never passing, when a
  * model has no decided reps (saying when its infrastructure is why).
  */
-function cell(
-  model: string | undefined,
-  scenario: string,
-  role: 'red' | 'green',
-  pass: number,
-  fail: number,
-  indeterminate = 0,
-  infrastructure = 0,
-): CellSummary {
-  const decided = pass + fail;
-  return {
-    arm: role,
-    role,
-    label: role,
-    layout: role === 'red' ? 'flat' : 'scoped',
-    scenario,
-    ...(model === undefined ? {} : { model, infrastructure }),
-    planned: decided + indeterminate,
-    recorded: decided + indeterminate,
-    pass,
-    fail,
-    indeterminate,
-    decided,
-    passRate: decided === 0 ? null : pass / decided,
-    wilson95: null,
-    toolUses: { values: [], median: null, mean: null, bootstrap95Mean: null },
-    observations: [],
-    overrides: 0,
-  };
-}
+const cell = cellSummary;
 
 /** The two-model offline campaign's shape: the change helps model a on s1, hurts model b on s2. */
 const cells: CellSummary[] = [
@@ -293,7 +265,7 @@ describe('the arm × model interaction', () => {
     expect(s1?.rows[0]?.holmGreenBetter).toBeCloseTo(0.007937, 5);
     expect(s1?.rows[0]?.difference).toBe(1);
     expect(s1?.summary).toBe(
-      'GREEN helps on 1 of 2 models (a); no clear effect on b; the effect depends on the model',
+      'GREEN helps on 1 of 2 models (a); no clear effect on b; the effect depends on the model; GREEN−RED is +100 pts on a and 0 pts on b, 100 pts apart',
     );
     expect(s2?.rows.map((row) => [row.model, row.effect])).toEqual([
       ['a', 'no clear effect'],

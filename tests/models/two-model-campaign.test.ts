@@ -79,10 +79,10 @@ describe('a two-model offline campaign', () => {
     expect(markdown).toMatch(/\| sonnet \| S1 \| 0\/5 \| 5\/5 \| 0\.0079 \| 0\.0040 \|/);
     expect(markdown).toContain('## Across models');
     expect(markdown).toContain(
-      '- **S1**: GREEN helps on 1 of 2 models (sonnet); no clear effect on opus; the effect depends on the model.',
+      '- **S1**: GREEN helps on 1 of 2 models (sonnet); no clear effect on opus; the effect depends on the model; GREEN−RED is +100 pts on sonnet and 0 pts on opus, 100 pts apart.',
     );
     expect(markdown).toContain(
-      '- **S2**: GREEN helps on none of the 2 models; hurts on opus; the effect depends on the model.',
+      '- **S2**: GREEN helps on none of the 2 models; hurts on opus; the effect depends on the model; GREEN−RED is 0 pts on sonnet and -100 pts on opus, 100 pts apart.',
     );
     expect(markdown).toMatch(
       /\| S1 \| sonnet \| 0\/5 \| 5\/5 \| \+100 pts \| 0\.0040 \| 0\.0079 \| 1\.0000 \| 1\.0000 \| helps \|/,

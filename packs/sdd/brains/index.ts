@@ -5,7 +5,11 @@
  * controllers (full-session.ts), and the seats that answer the subagents a
  * full session dispatches, under any policy (seat-programs.ts).
  */
-import type { ScriptedBrains, Seat } from '../../../harness/model-server/policies/policy.js';
+import type {
+  ScriptedBrains,
+  ScriptedPolicy,
+  Seat,
+} from '../../../harness/model-server/policies/policy.js';
 import { alwaysRedoPolicy } from './always-redo.js';
 import {
   asksHumanPolicy,
@@ -62,10 +66,30 @@ const fullSessionSeat: Seat = {
  * runs its probes with.
  */
 const skillReader = promptPolicy(skillReaderPolicy);
+const literal = promptPolicy(literalPolicy);
+
+/** Codex CLI's base instructions, which its Responses requests carry as a developer message. */
+const CODEX_CONTEXT = /running in the Codex CLI|You are Codex\b/;
+
+/**
+ * A planted engine interaction: skill-reader on every engine but Codex CLI,
+ * literal on Codex (told apart by the engine's own system text), as a
+ * wording that binds one engine and not another would. The two-engine
+ * campaign's gates must catch it: GREEN regresses on S2 on Codex only.
+ */
+const readerExceptOnCodex: ScriptedPolicy = {
+  name: 'reader-except-on-codex',
+  summary:
+    "skill-reader on Claude Code and the messages backend, literal on Codex CLI (read from the engine's system text): a planted engine interaction",
+  program: (request) =>
+    CODEX_CONTEXT.test(request.conversation.system)
+      ? literal.program(request)
+      : skillReader.program(request),
+};
 
 export const sddBrains: ScriptedBrains = {
   policies: [
-    promptPolicy(literalPolicy),
+    literal,
     promptPolicy(forensicPolicy),
     promptPolicy(structuralPolicy),
     promptPolicy(alwaysRedoPolicy),
@@ -97,6 +121,7 @@ export const sddBrains: ScriptedBrains = {
     fullControllerFixesPolicy,
     promptPolicy(reReviewsPolicy),
     promptPolicy(echoesTemplatePolicy),
+    readerExceptOnCodex,
   ],
   seats: [fullSessionSeat],
 };
