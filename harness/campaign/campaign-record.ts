@@ -61,6 +61,34 @@ export const skillSourceRecordSchema = z.discriminatedUnion('kind', [
     .strict(),
 ]);
 
+/** What campaign.json records of each scenario, besides the packs' identity fields. */
+const SCENARIO_RECORD_SHAPE = {
+  id: z.string(),
+  title: z.string(),
+  fixture: z
+    .object({
+      recipe: z.string(),
+      scenario: z.string(),
+      variables: z.record(z.string(), z.string()).optional(),
+    })
+    .strict(),
+  promptSha256: z.string(),
+  /**
+   * The scenario hash (scenario-identity.ts) the directory's reps are
+   * scored with: the run's, until `redgreen score` rescores them with
+   * another. Absent in directories from before scenario identity.
+   */
+  sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
+  /** The scenario folder the run read (absolute); `score` reads it there and nowhere else. */
+  dir: z.string().optional(),
+  /** True when that folder is one redgreen ships: then it is read from this redgreen's own. */
+  shipped: z.boolean().optional(),
+};
+const RECORDED_SCENARIO_KEYS = new Set(Object.keys(SCENARIO_RECORD_SHAPE));
+
 /** `campaign.json`: what this results directory is a run of. */
 export const campaignRecordSchema = z
   .object({
@@ -131,33 +159,20 @@ export const campaignRecordSchema = z
     ),
     scenarios: z.array(
       z
-        .object({
-          id: z.string(),
-          title: z.string(),
-          plan: z.string().optional(),
-          fixture: z
-            .object({
-              recipe: z.string(),
-              scenario: z.string(),
-              variables: z.record(z.string(), z.string()).optional(),
-            })
-            .strict(),
-          promptSha256: z.string(),
-          /**
-           * The scenario hash (scenario-identity.ts) the directory's reps are
-           * scored with: the run's, until `redgreen score` rescores them with
-           * another. Absent in directories from before scenario identity.
-           */
-          sha256: z
-            .string()
-            .regex(/^[0-9a-f]{64}$/)
-            .optional(),
-          /** The scenario folder the run read (absolute); `score` reads it there and nowhere else. */
-          dir: z.string().optional(),
-          /** True when that folder is one redgreen ships: then it is read from this redgreen's own. */
-          shipped: z.boolean().optional(),
-        })
-        .strict(),
+        .object(SCENARIO_RECORD_SHAPE)
+        // The packs' identity fields (e.g. a scenario's own work file), by name: strings only.
+        .catchall(z.unknown())
+        .superRefine((record, context) => {
+          for (const [key, value] of Object.entries(record)) {
+            if (!RECORDED_SCENARIO_KEYS.has(key) && typeof value !== 'string') {
+              context.addIssue({
+                code: 'custom',
+                path: [key],
+                message: 'a pack field of a scenario record is a string',
+              });
+            }
+          }
+        }),
     ),
     /** Fingerprints by variant key `<recipe>:<scenario>:<layout>`. */
     fixtures: z.record(z.string(), fixtureFingerprintSchema),

@@ -38,7 +38,7 @@ export function campaignJsonSchema(): object {
   return published(
     campaignSchema,
     'redgreen campaign file',
-    'A campaign: arms (skill texts) × scenarios × reps, with the model, backend, limits and gates. `redgreen campaign lint <file>` checks what this schema cannot (scenario folders, skill sources, layouts) and dry-runs the plan.',
+    'A campaign: arms (skill texts) × scenarios × reps, with the model, backend, limits and gates. `redgreen campaign lint <file>` checks what this schema cannot (scenario folders, skill sources, layouts) and dry-runs the schedule.',
   );
 }
 
@@ -47,7 +47,7 @@ export function scenarioJsonSchema(): object {
   return published(
     scenarioFileSchema(),
     'redgreen scenario file',
-    "A scenario: its fixture, the session's own plan, prompt, stop mode, the reply's contract, its checks, observations, calibration and judge. `redgreen scenario lint <dir>` checks what this schema cannot and runs the calibration offline.",
+    "A scenario: its fixture, prompt, stop mode, the reply's contract, its checks, observations, calibration and judge, and the fields of the packs it names. `redgreen scenario lint <dir>` checks what this schema cannot and runs the calibration offline.",
   );
 }
 

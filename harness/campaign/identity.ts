@@ -3,6 +3,7 @@ import { canonicalJson } from '../lib/canonical-json.js';
 import { sha256Hex } from '../lib/hash.js';
 import { fixtureRecord } from '../scenario/resolve-scenario.js';
 import { combinedIdentity } from '../scenario/scenario-identity.js';
+import { identityFieldsOf } from '../score/score-registry.js';
 import type { ResolvedCampaign } from './load-campaign.js';
 import type { CampaignModel, ModelAxis } from './model-axis.js';
 import { displayBaseUrl } from './model-choice.js';
@@ -74,7 +75,7 @@ export function sessionIdentity(inputs: IdentityInputs): string {
       })),
       scenarios: campaign.scenarios.map((scenario) => ({
         id: scenario.id,
-        plan: scenario.config.plan,
+        ...identityFieldsOf(scenario.config),
         fixture: fixtureRecord(scenario.config),
         prompt: sha256Hex(scenario.prompt.source),
         ...(Object.keys(scenario.compiled.promptVariables).length === 0

@@ -20,6 +20,7 @@
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { packEvalsOfflineModel } from '../campaign/campaign-extensions.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { harnessVersion, packageRoot } from '../lib/package-root.js';
 import { err, ok, type Result } from '../lib/result.js';
@@ -335,6 +336,16 @@ export async function writeEvalsCampaign(
 ): Promise<Result<WrittenCampaign, InputError>> {
   if (existsSync(dest))
     return err(inputError(dest, 'already exists', 'write the campaign to a new folder'));
+  const offlineModel = packEvalsOfflineModel();
+  if (offlineModel === undefined) {
+    return err(
+      inputError(
+        'evals',
+        'no installed pack gives the scripted model an evals campaign runs on without a key',
+        'install a pack that names one (redgreen ships skill-triggering)',
+      ),
+    );
+  }
   const skills = new Map<string, SkillEntry>();
   for (const item of [...options.behaviour, ...options.triggers]) {
     const known = skills.get(item.skill.dir);
@@ -375,7 +386,7 @@ export async function writeEvalsCampaign(
   const partial = `${dest}.partial-${process.pid}`;
   await rm(partial, { recursive: true, force: true });
   try {
-    const written = await writeInto(partial, options, [...skills.values()]);
+    const written = await writeInto(partial, options, [...skills.values()], offlineModel);
     if (!written.ok) {
       await rm(partial, { recursive: true, force: true });
       return written;
@@ -392,6 +403,7 @@ async function writeInto(
   root: string,
   options: EvalsCampaignOptions,
   skills: readonly SkillEntry[],
+  offlineModel: string,
 ): Promise<Result<Omit<WrittenCampaign, 'dir' | 'campaignFile'>, InputError>> {
   const notes: string[] = [];
   const judgeModel = options.judgeModel ?? options.model ?? DEFAULT_LIVE_MODEL;
@@ -620,7 +632,7 @@ async function writeInto(
     scenarios: scenarioIds,
     reps,
     model: options.model ?? DEFAULT_LIVE_MODEL,
-    offlineModel: 'scripted:task-follower',
+    offlineModel,
     backend: options.backend ?? 'claude-code',
     concurrency: options.concurrency ?? 4,
     ...(options.seed === undefined ? {} : { seed: options.seed }),

@@ -55,6 +55,7 @@ import {
   shortScenarioHash,
 } from '../scenario/scenario-identity.js';
 import { givesProjectSkills } from '../score/claude-dir.js';
+import { identityFieldsOf } from '../score/score-registry.js';
 import { PROJECT_SKILLS_DIR, readProjectSkills } from '../session/project-skills.js';
 import type { PreparedSkill, PreparedVariant } from './rep-runner.js';
 import { variantKey } from './rep-runner.js';
@@ -451,7 +452,7 @@ export async function prepareRun(
     scenarios: campaign.scenarios.map((scenario) => ({
       id: scenario.id,
       title: scenario.config.title,
-      plan: typeof scenario.config.plan === 'string' ? scenario.config.plan : undefined,
+      ...identityFieldsOf(scenario.config),
       fixture: fixtureRecord(scenario.config),
       promptSha256: sha256Hex(scenario.prompt.source),
       sha256: scenario.sha256,

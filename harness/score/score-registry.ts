@@ -29,6 +29,12 @@ export interface ScoreContribution {
    * load in place of sample values when a scenario naming the pack is checked.
    */
   readonly knownFacts?: (scenario: Readonly<Record<string, unknown>>) => Facts;
+  /**
+   * The pack's scenario fields that say which session runs (string values):
+   * recorded by name in the campaign identity and in campaign.json's
+   * scenario records, so a change to one is another campaign.
+   */
+  readonly identityFields?: readonly string[];
 }
 
 /** One table entry and who brought it: a pack's name, or undefined for the core. */
@@ -113,6 +119,21 @@ export function knownFactsOf(
       .filter(([owner]) => packs.includes(owner))
       .map(([, contribution]) => contribution.knownFacts?.(scenario) ?? {}),
   );
+}
+
+/**
+ * The identity fields (see ScoreContribution) a scenario file sets, by name,
+ * in installation order; fields it leaves out are absent.
+ */
+export function identityFieldsOf(scenario: object): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const contribution of contributions.values()) {
+    for (const field of contribution.identityFields ?? []) {
+      const value: unknown = (scenario as Readonly<Record<string, unknown>>)[field];
+      if (typeof value === 'string') values[field] = value;
+    }
+  }
+  return values;
 }
 
 /** Every pack-added scenario field. */

@@ -10,4 +10,6 @@ export const skillTriggeringPack = definePack({
   name: 'skill-triggering',
   summary: 'skills found by their description, loaded and followed',
   brains: skillTriggeringBrains,
+  // A skill's own evals run offline on the brain that does what the request asks.
+  campaign: { evalsOfflineModel: 'scripted:task-follower' },
 });

@@ -17,6 +17,7 @@ function campaignWith(stop: string, limits: Record<string, unknown> = {}): Resol
     only: null,
     config: { id: 'full' },
     backend: 'messages',
+    engines: ['messages'],
     limits: {
       maxTurns: 40,
       sessionTimeoutSeconds: 600,

@@ -21,6 +21,7 @@ const campaign = {
   only: null,
   config: { id: 'frozen' },
   backend: 'claude-code',
+  engines: ['claude-code'],
   limits: {
     maxTurns: 40,
     sessionTimeoutSeconds: 600,

@@ -205,7 +205,7 @@ describe('bad scenario files are refused at load, naming file, field and fix', (
     ).toMatch(/checks\.post\[4\]\.values: "procede" is not a value the "dec" section declares/);
     expect(
       loadError(withChoice({ id: 'x', verb: 'reply-one-of', section: 'dec', values: [3] })),
-    ).toMatch(/checks\.post\[4\]\.values: 3 is a task, but the "dec" section reads a choice/);
+    ).toMatch(/checks\.post\[4\]\.values: 3 is a number, but the "dec" section reads a choice/);
     expect(
       loadError((s) =>
         post(s).push({ id: 'x', verb: 'reply-one-of', section: 'dispatch', values: ['soon'] }),

@@ -69,6 +69,7 @@ function identityWith(claudeDir: string[] | undefined): string {
     only: null,
     config: { id: 'claude-dir' },
     backend: 'messages',
+    engines: ['messages'],
     limits: {
       maxTurns: 40,
       sessionTimeoutSeconds: 600,

@@ -200,6 +200,7 @@ function campaignWith(user: unknown): ResolvedCampaign {
     only: null,
     config: { id: 'full' },
     backend: 'messages',
+    engines: ['messages'],
     limits: {
       maxTurns: 40,
       sessionTimeoutSeconds: 600,

@@ -46,7 +46,7 @@ export const choiceExtractor = defineExtractor<typeof choiceParams, ChoiceValue>
       if (typeof value === 'number') {
         return {
           field,
-          problem: `${value} is a task, but the "${section}" section reads a choice`,
+          problem: `${value} is a number, but the "${section}" section reads a choice`,
           fix:
             declared === undefined ? 'give a declared value' : `use one of ${declared.join(', ')}`,
         };

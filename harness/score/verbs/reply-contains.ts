@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { required } from '../evidence.js';
+import { registeredExtractors } from '../extractor-table.js';
 import { withoutEmphasis } from '../extractors/language/markdown.js';
 import { regexSource } from '../param-types.js';
 import {
@@ -39,13 +40,11 @@ export const replyContains = defineVerb({
   validate: (params, context) =>
     params.section === undefined
       ? turnProblem(params.turn, 'turn', context)
-      : sectionProblem(params.section, context, [
-          'task',
-          'tasks',
-          'choice',
-          'text',
-          'path-judgements',
-        ]),
+      : sectionProblem(
+          params.section,
+          context,
+          registeredExtractors().map(({ name }) => name),
+        ),
   run: (params, evidence) => {
     if (params.turn !== undefined) {
       const transcript = required(evidence.transcript, 'transcript');

@@ -38,5 +38,7 @@ export const sddScore: ScoreContribution = {
   },
   // `{{ownPlan}}` is the scenario's own plan, known when the file loads.
   knownFacts: (scenario) => (typeof scenario.plan === 'string' ? { ownPlan: scenario.plan } : {}),
+  // The plan names the session's work: it enters the campaign identity and campaign.json.
+  identityFields: ['plan'],
   dispatchReading: dispatchTaskReading,
 };
