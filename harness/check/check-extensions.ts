@@ -5,9 +5,8 @@
  * set (harness/cli/check-flags.ts), a pack refuses an input that does not
  * fit, overrides facts, adds fields to the report (and its `--json`), a note
  * after the scenario's id and a hint read from the session's prompt.
- * Every installed pack takes part, whatever the scenario names, so a
- * report's shape depends only on what is installed. installPacks fills this
- * before any command runs.
+ * Only the packs a scenario names take part: a scenario that names none is
+ * checked by the core alone. installPacks fills this before any command runs.
  */
 import type { InputError } from '../lib/input-error.js';
 import type { Result } from '../lib/result.js';
@@ -35,7 +34,7 @@ export interface CheckPart {
 export interface CheckExtension {
   /** The pack's part of one check, or the input that does not fit. */
   readonly prepare: (context: CheckContext) => Result<CheckPart, InputError>;
-  /** The words after the scenario's id in the text report, from the report's fields. */
+  /** The words after the scenario's id in the text report, from the report's fields (the pack's own, when it took part). */
   readonly scenarioNote?: (report: Readonly<Record<string, unknown>>) => string | undefined;
 }
 
@@ -48,7 +47,12 @@ export function registerCheckExtension(pack: string, extension: CheckExtension):
   registered.set(pack, extension);
 }
 
-/** Every installed pack's part, in installation order. */
-export function checkExtensions(): readonly CheckExtension[] {
+/** Every installed pack's part (for reading a report, whose pack fields say which took part). */
+export function installedCheckExtensions(): readonly CheckExtension[] {
   return [...registered.values()];
+}
+
+/** The parts of the packs named (a scenario's `packs`), in installation order. */
+export function checkExtensions(packs: readonly string[]): readonly CheckExtension[] {
+  return [...registered].filter(([pack]) => packs.includes(pack)).map(([, extension]) => extension);
 }

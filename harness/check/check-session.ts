@@ -29,7 +29,7 @@ import { type RepInputs, type RepScore, type RunnerStatus, scoreRep } from '../s
 import { type TranscriptFormat, unknownSeatsOf } from '../score/transcripts/session-transcript.js';
 import { readTranscriptInputs } from '../score/transcripts/transcript-input.js';
 import { beforeSnapshotFor } from './check-before.js';
-import { type CheckPart, checkExtensions } from './check-extensions.js';
+import { type CheckPart, checkExtensions, installedCheckExtensions } from './check-extensions.js';
 
 export interface CheckRequest {
   /** A scenario id (under one of `scenariosDirs`) or a scenario folder. */
@@ -133,7 +133,7 @@ export async function checkSession(
   );
   if (!computed.ok) return computed;
   const parts: CheckPart[] = [];
-  for (const extension of checkExtensions()) {
+  for (const extension of checkExtensions(scenario.value.config.packs ?? [])) {
     const part = extension.prepare({
       scenarioId: scenario.value.id,
       scenario: scenario.value.config,
@@ -341,9 +341,11 @@ function notAssessedLine(report: CheckReport): string {
   return `not assessed: ${score.notAssessed.join(', ')}${hint.length === 0 ? '' : ` (${hint.join('; ')})`}`;
 }
 
-/** The installed packs' notes on the scenario line: ` (…)`, or nothing. */
+/** The notes of the packs that took part on the scenario line: ` (…)`, or nothing. */
 function scenarioNotes(report: CheckReport): string {
-  const notes = checkExtensions().flatMap((extension) => extension.scenarioNote?.(report) ?? []);
+  const notes = installedCheckExtensions().flatMap(
+    (extension) => extension.scenarioNote?.(report) ?? [],
+  );
   return notes.length === 0 ? '' : ` (${notes.join('; ')})`;
 }
 

@@ -208,3 +208,42 @@ export function checkImportRule(edges: readonly ImportEdge[], layers: Layers): V
   }
   return violations;
 }
+
+/** An import whose target the rule cannot read: `import(x)` or `require(x)` with a computed argument. */
+export interface ComputedImport {
+  readonly file: string;
+  readonly line: number;
+  readonly text: string;
+}
+
+/**
+ * Every `import(…)` and `require(…)` call (a `createRequire(…)` result
+ * called too) under harness/ and packs/ whose argument is not a string
+ * literal: such an import could reach any room, so the rule refuses it.
+ * `require.resolve` loads nothing and is not an import.
+ */
+export function computedImports(root: string): ComputedImport[] {
+  const found: ComputedImport[] = [];
+  for (const file of [...sourceFiles(root, 'harness'), ...sourceFiles(root, 'packs')]) {
+    const text = readFileSync(path.join(root, file), 'utf8');
+    const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+    const loads = (callee: ts.Expression): boolean =>
+      callee.kind === ts.SyntaxKind.ImportKeyword ||
+      (ts.isIdentifier(callee) && callee.text === 'require') ||
+      (ts.isCallExpression(callee) &&
+        ts.isIdentifier(callee.expression) &&
+        callee.expression.text === 'createRequire');
+    const visit = (node: ts.Node): void => {
+      if (ts.isCallExpression(node) && loads(node.expression)) {
+        const [first] = node.arguments;
+        if (first === undefined || !ts.isStringLiteralLike(first)) {
+          const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
+          found.push({ file, line: line + 1, text: node.getText(source) });
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return found;
+}

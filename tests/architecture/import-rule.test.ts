@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkImportRule, type Layers, readImports } from './import-graph.js';
+import { checkImportRule, computedImports, type Layers, readImports } from './import-graph.js';
 
 const checkout = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -65,6 +65,10 @@ describe('the import rule', () => {
     expect(violations).toEqual([]);
   });
 
+  it('reads every import: no import() or require() of a computed path in harness/ or packs/', () => {
+    expect(computedImports(checkout)).toEqual([]);
+  });
+
   describe('a planted tree', () => {
     const root = mkdtempSync(path.join(os.tmpdir(), 'redgreen-import-rule-'));
     afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -114,9 +118,28 @@ describe('the import rule', () => {
       "import { h } from '../../tests/helpers/h.js';\nexport const x = h;\n",
     );
     write('harness/stray/thing.ts', "import { a } from '../lib/a.js';\nexport const t = a;\n");
+    write(
+      'harness/lib/hidden.ts',
+      [
+        "import { createRequire } from 'node:module';",
+        "export const viaImport = () => import(['..', '..', 'pa' + 'cks', 'sdd', 'index.js'].join('/'));",
+        'export const viaRequire = (name: string) => createRequire(import.meta.url)(`../${name}`);',
+        "export const plain = () => require(process.env.X ?? '');",
+        "export const fine = () => [import('./a.js'), createRequire(import.meta.url).resolve(`${'x'}/package.json`)];",
+        '',
+      ].join('\n'),
+    );
 
     const violations = checkImportRule(readImports(root), layers);
     const named = (kind: string) => violations.filter((violation) => violation.kind === kind);
+
+    it('reports an import or require of a computed path, and no literal one or require.resolve', () => {
+      expect(computedImports(root).map(({ file, line }) => `${file}:${line}`)).toEqual([
+        'harness/lib/hidden.ts:2',
+        'harness/lib/hidden.ts:3',
+        'harness/lib/hidden.ts:4',
+      ]);
+    });
 
     it('reports a file cycle with its files and an import of it', () => {
       expect(named('file cycle')).toEqual([

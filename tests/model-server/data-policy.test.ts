@@ -7,6 +7,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { type Brain, nextBrainTurn } from '../../harness/model-server/brain.js';
 import type { ToolExchange } from '../../harness/model-server/conversation.js';
 import type { BrainAnswer } from '../../harness/model-server/data-policy/brain-program.js';
 import { dataPolicyProgram } from '../../harness/model-server/data-policy/interpret.js';
@@ -544,5 +545,37 @@ describe('a policy fits the session it runs in', () => {
         (problem) => problem.field,
       ),
     ).toEqual(['steps[1]', 'seats']);
+  });
+});
+
+describe('a policy file after the engine compacts the session', () => {
+  it('gives its calls new ids, so the transcript keeps both rounds (planted: the same session uncompacted keeps them)', async () => {
+    const spec = await load(
+      [
+        'steps:',
+        '  - tool: Bash',
+        '    input: { command: "true", description: Count }',
+        '  - reply: done',
+        '',
+      ].join('\n'),
+    );
+    const brain: Brain = { kind: 'policy-file', name: 'probe', file: spec };
+    const idOf = (userMessages: string[][]): string => {
+      const turn = nextBrainTurn(brain, {
+        sessionKey: 'green/s1-rep1',
+        conversation: { system: 'Working directory: /repo', userMessages },
+        history: { exchanges: [], assistantMessages: 0, userReplies: [] },
+        offeredTools: new Set(['Bash']),
+      });
+      if (!turn.ok || turn.value.kind !== 'tool_use') throw new Error('no call');
+      return turn.value.calls[0]?.id ?? '';
+    };
+    const first = idOf([['Count the words.']]);
+    expect(idOf([['Count the words.'], ['More, please.']])).toBe(first);
+    const compacted = idOf([
+      ['This session is being continued from a previous conversation that ran out of context.'],
+      ['Resume.'],
+    ]);
+    expect(compacted).not.toBe(first);
   });
 });

@@ -14,6 +14,8 @@ import {
   registerScoreContribution,
   removeScoreContribution,
 } from '../../harness/score/score-registry.js';
+import { runCli } from '../helpers/cli.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 const root = mkdtempSync(path.join(tmpdir(), 'redgreen-packs-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -119,5 +121,20 @@ describe('the packs a scenario names', () => {
     expect(refusal(stray)).toMatch(
       /names the placeholder \{\{nothing\}\}, which is no fact of a fixture/,
     );
+  });
+});
+
+describe('redgreen check takes only the named packs’ part', () => {
+  it('a scenario naming no pack gets no sdd field or note; one naming sdd gets both (planted)', async () => {
+    const reply = path.join(makeTempDir(), 'reply.md');
+    writeFileSync(reply, 'Done.\n');
+    const generic = await runCli(['check', 'skill-triggering-feature', '--reply', reply, '--json']);
+    expect(generic.exitCode, generic.stderr).toBe(0);
+    expect(JSON.parse(generic.stdout)).not.toHaveProperty('ownPlan');
+    const genericText = await runCli(['check', 'skill-triggering-feature', '--reply', reply]);
+    expect(genericText.stdout).toMatch(/^scenario: skill-triggering-feature$/m);
+    const sdd = await runCli(['check', 's1', '--reply', reply, '--json']);
+    expect(sdd.exitCode, sdd.stderr).toBe(0);
+    expect(JSON.parse(sdd.stdout)).toHaveProperty('ownPlan');
   });
 });

@@ -83,6 +83,11 @@ export const ownPlanCheck: CheckExtension = {
       promptHint: (prompt) => promptHint(scenarioId, prompt, plans, aliases),
     });
   },
+  // Absent: the scenario does not name the pack, which took no part.
   scenarioNote: (report) =>
-    typeof report.ownPlan === 'string' ? `own plan ${report.ownPlan}` : 'no plan',
+    !('ownPlan' in report)
+      ? undefined
+      : typeof report.ownPlan === 'string'
+        ? `own plan ${report.ownPlan}`
+        : 'no plan',
 };
