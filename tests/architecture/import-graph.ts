@@ -70,6 +70,12 @@ export interface Layers {
   }[];
   /** Rooms whose files still import each other in a circle, with who is to open it. */
   readonly allowedFileCycles: readonly { readonly room: string; readonly why: string }[];
+  /**
+   * The core's public interface for packs: the harness/ files a pack may
+   * import. Every one must be imported by some pack, so the list says what
+   * the packs use today, no more.
+   */
+  readonly packInterface: readonly string[];
 }
 
 export interface Violation {
@@ -80,6 +86,7 @@ export interface Violation {
     | 'core imports a pack'
     | 'pack imports another pack'
     | 'pack imports tests'
+    | 'pack imports past the interface'
     | 'room not in the layers'
     | 'stale allowance';
   readonly file: string;
@@ -143,6 +150,7 @@ export function checkImportRule(edges: readonly ImportEdge[], layers: Layers): V
   });
   const allowed = new Set(layers.allowedUpward.map((entry) => `${entry.from} > ${entry.to}`));
   const used = new Set<string>();
+  const packUses = new Set<string>();
   const roomEdges: ImportEdge[] = [];
   for (const edge of edges) {
     const from = roomOf(edge.from);
@@ -160,6 +168,16 @@ export function checkImportRule(edges: readonly ImportEdge[], layers: Layers): V
         violations.push({ kind: 'core imports a pack', file: edge.from, import: edge.to });
       }
       continue;
+    }
+    if (fromPack && to !== 'packs' && !to.startsWith('packs/')) {
+      if (edge.to.startsWith('harness/') && !layers.packInterface.includes(edge.to)) {
+        violations.push({
+          kind: 'pack imports past the interface',
+          file: edge.from,
+          import: edge.to,
+        });
+      }
+      if (edge.to.startsWith('harness/')) packUses.add(edge.to);
     }
     if (from === to || fromPack || from === 'packs') continue;
     const fromFloor = floorOf.get(from);
@@ -181,6 +199,11 @@ export function checkImportRule(edges: readonly ImportEdge[], layers: Layers): V
   for (const entry of layers.allowedUpward) {
     if (!used.has(`${entry.from} > ${entry.to}`)) {
       violations.push({ kind: 'stale allowance', file: entry.from, import: entry.to });
+    }
+  }
+  for (const file of layers.packInterface) {
+    if (!packUses.has(file)) {
+      violations.push({ kind: 'stale allowance', file: 'packs/', import: file });
     }
   }
   // Rooms that import each other (outside the allowances), whatever the floors say.

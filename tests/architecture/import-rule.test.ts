@@ -52,6 +52,47 @@ const LAYERS: Layers = {
     ].map((edge) => allowance(edge, '24-score: the score room is being split')),
   ],
   allowedFileCycles: [],
+  // What packs may import: the rooms' registries and the types and helpers a pack's
+  // contributions are written with. A new one is added here, in review.
+  packInterface: [
+    'harness/authoring/scenario-templates.ts',
+    'harness/check/check-extensions.ts',
+    'harness/cli/check-flags.ts',
+    'harness/cli/cli-extensions.ts',
+    'harness/fixture/commit-template.ts',
+    'harness/fixture/extensions.ts',
+    'harness/fixture/gate-finding.ts',
+    'harness/fixture/inspect-repository.ts',
+    'harness/fixture/recipe-schema.ts',
+    'harness/lib/escape-reg-exp.ts',
+    'harness/lib/input-error.ts',
+    'harness/lib/package-root.ts',
+    'harness/lib/result.ts',
+    'harness/lib/zod-input-error.ts',
+    'harness/model-server/conversation-text.ts',
+    'harness/model-server/policies/policy.ts',
+    'harness/model-server/policies/program.ts',
+    'harness/model-server/policies/tools.ts',
+    'harness/model-server/rng.ts',
+    'harness/pack/pack.ts',
+    'harness/scenario/scenario-extensions.ts',
+    'harness/score/dispatch-reading.ts',
+    'harness/score/dispatches.ts',
+    'harness/score/evidence.ts',
+    'harness/score/extractors/extractor.ts',
+    'harness/score/extractors/language/clauses.ts',
+    'harness/score/extractors/language/markdown.ts',
+    'harness/score/extractors/language/prose-names.ts',
+    'harness/score/param-types.ts',
+    'harness/score/placeholders.ts',
+    'harness/score/scenario-schema.ts',
+    'harness/score/score-registry.ts',
+    'harness/score/tool-call.ts',
+    'harness/score/validation.ts',
+    'harness/score/verb.ts',
+    'harness/score/verbs/glob.ts',
+    'harness/score/verbs/reply-value.ts',
+  ],
 };
 
 function allowance(edge: string, why: string): Layers['allowedUpward'][number] {
@@ -80,6 +121,7 @@ describe('the import rule', () => {
       floors: [['lib'], ['score'], ['run'], ['harness/cli.ts']],
       allowedUpward: [],
       allowedFileCycles: [],
+      packInterface: ['harness/score/verb.ts'],
     };
 
     write('harness/lib/a.ts', "import { b } from './b.js';\nexport const a = b;\n");
@@ -116,6 +158,10 @@ describe('the import rule', () => {
     write(
       'packs/other/helper.ts',
       "import { h } from '../../tests/helpers/h.js';\nexport const x = h;\n",
+    );
+    write(
+      'packs/sdd/deep.ts',
+      "import { a } from '../../harness/lib/a.js';\nexport const d = a;\n",
     );
     write('harness/stray/thing.ts', "import { a } from '../lib/a.js';\nexport const t = a;\n");
     write(
@@ -191,14 +237,26 @@ describe('the import rule', () => {
       ]);
     });
 
+    it('reports a pack importing a core file outside the packs’ interface', () => {
+      expect(named('pack imports past the interface')).toEqual([
+        {
+          kind: 'pack imports past the interface',
+          file: 'packs/sdd/deep.ts',
+          import: 'harness/lib/a.ts',
+        },
+      ]);
+    });
+
     it('reports an allowance whose import is gone', () => {
       const stale = checkImportRule(readImports(root), {
         ...layers,
         allowedUpward: [{ from: 'harness/run/runner.ts', to: 'harness/cli.ts', why: 'planted' }],
         allowedFileCycles: [{ room: 'run', why: 'planted' }],
+        packInterface: ['harness/score/verb.ts', 'harness/run/runner.ts'],
       });
       expect(stale.filter((violation) => violation.kind === 'stale allowance')).toEqual([
         { kind: 'stale allowance', file: 'harness/run/runner.ts', import: 'harness/cli.ts' },
+        { kind: 'stale allowance', file: 'packs/', import: 'harness/run/runner.ts' },
         { kind: 'stale allowance', file: 'run', import: 'file cycle' },
       ]);
     });
