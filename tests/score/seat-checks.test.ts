@@ -358,3 +358,46 @@ describe('reading seats back', () => {
     ]);
   });
 });
+
+describe('a seat or dispatch chosen by description when the engine records none (Codex’s spawn_agent)', () => {
+  const undescribed: Evidence = {
+    transcript: {
+      calls: calls.map((call) =>
+        call.name === 'Agent' ? { ...call, input: { prompt: 'x' } } : call,
+      ),
+      dispatches: [
+        { ...dispatch(1, 'd1', ''), description: null },
+        { ...dispatch(2, 'd2', ''), description: null },
+      ],
+      model: null,
+    },
+  };
+  const reviewerCommits = {
+    verb: 'tool-not-called',
+    tool: 'Bash',
+    input: { command: '^git commit' },
+    seat: reviewer,
+  };
+  const implementerCommits = { ...reviewerCommits, verb: 'tool-called', seat: implementer };
+
+  it('is undecided, never a vacuous pass (planted: the same checks decide with descriptions)', () => {
+    expect(check(reviewerCommits, undescribed)).toMatchObject({
+      outcome: 'undecided',
+      detail: expect.stringMatching(/records none/),
+    });
+    expect(outcome(implementerCommits, undescribed)).toBe('undecided');
+    expect(outcome(reviewerCommits, evidence)).toBe('pass');
+    expect(outcome(implementerCommits, evidence)).toBe('pass');
+  });
+
+  it('an order over a dispatch event by description is undecided when none is described', () => {
+    const order = {
+      verb: 'order',
+      first: { event: 'dispatch', description: '^Review ' },
+      then: { event: 'tool', tool: 'Bash', input: { command: '^git log' } },
+      ifThenAbsent: 'fail',
+    };
+    expect(outcome(order, undescribed)).toBe('undecided');
+    expect(outcome(order, evidence)).toBe('pass');
+  });
+});

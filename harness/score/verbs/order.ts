@@ -35,7 +35,7 @@ import {
 } from '../session-events.js';
 import { NO_TURNS_RECORDED } from '../turn-selector.js';
 import { defineVerb, listed, type VerbResult } from '../verb.js';
-import { missingCalls } from './tool-match.js';
+import { missingCalls, undescribedDispatches } from './tool-match.js';
 
 export const order = defineVerb({
   summary:
@@ -69,9 +69,16 @@ export const order = defineVerb({
     const thenSeen =
       then === undefined ? 'then: never' : `then: ${then.why} at ${positionText(then.event.at)}`;
     const seatOf = (selector: typeof params.first) => ('seat' in selector ? selector.seat : 'any');
+    // A dispatch event selected by description that was not seen may be one that records none.
+    const byDescription = (selector: typeof params.first) =>
+      selector.event === 'dispatch' && selector.description !== undefined
+        ? undescribedDispatches({ description: selector.description }, transcript.dispatches)
+        : undefined;
     const missing =
       missingCalls(seatOf(params.first), transcript) ??
-      missingCalls(seatOf(params.then), transcript);
+      missingCalls(seatOf(params.then), transcript) ??
+      (first === undefined ? byDescription(params.first) : undefined) ??
+      (then === undefined ? byDescription(params.then) : undefined);
     if (missing !== undefined) {
       return {
         outcome: 'undecided',

@@ -16,6 +16,7 @@ import {
   required,
   seatOf,
   type TranscriptEvidence,
+  UNDESCRIBED_DISPATCH_ABSENCE,
   UNKNOWN_SEAT_ABSENCE,
 } from '../evidence.js';
 import {
@@ -223,8 +224,23 @@ export function missingCalls(
   if (transcript.partial === true) return PARTIAL_ABSENCE;
   if (turn !== undefined && transcript.turns === undefined) return NO_TURNS_RECORDED;
   const unknown = transcript.unknownSeats ?? [];
-  return unknown.some((seat) => looksAt(selector, seat, transcript.dispatches))
-    ? UNKNOWN_SEAT_ABSENCE
+  if (unknown.some((seat) => looksAt(selector, seat, transcript.dispatches))) {
+    return UNKNOWN_SEAT_ABSENCE;
+  }
+  return undescribedDispatches(selector, transcript.dispatches);
+}
+
+/**
+ * A seat selected by description cannot be told apart from the others when
+ * a fresh dispatch records no description: an absence there decides nothing.
+ */
+export function undescribedDispatches(
+  selector: ToolMatch['seat'],
+  dispatches: readonly Dispatch[],
+): string | undefined {
+  if (typeof selector !== 'object' || selector.description === undefined) return undefined;
+  return dispatches.some((dispatch) => dispatch.kind === 'fresh' && dispatch.description === null)
+    ? UNDESCRIBED_DISPATCH_ABSENCE
     : undefined;
 }
 
