@@ -2,10 +2,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectSandbox } from '../../harness/sandbox/sandbox.js';
-import { locateCodexBinary } from '../../harness/session/codex-home.js';
 import { readJson, repLines, runCampaignCli, writeCampaign } from '../campaign/support.js';
 import type { CliResult } from '../helpers/cli.js';
+import { codexSkipReason } from '../helpers/codex-skip.js';
 
 /**
  * The shipped two-engine campaign (scenarios/plan-scoped-workspace-engines)
@@ -18,15 +17,7 @@ import type { CliResult } from '../helpers/cli.js';
  * and the same run with the skill reader on both holds (exit 0).
  */
 const CAMPAIGN = 'scenarios/plan-scoped-workspace-engines.campaign.json';
-const binary = locateCodexBinary();
-const sandbox = await detectSandbox();
-const skip =
-  binary === undefined
-    ? '@openai/codex has no binary installed for this platform'
-    : sandbox.kind !== 'bubblewrap'
-      ? `bubblewrap is not usable here (${sandbox.description})`
-      : undefined;
-if (skip !== undefined) process.stdout.write(`two-engine campaign tests skipped: ${skip}\n`);
+const skip = await codexSkipReason('two-engine campaign tests');
 
 let root = '';
 let out = '';

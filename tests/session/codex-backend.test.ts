@@ -23,8 +23,6 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectSandbox } from '../../harness/sandbox/sandbox.js';
-import { locateCodexBinary } from '../../harness/session/codex-home.js';
 import {
   defaultCampaign,
   plantedSkill,
@@ -34,16 +32,9 @@ import {
   writeCampaign,
 } from '../campaign/support.js';
 import { type CliResult, runCli } from '../helpers/cli.js';
+import { codexSkipReason } from '../helpers/codex-skip.js';
 
-const binary = locateCodexBinary();
-const sandbox = await detectSandbox();
-const skip =
-  binary === undefined
-    ? '@openai/codex has no binary installed for this platform'
-    : sandbox.kind !== 'bubblewrap'
-      ? `bubblewrap is not usable here (${sandbox.description})`
-      : undefined;
-if (skip !== undefined) process.stdout.write(`codex backend tests skipped: ${skip}\n`);
+const skip = await codexSkipReason('codex backend tests');
 
 const CANARY = 'rg-codex-backend-canary-7d41e0';
 const PROBE =

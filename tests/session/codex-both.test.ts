@@ -22,21 +22,12 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectSandbox } from '../../harness/sandbox/sandbox.js';
-import { locateCodexBinary } from '../../harness/session/codex-home.js';
 import { DISPATCH_REFUSAL } from '../../harness/session/refusals.js';
 import { readJson, repLines, runCampaignCli } from '../campaign/support.js';
 import type { CliResult } from '../helpers/cli.js';
+import { codexSkipReason } from '../helpers/codex-skip.js';
 
-const binary = locateCodexBinary();
-const sandbox = await detectSandbox();
-const skip =
-  binary === undefined
-    ? '@openai/codex has no binary installed for this platform'
-    : sandbox.kind !== 'bubblewrap'
-      ? `bubblewrap is not usable here (${sandbox.description})`
-      : undefined;
-if (skip !== undefined) process.stdout.write(`codex SDD panel test skipped: ${skip}\n`);
+const skip = await codexSkipReason('codex SDD panel test');
 
 const PANEL = 'scenarios/sdd-panel.campaign.json';
 /** The panel's calibration for its default arms: the cells RED fails; every other cell passes. */
