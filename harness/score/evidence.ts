@@ -118,7 +118,7 @@ export const PARTIAL_ABSENCE =
 
 /** What a transcript check says when what it looked for is absent, and a seat it looks at is not in the files. */
 export const UNDESCRIBED_DISPATCH_ABSENCE =
-  'not decidable: it selects subagents by their dispatch description, and a dispatch here records none (the engine gives none, as Codex\'s spawn_agent does), so a missing call may be in that seat';
+  "not decidable: it selects subagents by their dispatch description, and a dispatch here records none (the engine gives none, as Codex's spawn_agent does), so a missing call may be in that seat";
 
 export const UNKNOWN_SEAT_ABSENCE =
   'not decidable: the files given do not hold the calls of a seat it looks at, so a missing call may be among them';
