@@ -16,10 +16,10 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { costUsd, pricingTable } from '../estimate/pricing.js';
 import { JUDGE_CHECKS_HEADER, sessionHeader } from '../model-server/index.js';
+import type { JudgeSpec } from '../score/judge-spec.js';
 import { SecretRedactor } from '../session/secret-redactor.js';
 import type { TokenUsage } from '../session/session-types.js';
 import { applyQuoteRule, JUDGE_TOOL_NAME, judgeVerdictOf, parseJudgeAnswer } from './answer.js';
-import type { JudgeSpec } from './judge-spec.js';
 import type { Judgement } from './judgement.js';
 import type { Material } from './material.js';
 import { judgeEndpointId, judgementKey, judgeRequest, rubricHash } from './prompt.js';

@@ -11,7 +11,7 @@ import { pricingTable } from '../estimate/pricing.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { isJudgePolicyName, judgePolicyNames } from '../model-server/judge-policies.js';
-import type { JudgeSpec } from './judge-spec.js';
+import type { JudgeSpec } from '../score/judge-spec.js';
 
 export type JudgeModelChoice =
   | { readonly kind: 'scripted'; readonly id: string; readonly policy: string }

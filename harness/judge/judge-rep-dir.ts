@@ -7,11 +7,11 @@
 import path from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
 import { writeFileAtomic } from '../lib/atomic-write.js';
+import type { JudgeSpec } from '../score/judge-spec.js';
 import type { RepScore } from '../score/score-rep.js';
 import type { SecretRedactor } from '../session/secret-redactor.js';
 import { comparedItems, shadowedOutcomes } from './agreement.js';
 import { type CheckOutcome, type JudgeEndpoint, judgeRep } from './ask-judge.js';
-import type { JudgeSpec } from './judge-spec.js';
 import { JUDGEMENT_FILE, type Judgement, readJudgement } from './judgement.js';
 import { buildMaterial } from './material.js';
 import { readRepMaterialParts } from './material-files.js';

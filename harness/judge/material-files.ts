@@ -12,9 +12,9 @@ import { snapshotSchema } from '../fixture/snapshot-schema.js';
 import { readRegularText } from '../lib/contained-file.js';
 import { REP_FILES } from '../results/results-layout.js';
 import { capturedFilesSchema } from '../score/evidence.js';
+import type { MaterialKind } from '../score/judge-spec.js';
 import { parseReplyFile } from '../score/reply-file.js';
 import { readTranscript } from '../score/transcripts/claude-messages.js';
-import type { MaterialKind } from './judge-spec.js';
 import type { MaterialParts } from './material.js';
 
 async function optionalText(file: string): Promise<string | undefined> {

@@ -28,10 +28,10 @@
 import { diffSnapshots, type Snapshot } from '../fixture/snapshot-schema.js';
 import { sha256Hex } from '../lib/hash.js';
 import type { CapturedFile } from '../score/evidence.js';
+import type { MaterialKind } from '../score/judge-spec.js';
 import type { EvidencePart } from '../score/quote-rule.js';
 import type { CapturedDispatchRecord } from '../score/reply-file.js';
 import type { ToolCall } from '../score/tool-call.js';
-import type { MaterialKind } from './judge-spec.js';
 import { unifiedDiff } from './line-diff.js';
 
 /** What a rep left behind, as far as the material reads it; any part may be missing. */

@@ -11,8 +11,8 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { canonicalJson } from '../lib/canonical-json.js';
 import { sha256Hex } from '../lib/hash.js';
+import type { JudgeSpec } from '../score/judge-spec.js';
 import { JUDGE_TOOL_NAME, judgeTool } from './answer.js';
-import type { JudgeSpec } from './judge-spec.js';
 import type { Material } from './material.js';
 
 /** Bump when the system prompt, the tool or the answer rules change: every stored judgement is then stale. */

@@ -17,7 +17,6 @@ import {
   refuseUnpricedJudges,
 } from '../judge/judge-model.js';
 import { judgeRepDirectory } from '../judge/judge-rep-dir.js';
-import type { JudgeSpec } from '../judge/judge-spec.js';
 import { type Judgement, readJudgement } from '../judge/judgement.js';
 import { newestJudgement } from '../judge/judging-scope.js';
 import { type InputError, inputError } from '../lib/input-error.js';
@@ -27,6 +26,7 @@ import { resultsLayout } from '../results/results-layout.js';
 import { rescoreResults } from '../run/rescore.js';
 import { scenarioHasJudgedChecks } from '../run/score-rep-dir.js';
 import { credentialValues } from '../sandbox/credentials.js';
+import type { JudgeSpec } from '../score/judge-spec.js';
 import { SecretRedactor } from '../session/secret-redactor.js';
 
 export interface JudgeResultsOptions {

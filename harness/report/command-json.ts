@@ -1,5 +1,12 @@
 import { z } from 'zod';
 import type { GateConfig } from '../campaign/config-schema.js';
+/**
+ * What `redgreen gate --json` and `redgreen report --json` print on stdout
+ * for CI scripts: one JSON object each, validated against these schemas
+ * before it is printed (the README lists the fields). The exit codes are the
+ * same as without --json; on bad input nothing is printed on stdout.
+ */
+import { COMMAND_JSON_VERSION } from '../lib/command-json-version.js';
 import {
   type CellSummary,
   gateOutcomeSchema,
@@ -7,13 +14,7 @@ import {
   resultsSchema,
 } from './results-schema.js';
 
-/**
- * What `redgreen gate --json` and `redgreen report --json` print on stdout
- * for CI scripts: one JSON object each, validated against these schemas
- * before it is printed (the README lists the fields). The exit codes are the
- * same as without --json; on bad input nothing is printed on stdout.
- */
-export const COMMAND_JSON_VERSION = 1;
+export { COMMAND_JSON_VERSION };
 
 const gateCellSchema = z
   .object({

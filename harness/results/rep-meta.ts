@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { apiReportedModel } from '../score/reported-model.js';
 import { stopModeSchema } from '../score/stop-mode.js';
-import { apiReportedModel } from '../session/reported-model.js';
 import { BACKEND_NAMES } from '../session/session-tool-table.js';
 import { seatCountsSchema } from './seat-counts.js';
 

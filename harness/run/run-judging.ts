@@ -16,7 +16,6 @@ import {
   refuseUnpricedJudges,
 } from '../judge/judge-model.js';
 import { judgeRepDirectory } from '../judge/judge-rep-dir.js';
-import type { JudgeSpec } from '../judge/judge-spec.js';
 import type { Judgement } from '../judge/judgement.js';
 import { writeFileAtomic } from '../lib/atomic-write.js';
 import { type InputError, inputError } from '../lib/input-error.js';
@@ -24,6 +23,7 @@ import { err, ok, type Result } from '../lib/result.js';
 import { REP_FILES } from '../results/results-layout.js';
 import { credentialValues } from '../sandbox/credentials.js';
 import type { BuiltFixture, ResolvedScenario } from '../scenario/resolve-scenario.js';
+import type { JudgeSpec } from '../score/judge-spec.js';
 import type { RepScore } from '../score/score-rep.js';
 import { SecretRedactor } from '../session/secret-redactor.js';
 import { scenarioHasJudgedChecks, scoreRepDirectory } from './score-rep-dir.js';

@@ -11,7 +11,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fixtureFactShapes, installedFactPacks, packOfFact } from '../fixture/fixture-facts.js';
-import { validateJudgeSpec } from '../judge/judge-spec.js';
 import { didYouMean } from '../lib/did-you-mean.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { packageRoot } from '../lib/package-root.js';
@@ -22,6 +21,7 @@ import { type CheckNode, type CompileContext, compileCheck, leavesOf } from './c
 import { compileObservation, type ObservationNode } from './compile-observation.js';
 import { type CompiledSection, compileSections } from './compile-report.js';
 import { selectorToolProblem } from './event-selector.js';
+import { validateJudgeSpec } from './judge-spec.js';
 import { firstPlaceholder } from './placeholders.js';
 import { checkProblemError, scenarioFieldError } from './scenario-errors.js';
 import { SCENARIO_ID, type ScenarioShell, scenarioShellSchema } from './scenario-schema.js';

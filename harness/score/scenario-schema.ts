@@ -24,10 +24,10 @@
  * Unknown fields are errors, so a typo never silently changes a scenario.
  */
 import { z } from 'zod';
-import { judgeSpecSchema } from '../judge/judge-spec.js';
 import { type CheckInput, checkSchema, checkSchemaWith } from './check-schema.js';
 import { claudeDirSchema } from './claude-dir.js';
 import { registeredExtractors } from './extractor-table.js';
+import { judgeSpecSchema } from './judge-spec.js';
 import { summarySchema } from './observation-summary.js';
 import { nameSchema, nonBlank, regexSource, repoPathSchema } from './param-types.js';
 import { derived, registeredScenarioFields } from './score-registry.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DISPATCH_REFUSAL, NOT_RUN_RESULT, toolRefusal } from '../session/refusals.js';
+import { DISPATCH_REFUSAL, NOT_RUN_RESULT, toolRefusal } from './refusals.js';
 
 /**
  * One tool call a session made, as scoring sees it: what was called with

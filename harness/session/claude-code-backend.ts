@@ -7,6 +7,7 @@ import {
   type SDKResultMessage,
 } from '@anthropic-ai/claude-agent-sdk';
 import type { Sandbox } from '../sandbox/sandbox.js';
+import { apiReportedModel } from '../score/reported-model.js';
 import type { StopMode } from '../score/stop-mode.js';
 import { ClaudeCodeCapture } from './claude-code-capture.js';
 import { claudeCodeRefusalHook } from './claude-code-refusals.js';
@@ -21,7 +22,6 @@ import type { InstalledLibrary } from './installed-library.js';
 import { instructionsReminder } from './project-instructions.js';
 import { installProjectSkills } from './project-skills.js';
 import { combinedHooks } from './query-hooks.js';
-import { apiReportedModel } from './reported-model.js';
 import { SESSION_TOOLS, sessionToolNames, type ToolChanges } from './session-tool-table.js';
 import type {
   SessionBackend,

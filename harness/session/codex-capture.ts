@@ -25,10 +25,10 @@
  * reads that reply. Pure: lines and transcripts in, decisions out.
  */
 
+import { DISPATCH_REFUSAL } from '../score/refusals.js';
 import { functionCall, isCodexDispatchTool } from '../score/transcripts/codex-tools.js';
 import type { SessionTranscript } from '../score/transcripts/session-transcript.js';
 import type { CapturedDispatch } from './dispatch-capture.js';
-import { DISPATCH_REFUSAL } from './refusals.js';
 
 /** A dispatch as the `--json` stream reported it. */
 export interface StreamedDispatch {

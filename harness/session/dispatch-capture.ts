@@ -14,11 +14,11 @@
  * inside a subagent is never the controller's, and is not captured.
  */
 import { type EventSelector, eventMatch } from '../score/event-selector.js';
+import { DISPATCH_REFUSAL, QUESTION_REFUSAL } from '../score/refusals.js';
 import { eventsOfCall } from '../score/session-events.js';
-import { DISPATCH_REFUSAL, QUESTION_REFUSAL } from './refusals.js';
 import { toolRefusal } from './session-tool-table.js';
 
-export { DISPATCH_REFUSAL, NOT_RUN_RESULT, QUESTION_REFUSAL } from './refusals.js';
+export { DISPATCH_REFUSAL, NOT_RUN_RESULT, QUESTION_REFUSAL } from '../score/refusals.js';
 
 /** The tools through which a controller dispatches work to a subagent. */
 export const DISPATCH_TOOL_NAMES: readonly string[] = ['Agent', 'Task', 'SendMessage'];

@@ -71,7 +71,7 @@ export const SESSION_TOOLS: Readonly<Record<BackendName, BackendTools>> = {
 /** Tools offered but answered with a neutral refusal whenever called. */
 export const REFUSED_TOOLS: readonly string[] = ['WebFetch', 'WebSearch'];
 
-export { toolRefusal } from './refusals.js';
+export { toolRefusal } from '../score/refusals.js';
 
 export interface ToolChanges {
   readonly add?: readonly string[] | undefined;

@@ -38,19 +38,7 @@ const LAYERS: Layers = {
     ['pack'],
     ['harness/cli.ts'],
   ],
-  allowedUpward: [
-    // 24-score: the score room reads a session's refusals and reported model, a judge spec, a JSON version.
-    ...[
-      'harness/score/load-scenario.ts > harness/judge/judge-spec.ts',
-      'harness/score/scenario-schema.ts > harness/judge/judge-spec.ts',
-      'harness/score/tool-call.ts > harness/session/refusals.ts',
-      'harness/score/transcripts/claude-code-session.ts > harness/session/reported-model.ts',
-      'harness/score/transcripts/claude-message-seats.ts > harness/session/reported-model.ts',
-      'harness/score/transcripts/claude-messages.ts > harness/session/reported-model.ts',
-      'harness/score/verbs/glob.ts > harness/session/tools/glob-pattern.ts',
-      'harness/score/transcripts/transcript-summary.ts > harness/report/command-json.ts',
-    ].map((edge) => allowance(edge, '24-score: the score room is being split')),
-  ],
+  allowedUpward: [],
   allowedFileCycles: [],
   // What packs may import: the rooms' registries and the types and helpers a pack's
   // contributions are written with. A new one is added here, in review.

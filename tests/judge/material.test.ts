@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MATERIAL } from '../../harness/judge/judge-spec.js';
 import { buildMaterial, type MaterialParts } from '../../harness/judge/material.js';
 import { JUDGE_SYSTEM_PROMPT, judgeRequest } from '../../harness/judge/prompt.js';
+import { DEFAULT_MATERIAL } from '../../harness/score/judge-spec.js';
 
 const sha = (char: string): string => char.repeat(64);
 const head = (char: string): string => char.repeat(40);

@@ -22,7 +22,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DISPATCH_REFUSAL } from '../../harness/session/refusals.js';
+import { DISPATCH_REFUSAL } from '../../harness/score/refusals.js';
 import { readJson, repLines, runCampaignCli } from '../campaign/support.js';
 import type { CliResult } from '../helpers/cli.js';
 import { codexSkipReason } from '../helpers/codex-skip.js';

@@ -13,12 +13,12 @@
 import { describe, expect, it } from 'vitest';
 import { spawnModelOf } from '../../harness/model-server/responses/codex-tools.js';
 import { dispatchesOf } from '../../harness/score/dispatches.js';
+import { DISPATCH_REFUSAL } from '../../harness/score/refusals.js';
 import { skillInvocations } from '../../harness/score/skill-invocations.js';
 import type { ToolCall } from '../../harness/score/tool-call.js';
 import type { SessionTranscript } from '../../harness/score/transcripts/session-transcript.js';
 import { capturedFromRollout, DispatchWatch } from '../../harness/session/codex-capture.js';
 import { asSkillLoad, installedSkillRead } from '../../harness/session/codex-skill-loads.js';
-import { DISPATCH_REFUSAL } from '../../harness/session/refusals.js';
 import { stopProblem } from '../../harness/session/session-tool-table.js';
 
 const ROOT = '019a0000-0000-7000-8000-000000000001';

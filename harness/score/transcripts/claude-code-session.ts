@@ -22,7 +22,7 @@
  */
 import { type InputError, inputError } from '../../lib/input-error.js';
 import { err, ok, type Result } from '../../lib/result.js';
-import { apiReportedModel } from '../../session/reported-model.js';
+import { apiReportedModel } from '../reported-model.js';
 import type { RunnerStatus } from '../runner-status.js';
 import {
   agentIdInResult,

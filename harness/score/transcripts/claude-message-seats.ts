@@ -15,7 +15,7 @@
  */
 
 import { parseJsonLine } from '../../lib/json-line.js';
-import { apiReportedModel } from '../../session/reported-model.js';
+import { apiReportedModel } from '../reported-model.js';
 import {
   SEAT_EVENT_SUBTYPES,
   type SubagentSeat,

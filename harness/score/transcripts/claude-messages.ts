@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { type InputError, inputError } from '../../lib/input-error.js';
 import { err, ok, type Result } from '../../lib/result.js';
-import { apiReportedModel } from '../../session/reported-model.js';
+import { apiReportedModel } from '../reported-model.js';
 import { callRan, isInsideSubagent, isSubagentDispatch, type ToolCall } from '../tool-call.js';
 import { contentText } from './content-text.js';
 import type { MalformedLine } from './session-transcript.js';

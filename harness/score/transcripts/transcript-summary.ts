@@ -7,7 +7,7 @@
  * validated against its schema); `formatTranscriptSummary` the text.
  */
 import { z } from 'zod';
-import { COMMAND_JSON_VERSION } from '../../report/command-json.js';
+import { COMMAND_JSON_VERSION } from '../../lib/command-json-version.js';
 import { dispatchesOf } from '../dispatches.js';
 import { SKILL_FORMS, skillInvocations } from '../skill-invocations.js';
 import { callRan, isInsideSubagent, type ToolCall } from '../tool-call.js';

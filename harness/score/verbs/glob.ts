@@ -1,5 +1,5 @@
 /** Glob matching over repository paths, shared by the verbs that take globs. */
-import { globToRegExp } from '../../session/tools/glob-pattern.js';
+import { globToRegExp } from '../../lib/glob-pattern.js';
 
 /** One test for a list of globs: does any match the path? */
 export function globMatcher(globs: readonly string[]): (path: string) => boolean {

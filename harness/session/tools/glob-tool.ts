@@ -1,8 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { globToRegExp } from '../../lib/glob-pattern.js';
 import { confinePath } from './confine-path.js';
-import { globToRegExp } from './glob-pattern.js';
 import { type ToolContext, type ToolOutput, toolError } from './tool-context.js';
 
 export const globInputSchema = z

@@ -17,8 +17,8 @@
  */
 import { z } from 'zod';
 import { type InputError, inputError } from '../lib/input-error.js';
-import { isJudgePolicyName, judgePolicyNames } from '../model-server/judge-policies.js';
-import { nameSchema, nonBlank } from '../score/param-types.js';
+import { isJudgePolicyName, judgePolicyNames } from './judge-policy-names.js';
+import { nameSchema, nonBlank } from './param-types.js';
 
 export const MATERIAL_KINDS = [
   'prompt',
