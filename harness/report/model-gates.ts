@@ -1,4 +1,5 @@
 import type { GateConfig } from '../campaign/config-schema.js';
+import type { AxisEntry } from './engine-gates.js';
 import { describeGate } from './gate-description.js';
 import { evaluateGate, judgeRegressionFamily } from './gates.js';
 import type { CellSummary, GateOutcome } from './results-schema.js';
@@ -21,7 +22,13 @@ import { belowThreshold, fisherExact, starkestSplitP } from './stats-rates.js';
  * one-model campaign (cells without a model) gates are judged as they
  * always were.
  */
-export function evaluateGateOnModels(gate: GateConfig, cells: readonly CellSummary[]): GateOutcome {
+export function evaluateGateOnModels(
+  gate: GateConfig,
+  cells: readonly CellSummary[],
+  /** The run's entries with their engines: `engines-agree` compares them, across the entries. */
+  entries: readonly AxisEntry[] = [],
+): GateOutcome {
+  if (gate.kind === 'engines-agree') return evaluateGate(gate, cells, entries);
   const models = [
     ...new Set(cells.map((cell) => cell.model).filter((model) => model !== undefined)),
   ];

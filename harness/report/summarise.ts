@@ -399,7 +399,12 @@ export function summariseResults(loaded: LoadedResults): ResultsModel {
   );
   const conflicts = versionConflicts(scenarios);
   const decision = withAdjudication(
-    onSubset(gateDecision(gates, cells, loaded.missing, evaluateGateOnModels), subset),
+    onSubset(
+      gateDecision(gates, cells, loaded.missing, (gate, judged) =>
+        evaluateGateOnModels(gate, judged, record.models ?? []),
+      ),
+      subset,
+    ),
     adjudicated,
   );
   return {
