@@ -1,9 +1,9 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJson, repLines, runCampaignCli, writeCampaign } from '../campaign/support.js';
-import type { CliResult } from '../helpers/cli.js';
+import { type CliResult, runCli } from '../helpers/cli.js';
 import { codexSkipReason } from '../helpers/codex-skip.js';
 
 /**
@@ -14,7 +14,12 @@ import { codexSkipReason } from '../helpers/codex-skip.js';
  * interaction, and a resume that will not take the reps as another engine's.
  * Then the planted negative: a policy that reads the skill on one engine and
  * trusts the released ledger on Codex makes `engine: every` fail (exit 1),
- * and the same run with the skill reader on both holds (exit 0).
+ * and the same run with the skill reader on both holds (exit 0). Last, the
+ * interaction gates through `run --gate` on one small run of both arms: GREEN
+ * regressing against RED on Codex only fails `no-scenario-regresses` on every
+ * engine and `engines-agree` (exit 1, naming codex), and the same reps
+ * re-gated with the questions whose answer is yes (messages' own regression
+ * test, the engines' agreement on RED) hold (exit 0).
  */
 const CAMPAIGN = 'scenarios/plan-scoped-workspace-engines.campaign.json';
 const skip = await codexSkipReason('two-engine campaign tests');
@@ -114,4 +119,67 @@ describe.skipIf(skip !== undefined)('a two-engine campaign through the real engi
     const clean = await runCampaignCli(args('skill-reader', 'clean'));
     expect(clean.exitCode, clean.stderr).toBe(0);
   });
+
+  it('GREEN regressing on one engine only fails the interaction gates through run --gate (exit 1, naming codex); the same reps re-gated hold (exit 0)', async () => {
+    // S2, both arms, 4 reps on messages and codex: reader-except-on-codex passes every
+    // cell but GREEN on codex (0/4). RED 4/4 against GREEN 0/4 is one-sided p = 0.0143,
+    // below the first Holm threshold over the 2 engines (0.025); GREEN 4/4 on messages
+    // against 0/4 on codex is two-sided p = 0.0286, below α = 0.05 for the one pair.
+    const file = writeCampaign({
+      backend: undefined,
+      engines: ['messages', 'codex'],
+      reps: 4,
+      gates: [
+        { kind: 'no-scenario-regresses', scenarios: ['s2'], engine: 'every' },
+        { kind: 'engines-agree', scenarios: ['s2'], arms: ['green'] },
+      ],
+    });
+    const dir = path.join(root, 'interaction');
+    const planted = await runCampaignCli([
+      file,
+      '--model',
+      'scripted:reader-except-on-codex',
+      '--only',
+      'scenario=s2',
+      '--gate',
+      '--out',
+      dir,
+    ]);
+    expect(planted.exitCode, planted.stderr).toBe(1);
+    expect(planted.stdout).toMatch(
+      /messages: 1 scenario\(s\), none regresses[^;|]*; codex: regresses: S2 \(RED 4\/4, GREEN 0\/4; p = 0\.0143 below 0\.0250\) \| FAILS \|/,
+    );
+    expect(planted.stdout).toMatch(
+      /the engines disagree: S2 GREEN \(messages 4\/4, codex 0\/4: 100 pts apart; p = 0\.0286 below 0\.0500\) [^|]*\| FAILS \|/,
+    );
+    // The positive control on the same reps (gates are no part of the campaign identity):
+    // a copy whose recorded gates ask what holds, gated again without running a session.
+    const control = path.join(root, 'interaction-control');
+    cpSync(dir, control, { recursive: true });
+    const recordFile = path.join(control, 'campaign.json');
+    const record = readJson<Record<string, unknown>>(recordFile);
+    record.gates = [
+      {
+        kind: 'no-scenario-regresses',
+        scenarios: ['s2'],
+        alpha: 0.05,
+        correction: 'holm',
+        model: 'messages',
+      },
+      {
+        kind: 'engines-agree',
+        scenarios: ['s2'],
+        arms: ['red'],
+        maxGapPts: 0,
+        alpha: 0.05,
+        correction: 'holm',
+      },
+    ];
+    writeFileSync(recordFile, `${JSON.stringify(record, null, 2)}\n`);
+    const holds = await runCli(['gate', control]);
+    expect(holds.exitCode, holds.stdout + holds.stderr).toBe(0);
+    expect(holds.stdout).toMatch(
+      /HOLDS +the engines agree: in S2, RED[^\n]*: the same pass rate on every engine/,
+    );
+  }, 120_000);
 });
