@@ -4,7 +4,8 @@ import { type GateConfig, gateSchema } from '../../harness/campaign/config-schem
 import { formatInputError } from '../../harness/lib/input-error.js';
 import { gateDecision } from '../../harness/report/gates.js';
 import { evaluateGateOnModels } from '../../harness/report/model-gates.js';
-import type { CellSummary } from '../../harness/report/results-schema.js';
+import { axisNoun, backendFact } from '../../harness/report/model-tables.js';
+import type { CellSummary, ModelSummary } from '../../harness/report/results-schema.js';
 import { type RunFlags, resolveRunRequest } from '../../harness/run/run-request.js';
 import { writeCampaign } from '../campaign/support.js';
 import { cellSummary as cell } from '../helpers/cell-summary.js';
@@ -168,3 +169,64 @@ describe('engines-agree in a campaign file', () => {
     );
   });
 });
+
+describe('what the tables call the entries', () => {
+  const entry = (name: string, engine?: string) => ({
+    name,
+    ...(engine === undefined ? {} : { engine }),
+  });
+
+  it('engines for one model on several engines, models × engines for several of each, models otherwise', () => {
+    expect(
+      axisNoun({ models: [entry('claude-code', 'claude-code'), entry('codex', 'codex')] }),
+    ).toEqual({
+      column: 'Engine',
+      one: 'engine',
+      many: 'engines',
+      title: 'Engines',
+    });
+    expect(
+      axisNoun({ models: [entry('a-on-codex', 'codex'), entry('a-on-messages', 'messages')] })
+        .column,
+    ).toBe('Model × engine');
+    expect(axisNoun({ models: [entry('sonnet'), entry('opus')] }).column).toBe('Model');
+  });
+
+  it("the header names each engine of a campaign of several, and a one-engine campaign's backend", () => {
+    expect(
+      backendFact({
+        models: undefined,
+        backend: 'claude-code',
+        engine: 'claude-code 2.1.332',
+      }),
+    ).toEqual({ term: 'Backend', text: 'claude-code (claude-code 2.1.332)' });
+    expect(
+      backendFact({
+        models: [
+          { ...summary('messages'), engine: 'messages' },
+          { ...summary('codex'), engine: 'codex' },
+        ],
+        backend: 'messages',
+        engine: 'redgreen-messages, codex-cli 0.169.0',
+      }),
+    ).toEqual({ term: 'Engines', text: 'messages, codex (redgreen-messages, codex-cli 0.169.0)' });
+  });
+});
+
+function summary(name: string): ModelSummary {
+  return {
+    name,
+    requested: 'scripted:skill-reader',
+    reported: [],
+    scripted: true,
+    standsInFor: null,
+    endpoint: null,
+    label: name,
+    planned: 0,
+    recorded: 0,
+    pass: 0,
+    fail: 0,
+    indeterminate: 0,
+    infrastructure: {},
+  };
+}

@@ -82,9 +82,9 @@ describe.skipIf(skip !== undefined)('a two-engine campaign through the real engi
         new RegExp(`\\| ${engine} \\| S2 GREEN \\| [^|]+ \\| [^|]+ \\| 1/1 \\|`),
       );
     }
-    expect(markdown).toContain('## Across models');
+    expect(markdown).toContain('## Across engines');
     expect(markdown).toMatch(/GREEN helps on none of the 2 engines/);
-    expect(markdown).toMatch(/on every model \(Holm across 2 models × 2 scenarios/);
+    expect(markdown).toMatch(/on every engine \(Holm across 2 engines × 2 scenarios/);
   });
 
   it('a resume with another engine is another campaign: refused, nothing run', async () => {
@@ -114,7 +114,7 @@ describe.skipIf(skip !== undefined)('a two-engine campaign through the real engi
     const planted = await runCampaignCli(args('reader-except-on-codex', 'planted'));
     expect(planted.exitCode, planted.stderr).toBe(1);
     expect(planted.stdout).toMatch(
-      /S2 GREEN passes at least 1\/1 on every model \| messages: 1\/1 [^|]*; codex: 0\/1 [^|]* \| FAILS \|/,
+      /S2 GREEN passes at least 1\/1 on every engine \| messages: 1\/1 [^|]*; codex: 0\/1 [^|]* \| FAILS \|/,
     );
     const clean = await runCampaignCli(args('skill-reader', 'clean'));
     expect(clean.exitCode, clean.stderr).toBe(0);
@@ -149,6 +149,25 @@ describe.skipIf(skip !== undefined)('a two-engine campaign through the real engi
     expect(planted.stdout).toMatch(
       /messages: 1 scenario\(s\), none regresses[^;|]*; codex: regresses: S2 \(RED 4\/4, GREEN 0\/4; p = 0\.0143 below 0\.0250\) \| FAILS \|/,
     );
+    // The tables name the engines as engines; results.csv ends with each rep's engine.
+    const markdown = readFileSync(path.join(dir, 'results.md'), 'utf8');
+    for (const heading of ['## Engines', '## Across engines', '| Engine | Arm |']) {
+      expect(markdown).toContain(heading);
+    }
+    expect(markdown).not.toMatch(/## Models|## Across models|\| Model \|/);
+    expect(markdown).toMatch(
+      /^- Engines: messages, codex \(redgreen-messages [^)]*\), codex-cli \d/m,
+    );
+    const csv = readFileSync(path.join(dir, 'results.csv'), 'utf8').trim().split('\n');
+    expect(csv[0]).toMatch(
+      /^rep_id,arm,role,scenario,.*,model,model_requested,.*,obs_[^,]+,engine$/,
+    );
+    const engines = csv.slice(1).map((line) => line.split(',').at(-1));
+    expect(engines.filter((engine) => engine === 'codex')).toHaveLength(8);
+    expect(engines.filter((engine) => engine === 'messages')).toHaveLength(8);
+    const page = readFileSync(path.join(dir, 'report.html'), 'utf8');
+    expect(page).toMatch(/<dt>Engines<\/dt><dd>messages, codex \(/);
+    expect(page).toContain('Across engines: does the change help on every engine?');
     expect(planted.stdout).toMatch(
       /the engines disagree: S2 GREEN \(messages 4\/4, codex 0\/4: 100 pts apart; p = 0\.0286 below 0\.0500\) [^|]*\| FAILS \|/,
     );
