@@ -6,6 +6,7 @@ import { gateDecision } from '../../harness/report/gates.js';
 import { evaluateGateOnModels } from '../../harness/report/model-gates.js';
 import { axisNoun, backendFact } from '../../harness/report/model-tables.js';
 import type { CellSummary, ModelSummary } from '../../harness/report/results-schema.js';
+import { gatesOutOfReach } from '../../harness/run/gate-reach.js';
 import { type RunFlags, resolveRunRequest } from '../../harness/run/run-request.js';
 import { writeCampaign } from '../campaign/support.js';
 import { cellSummary as cell } from '../helpers/cell-summary.js';
@@ -117,6 +118,13 @@ describe('engines-agree', () => {
     expect(outcome.figure).toMatch(
       /^the engines disagree: b: S1 GREEN \(claude-code 0\/5, codex 5\/5/,
     );
+  });
+
+  it('run says before any rep when the reps per cell could never decide it', () => {
+    expect(gatesOutOfReach({ gates: [gate()], reps: 3 })).toEqual([
+      'gate the engines agree (holm) cannot be decided with 3 rep(s) per cell: even one engine 3/3 against another 0/3 is not below α = 0.05 (two-sided), so it stays undecided (run with --reps 4 or more; more with several pairs of engines, Holm-corrected)',
+    ]);
+    expect(gatesOutOfReach({ gates: [gate()], reps: 4 })).toEqual([]);
   });
 
   it('refuses an engine or a model on the gate', () => {
