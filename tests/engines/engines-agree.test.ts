@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type GateConfig, gateSchema } from '../../harness/campaign/config-schema.js';
+import { gatesFor } from '../../harness/campaign/only.js';
 import { formatInputError } from '../../harness/lib/input-error.js';
 import { gateDecision } from '../../harness/report/gates.js';
 import { evaluateGateOnModels } from '../../harness/report/model-gates.js';
@@ -160,6 +161,20 @@ describe('engines-agree in a campaign file', () => {
     if (!one.ok) throw new Error(formatInputError(one.error));
     expect(one.value.campaign.gates).toEqual([]);
     expect(one.value.campaign.droppedGates.map((g) => g.kind)).toEqual(['engines-agree']);
+  });
+
+  it('a subset (--only) keeps it when it runs one of its scenarios and arms, else drops it', () => {
+    const roles = new Map([
+      ['red', 'red'],
+      ['green', 'green'],
+    ] as const);
+    const onS2Green = gate({ scenarios: ['s2'], arms: ['green'] });
+    const keep = (arms: string[], scenarios: string[]) =>
+      gatesFor([onS2Green], { arms, scenarios }, roles, ['s1', 's2']).kept.length;
+    expect(keep([], ['s2'])).toBe(1);
+    expect(keep(['green'], [])).toBe(1);
+    expect(keep([], ['s1'])).toBe(0);
+    expect(keep(['red'], ['s2'])).toBe(0);
   });
 
   it('refuses it in a one-engine campaign, and an arm or scenario the campaign does not run', async () => {
