@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { REPLAY_POLICY } from '../results/run-recordings.js';
 import { limitsSchema } from '../session/session-limits.js';
 import { BACKEND_NAMES } from '../session/session-tool-table.js';
+import { enginesAgreeGateSchema } from './engine-gates-config.js';
 import { metricCapGateSchema, metricRatioGateSchema } from './metric-gates-config.js';
 import { gateModelField, modelAxisFields } from './model-config.js';
 import { scenarioEntrySchema } from './scenario-entry.js';
@@ -168,6 +169,7 @@ export const gateSchema = z.discriminatedUnion('kind', [
     .strict(),
   metricRatioGateSchema,
   metricCapGateSchema,
+  enginesAgreeGateSchema,
 ]);
 
 export const campaignSchema = z

@@ -547,12 +547,25 @@ export async function loadCampaign(
       }
     }
     const unknown =
-      gate.kind === 'no-scenario-regresses'
+      gate.kind === 'no-scenario-regresses' || gate.kind === 'engines-agree'
         ? (gate.scenarios ?? []).find((id) => !scenarioIds.includes(id))
         : gate.kind === 'trigger-recall-no-regression' ||
             gate.kind === 'trigger-precision-no-regression'
           ? [...gate.positives, ...gate.negatives].find((id) => !scenarioIds.includes(id))
           : undefined;
+    const unknownArm =
+      gate.kind === 'engines-agree'
+        ? (gate.arms ?? []).find((name) => !config.arms.some((arm) => arm.name === name))
+        : undefined;
+    if (unknownArm !== undefined) {
+      return err(
+        inputError(
+          where,
+          `names arm "${unknownArm}", which the campaign does not run`,
+          `use one of ${config.arms.map((arm) => arm.name).join(', ')}, or leave arms out to cover every arm`,
+        ),
+      );
+    }
     if (unknown !== undefined) {
       return err(
         inputError(

@@ -54,6 +54,8 @@ export function gatesForModels(
  * leaves the gate on every entry. With one engine an `engine` naming it is
  * that run's cells; naming an engine of the campaign file this run does not
  * run (`--engine`) drops the gate (null); naming none of its engines is a typo.
+ * `engines-agree` (which names no engine) needs several engines: a run that
+ * `--engine` cut to one drops it; a campaign file of one engine is refused.
  */
 function gateOnEngine(
   gate: GateConfig,
@@ -64,6 +66,18 @@ function gateOnEngine(
   const engine = gate.engine;
   const several = campaign.engines.length > 1;
   const named = new Set<string>([...(campaign.config.engines ?? [campaign.config.backend])]);
+  if (gate.kind === 'engines-agree') {
+    // It compares engines: a run of one (`--engine` chose it) cannot decide it; a file of one is a mistake.
+    if (several) return ok(gate);
+    if (named.size > 1) return ok(null);
+    return err(
+      inputError(
+        where,
+        'engines-agree compares engines, and the campaign runs one',
+        'list two engines or more under "engines", or drop the gate',
+      ),
+    );
+  }
   if (
     engine !== undefined &&
     engine !== 'every' &&

@@ -164,16 +164,19 @@ export function gatesFor(
           ? gate.scenario === undefined || selected(only.scenarios, gate.scenario)
           : gate.kind === 'min-pass-rate'
             ? selected(only.arms, gate.arm) && selected(only.scenarios, gate.scenario)
-            : (gate.kind === 'no-scenario-regresses'
-                ? (gate.scenarios ?? campaignScenarios).some((id) => selected(only.scenarios, id))
-                : gate.kind === 'trigger-recall-no-regression' ||
-                    gate.kind === 'trigger-precision-no-regression'
-                  ? [...gate.positives, ...gate.negatives].some((id) =>
-                      selected(only.scenarios, id),
-                    )
-                  : selected(only.scenarios, gate.scenario)) &&
-              keptRoles.has('red') &&
-              keptRoles.has('green');
+            : gate.kind === 'engines-agree'
+              ? (gate.scenarios ?? campaignScenarios).some((id) => selected(only.scenarios, id)) &&
+                (gate.arms ?? [...roles.keys()]).some((arm) => selected(only.arms, arm))
+              : (gate.kind === 'no-scenario-regresses'
+                  ? (gate.scenarios ?? campaignScenarios).some((id) => selected(only.scenarios, id))
+                  : gate.kind === 'trigger-recall-no-regression' ||
+                      gate.kind === 'trigger-precision-no-regression'
+                    ? [...gate.positives, ...gate.negatives].some((id) =>
+                        selected(only.scenarios, id),
+                      )
+                    : selected(only.scenarios, gate.scenario)) &&
+                keptRoles.has('red') &&
+                keptRoles.has('green');
     (applies ? kept : dropped).push(gate);
   }
   return { kept, dropped };
@@ -204,5 +207,7 @@ export function describeGate(gate: GateConfig): string {
       return `${gate.scenario}: ${gate.metric} ratio at most ${gate.ratio}${on}`;
     case 'metric-cap':
       return `${gate.metric} at most ${gate.max}${gate.arm === undefined ? '' : ` in ${gate.arm}`}${gate.scenario === undefined ? '' : ` on ${gate.scenario}`}${on}`;
+    case 'engines-agree':
+      return `the engines agree${gate.maxGapPts > 0 ? ` within ${gate.maxGapPts} pts` : ''} (${gate.correction})`;
   }
 }

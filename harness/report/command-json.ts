@@ -90,6 +90,21 @@ function gateFacts(gate: GateConfig | undefined, all: readonly CellSummary[]): G
     }
     case 'max-indeterminate-share':
       return { arm: null, scenario: null, params: { share: gate.share }, cells: cells.map(counts) };
+    case 'engines-agree': {
+      const { scenarios, arms } = gate;
+      return {
+        arm: null,
+        scenario: null,
+        params: { maxGapPts: gate.maxGapPts, alpha: gate.alpha, correction: gate.correction },
+        cells: cells
+          .filter(
+            (cell) =>
+              (scenarios === undefined || scenarios.includes(cell.scenario)) &&
+              (arms === undefined || arms.includes(cell.arm)),
+          )
+          .map(counts),
+      };
+    }
     case 'metric-ratio':
       return {
         arm: null,

@@ -5,7 +5,8 @@ import { REP_COLUMNS, type RepRow, type ResultsModel } from './results-schema.js
  * `results.csv`: one row per rep, the columns of REP_COLUMNS in that order,
  * then one `obs_<id>` column per observation (what it saw; empty for reps of
  * a scenario without it), a header row, RFC 4180 quoting, empty cells for
- * unknown values. Opens as-is in pandas (`pd.read_csv`) and spreadsheets.
+ * unknown values; in a campaign of several engines an `engine` column last.
+ * Opens as-is in pandas (`pd.read_csv`) and spreadsheets.
  */
 export function resultsCsv(model: ResultsModel): string {
   const observationColumns = model.observationColumns.map((id) => `obs_${id}`);
@@ -16,14 +17,17 @@ export function resultsCsv(model: ResultsModel): string {
       : REP_COLUMNS.flatMap((column) =>
           column === 'model_requested' ? ['model' as const, column] : [column],
         );
+  // A campaign of several engines names each rep's engine last, so no earlier column moves.
+  const engineColumn = model.models?.some((entry) => entry.engine !== undefined) === true;
   return stringify(
     model.reps.map((row) => [
       ...columns.map((column) => row[column] ?? ''),
       ...model.observationColumns.map((id) => row.observations[id] ?? ''),
+      ...(engineColumn ? [row.engine ?? ''] : []),
     ]),
     {
       header: true,
-      columns: [...columns, ...observationColumns],
+      columns: [...columns, ...observationColumns, ...(engineColumn ? ['engine'] : [])],
       cast: { boolean: (value) => (value ? 'true' : 'false') },
     },
   );

@@ -23,5 +23,7 @@ export function describeGate(gate: GateConfig): string {
       return `${gate.scenario.toUpperCase()}: GREEN's ${gate.statistic} ${gate.metric} at most ${gate.ratio} × RED's (${Math.round(gate.confidence * 100)}% bootstrap interval)`;
     case 'metric-cap':
       return `${gate.scenario === undefined ? 'every scenario' : gate.scenario.toUpperCase()}, ${gate.arm === undefined ? 'every arm' : gate.arm.toUpperCase()}: every rep's ${gate.metric} at most ${gate.max}`;
+    case 'engines-agree':
+      return `the engines agree: in ${gate.scenarios === undefined ? 'every scenario' : gate.scenarios.map((id) => id.toUpperCase()).join(', ')}, ${gate.arms === undefined ? 'every arm' : gate.arms.map((arm) => arm.toUpperCase()).join(', ')}, any two engines' pass rates ${gate.maxGapPts > 0 ? `at most ${gate.maxGapPts} pts apart or ` : ''}not different by a two-sided Fisher test (α = ${gate.alpha}${gate.correction === 'holm' ? ', Holm-corrected across the pairs' : ', uncorrected'})`;
   }
 }

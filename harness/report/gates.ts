@@ -1,5 +1,6 @@
 import type { GateConfig } from '../campaign/config-schema.js';
 import { disagreementGate, INSTRUMENT_DISAGREEMENT } from '../judge/disagreement-gate.js';
+import { type AxisEntry, evaluateEnginesAgree } from './engine-gates.js';
 import { describeGate } from './gate-description.js';
 import { evaluateMetricCap, evaluateMetricRatio } from './metric-gates.js';
 import type { CellSummary, GateOutcome, ResultsModel } from './results-schema.js';
@@ -28,8 +29,16 @@ function fmtP(p: number): string {
   return p < 0.0001 ? 'p < 0.0001' : `p = ${p.toFixed(4)}`;
 }
 
-/** Evaluate one gate against the cell summaries. Undecided when there is nothing to decide on. */
-export function evaluateGate(gate: GateConfig, cells: readonly CellSummary[]): GateOutcome {
+/**
+ * Evaluate one gate against the cell summaries. Undecided when there is
+ * nothing to decide on. `entries` is the run's model axis (each entry's
+ * engine), which `engines-agree` compares; without it there are no engines.
+ */
+export function evaluateGate(
+  gate: GateConfig,
+  cells: readonly CellSummary[],
+  entries: readonly AxisEntry[] = [],
+): GateOutcome {
   const base = { gate: describeGate(gate), kind: gate.kind };
   switch (gate.kind) {
     case 'min-pass-rate': {
@@ -122,6 +131,8 @@ export function evaluateGate(gate: GateConfig, cells: readonly CellSummary[]): G
       return { ...base, ...evaluateMetricRatio(gate, cells) };
     case 'metric-cap':
       return { ...base, ...evaluateMetricCap(gate, cells) };
+    case 'engines-agree':
+      return { ...base, ...evaluateEnginesAgree(gate, cells, entries) };
   }
 }
 

@@ -10,6 +10,7 @@ import { markdownTable as table } from './markdown-table.js';
 import { costByArmSection } from './metrics-markdown.js';
 import {
   acrossModelsSection,
+  backendFact,
   findCell,
   modelsSection,
   withModelCell,
@@ -286,7 +287,7 @@ export function resultsMarkdown(model: ResultsModel): string {
     `# ${model.campaign.title}`,
     '',
     `- Model: ${model.model.label}${model.model.reported.length > 0 ? `; reported back: ${model.model.reported.join(', ')}` : ''}`,
-    `- Backend: ${model.backend} (${model.engine}); sandbox: ${model.sandbox}`,
+    `- ${backendFact(model).term}: ${backendFact(model).text}; sandbox: ${model.sandbox}`,
     `- ${model.repsPerCell} fresh session(s) per cell; ${model.recorded}/${model.planned} reps recorded${model.complete ? '' : ` (missing: ${model.missing.join(', ')})`}`,
     `- Campaign identity \`${model.campaign.identity.slice(0, 16)}\`; ${model.generatedBy}`,
     '',

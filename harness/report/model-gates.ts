@@ -1,6 +1,8 @@
 import type { GateConfig } from '../campaign/config-schema.js';
+import type { AxisEntry } from './engine-gates.js';
 import { describeGate } from './gate-description.js';
 import { evaluateGate, judgeRegressionFamily } from './gates.js';
+import { axisNoun } from './model-tables.js';
 import type { CellSummary, GateOutcome } from './results-schema.js';
 import { holmAdjust } from './stats-holm.js';
 import { belowThreshold, fisherExact, starkestSplitP } from './stats-rates.js';
@@ -21,20 +23,28 @@ import { belowThreshold, fisherExact, starkestSplitP } from './stats-rates.js';
  * one-model campaign (cells without a model) gates are judged as they
  * always were.
  */
-export function evaluateGateOnModels(gate: GateConfig, cells: readonly CellSummary[]): GateOutcome {
+export function evaluateGateOnModels(
+  gate: GateConfig,
+  cells: readonly CellSummary[],
+  /** The run's entries with their engines: `engines-agree` compares them, across the entries. */
+  entries: readonly AxisEntry[] = [],
+): GateOutcome {
+  if (gate.kind === 'engines-agree') return evaluateGate(gate, cells, entries);
   const models = [
     ...new Set(cells.map((cell) => cell.model).filter((model) => model !== undefined)),
   ];
   if (models.length === 0) return evaluateGate(gate, cells);
   const target = gate.model ?? 'every';
   const judged = target === 'every' ? models : [target];
-  const label = `${describeGate(gate)} on ${target === 'every' ? 'every model' : target}`;
+  // "every engine" when the entries are one model's engines (axisNoun), else "every model".
+  const noun = axisNoun({ models: entries.length === 0 ? undefined : entries });
+  const label = `${describeGate(gate)} on ${target === 'every' ? `every ${noun.one}` : target}`;
   const base = { gate: label, kind: gate.kind, model: target };
   if (gate.kind === 'no-regression' && judged.length > 1) {
-    return noRegressionAcrossModels(gate, judged, cells, base);
+    return noRegressionAcrossModels(gate, judged, cells, base, noun.many);
   }
   if (gate.kind === 'no-scenario-regresses' && judged.length > 1) {
-    return noScenarioRegressesAcrossModels(gate, judged, cells, base);
+    return noScenarioRegressesAcrossModels(gate, judged, cells, base, noun.many);
   }
   const perModel = judged.map((model) => {
     const mine = cells.filter((cell) => cell.model === model);
@@ -98,6 +108,8 @@ function noRegressionAcrossModels(
   models: readonly string[],
   cells: readonly CellSummary[],
   base: Pick<GateOutcome, 'gate' | 'kind' | 'model'>,
+  /** What the entries are called: `models`, `engines`. */
+  noun: string,
 ): GateOutcome {
   const per = models.map((model) => {
     const mine = cells.filter((cell) => cell.model === model && cell.scenario === gate.scenario);
@@ -140,7 +152,7 @@ function noRegressionAcrossModels(
     };
   });
   return combined(
-    { ...base, gate: `${base.gate} (Holm across ${models.length} models)` },
+    { ...base, gate: `${base.gate} (Holm across ${models.length} ${noun})` },
     perModel,
   );
 }
@@ -157,6 +169,8 @@ function noScenarioRegressesAcrossModels(
   models: readonly string[],
   cells: readonly CellSummary[],
   base: Pick<GateOutcome, 'gate' | 'kind' | 'model'>,
+  /** What the entries are called: `models`, `engines`. */
+  noun: string,
 ): GateOutcome {
   const scenarios = gate.scenarios ?? [...new Set(cells.map((cell) => cell.scenario))];
   const find = (model: string, scenario: string, role: 'red' | 'green') =>
@@ -184,7 +198,7 @@ function noScenarioRegressesAcrossModels(
   return combined(
     {
       ...base,
-      gate: `${base.gate} (${correction} across ${models.length} models × ${scenarios.length} scenarios: ${models.length * scenarios.length} tests)`,
+      gate: `${base.gate} (${correction} across ${models.length} ${noun} × ${scenarios.length} scenarios: ${models.length * scenarios.length} tests)`,
     },
     perModel,
   );

@@ -74,6 +74,7 @@ export function modelSummaries(
         scripted: model.scripted,
         standsInFor: model.standsInFor,
         endpoint: model.endpoint,
+        ...(model.engine === undefined ? {} : { engine: model.engine }),
         label: modelLabel(model),
         planned: scheduledPerModel(model.name),
         recorded: mine.length,

@@ -13,12 +13,71 @@ import type { CellSummary, Interaction, ResultsModel } from './results-schema.js
  * change helps on every model.
  */
 
-/** A table header with the Model column first, in a campaign of several models. */
+/**
+ * What the entries of the model axis are, in words: models; engines (one
+ * model on several engines, each entry named by its engine); or models ×
+ * engines (several of each, entries `<model>-on-<engine>`).
+ */
+export interface AxisNoun {
+  /** The column header: `Model`, `Engine`, `Model × engine`. */
+  readonly column: string;
+  /** One entry in a sentence: `model`, `engine`, `model × engine`. */
+  readonly one: string;
+  /** Several: `models`, `engines`, `models × engines`. */
+  readonly many: string;
+  /** The section titles: `Models` and `Across models`, and so on. */
+  readonly title: string;
+}
+
+export function axisNoun(model: {
+  readonly models?:
+    | readonly { readonly name: string; readonly engine?: string | undefined }[]
+    | undefined;
+}): AxisNoun {
+  const entries = model.models ?? [];
+  const onEngines = entries.length > 0 && entries.every((entry) => entry.engine !== undefined);
+  if (onEngines && entries.every((entry) => entry.name === entry.engine)) {
+    return { column: 'Engine', one: 'engine', many: 'engines', title: 'Engines' };
+  }
+  if (onEngines) {
+    return {
+      column: 'Model × engine',
+      one: 'model × engine',
+      many: 'models × engines',
+      title: 'Models × engines',
+    };
+  }
+  return { column: 'Model', one: 'model', many: 'models', title: 'Models' };
+}
+
+/** The engines of a campaign of several engines, in campaign order (none otherwise). */
+export function axisEngines(model: Pick<ResultsModel, 'models'>): string[] {
+  return [
+    ...new Set(
+      (model.models ?? [])
+        .map((entry) => entry.engine)
+        .filter((engine): engine is string => engine !== undefined),
+    ),
+  ];
+}
+
+/** The header's backend fact: `Backend` and the one, or `Engines` and each, with their versions. */
+export function backendFact(model: Pick<ResultsModel, 'models' | 'backend' | 'engine'>): {
+  readonly term: string;
+  readonly text: string;
+} {
+  const engines = axisEngines(model);
+  return engines.length > 1
+    ? { term: 'Engines', text: `${engines.join(', ')} (${model.engine})` }
+    : { term: 'Backend', text: `${model.backend} (${model.engine})` };
+}
+
+/** A table header with the Model (or Engine) column first, in a campaign of several models or engines. */
 export function withModelHeader(
   model: Pick<ResultsModel, 'models'>,
   header: readonly string[],
 ): string[] {
-  return model.models === undefined ? [...header] : ['Model', ...header];
+  return model.models === undefined ? [...header] : [axisNoun(model).column, ...header];
 }
 
 /** A table row with its cell's model first, in a campaign of several models. */
@@ -42,7 +101,7 @@ export function findCell(
   );
 }
 
-export const MODEL_COLUMNS = [
+const MODEL_COLUMNS = [
   'Model',
   'Requested',
   'Reported back',
@@ -52,9 +111,15 @@ export const MODEL_COLUMNS = [
   'Infrastructure failures',
 ] as const;
 
+/** The Models table's columns, its first naming what the entries are. */
+export function modelColumns(model: Pick<ResultsModel, 'models'>): string[] {
+  const [, ...rest] = MODEL_COLUMNS;
+  return [axisNoun(model).column, ...rest];
+}
+
 export function modelsTable(model: ResultsModel): string {
   return table(
-    MODEL_COLUMNS,
+    modelColumns(model),
     (model.models ?? []).map((entry) => [
       entry.name,
       `${entry.requested}${entry.scripted ? ` (scripted${entry.standsInFor === null ? '' : `, standing in for ${entry.standsInFor}`})` : ''}`,
@@ -67,7 +132,7 @@ export function modelsTable(model: ResultsModel): string {
   );
 }
 
-export const INTERACTION_COLUMNS = [
+const INTERACTION_COLUMNS = [
   'Scenario',
   'Model',
   'RED pass',
@@ -97,8 +162,14 @@ function interactionRows(interaction: Interaction): string[][] {
   ]);
 }
 
+/** The interaction table's columns, the second naming what the entries are. */
+export function interactionColumns(model: Pick<ResultsModel, 'models'>): string[] {
+  const [scenario, , ...rest] = INTERACTION_COLUMNS;
+  return [scenario, axisNoun(model).column, ...rest];
+}
+
 export function interactionTable(model: ResultsModel): string {
-  return table(INTERACTION_COLUMNS, (model.interaction ?? []).flatMap(interactionRows));
+  return table(interactionColumns(model), (model.interaction ?? []).flatMap(interactionRows));
 }
 
 /** One line per scenario: does the change help on every model? */
@@ -113,7 +184,7 @@ export function modelsSection(model: ResultsModel): string[] {
   if (model.models === undefined) return [];
   const failing = model.models.filter((entry) => Object.keys(entry.infrastructure).length > 0);
   return [
-    '## Models',
+    `## ${axisNoun(model).title}`,
     '',
     modelsTable(model),
     '',
@@ -134,14 +205,15 @@ export function modelsSection(model: ResultsModel): string[] {
 export function acrossModelsSection(model: ResultsModel): string[] {
   if (model.models === undefined || model.interaction === undefined) return [];
   const alpha = model.interaction[0]?.alpha ?? 0.05;
+  const noun = axisNoun(model);
   return [
-    '## Across models',
+    `## Across ${noun.many}`,
     '',
     ...interactionSummaries(model),
     '',
     interactionTable(model),
     '',
-    `Per model: one-sided Fisher exact tests on decided reps, Holm-adjusted across the scenario's models; "helps" or "hurts" when the adjusted p is below α = ${alpha}.`,
+    `Per ${noun.one}: one-sided Fisher exact tests on decided reps, Holm-adjusted across the scenario's ${noun.many}; "helps" or "hurts" when the adjusted p is below α = ${alpha}.`,
     '',
   ];
 }

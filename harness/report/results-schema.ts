@@ -46,6 +46,8 @@ export const repRowSchema = z
     duration_ms: z.number(),
     /** The model's name, in a campaign of several models (the CSV then has a `model` column). */
     model: z.string().optional(),
+    /** The engine the rep ran on, in a campaign of several engines (the CSV's last column, `engine`). */
+    engine: z.string().optional(),
     model_requested: z.string(),
     model_reported: z.string(),
     scripted_model: z.boolean(),
@@ -72,11 +74,12 @@ export type RepRow = z.infer<typeof repRowSchema>;
 /**
  * The fixed CSV columns, in order: stable, documented in the README. The
  * observation columns follow; `model` is added (before `model_requested`)
- * only in a campaign of several models.
+ * only in a campaign of several models, and `engine` (after every other
+ * column) only in a campaign of several engines.
  */
 export const REP_COLUMNS = (Object.keys(repRowSchema.shape) as (keyof RepRow)[]).filter(
-  (column): column is Exclude<keyof RepRow, 'observations' | 'model'> =>
-    column !== 'observations' && column !== 'model',
+  (column): column is Exclude<keyof RepRow, 'observations' | 'model' | 'engine'> =>
+    column !== 'observations' && column !== 'model' && column !== 'engine',
 );
 
 /** How one observation is summarised per cell: a tally of what was seen, or how many reps it held in. */
@@ -176,6 +179,8 @@ export const modelSummarySchema = z
     standsInFor: z.string().nullable(),
     /** The endpoint profile, or null for the default endpoint. */
     endpoint: z.string().nullable(),
+    /** In a campaign of several engines: the engine this entry ran on. */
+    engine: z.string().optional(),
     label: z.string(),
     planned: z.number().int(),
     recorded: z.number().int(),

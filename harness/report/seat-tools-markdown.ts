@@ -6,6 +6,7 @@
  * full sessions.
  */
 import { markdownTable } from './markdown-table.js';
+import { axisNoun } from './model-tables.js';
 import type { ResultsModel } from './results-schema.js';
 import type { SeatToolCell, SeatTools } from './seat-tools.js';
 
@@ -18,10 +19,14 @@ function range(cell: SeatToolCell): string {
 }
 
 /** The columns of a scenario's seat table (results.md and report.html alike). */
-export function seatToolsColumns(withModel: boolean): string[] {
+export function seatToolsColumns(
+  withModel: boolean,
+  /** What the model column is called: `Model`, `Engine` (model-tables.ts's axisNoun). */
+  modelColumn = 'Model',
+): string[] {
   return [
     'Seat group',
-    ...(withModel ? ['Model'] : []),
+    ...(withModel ? [modelColumn] : []),
     'Arm',
     'Decided reps',
     'Seats',
@@ -60,11 +65,15 @@ export function seatToolsRow(cell: SeatToolCell, withModel: boolean): string[] {
 }
 
 /** The table of one scenario's seat groups. */
-export function seatToolsTable(seatTools: SeatTools, scenario: string): string {
+export function seatToolsTable(
+  seatTools: SeatTools,
+  scenario: string,
+  modelColumn = 'Model',
+): string {
   const cells = seatTools.cells.filter((cell) => cell.scenario === scenario);
   const withModel = cells.some((cell) => cell.model !== undefined);
   return markdownTable(
-    seatToolsColumns(withModel),
+    seatToolsColumns(withModel, modelColumn),
     cells.map((cell) => seatToolsRow(cell, withModel)),
   );
 }
@@ -76,7 +85,12 @@ export function seatToolsSection(model: ResultsModel): string[] {
   const scenarios = [...new Set(seatTools.cells.map((cell) => cell.scenario))];
   const lines = ['## Tool calls by seat', ''];
   for (const scenario of scenarios) {
-    lines.push(`### ${scenario}`, '', seatToolsTable(seatTools, scenario), '');
+    lines.push(
+      `### ${scenario}`,
+      '',
+      seatToolsTable(seatTools, scenario, axisNoun(model).column),
+      '',
+    );
   }
   lines.push(seatTools.rule, '');
   if (seatTools.unrecorded.length > 0) {

@@ -10,6 +10,7 @@ import { gateDecision } from './gates.js';
 import type { LoadedResults, RecordedRep } from './load-results.js';
 import { evaluateGateOnModels } from './model-gates.js';
 import { interactionSummary, isInfrastructureFailure, modelSummaries } from './model-summary.js';
+import { axisNoun } from './model-tables.js';
 import { cellMetrics, metricRowFields } from './rep-metrics.js';
 import type {
   CellSummary,
@@ -89,6 +90,10 @@ function repRow(loaded: LoadedResults, rep: RecordedRep): RepRow {
     ...metricRowFields(meta),
     duration_ms: meta.durationMs,
     ...(meta.model.name === undefined ? {} : { model: meta.model.name }),
+    // A campaign of several engines: the engine the rep ran on, as its meta.json says.
+    ...(loaded.record.models?.some((entry) => entry.engine !== undefined) === true
+      ? { engine: meta.backend }
+      : {}),
     model_requested: meta.model.requested,
     model_reported: meta.model.reported ?? '',
     scripted_model: meta.model.scripted,
@@ -399,7 +404,12 @@ export function summariseResults(loaded: LoadedResults): ResultsModel {
   );
   const conflicts = versionConflicts(scenarios);
   const decision = withAdjudication(
-    onSubset(gateDecision(gates, cells, loaded.missing, evaluateGateOnModels), subset),
+    onSubset(
+      gateDecision(gates, cells, loaded.missing, (gate, judged) =>
+        evaluateGateOnModels(gate, judged, record.models ?? []),
+      ),
+      subset,
+    ),
     adjudicated,
   );
   return {
@@ -521,7 +531,7 @@ function modelAxisSummary(
       requested: models.map((model) => model.requested).join(', '),
       reported: [...new Set(models.flatMap((model) => model.reported))].sort(),
       scripted,
-      label: `${models.length} models: ${models.map((model) => `${model.name} = ${model.label}`).join('; ')}`,
+      label: `${models.length} ${axisNoun({ models }).many}: ${models.map((model) => `${model.name} = ${model.label}`).join('; ')}`,
     },
     models,
     interaction: interactionSummary(

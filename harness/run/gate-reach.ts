@@ -6,13 +6,14 @@
  * paying for the reps. Likewise a `green-better` or `no-regression` gate
  * whose reps per arm cannot reach α even at the starkest split (all against
  * none): it stays undecided; and a `metric-ratio` gate needing more decided
- * reps per arm than are scheduled. A note, not a refusal: short runs (`--reps 1`) are
+ * reps per arm than are scheduled, and an `engines-agree` gate whose reps
+ * cannot get below α even for one pair of engines at all against none. A note, not a refusal: short runs (`--reps 1`) are
  * how a campaign is smoke-tested.
  */
 
 import type { GateConfig } from '../campaign/config-schema.js';
 import { describeGate } from '../campaign/only.js';
-import { belowThreshold, starkestSplitP } from '../report/stats-rates.js';
+import { belowThreshold, fisherExact, starkestSplitP } from '../report/stats-rates.js';
 
 /** One note per gate the scheduled reps per cell can never meet. */
 export function gatesOutOfReach(campaign: {
@@ -41,6 +42,20 @@ export function gatesOutOfReach(campaign: {
     if (gate.kind === 'metric-ratio' && gate.minReps > reps) {
       return [
         `gate ${describeGate(gate)} needs ${gate.minReps} decided reps with ${gate.metric} recorded in each arm, but the run schedules ${reps} per cell: it stays undecided (run with --reps ${gate.minReps} or more)`,
+      ];
+    }
+    if (gate.kind === 'engines-agree') {
+      // Its smallest family is one pair at α: when even that cannot decide, no run of these reps can.
+      const decides = (n: number) =>
+        belowThreshold(
+          fisherExact({ successes: n, trials: n }, { successes: 0, trials: n }, 'two-sided'),
+          gate.alpha,
+        );
+      if (decides(reps)) return [];
+      let needed = reps + 1;
+      while (needed < 1000 && !decides(needed)) needed += 1;
+      return [
+        `gate ${describeGate(gate)} cannot be decided with ${reps} rep(s) per cell: even one engine ${reps}/${reps} against another 0/${reps} is not below α = ${gate.alpha} (two-sided), so it stays undecided (run with --reps ${needed} or more; more with several pairs of engines, Holm-corrected)`,
       ];
     }
     if (gate.kind === 'no-scenario-regresses') {

@@ -1,5 +1,5 @@
 import { infrastructurePhrase } from '../model-summary.js';
-import { INTERACTION_COLUMNS, MODEL_COLUMNS } from '../model-tables.js';
+import { axisNoun, interactionColumns, modelColumns } from '../model-tables.js';
 import type { ResultsModel } from '../results-schema.js';
 import { modelName } from './badges.js';
 import { scenarioLabel } from './cell-labels.js';
@@ -49,15 +49,16 @@ export function modelAxisSection(model: ResultsModel, interactionSvg: string): S
       html`<li><strong>${scenarioLabel(interaction.scenario)}</strong>: ${interaction.summary}.</li>`,
   );
   const alpha = model.interaction?.[0]?.alpha ?? 0.05;
+  const noun = axisNoun(model);
   return html`<section id="models" aria-labelledby="models-title">
-<h2 id="models-title">Models</h2>
-${scrollingTable('Models', MODEL_COLUMNS, html`<tbody>${modelRows}</tbody>`)}
+<h2 id="models-title">${noun.title}</h2>
+${scrollingTable(noun.title, modelColumns(model), html`<tbody>${modelRows}</tbody>`)}
 </section>
 <section id="across-models" aria-labelledby="across-models-title">
-<h2 id="across-models-title">Across models: does the change help on every model?</h2>
+<h2 id="across-models-title">Across ${noun.many}: does the change help on every ${noun.one}?</h2>
 <ul class="interaction-summary">${summaries}</ul>
-<figure id="interaction-chart" class="chart"><div class="chart-scroll" tabindex="0" role="region" aria-label="interaction chart">${trustedHtml(interactionSvg)}</div><figcaption>Pass rate of RED and GREEN on each model (decided reps), one line per model: a line that climbs is a model GREEN helps; lines that cross or part show an effect that depends on the model.</figcaption></figure>
-${scrollingTable('RED vs GREEN on each model', INTERACTION_COLUMNS, html`<tbody>${interactionRows}</tbody>`)}
-<p class="muted">Per model: one-sided Fisher exact tests on decided reps, Holm-adjusted across the scenario's models; "helps" or "hurts" when the adjusted p is below α = ${alpha}.</p>
+<figure id="interaction-chart" class="chart"><div class="chart-scroll" tabindex="0" role="region" aria-label="interaction chart">${trustedHtml(interactionSvg)}</div><figcaption>Pass rate of RED and GREEN on each ${noun.one} (decided reps), one line per ${noun.one}: a line that climbs is a ${noun.one} GREEN helps; lines that cross or part show an effect that depends on the ${noun.one}.</figcaption></figure>
+${scrollingTable(`RED vs GREEN on each ${noun.one}`, interactionColumns(model), html`<tbody>${interactionRows}</tbody>`)}
+<p class="muted">Per ${noun.one}: one-sided Fisher exact tests on decided reps, Holm-adjusted across the scenario's ${noun.many}; "helps" or "hurts" when the adjusted p is below α = ${alpha}.</p>
 </section>`;
 }

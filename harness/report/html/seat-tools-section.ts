@@ -4,6 +4,7 @@
  * seats, calls per decided rep, mean, median, range), and the grouping rule.
  * Nothing when no scenario ran full sessions.
  */
+import { axisNoun } from '../model-tables.js';
 import type { ResultsModel } from '../results-schema.js';
 import {
   SEAT_TOOLS_NUMERIC_COLUMNS,
@@ -19,7 +20,7 @@ export function seatToolsHtmlSection(model: ResultsModel): SafeHtml | '' {
   const tables = scenarios.map((scenario) => {
     const cells = seatTools.cells.filter((cell) => cell.scenario === scenario);
     const withModel = cells.some((cell) => cell.model !== undefined);
-    const columns = seatToolsColumns(withModel);
+    const columns = seatToolsColumns(withModel, axisNoun(model).column);
     const rows = cells.map((cell) => {
       const tds = seatToolsRow(cell, withModel).map((text, index) =>
         SEAT_TOOLS_NUMERIC_COLUMNS.has(columns[index] ?? '')

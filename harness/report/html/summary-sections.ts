@@ -1,3 +1,4 @@
+import { axisNoun, backendFact } from '../model-tables.js';
 import type { ResultsModel } from '../results-schema.js';
 import { droppedGatesText, subsetPhrase } from '../subset.js';
 import { gateOutcomeBadge, modelName, overallGateBadge } from './badges.js';
@@ -17,10 +18,10 @@ export function headerSection(model: ResultsModel): SafeHtml {
 <p class="kicker">redgreen results · campaign <code>${model.campaign.id}</code> · identity <code>${model.campaign.identity.slice(0, 16)}</code></p>
 <h1>${model.campaign.title}</h1>
 <dl class="facts">
-<div><dt>Model requested</dt><dd>${model.models === undefined ? modelName(model.model.requested, model.model.scripted) : html`${model.models.length} models: ${model.models.map((entry, index) => html`${index > 0 ? ', ' : ''}${entry.name} = ${modelName(entry.requested, entry.scripted)}`)} <a href="#models">(table)</a>`}</dd></div>
+<div><dt>Model requested</dt><dd>${model.models === undefined ? modelName(model.model.requested, model.model.scripted) : html`${model.models.length} ${axisNoun(model).many}: ${model.models.map((entry, index) => html`${index > 0 ? ', ' : ''}${entry.name} = ${modelName(entry.requested, entry.scripted)}`)} <a href="#models">(table)</a>`}</dd></div>
 <div><dt>Reported back</dt><dd>${reported}</dd></div>
 <div><dt>Reps</dt><dd>${model.recorded}/${model.planned} recorded, ${model.repsPerCell} per cell${model.complete ? '' : html` <span class="badge badge-warn">incomplete</span>`}</dd></div>
-<div><dt>Backend</dt><dd>${model.backend} (${model.engine})</dd></div>
+<div><dt>${backendFact(model).term}</dt><dd>${backendFact(model).text}</dd></div>
 </dl>
 ${model.model.scripted ? html`<p class="note-scripted">Every session here was driven by a scripted policy on redgreen's local model server, not by a model: the rates show the harness working, not how a model behaves. Token counts are estimates.</p>` : ''}${
   !model.model.scripted && model.models?.some((entry) => entry.scripted)
