@@ -44,7 +44,7 @@ describe('the scripted-policy registry', () => {
       'full-env-dump',
     ]);
     expect(names.indexOf('echoes-template')).toBeLessThan(names.indexOf('skill-trigger'));
-    expect(names.indexOf('task-follower')).toBe(names.length - 5);
+    expect(names.indexOf('task-follower')).toBe(names.length - 6);
     expect(new Set(names).size).toBe(names.length);
   });
 
