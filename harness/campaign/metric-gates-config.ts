@@ -21,6 +21,7 @@ export const METRIC_NAMES = [
   'dispatches',
   'bytes-written',
   'files-written',
+  'tool-calls-per-seat',
 ] as const;
 export type MetricName = (typeof METRIC_NAMES)[number];
 

@@ -20,6 +20,7 @@ export const COST_COLUMNS: readonly { readonly metric: MetricName; readonly titl
   { metric: 'controller-tool-calls', title: 'controller tool calls' },
   { metric: 'subagent-tool-calls', title: 'subagent tool calls' },
   { metric: 'dispatches', title: 'dispatches' },
+  { metric: 'tool-calls-per-seat', title: 'tool calls per seat' },
   { metric: 'files-written', title: 'files written' },
   { metric: 'bytes-written', title: 'bytes written' },
 ];

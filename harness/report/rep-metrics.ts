@@ -17,6 +17,8 @@ export const metricRowShape = {
   /** Files the session left added or changed in the fixture, and their bytes after; null when not recorded. */
   files_written: z.number().int().nullable(),
   bytes_written: z.number().int().nullable(),
+  /** Subagent seats the controller started (meta.json `seats`); null when not recorded. */
+  seats: z.number().int().nullable().optional(),
 };
 
 /** A rep row's metric columns, from its meta.json. */
@@ -24,11 +26,13 @@ export function metricRowFields(meta: RepMeta): {
   dispatches: number;
   files_written: number | null;
   bytes_written: number | null;
+  seats: number | null;
 } {
   return {
     dispatches: meta.subagentDispatches,
     files_written: meta.written?.files ?? null,
     bytes_written: meta.written?.bytes ?? null,
+    seats: meta.seats?.length ?? null,
   };
 }
 
@@ -44,6 +48,8 @@ export interface MetricRow {
   readonly dispatches: number;
   readonly files_written: number | null;
   readonly bytes_written: number | null;
+  /** Subagent seats started; null or absent when the rep did not record them. */
+  readonly seats?: number | null | undefined;
 }
 
 /** A metric's value on one rep: null when the session did not record it (usage unknown, a model unpriced). */
@@ -78,6 +84,11 @@ export function metricValue(row: MetricRow, metric: MetricName): number | null {
       return row.bytes_written;
     case 'files-written':
       return row.files_written;
+    case 'tool-calls-per-seat':
+      // Every seat's calls over the seats that made them: the controller's and each subagent's.
+      return row.seats === null || row.seats === undefined
+        ? null
+        : (row.tool_uses + row.subagent_tool_uses) / (1 + row.seats);
   }
 }
 

@@ -36,6 +36,7 @@ import { type StopSpec, sessionStopOf } from '../score/stop-mode.js';
 import { readTranscript } from '../score/transcripts/claude-messages.js';
 import { confinedGitRunner } from '../session/confined-git.js';
 import type { InstalledLibrary } from '../session/installed-library.js';
+import { userModelFor } from '../session/played-user.js';
 import type { ProjectInstruction } from '../session/project-instructions.js';
 import { type ProjectSkill, readProjectSkills } from '../session/project-skills.js';
 import { SecretRedactor } from '../session/secret-redactor.js';
@@ -482,6 +483,8 @@ async function runSession(
       stop: stop.mode,
       ...(stop.at === undefined ? {} : { stopAt: stop.at }),
       user: rep.user,
+      // A model plays the user only on a live run (played-user.ts); offline the script does.
+      userModel: userModelFor(rep.user, model.endpoint),
       library: rep.library,
       instructions: rep.instructions,
       projectSkills: rep.projectSkills,

@@ -15,6 +15,12 @@
  * are `turns` (user-turns.ts). Pure: the session room applies it
  * (harness/session/scripted-user-session.ts) and records what it did
  * (user-question-record.ts).
+ *
+ * `played` (optional) lets a model play the user on a live run
+ * (harness/session/played-user.ts): it is given `story` and what the
+ * session said to it, never the checks, the rubric or the skill text, and
+ * its words replace the rules' answers and the declared turns' `say` (a
+ * turn's timing stays the script's). Offline the rules and turns play.
  */
 import { z } from 'zod';
 import { compiles, nameSchema, nonBlank, regexSource } from './param-types.js';
@@ -37,6 +43,17 @@ export const answerRuleSchema = z
   })
   .strict();
 export type AnswerRule = z.infer<typeof answerRuleSchema>;
+
+/** `user.played`: who the user is and what they want, for a model playing them on a live run. */
+export const playedUserSchema = z
+  .object({
+    /** The user's part in the user's own terms: who they are, what they want, what they would answer. */
+    story: nonBlank.max(20_000, 'is longer than 20000 characters: tell the user part shorter'),
+    /** The Messages API model that plays the user; default: the session's model. */
+    model: nonBlank.optional(),
+  })
+  .strict();
+export type PlayedUser = z.infer<typeof playedUserSchema>;
 
 export const scriptedUserSchema = z
   .object({
@@ -62,6 +79,8 @@ export const scriptedUserSchema = z
     maxAnswers: z.number().int().min(0).max(50).default(DEFAULT_MAX_ANSWERS),
     /** Messages the user sends after the session replies (user-turns.ts). */
     turns: userTurnsSchema,
+    /** A model plays the user on a live run (played-user.ts); offline the rules and turns above do. */
+    played: playedUserSchema.optional(),
   })
   .strict();
 /** A scenario's `user` block, defaults applied. */
@@ -71,7 +90,9 @@ export type ScriptedUser = z.infer<typeof scriptedUserSchema>;
 export type AnswerSource =
   | { readonly kind: 'rule'; readonly id: string }
   | { readonly kind: 'default' }
-  | { readonly kind: 'unanswered' };
+  | { readonly kind: 'unanswered' }
+  /** A model playing the user (`user.played`, a live run) gave the answer. */
+  | { readonly kind: 'played'; readonly model: string };
 
 export interface ScriptedAnswer {
   readonly answer: string | null;

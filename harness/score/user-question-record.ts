@@ -10,12 +10,18 @@
  *   AskUserQuestion question, with its tool_use id; `via: reply`, a reply
  *   that ends on a question), its text and the seat that asked;
  * - `user_answer`: what the scripted user said to it (`source`: the rule by
- *   id, the default, or `unanswered` once maxAnswers answers were given).
+ *   id, the default, or `unanswered` once maxAnswers answers were given;
+ *   `played` with `played_by`, the model id, when a model played the user
+ *   on a live run, harness/session/played-user.ts).
  *
  * - `user_turn`: the user sent the session another message after a reply,
  *   starting conversation turn `turn` (the prompt's is 1): an answer to the
  *   reply's question (`question_id`) or one of the user's declared turns
- *   (`turn_id`, user-turns.ts), with the reply it follows.
+ *   (`turn_id`, user-turns.ts), with the reply it follows; `played_by`
+ *   names the model that worded it when a model played the user.
+ *
+ * `user_script` says who plays the user: `played_by` (the model id) when a
+ * model does, null or absent when the script does.
  *
  * The answer to a reply is also in the transcript as the user message the
  * session got, marked `answers_question: <question_id>`; a declared turn's
@@ -31,7 +37,7 @@ import { seatRecordSchema } from './seat-record.js';
 import type { MalformedLine } from './transcripts/malformed-line.js';
 
 export const QUESTION_VIAS = ['tool', 'reply'] as const;
-export const ANSWER_SOURCES = ['rule', 'default', 'unanswered'] as const;
+export const ANSWER_SOURCES = ['rule', 'default', 'unanswered', 'played'] as const;
 export const USER_EVENT_SUBTYPES = [
   'user_script',
   'user_question',
@@ -45,6 +51,8 @@ export const userEventSchema = z.discriminatedUnion('subtype', [
     subtype: z.literal('user_script'),
     rules: z.array(z.string().min(1)),
     maxAnswers: z.number().int().nonnegative(),
+    /** The model playing the user (`user.played` on a live run); null or absent: the script plays. */
+    played_by: z.string().min(1).nullable().optional(),
   }),
   z.looseObject({
     type: z.literal('system'),
@@ -65,6 +73,8 @@ export const userEventSchema = z.discriminatedUnion('subtype', [
     source: z.enum(ANSWER_SOURCES),
     /** The answer rule's id when `source` is `rule`; else null. */
     rule: z.string().min(1).nullable(),
+    /** The model that gave the answer when `source` is `played`. */
+    played_by: z.string().min(1).nullable().optional(),
   }),
   z.looseObject({
     type: z.literal('system'),
@@ -79,6 +89,8 @@ export const userEventSchema = z.discriminatedUnion('subtype', [
     reply: z.string(),
     /** The message sent. */
     text: z.string(),
+    /** The model that worded the message when a model played the user; null or absent: the script. */
+    played_by: z.string().min(1).nullable().optional(),
   }),
 ]);
 export type UserEvent = z.infer<typeof userEventSchema>;
@@ -101,6 +113,8 @@ export interface RecordedQuestion {
   readonly answer: string | null;
   readonly source: (typeof ANSWER_SOURCES)[number] | null;
   readonly rule: string | null;
+  /** The model that played the answer (`source: played`); else null. */
+  readonly playedBy?: string | null | undefined;
 }
 
 /**
@@ -116,6 +130,8 @@ export interface RecordedTurn {
   /** The reply that ended the turn before this one. */
   readonly reply: string;
   readonly text: string;
+  /** The model that worded the message when a model played the user; else null. */
+  readonly playedBy?: string | null | undefined;
   /** The id of the last tool call before the turn began (null when none): later calls are its. */
   readonly afterCall: string | null;
 }
@@ -168,6 +184,7 @@ export function readQuestions(text: string): QuestionsRead {
         questionId: data.question_id,
         reply: data.reply,
         text: data.text,
+        ...(typeof data.played_by === 'string' ? { playedBy: data.played_by } : {}),
         afterCall: lastCall,
       });
     } else if (data.subtype === 'user_question') {
@@ -192,7 +209,13 @@ export function readQuestions(text: string): QuestionsRead {
         });
         continue;
       }
-      questions[at] = { ...asked, answer: data.answer, source: data.source, rule: data.rule };
+      questions[at] = {
+        ...asked,
+        answer: data.answer,
+        source: data.source,
+        rule: data.rule,
+        ...(typeof data.played_by === 'string' ? { playedBy: data.played_by } : {}),
+      };
     }
   }
   const recorded = scripted || questions.length > 0 || turns.length > 0;

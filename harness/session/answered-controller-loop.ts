@@ -39,7 +39,7 @@ export async function runAnsweredControllerLoop(input: {
     if (input.user === undefined || loop.end.kind !== 'reply' || loop.end.cutShort !== undefined) {
       return result;
     }
-    const answer = input.user.answerReply(loop.end.text, CONTROLLER_SEAT);
+    const answer = await input.user.answerReply(loop.end.text, CONTROLLER_SEAT);
     if (answer === undefined) return result;
     const content: Anthropic.TextBlockParam[] = [{ type: 'text', text: answer.text }];
     input.messages.push({ role: 'user', content });

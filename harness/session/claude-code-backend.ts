@@ -19,6 +19,7 @@ import { type EngineProcess, spawnEngineInOwnGroup } from './engine-process.js';
 import { engineWritesHandOver } from './engine-writes.js';
 import { handedOverSessions } from './handed-over-sessions.js';
 import type { InstalledLibrary } from './installed-library.js';
+import { sessionUserPlayer } from './played-user.js';
 import { instructionsReminder } from './project-instructions.js';
 import { installProjectSkills } from './project-skills.js';
 import { combinedHooks } from './query-hooks.js';
@@ -279,7 +280,16 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
       let loaded: { plugins: readonly string[]; skills: readonly string[] } | undefined;
       // Seat and rep limits, watched on the stream: a limit met stops the engine (abort).
       const seatWatch = seatWatchFor(request, () => abort.abort());
-      const user = ClaudeCodeUser.for(request.stop, request.user, request.transcript);
+      const player = sessionUserPlayer(request, {
+        maxRetries: options.maxRetries,
+        signal: abort.signal,
+      });
+      const user = ClaudeCodeUser.for(
+        request.stop,
+        request.user,
+        request.transcript,
+        player === undefined ? undefined : { player },
+      );
       let engineProcess: EngineProcess | undefined;
       // Background work that brings the controller another turn (agents, workflows), as the
       // engine last listed it; a background shell brings none.
@@ -341,7 +351,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
           if (capture !== undefined && !capture.observe(message)) continue;
           request.transcript.write(message);
           seatWatch.watch.observe(message);
-          user?.observe(message);
+          await user?.observe(message);
           if (message.type === 'system' && message.subtype === 'init') {
             // The init message names the model the engine was asked for, not one an API reported.
             engine = `claude-code ${message.claude_code_version}`;
@@ -413,6 +423,17 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
           },
           finalReply: lastAssistantText,
           stopReason: 'aborted',
+          capturedDispatch: null,
+        };
+      }
+      const playerFailure = user?.playerFailure;
+      if (playerFailure !== undefined) {
+        // The model playing the user gave no words: the conversation stopped short of its script.
+        return {
+          ...base,
+          status: { kind: 'indeterminate', stage: 'api', reason: playerFailure },
+          finalReply: lastAssistantText,
+          stopReason: null,
           capturedDispatch: null,
         };
       }

@@ -31,6 +31,7 @@ import type {
 import type { ScriptedUser } from '../score/scripted-user.js';
 import { CONTROLLER_SEAT } from '../score/seat-record.js';
 import type { StopMode } from '../score/stop-mode.js';
+import type { UserPlayer } from './played-user.js';
 import {
   type ReplyAnswer,
   replyAnswerMarker,
@@ -41,13 +42,23 @@ import {
 import { dispatchInputProblem } from './tools/dispatch-tools.js';
 import type { TranscriptSink } from './transcript-sink.js';
 
+/** A model playing the user (played-user.ts), and who hears when it fails. */
+export interface PlayedUserOptions {
+  readonly player: UserPlayer;
+  readonly onFailure?: (reason: string) => void;
+}
+
 /** The PreToolUse hook that answers the controller's AskUserQuestion calls. */
 export function questionAnswerHook(user: ScriptedUserSession): HookCallback {
   return async (input) => {
     if (input.hook_event_name !== 'PreToolUse') return {};
     if (input.tool_name !== 'AskUserQuestion' || input.agent_id !== undefined) return {};
     if (dispatchInputProblem('AskUserQuestion', input.tool_input) !== undefined) return {};
-    const answered = user.answerQuestionCall(input.tool_use_id, input.tool_input, CONTROLLER_SEAT);
+    const answered = await user.answerQuestionCall(
+      input.tool_use_id,
+      input.tool_input,
+      CONTROLLER_SEAT,
+    );
     if (answered.isError) {
       return {
         hookSpecificOutput: {
@@ -86,14 +97,20 @@ export class ClaudeCodeUser {
     stop: StopMode,
     user: ScriptedUser | undefined,
     transcript: TranscriptSink,
+    played?: PlayedUserOptions,
   ): ClaudeCodeUser | undefined {
     const scripted = scriptedUserFor(stop, user);
-    return scripted === undefined ? undefined : new ClaudeCodeUser(scripted, transcript);
+    return scripted === undefined ? undefined : new ClaudeCodeUser(scripted, transcript, played);
   }
 
-  private constructor(user: ScriptedUser, transcript: TranscriptSink) {
-    this.#user = new ScriptedUserSession(user, transcript, () => this.#sessionId);
+  private constructor(user: ScriptedUser, transcript: TranscriptSink, played?: PlayedUserOptions) {
+    this.#user = new ScriptedUserSession(user, transcript, () => this.#sessionId, played);
     this.#transcript = transcript;
+  }
+
+  /** Why the model playing the user gave no words, when it failed (played-user.ts). */
+  get playerFailure(): string | undefined {
+    return this.#user.failure;
   }
 
   /** What to add to `query()`'s options. */
@@ -124,8 +141,12 @@ export class ClaudeCodeUser {
     }
   }
 
-  /** Watch one engine message: a controller result decides whether the user answers. */
-  observe(message: SDKMessage): void {
+  /**
+   * Watch one engine message: a controller result decides whether the user
+   * answers (settled when the decision is made: a played user's takes a
+   * model request).
+   */
+  async observe(message: SDKMessage): Promise<void> {
     if ('session_id' in message && typeof message.session_id === 'string') {
       this.#sessionId = message.session_id;
     }
@@ -136,7 +157,7 @@ export class ClaudeCodeUser {
     if (message.type !== 'result' || this.#ended) return;
     this.#decide(
       message.subtype === 'success' && !message.is_error
-        ? this.#user.answerReply(message.result, CONTROLLER_SEAT)
+        ? await this.#user.answerReply(message.result, CONTROLLER_SEAT)
         : undefined,
     );
   }

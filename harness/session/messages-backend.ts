@@ -13,6 +13,7 @@ import {
   withProjectSkills,
 } from './installed-library.js';
 import { modelForTier } from './model-tiers.js';
+import { sessionUserPlayer } from './played-user.js';
 import { instructionsReminder } from './project-instructions.js';
 import { ScriptedUserSession, scriptedUserFor } from './scripted-user-session.js';
 import { seatSpendFor, tokenUsageOf } from './seat-spend.js';
@@ -140,10 +141,19 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
         sandbox: options.sandbox.kind,
       });
       const scripted = scriptedUserFor(request.stop, request.user);
+      const player = sessionUserPlayer(request, {
+        maxRetries: options.maxRetries,
+        signal: abort.signal,
+      });
       const user =
         scripted === undefined
           ? undefined
-          : new ScriptedUserSession(scripted, request.transcript, () => sessionId);
+          : new ScriptedUserSession(
+              scripted,
+              request.transcript,
+              () => sessionId,
+              player === undefined ? undefined : { player },
+            );
       user?.start();
 
       const messages: Anthropic.MessageParam[] = [
@@ -255,12 +265,16 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
               stopAfterToolTurn: () =>
                 (capture?.captured ?? null) !== null ||
                 seats?.limitReached !== undefined ||
+                user?.failure !== undefined ||
                 spend.shouldStop(),
             }),
         });
         stopReason = loop.stopReason;
         const limit = seats?.limitReached ?? spend.limitReached;
-        if (limit !== undefined) {
+        if (user?.failure !== undefined) {
+          // The model playing the user gave no words: the conversation stopped short of its script.
+          failure = { stage: 'api', reason: user.failure };
+        } else if (limit !== undefined) {
           limitStop = limit;
           stopReason = 'seat-limit';
         } else if (loop.end.kind === 'stopped') {

@@ -17,6 +17,14 @@
  *
  * A `complete` session always has a scripted user: without a `user` block
  * it gives the default answer, at most DEFAULT_MAX_ANSWERS times.
+ *
+ * With a player (played-user.ts: a model playing the user on a live run)
+ * the answers and the declared turns' words are the player's; which turn is
+ * due, the answer limit and `last` stay the script's, and a compaction turn
+ * is sent as it is. The player sees only the conversation since the prompt
+ * (the replies and questions, and what the user said). When the player
+ * fails, nothing more is said (the session ends there) and `failure` holds
+ * why, for the backend to record the rep indeterminate.
  */
 
 import { closingQuestion } from '../score/extractors/language/closing-question.js';
@@ -30,6 +38,7 @@ import type { SeatRecord } from '../score/seat-record.js';
 import type { StopMode } from '../score/stop-mode.js';
 import type { UserEvent } from '../score/user-question-record.js';
 import { compactTurn, turnAfterReply, turnText, type UserTurn } from '../score/user-turns.js';
+import type { SeenMessage, UserPlayer } from './played-user.js';
 import { askUserQuestionInputSchema } from './tools/dispatch-tools.js';
 import type { TranscriptSink } from './transcript-sink.js';
 
@@ -95,24 +104,51 @@ export class ScriptedUserSession {
   readonly #user: ScriptedUser;
   readonly #transcript: TranscriptSink;
   readonly #sessionId: () => string;
+  readonly #player: UserPlayer | undefined;
+  readonly #onFailure: ((reason: string) => void) | undefined;
   #asked = 0;
   #answered = 0;
   readonly #byRule = new Map<string, number>();
   readonly #sent = new Set<string>();
+  /** What the user has seen since the prompt, for a player. */
+  readonly #seen: SeenMessage[] = [];
   /** The conversation turn under way (1: the prompt's). */
   #turn = 1;
   /** A last turn was sent: its reply ends the session. */
   #lastSent = false;
+  #failure: string | undefined;
 
-  /** `sessionId` names the session in each record (the engine's id is known only once it runs). */
-  constructor(user: ScriptedUser, transcript: TranscriptSink, sessionId: () => string) {
+  /**
+   * `sessionId` names the session in each record (the engine's id is known
+   * only once it runs); `player`, when given, plays the user (played-user.ts),
+   * and `onFailure` hears when it fails.
+   */
+  constructor(
+    user: ScriptedUser,
+    transcript: TranscriptSink,
+    sessionId: () => string,
+    played?: { readonly player: UserPlayer; readonly onFailure?: (reason: string) => void },
+  ) {
     this.#user = user;
     this.#transcript = transcript;
     this.#sessionId = sessionId;
+    this.#player = played?.player;
+    this.#onFailure = played?.onFailure;
+  }
+
+  /** Why the model playing the user gave no words, when it failed; else undefined. */
+  get failure(): string | undefined {
+    return this.#failure;
   }
 
   #write(event: UserEvent): void {
     this.#transcript.write({ ...event, session_id: this.#sessionId() });
+  }
+
+  #fail(reason: string): void {
+    if (this.#failure !== undefined) return;
+    this.#failure = reason;
+    this.#onFailure?.(reason);
   }
 
   /** Record that the session has a scripted user (call once, at the start). */
@@ -122,16 +158,18 @@ export class ScriptedUserSession {
       subtype: 'user_script',
       rules: this.#user.answers.map((rule) => rule.id),
       maxAnswers: this.#user.maxAnswers,
+      played_by: this.#player?.model ?? null,
     });
   }
 
   /** Put one question to the user: recorded with its answer (or none, past the limit). */
-  ask(
+  async ask(
     via: 'tool' | 'reply',
     text: string,
     seat: SeatRecord,
     toolUseId: string | null,
-  ): ScriptedAnswer {
+    options: readonly string[] = [],
+  ): Promise<ScriptedAnswer> {
     this.#asked += 1;
     const id = `q-${this.#asked}`;
     this.#write({
@@ -143,7 +181,7 @@ export class ScriptedUserSession {
       seat,
       tool_use_id: toolUseId,
     });
-    const answer = scriptedAnswer(this.#user, text, this.#answered, this.#byRule);
+    const answer = await this.#answer(text, options);
     if (answer.answer !== null) this.#answered += 1;
     if (answer.source.kind === 'rule') {
       this.#byRule.set(answer.source.id, (this.#byRule.get(answer.source.id) ?? 0) + 1);
@@ -155,20 +193,47 @@ export class ScriptedUserSession {
       answer: answer.answer,
       source: answer.source.kind,
       rule: answer.source.kind === 'rule' ? answer.source.id : null,
+      played_by: answer.source.kind === 'played' ? answer.source.model : null,
     });
     return answer;
+  }
+
+  /** The script's answer, or the player's in its place (the script's limit holds for both). */
+  async #answer(question: string, options: readonly string[]): Promise<ScriptedAnswer> {
+    const scripted = scriptedAnswer(this.#user, question, this.#answered, this.#byRule);
+    const player = this.#player;
+    if (player === undefined || scripted.answer === null) return scripted;
+    if (this.#failure !== undefined) return { answer: null, source: { kind: 'unanswered' } };
+    const played = await player.say(this.#seen, { kind: 'question', question, options });
+    if (!played.ok) {
+      this.#fail(played.error);
+      return { answer: null, source: { kind: 'unanswered' } };
+    }
+    return { answer: played.value, source: { kind: 'played', model: player.model } };
   }
 
   /**
    * Answer a question tool call whose input is valid (each of its
    * questions, in order). None answered: the call is refused.
    */
-  answerQuestionCall(toolUseId: string, input: unknown, seat: SeatRecord): QuestionCallAnswer {
+  async answerQuestionCall(
+    toolUseId: string,
+    input: unknown,
+    seat: SeatRecord,
+  ): Promise<QuestionCallAnswer> {
     const parsed = askUserQuestionInputSchema.parse(input);
     const answers: Record<string, string> = {};
     for (const question of parsed.questions) {
-      const given = this.ask('tool', question.question, seat, toolUseId);
-      if (given.answer !== null) answers[question.question] = given.answer;
+      const options = question.options.map((option) => option.label);
+      this.#seen.push({
+        from: 'session',
+        text: `${question.question}${options.length === 0 ? '' : ` (${options.join(' / ')})`}`,
+      });
+      const given = await this.ask('tool', question.question, seat, toolUseId, options);
+      if (given.answer !== null) {
+        answers[question.question] = given.answer;
+        this.#seen.push({ from: 'user', text: given.answer });
+      }
     }
     return Object.keys(answers).length === 0
       ? { answers, result: UNANSWERED_RESULT, isError: true }
@@ -181,37 +246,50 @@ export class ScriptedUserSession {
    * else the next unconditional turn); undefined when nothing (the session
    * then ends there), and always after the reply to a last turn.
    */
-  answerReply(reply: string, seat: SeatRecord): ReplyAnswer | undefined {
-    if (this.#lastSent) return undefined;
+  async answerReply(reply: string, seat: SeatRecord): Promise<ReplyAnswer | undefined> {
+    if (this.#lastSent || this.#failure !== undefined) return undefined;
+    this.#seen.push({ from: 'session', text: reply });
     const turns = this.#user.turns;
     const conditional = turnAfterReply(turns, this.#sent, reply, 'conditional');
     if (conditional !== undefined) return this.#sendTurn(conditional, reply);
     const question = closingQuestion(reply);
     if (question !== undefined) {
-      const given = this.ask('reply', question, seat, null);
+      const given = await this.ask('reply', question, seat, null);
       if (given.answer === null) return undefined;
       const answer: ReplyAnswer = { text: given.answer, questionId: `q-${this.#asked}` };
-      this.#startTurn(answer, reply);
+      this.#startTurn(answer, reply, given.source.kind === 'played' ? given.source.model : null);
       return answer;
     }
     const next = turnAfterReply(turns, this.#sent, reply, 'unconditional');
     return next === undefined ? undefined : this.#sendTurn(next, reply);
   }
 
-  #sendTurn(turn: UserTurn, reply: string): ReplyAnswer {
+  async #sendTurn(turn: UserTurn, reply: string): Promise<ReplyAnswer | undefined> {
     this.#sent.add(turn.id);
     if (turn.last === true) this.#lastSent = true;
-    const answer: ReplyAnswer = {
-      text: turnText(turn),
-      turnId: turn.id,
-      compact: compactTurn(turn),
-    };
-    this.#startTurn(answer, reply);
+    const compact = compactTurn(turn);
+    let text = turnText(turn);
+    let playedBy: string | null = null;
+    if (this.#player !== undefined && !compact) {
+      const played = await this.#player.say(this.#seen, { kind: 'turn', gist: text });
+      if (!played.ok) {
+        this.#fail(played.error);
+        return undefined;
+      }
+      text = played.value;
+      playedBy = this.#player.model;
+    }
+    const answer: ReplyAnswer = { text, turnId: turn.id, compact };
+    this.#startTurn(answer, reply, playedBy);
     return answer;
   }
 
-  #startTurn(answer: ReplyAnswer, reply: string): void {
+  #startTurn(answer: ReplyAnswer, reply: string, playedBy: string | null): void {
     this.#turn += 1;
+    // What the user said is part of what a player sees next; a compaction command is not said.
+    if (answer.turnId === undefined || !answer.compact) {
+      this.#seen.push({ from: 'user', text: answer.text });
+    }
     this.#write({
       type: 'system',
       subtype: 'user_turn',
@@ -220,6 +298,7 @@ export class ScriptedUserSession {
       question_id: answer.questionId ?? null,
       reply,
       text: answer.text,
+      played_by: playedBy,
     });
   }
 }

@@ -35,6 +35,15 @@ export interface ModelEndpoint {
   readonly provider?: EngineProvider;
 }
 
+/** Where the requests of a model playing the user go (played-user.ts). The key is never written anywhere. */
+export interface UserModelEndpoint {
+  readonly id: string;
+  readonly baseUrl: string | undefined;
+  readonly apiKey: string;
+  readonly auth?: 'api-key' | 'bearer';
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
 /**
  * A cloud provider the Claude Code engine reaches itself (the messages
  * backend cannot): its region (and Vertex project), and credential
@@ -95,6 +104,11 @@ export interface SessionRequest {
    * when absent.
    */
   readonly user?: ScriptedUser | undefined;
+  /**
+   * The model that plays the user (`user.played`, played-user.ts), chosen
+   * by the run (userModelFor: a live run only); absent: the script plays.
+   */
+  readonly userModel?: UserModelEndpoint | undefined;
   readonly transcript: TranscriptSink;
   /** Receives the engine's diagnostic output (stderr), for the rep's engine.log. */
   readonly engineLog: (chunk: string) => void;

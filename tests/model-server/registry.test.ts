@@ -36,14 +36,15 @@ describe('the scripted-policy registry', () => {
   it("lists each installed pack's policies in installation order, then the core's", () => {
     const names = policyNames();
     expect(names[0]).toBe('literal');
-    expect(names.slice(-4)).toEqual([
+    expect(names.slice(-5)).toEqual([
       'asks-user-tool',
       'asks-user-reply',
       'follows-turns',
+      'plays-user',
       'full-env-dump',
     ]);
     expect(names.indexOf('echoes-template')).toBeLessThan(names.indexOf('skill-trigger'));
-    expect(names.indexOf('task-follower')).toBe(names.length - 5);
+    expect(names.indexOf('task-follower')).toBe(names.length - 6);
     expect(new Set(names).size).toBe(names.length);
   });
 

@@ -60,7 +60,7 @@ describe('cost metrics in the reports', () => {
     // The server's usage is a function of what it was sent: the arms' texts differ, so do their inputs.
     expect(new Set(reps.map((row) => row.input_tokens)).size).toBeGreaterThan(1);
     const header = readFileSync(path.join(run, 'results.csv'), 'utf8').split('\n')[0];
-    expect(header).toContain(',cost_usd,dispatches,files_written,bytes_written,duration_ms,');
+    expect(header).toContain(',cost_usd,dispatches,files_written,bytes_written,seats,duration_ms,');
   });
 
   it('results.md and report.html show the cost by arm, the page with its chart', () => {

@@ -214,6 +214,34 @@ describe('metric-cap', () => {
   });
 });
 
+describe('tool-calls-per-seat', () => {
+  const cap = { kind: 'metric-cap', metric: 'tool-calls-per-seat', max: 3 };
+
+  it("is every seat's calls over the seats: the controller and each subagent it started", () => {
+    expect(metricValue(row(10, { seats: 2 }), 'tool-calls-per-seat')).toBeCloseTo(7 / 3);
+    expect(metricValue(row(10, { seats: 0 }), 'tool-calls-per-seat')).toBe(7);
+    expect(metricValue(row(10, { seats: null }), 'tool-calls-per-seat')).toBeNull();
+    expect(metricValue(row(10), 'tool-calls-per-seat')).toBeNull();
+  });
+
+  it('a cap holds while the work is spread over seats, and fails on a controller doing it all (planted negative)', () => {
+    const spread = decide(cap, [
+      cell('green', 's1', [row(10, { seats: 2 }), row(10, { seats: 3 })]),
+    ]);
+    expect(spread.results[0]).toMatchObject({ outcome: 'holds' });
+    const alone = decide(cap, [
+      cell('green', 's1', [row(10, { seats: 2 }), row(10, { seats: 0 })]),
+    ]);
+    expect(alone.results[0]).toMatchObject({
+      outcome: 'fails',
+      figure: 'over 3: S1 GREEN (a rep up to 7)',
+    });
+    expect(alone.exitCode).toBe(1);
+    const unrecorded = decide(cap, [cell('green', 's1', [row(10)])]);
+    expect(unrecorded.results[0]).toMatchObject({ outcome: 'undecided' });
+  });
+});
+
 describe('metric gates on a subset (--only)', () => {
   it('keeps a cap on the cells the subset runs and a ratio only with both arms', () => {
     const parsed = parseOnly(['arm=red']);

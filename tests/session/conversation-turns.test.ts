@@ -15,7 +15,7 @@ import { compileChecks } from './support/conversation-checks.js';
 
 const controller = { kind: 'controller' } as const;
 
-function recorded(user: unknown, replies: readonly string[]) {
+async function recorded(user: unknown, replies: readonly string[]) {
   const lines: string[] = [];
   const session = new ScriptedUserSession(
     scriptedUserSchema.parse(user),
@@ -23,13 +23,16 @@ function recorded(user: unknown, replies: readonly string[]) {
     () => 's',
   );
   session.start();
-  const sent = replies.map((reply) => session.answerReply(reply, controller)?.text ?? null);
+  const sent: (string | null)[] = [];
+  for (const reply of replies) {
+    sent.push((await session.answerReply(reply, controller))?.text ?? null);
+  }
   return { sent, text: lines.join('\n') };
 }
 
 describe('declared turns', () => {
-  it('a matching conditional turn first, else the answer to a question, else the next unconditional; none after the last', () => {
-    const { sent, text } = recorded(
+  it('a matching conditional turn first, else the answer to a question, else the next unconditional; none after the last', async () => {
+    const { sent, text } = await recorded(
       {
         answers: [{ id: 'go', pattern: 'proceed', answer: ['Not yet.', 'Yes, go.'] }],
         turns: [

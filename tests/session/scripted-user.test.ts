@@ -247,7 +247,9 @@ describe('the campaign identity', () => {
 
 describe('the records read back', () => {
   /** Lines a ScriptedUserSession writes, through a sink that keeps them. */
-  function recorded(act: (session: ScriptedUserSession) => void): string {
+  async function recorded(
+    act: (session: ScriptedUserSession) => Promise<void> | void,
+  ): Promise<string> {
     const lines: unknown[] = [];
     const sink = { write: (message: unknown) => lines.push(message) };
     const session = new ScriptedUserSession(
@@ -259,13 +261,13 @@ describe('the records read back', () => {
       () => 'sess-1',
     );
     session.start();
-    act(session);
+    await act(session);
     return lines.map((line) => JSON.stringify(line)).join('\n');
   }
 
-  it('reads each question with its answer and where it came from', () => {
-    const text = recorded((session) => {
-      session.answerQuestionCall(
+  it('reads each question with its answer and where it came from', async () => {
+    const text = await recorded(async (session) => {
+      await session.answerQuestionCall(
         'toolu_1',
         {
           questions: [
@@ -282,8 +284,10 @@ describe('the records read back', () => {
         },
         { kind: 'controller' },
       );
-      expect(session.answerReply('Done. Shall I deploy?', { kind: 'controller' })).toBeUndefined();
-      expect(session.answerReply('Done.', { kind: 'controller' })).toBeUndefined();
+      expect(
+        await session.answerReply('Done. Shall I deploy?', { kind: 'controller' }),
+      ).toBeUndefined();
+      expect(await session.answerReply('Done.', { kind: 'controller' })).toBeUndefined();
     });
     expect(readQuestions(text)).toEqual({
       questions: [
@@ -315,9 +319,9 @@ describe('the records read back', () => {
     });
   });
 
-  it('a transcript without a scripted user has no questions to speak of; one with it and none asked has none', () => {
+  it('a transcript without a scripted user has no questions to speak of; one with it and none asked has none', async () => {
     expect(readQuestions('{"type":"system","subtype":"init"}').questions).toBeUndefined();
-    expect(readQuestions(recorded(() => {})).questions).toEqual([]);
+    expect(readQuestions(await recorded(() => {})).questions).toEqual([]);
   });
 
   it('a record off its schema, or an answer to no question, is a malformed line', () => {

@@ -9,12 +9,14 @@
 import { asksUserReplyPolicy, asksUserToolPolicy } from './asks-user.js';
 import { fullEnvDumpPolicy } from './env-dump.js';
 import { followsTurnsPolicy } from './follows-turns.js';
+import { playsUserPolicy } from './plays-user.js';
 import type { ScriptedBrains, ScriptedPolicy, Seat } from './policy.js';
 
 const CORE_POLICIES: readonly ScriptedPolicy[] = [
   asksUserToolPolicy,
   asksUserReplyPolicy,
   followsTurnsPolicy,
+  playsUserPolicy,
   fullEnvDumpPolicy,
 ];
 

@@ -73,7 +73,7 @@ function scriptedUserPanel(detail: RepDetail): SafeHtml | string {
       ? 'no answer recorded'
       : question.source === 'unanswered'
         ? 'not answered (past maxAnswers)'
-        : `${question.source === 'rule' ? `rule ${question.rule ?? ''}` : 'the default'}: ${question.answer ?? ''}`;
+        : `${question.source === 'rule' ? `rule ${question.rule ?? ''}` : question.source === 'played' ? `played by ${question.playedBy ?? 'a model'}` : 'the default'}: ${question.answer ?? ''}`;
   return html`<h4>Scripted user</h4><ul class="user-answers">${detail.questions.map(
     (question) =>
       html`<li><span class="muted">${question.seat}, via ${question.via}:</span> ${question.text} <strong>→</strong> ${answered(question)}</li>`,

@@ -9,7 +9,8 @@
  * transcript (harness/score/user-question-record.ts): a transcript without a
  * scripted user's records (a session run elsewhere, or before scripted
  * users) leaves it undecided; one with a scripted user and no matching
- * question fails it.
+ * question fails it. An answer a model played (`user.played`, a live run)
+ * came from no rule: `answer` and `default` are undecided on it.
  */
 import { z } from 'zod';
 import { PARTIAL_ABSENCE, required } from '../evidence.js';
@@ -80,6 +81,14 @@ export const userAnswered = defineVerb({
     if (transcript.partial === true) {
       return { outcome: 'undecided', observed: 'none', detail: `${seen}; ${PARTIAL_ABSENCE}` };
     }
+    const played = asked.find((question) => question.source === 'played');
+    if (played !== undefined && (params.answer !== undefined || params.default === true)) {
+      return {
+        outcome: 'undecided',
+        observed: 'played',
+        detail: `${seen}: ${played.id} was answered by a model playing the user, not by a rule, so whether it got ${wanted} cannot be said`,
+      };
+    }
     return { outcome: 'fail', observed: asked.length === 0 ? 'no question' : 'none', detail: seen };
   },
 });
@@ -102,5 +111,6 @@ function answeredAsWanted(
 function describe(question: RecordedQuestion): string {
   if (question.source === 'rule') return `answer ${question.rule}`;
   if (question.source === 'default') return 'the default answer';
+  if (question.source === 'played') return `an answer played by ${question.playedBy ?? 'a model'}`;
   return question.source === 'unanswered' ? 'no answer (maxAnswers reached)' : 'no answer record';
 }

@@ -134,7 +134,7 @@ export async function answerCall(
       return session.seats.resume(call, sendMessageInputSchema.parse(call.input));
     }
     if (session.user !== undefined && call.name === 'AskUserQuestion') {
-      const answered = session.user.answerQuestionCall(call.id, call.input, CONTROLLER_SEAT);
+      const answered = await session.user.answerQuestionCall(call.id, call.input, CONTROLLER_SEAT);
       return { content: answered.result, isError: answered.isError };
     }
     if (session.seats !== undefined && call.name !== 'AskUserQuestion') {

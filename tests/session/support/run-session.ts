@@ -17,6 +17,7 @@ import { claudeCodeBackend } from '../../../harness/session/claude-code-backend.
 import type { InstalledLibrary } from '../../../harness/session/installed-library.js';
 import { locateClaudeCodeBinary } from '../../../harness/session/locate-engine.js';
 import { messagesBackend } from '../../../harness/session/messages-backend.js';
+import type { UserModelEndpoint } from '../../../harness/session/played-user.js';
 import type { ProjectInstruction } from '../../../harness/session/project-instructions.js';
 import type { ProjectSkill } from '../../../harness/session/project-skills.js';
 import { SecretRedactor } from '../../../harness/session/secret-redactor.js';
@@ -79,6 +80,8 @@ export async function runBackendSession(options: {
   readonly scripted?: boolean;
   /** `stop: complete`: the scenario's scripted user (the defaults when absent). */
   readonly user?: ScriptedUser;
+  /** The model playing the user (played-user.ts), as a live run's rep gets it. */
+  readonly userModel?: UserModelEndpoint;
   /** An installed skills library (library-install.ts), an event stop, instruction files, tool changes. */
   readonly library?: InstalledLibrary;
   readonly stopAt?: readonly EventSelector[];
@@ -124,6 +127,7 @@ export async function runBackendSession(options: {
       },
       stop: options.stop,
       ...(options.user === undefined ? {} : { user: options.user }),
+      ...(options.userModel === undefined ? {} : { userModel: options.userModel }),
       ...(options.library === undefined ? {} : { library: options.library }),
       ...(options.stopAt === undefined ? {} : { stopAt: options.stopAt }),
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
