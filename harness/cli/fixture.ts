@@ -65,11 +65,11 @@ export function registerFixtureCommand(program: Command): void {
     )
     .argument(
       '[scenario]',
-      'scenario id from the recipe (widget-v3: s1, s2; textkit: start; wordfreq: failing-test; buildclock, relnotes: see below)',
+      'scenario id from the recipe (widget-v3: s1, s2; textkit: start; wordfreq: failing-test; slugkit: feature-worktree; buildclock, relnotes: see below)',
     )
     .argument(
       '[layout]',
-      'layout id of that scenario (widget-v3: flat, scoped; buildclock, relnotes: scoped; textkit: default, claude-md; wordfreq: default)',
+      'layout id of that scenario (widget-v3: flat, scoped; buildclock, relnotes: scoped; textkit: default, claude-md; wordfreq, slugkit: default)',
     )
     .argument('[dest]', 'directory to create; must not exist, or be empty')
     .option(

@@ -254,7 +254,10 @@ async function buildVariants(
       variants.set(key, {
         dir,
         fingerprint: built.value,
-        snapshot: await takeSnapshot(dir),
+        // A session starting in a linked worktree: checks default to that checkout.
+        snapshot: await takeSnapshot(dir, {
+          start: scenario.recipe.spec.scenarios[scenario.config.fixture.scenario]?.start,
+        }),
         unprovisioned,
       });
     }

@@ -260,6 +260,7 @@ export async function runRep(
             instructions,
             projectSkills: projectSkills?.skills,
             tools: scenario.config.tools,
+            start: variant.snapshot.start,
           });
     if (
       session.outcome.status.kind === 'indeterminate' &&
@@ -447,6 +448,8 @@ async function runSession(
   rep: {
     readonly prompt: string;
     readonly repo: string;
+    /** The linked worktree the session starts in (relative to `repo`); absent: `repo` itself. */
+    readonly start?: string | undefined;
     readonly skillDir: string;
     readonly privateDir: string;
     readonly partialDir: string;
@@ -474,6 +477,7 @@ async function runSession(
       repId: scheduled.id,
       prompt: rep.prompt,
       fixtureRepo: rep.repo,
+      ...(rep.start === undefined ? {} : { startDir: path.join(rep.repo, rep.start) }),
       skillDir: rep.skillDir,
       privateDir: path.join(rep.privateDir, 'private'),
       runtimeDir: rep.runtimeDir,

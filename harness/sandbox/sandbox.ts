@@ -85,8 +85,10 @@ export interface Confinement {
 export interface ConfinedCommand {
   /** argv to execute; argv[0] is looked up on the sandbox's PATH. */
   readonly argv: readonly string[];
-  /** Read-write: the session's fixture; also the working directory. */
+  /** Read-write: the session's fixture; also the working directory unless `cwd` names another. */
   readonly fixtureDir: string;
+  /** The working directory, inside `fixtureDir` (a linked worktree the session starts in); default `fixtureDir`. */
+  readonly cwd?: string | undefined;
   /** Read-only extra directories (the skill copy). */
   readonly readOnlyDirs: readonly string[];
   /** Host directory used as HOME for the `process` fallback. */
@@ -247,7 +249,7 @@ function commandArgv(sandbox: Sandbox, command: ConfinedCommand): string[] {
       readWrite: [command.fixtureDir],
       readOnly: command.readOnlyDirs,
       home,
-      cwd: command.fixtureDir,
+      cwd: command.cwd ?? command.fixtureDir,
       env: commandEnvironment(home, { ...command.env }),
       ...(command.hidden === undefined ? {} : { hidden: command.hidden }),
       ...(command.limits === undefined ? {} : { limits: command.limits }),
@@ -269,7 +271,7 @@ export async function runConfined(
   }
   return new Promise((resolve) => {
     const child = spawn(file, args, {
-      cwd: command.fixtureDir,
+      cwd: command.cwd ?? command.fixtureDir,
       env: {},
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,

@@ -67,6 +67,13 @@ export const repoPathSchema = z
     'must be relative to the repository, with "/" separators and no ".." or empty parts (it could never match)',
   );
 
+/**
+ * Which checkout of the fixture a check looks at: a linked worktree's path
+ * as its recipe names it (`.worktrees/feature`), or "." for the repository's
+ * own; absent, the checkout the session started in.
+ */
+export const checkoutSchema = z.union([z.literal('.'), repoPathSchema]).optional();
+
 /** A glob over repository paths (`**`, `*`, `?`, `[...]`, `{a,b}`), relative like repoPathSchema, that compiles. */
 export const globSchema = repoPathSchema.superRefine((glob, context) => {
   const problem = globProblem(glob);

@@ -299,7 +299,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
         const session = query({
           prompt: user === undefined ? prompt : user.input(prompt),
           options: {
-            cwd: request.fixtureRepo,
+            cwd: request.startDir ?? request.fixtureRepo,
             pathToClaudeCodeExecutable: options.binary,
             env: claudeCodeEnvironment({
               dirs,

@@ -124,6 +124,7 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
       const toolContext = {
         sandbox: options.sandbox,
         fixtureDir: request.fixtureRepo,
+        workDir: request.startDir,
         readOnlyDirs: [request.skillDir],
         fallbackHome: dirs.home,
         timeoutMs: request.limits.toolTimeoutSeconds * 1000,
@@ -134,7 +135,7 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
         type: 'system',
         subtype: 'init',
         session_id: sessionId,
-        cwd: request.fixtureRepo,
+        cwd: request.startDir ?? request.fixtureRepo,
         tools: tools.map((tool) => tool.name),
         model: request.model.id,
         engine,
@@ -181,8 +182,9 @@ export function messagesBackend(options: MessagesBackendOptions): SessionBackend
       // Each seat's time and cost, and the rep's cost, against the campaign's limits.
       const spend = seatSpendFor(request);
       const endTimeWatch = spend.watchTime(() => abort.abort());
-      const system = systemPromptFor(request.fixtureRepo, tools, skills);
-      const seatSystem = systemPromptFor(request.fixtureRepo, SUBAGENT_TOOLS);
+      const workDir = request.startDir ?? request.fixtureRepo;
+      const system = systemPromptFor(workDir, tools, skills);
+      const seatSystem = systemPromptFor(workDir, SUBAGENT_TOOLS);
       const seats =
         request.stop === 'complete'
           ? new SubagentSeats({

@@ -63,8 +63,13 @@ export interface SessionRequest {
   /** `<arm>/<scenario>-rep<N>`; also sent to the local model server as the session key. */
   readonly repId: string;
   readonly prompt: string;
-  /** The session's working directory: its own copy of the fixture repository. */
+  /** Its own copy of the fixture repository (every checkout it holds), mounted read-write. */
   readonly fixtureRepo: string;
+  /**
+   * The session's working directory when it is not `fixtureRepo`: a linked
+   * worktree inside it that the scenario's recipe names as its `start`.
+   */
+  readonly startDir?: string | undefined;
   /** The read-only skill copy the prompt points at (a library arm: the installed plugin directory). */
   readonly skillDir: string;
   /** A private directory for this session's HOME, config and TMPDIR. */

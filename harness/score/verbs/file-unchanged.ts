@@ -5,18 +5,23 @@
  * names no file for this rep's fixture.
  */
 import { z } from 'zod';
+import { inCheckout } from '../checkout-evidence.js';
 import { fileEntry, required } from '../evidence.js';
 import { allOf, type Outcome } from '../kleene.js';
-import { repoPathSchema } from '../param-types.js';
+import { checkoutSchema, repoPathSchema } from '../param-types.js';
 import { defineVerb, listed } from '../verb.js';
 
 export const fileUnchanged = defineVerb({
   summary: 'each file is byte-identical to the before-snapshot (removed counts as changed)',
-  params: z.object({ paths: z.array(repoPathSchema).min(1) }).strict(),
+  params: z.object({ paths: z.array(repoPathSchema).min(1), checkout: checkoutSchema }).strict(),
   reads: () => ['before', 'after'],
   run: (params, evidence) => {
-    const before = required(evidence.before, 'before');
-    const after = required(evidence.after, 'after');
+    const beforeView = inCheckout(required(evidence.before, 'before'), params.checkout);
+    if (!beforeView.ok) return beforeView.result;
+    const afterView = inCheckout(required(evidence.after, 'after'), params.checkout);
+    if (!afterView.ok) return afterView.result;
+    const before = beforeView.snapshot;
+    const after = afterView.snapshot;
     const changed: string[] = [];
     const missing: string[] = [];
     const outcomes: Outcome[] = params.paths.map((path) => {

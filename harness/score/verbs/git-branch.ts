@@ -1,18 +1,22 @@
 /**
- * `git-branch`: the checked-out branch after the session. A snapshot taken by
- * an older redgreen records no branch, so the check is undecided there.
+ * `git-branch`: the checked-out branch after the session, in the checkout
+ * `checkout` names (default: the one the session started in). A snapshot
+ * taken by an older redgreen records no branch, so the check is undecided there.
  */
 import { z } from 'zod';
+import { inCheckout } from '../checkout-evidence.js';
 import { required } from '../evidence.js';
-import { nonBlank } from '../param-types.js';
+import { checkoutSchema, nonBlank } from '../param-types.js';
 import { defineVerb } from '../verb.js';
 
 export const gitBranch = defineVerb({
-  summary: 'the checked-out branch has this name',
-  params: z.object({ name: nonBlank }).strict(),
+  summary: 'the checked-out branch has this name (checkout: which worktree; default the start one)',
+  params: z.object({ name: nonBlank, checkout: checkoutSchema }).strict(),
   reads: () => ['after'],
   run: (params, evidence) => {
-    const branch = required(evidence.after, 'after').branch;
+    const view = inCheckout(required(evidence.after, 'after'), params.checkout);
+    if (!view.ok) return view.result;
+    const branch = view.snapshot.branch;
     if (branch === undefined) {
       return {
         outcome: 'undecided',

@@ -5,19 +5,22 @@
  */
 import { z } from 'zod';
 import { diffSnapshots } from '../../fixture/snapshot-schema.js';
+import { inCheckout } from '../checkout-evidence.js';
 import { required } from '../evidence.js';
+import { checkoutSchema } from '../param-types.js';
 import { defineVerb, listed } from '../verb.js';
 
 export const gitClean = defineVerb({
   summary:
-    'no tracked file changed since before the session (untracked: true also counts untracked files)',
-  params: z.object({ untracked: z.boolean().default(false) }).strict(),
+    'no tracked file changed since before the session (untracked: true also counts untracked files; checkout: which worktree)',
+  params: z.object({ untracked: z.boolean().default(false), checkout: checkoutSchema }).strict(),
   reads: () => ['before', 'after'],
   run: (params, evidence) => {
-    const changes = diffSnapshots(
-      required(evidence.before, 'before'),
-      required(evidence.after, 'after'),
-    ).fileChanges.filter(
+    const before = inCheckout(required(evidence.before, 'before'), params.checkout);
+    if (!before.ok) return before.result;
+    const after = inCheckout(required(evidence.after, 'after'), params.checkout);
+    if (!after.ok) return after.result;
+    const changes = diffSnapshots(before.snapshot, after.snapshot).fileChanges.filter(
       (change) => params.untracked || change.trackedBefore || change.trackedAfter,
     );
     return changes.length === 0

@@ -1,18 +1,24 @@
 /** `git-head-unchanged`: HEAD (and, unless `refs: false`, every ref) is where it was before the session. */
 import { z } from 'zod';
+import { inCheckout } from '../checkout-evidence.js';
 import { required } from '../evidence.js';
+import { checkoutSchema } from '../param-types.js';
 import { defineVerb, listed } from '../verb.js';
 
 const short = (id: string | null | undefined): string => (id ? id.slice(0, 12) : '(none)');
 
 export const gitHeadUnchanged = defineVerb({
   summary:
-    'HEAD and every ref are where they were before the session (refs: false checks HEAD only)',
-  params: z.object({ refs: z.boolean().default(true) }).strict(),
+    'HEAD and every ref are where they were before the session (refs: false checks HEAD only; checkout: whose HEAD)',
+  params: z.object({ refs: z.boolean().default(true), checkout: checkoutSchema }).strict(),
   reads: () => ['before', 'after'],
   run: (params, evidence) => {
-    const before = required(evidence.before, 'before');
-    const after = required(evidence.after, 'after');
+    const beforeView = inCheckout(required(evidence.before, 'before'), params.checkout);
+    if (!beforeView.ok) return beforeView.result;
+    const afterView = inCheckout(required(evidence.after, 'after'), params.checkout);
+    if (!afterView.ok) return afterView.result;
+    const before = beforeView.snapshot;
+    const after = afterView.snapshot;
     const moved: string[] = [];
     if (before.head !== after.head)
       moved.push(`HEAD: ${short(before.head)} → ${short(after.head)}`);

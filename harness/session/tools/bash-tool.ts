@@ -20,6 +20,7 @@ export async function runBashTool(
   const result = await runConfined(context.sandbox, {
     argv: ['/bin/bash', '-c', input.command],
     fixtureDir: context.fixtureDir,
+    cwd: context.workDir,
     readOnlyDirs: context.readOnlyDirs,
     fallbackHome: context.fallbackHome,
     timeoutMs,

@@ -29,7 +29,7 @@ export async function runGlobTool(
   input: z.infer<typeof globInputSchema>,
   context: ToolContext,
 ): Promise<ToolOutput> {
-  const base = input.path ?? context.fixtureDir;
+  const base = input.path ?? context.workDir ?? context.fixtureDir;
   const confined = await confinePath(base, [context.fixtureDir, ...context.readOnlyDirs]);
   if (!confined.ok) return toolError(confined.message);
   const matcher = globToRegExp(input.pattern.replace(/^\.\//, ''));

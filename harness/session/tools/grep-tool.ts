@@ -23,7 +23,7 @@ export async function runGrepTool(
   input: z.infer<typeof grepInputSchema>,
   context: ToolContext,
 ): Promise<ToolOutput> {
-  const base = input.path ?? context.fixtureDir;
+  const base = input.path ?? context.workDir ?? context.fixtureDir;
   const confined = await confinePath(base, [context.fixtureDir, ...context.readOnlyDirs]);
   if (!confined.ok) return toolError(confined.message);
   const mode = input.output_mode ?? 'files_with_matches';

@@ -3,8 +3,10 @@ import type { Sandbox } from '../../sandbox/sandbox.js';
 /** What a tool needs to run one call for one session. */
 export interface ToolContext {
   readonly sandbox: Sandbox;
-  /** Read-write root and working directory. */
+  /** Read-write root, and the working directory unless `workDir` names another. */
   readonly fixtureDir: string;
+  /** The working directory inside `fixtureDir` (the linked worktree a session starts in); default `fixtureDir`. */
+  readonly workDir?: string | undefined;
   /** Read-only roots besides the fixture (the skill copy). */
   readonly readOnlyDirs: readonly string[];
   /** HOME for the unsandboxed fallback. */

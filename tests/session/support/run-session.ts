@@ -68,6 +68,8 @@ export async function runBackendSession(options: {
   readonly model: string;
   readonly prompt: string;
   readonly fixtureRepo: string;
+  /** A linked worktree inside `fixtureRepo` the session starts in. */
+  readonly startDir?: string;
   readonly skillDir?: string;
   readonly limits?: Partial<Limits>;
   readonly signal?: AbortSignal;
@@ -109,6 +111,7 @@ export async function runBackendSession(options: {
       repId: options.repId ?? `test/${options.backend}-${options.stop}`,
       prompt: options.prompt,
       fixtureRepo: options.fixtureRepo,
+      ...(options.startDir === undefined ? {} : { startDir: options.startDir }),
       skillDir: options.skillDir ?? planScopedSkill,
       privateDir: path.join(dir, 'private'),
       model: {
