@@ -36,7 +36,7 @@ import { resolveScenarioDir } from '../score/load-scenario.js';
 import { repScoreSchema } from '../score/score-rep.js';
 import { conversationProblem } from '../session/conversation-support.js';
 import { limitsSchema } from '../session/session-limits.js';
-import { toolChangesProblem } from '../session/session-tool-table.js';
+import { stopProblem, toolChangesProblem } from '../session/session-tool-table.js';
 
 export interface LintRow {
   /** `pre-check` or `calibration`. */
@@ -147,6 +147,36 @@ async function preCheckRows(
   return ok(rows);
 }
 
+/**
+ * Why the scenario cannot run on `backend`, as a campaign run would refuse
+ * it at load (load-campaign.ts): its tools changes, its scripted user or
+ * turns, its stop.
+ */
+function engineRefusal(scenario: ResolvedScenario, backend: BackendName): InputError | undefined {
+  const file = scenario.compiled.file;
+  const fix = (text: string): string => `${text}, or lint with another --backend`;
+  if (scenario.config.tools !== undefined) {
+    const problem = toolChangesProblem(backend, scenario.config.tools);
+    if (problem !== undefined) {
+      return inputError(`${file}: tools.${problem.field}`, problem.problem, fix(problem.fix));
+    }
+  }
+  const conversation = conversationProblem(backend, scenario.config.user);
+  if (conversation !== undefined) {
+    return inputError(
+      `${file}: ${conversation.field}`,
+      conversation.problem,
+      fix(conversation.fix),
+    );
+  }
+  const user = scenario.config.user !== undefined;
+  const stop = stopProblem(backend, scenario.config.stop, user);
+  if (stop !== undefined) {
+    return inputError(`${file}: ${user ? 'user' : 'stop'}`, stop.problem, fix(stop.fix));
+  }
+  return undefined;
+}
+
 /** A one-arm, one-rep campaign for one calibration run. */
 async function calibrationCampaign(
   scenario: ResolvedScenario,
@@ -173,28 +203,8 @@ async function calibrationCampaign(
     const unnamed = renderedPromptProblem(scenario.prompt, { skillDir: true });
     if (unnamed !== undefined) return err(inputError(where, unnamed.problem, unnamed.fix));
   }
-  if (scenario.config.tools !== undefined) {
-    const problem = toolChangesProblem(backend, scenario.config.tools);
-    if (problem !== undefined) {
-      return err(
-        inputError(
-          `${scenario.compiled.file}: tools.${problem.field}`,
-          problem.problem,
-          `${problem.fix}, or lint with another --backend`,
-        ),
-      );
-    }
-  }
-  const conversation = conversationProblem(backend, scenario.config.user);
-  if (conversation !== undefined) {
-    return err(
-      inputError(
-        `${scenario.compiled.file}: ${conversation.field}`,
-        conversation.problem,
-        `${conversation.fix}, or lint with another --backend`,
-      ),
-    );
-  }
+  const refused = engineRefusal(scenario, backend);
+  if (refused !== undefined) return err(refused);
   const config = campaignSchema.parse({
     id: `lint-${scenario.id}`,
     title: `scenario lint: ${scenario.config.title}`,
@@ -361,6 +371,9 @@ export async function lintScenario(
   }
   const scenario = await resolveScenarioIn(dir.value);
   if (!scenario.ok) return scenario;
+  // What the run would refuse on this backend is refused before anything is built.
+  const refused = engineRefusal(scenario.value, options.backend);
+  if (refused !== undefined) return err(refused);
   // Every policy file fits the session this backend gives before anything is built or run.
   for (const run of scenario.value.compiled.calibration) {
     const policy = scenario.value.policies.get(run.policy);

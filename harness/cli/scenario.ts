@@ -3,7 +3,7 @@ import { defaultScenarioTemplate } from '../authoring/scenario-templates.js';
 import { ExitCode, failWithInputError } from './exit.js';
 
 interface LintFlags {
-  readonly backend: 'messages' | 'claude-code';
+  readonly backend: 'messages' | 'claude-code' | 'codex';
   readonly keep?: string;
 }
 
@@ -27,8 +27,11 @@ export function registerScenarioCommand(program: Command): void {
       "a scenario folder, or an id: looked for in ./scenarios/ first, then in redgreen's own scenarios/",
     )
     .addOption(
-      new Option('--backend <name>', 'the backend the calibration sessions run on')
-        .choices(['messages', 'claude-code'])
+      new Option(
+        '--backend <name>',
+        'the backend the calibration sessions run on; on codex a scenario the run would refuse there (an event stop other than a dispatch, a scripted user, user turns, tools changes) is refused the same way',
+      )
+        .choices(['messages', 'claude-code', 'codex'])
         .default('messages'),
     )
     .option(

@@ -56,6 +56,7 @@ import {
 } from '../scenario/scenario-identity.js';
 import { givesProjectSkills } from '../score/claude-dir.js';
 import { identityFieldsOf } from '../score/score-registry.js';
+import { bareSkillName, codexSkillClash } from '../session/codex-skill-installs.js';
 import { PROJECT_SKILLS_DIR, readProjectSkills } from '../session/project-skills.js';
 import type { PreparedSkill, PreparedVariant } from './rep-runner.js';
 import { variantKey } from './rep-runner.js';
@@ -497,6 +498,48 @@ interface ComputedIdentity {
   readonly fixtures: ReadonlyMap<string, FixtureFingerprint>;
 }
 
+/**
+ * On codex, each arm's skills (its library's and a scenario's opted-in
+ * project skills) are installed one directory per bare name: two that would
+ * share one are the campaign's input error, named with both files.
+ */
+async function codexSkillClashError(
+  campaign: ResolvedCampaign,
+  libraries: ReadonlyMap<string, ComposedLibrary>,
+  variants: ReadonlyMap<string, PreparedVariant>,
+): Promise<InputError | undefined> {
+  if (!campaign.engines.includes('codex')) return undefined;
+  for (const arm of campaign.arms) {
+    const contents = libraries.get(arm.name)?.contents;
+    const library = (contents?.skills ?? []).map((skill) => ({
+      dir: bareSkillName(`${contents?.pluginName ?? ''}:${skill.name}`),
+      from: `library skill ${skill.name} (skills/${skill.dir}/SKILL.md)`,
+    }));
+    const own = codexSkillClash(library);
+    if (own !== undefined)
+      return inputError(`arm ${arm.name} on engine codex`, own.problem, own.fix);
+    for (const scenario of campaign.scenarios) {
+      if (!givesProjectSkills(scenario.config.claudeDir)) continue;
+      const key = variantKey(scenario.config.fixture, arm.layout);
+      const variant = variants.get(key);
+      if (variant === undefined) continue;
+      const project = (await readProjectSkills(variant.dir)).skills.map((skill) => ({
+        dir: path.basename(skill.dir),
+        from: `fixture ${key}'s ${skill.file}`,
+      }));
+      const clash = codexSkillClash([...project, ...library]);
+      if (clash !== undefined) {
+        return inputError(
+          `${scenario.compiled.file}: arm ${arm.name} on engine codex`,
+          clash.problem,
+          clash.fix,
+        );
+      }
+    }
+  }
+  return undefined;
+}
+
 /** The campaign identity of this configuration: the skill trees, and the fixture variants built in `workRoot`. */
 async function computeIdentity(
   options: Pick<PrepareOptions, 'campaign' | 'models' | 'engine' | 'sandboxKind'>,
@@ -511,6 +554,8 @@ async function computeIdentity(
   }
   const variants = await buildVariants(campaign, workRoot);
   if (!variants.ok) return variants;
+  const clash = await codexSkillClashError(campaign, libraries.value, variants.value);
+  if (clash !== undefined) return err(clash);
   const fixtures = new Map<string, FixtureFingerprint>(
     [...variants.value].map(([key, variant]) => [key, variant.fingerprint]),
   );

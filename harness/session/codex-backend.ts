@@ -48,6 +48,7 @@ import type { SessionTranscript } from '../score/transcripts/session-transcript.
 import { bridgedCommand, openModelBridge } from './codex-bridge.js';
 import { capturedFromRollout, DispatchWatch } from './codex-capture.js';
 import { bundledCatalogTemplate, writeCodexHome } from './codex-home.js';
+import { bareSkillName, codexSkillClash } from './codex-skill-installs.js';
 import { codexTranscriptLines } from './codex-transcript.js';
 import { handedOverSessions } from './handed-over-sessions.js';
 import { tierModels } from './model-tiers.js';
@@ -156,21 +157,35 @@ function rootTurns(rollouts: readonly { text: string }[]): number {
   return turns;
 }
 
-/** The skills a session lists: the library's and the opted-in project ones, by bare name. */
-async function installSkills(codexHome: string, request: SessionRequest): Promise<void> {
+/**
+ * The skills a session lists: the library's and the opted-in project ones, by
+ * bare name; nothing is written when two would share a directory (the
+ * clash, one line, is returned).
+ */
+async function installSkills(
+  codexHome: string,
+  request: SessionRequest,
+): Promise<string | undefined> {
   const skillsDir = path.join(codexHome, 'skills');
-  for (const skill of request.projectSkills ?? []) {
-    const dir = path.join(skillsDir, path.basename(skill.dir));
+  const project = (request.projectSkills ?? []).map((skill) => ({
+    dir: path.basename(skill.dir),
+    from: `the fixture's ${skill.file}`,
+    text: async () => skill.text,
+  }));
+  const library = (request.library?.skills ?? []).map((skill) => ({
+    dir: bareSkillName(skill.name),
+    from: `${skill.name} (${path.join(skill.dir, 'SKILL.md')})`,
+    text: () => readFile(path.join(skill.dir, 'SKILL.md'), 'utf8'),
+  }));
+  const entries = [...project, ...library];
+  const clash = codexSkillClash(entries);
+  if (clash !== undefined) return `${clash.problem}; ${clash.fix}`;
+  for (const entry of entries) {
+    const dir = path.join(skillsDir, entry.dir);
     await mkdir(dir, { recursive: true });
-    await writeFile(path.join(dir, 'SKILL.md'), skill.text, { flag: 'wx' });
+    await writeFile(path.join(dir, 'SKILL.md'), await entry.text(), { flag: 'wx' });
   }
-  for (const skill of request.library?.skills ?? []) {
-    const bare = skill.name.slice(skill.name.indexOf(':') + 1);
-    const text = await readFile(path.join(skill.dir, 'SKILL.md'), 'utf8');
-    const dir = path.join(skillsDir, bare);
-    await mkdir(dir, { recursive: true });
-    await writeFile(path.join(dir, 'SKILL.md'), text, { flag: 'wx' });
-  }
+  return undefined;
 }
 
 /** The named instruction files, as one global AGENTS.md (each under its path). */
@@ -330,8 +345,9 @@ export function codexBackend(options: CodexBackendOptions): SessionBackend {
         projectDocs: false,
         ...(instructions === undefined ? {} : { instructions }),
       });
-      await installSkills(dirs.codexHome, request);
-      // Written after the hand-over: Codex (the sandbox's user) writes in it too (skills/.system).
+      const clash = await installSkills(dirs.codexHome, request);
+      if (clash !== undefined) return indeterminate('engine', clash);
+      // Written after the hand-over: Codex (the sandbox's user) writes in it too (its state files).
       await handOverToSandbox(sandbox, dirs.codexHome);
 
       // The socket's directory is private and short; the sandbox's user passes through it.

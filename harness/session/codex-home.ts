@@ -11,6 +11,11 @@
  *   false` (no curated-plugin sync with github.com / chatgpt.com);
  * - `shell_environment_policy.inherit = "core"`: a model command sees only
  *   the core variables, never the engine's environment;
+ * - `skills.bundled.enabled = false`: Codex neither extracts nor lists its
+ *   own bundled skills (`$CODEX_HOME/skills/.system`: imagegen,
+ *   openai-docs, skill-creator, skill-installer, review-agent), so a session
+ *   lists only the skills the arm installed (measured on 0.169.0: accepted
+ *   by `--strict-config`, no `.system` directory, one skill root listed);
  * - a model catalog (`model_catalog_json`) with an entry per scripted model
  *   id, copied from the binary's bundled `gpt-5.5` entry (plain function
  *   tools, freeform apply_patch, the multi_agent_v1 namespace offered
@@ -182,6 +187,9 @@ export function codexConfig(options: CodexHomeOptions, catalogFile: string): str
     '',
     '[shell_environment_policy]',
     'inherit = "core"',
+    '',
+    '[skills.bundled]',
+    'enabled = false',
     '',
     ...(sandbox === 'workspace-write'
       ? [

@@ -8,11 +8,16 @@
  * keeping the command Codex really ran (`command`, and its `workdir`).
  *
  * Only that counts: one `cat` (flags such as `-n` allowed) of exactly one
- * file `<CODEX_HOME>/skills/<name>/SKILL.md` (or Codex's own
- * `skills/.system/<name>/SKILL.md`). A grep, an `ls`, a `head`, a ranged
- * `sed`, a compound command, or a SKILL.md anywhere else (the fixture's own,
- * a copy) stays the shell call it was; the evidence layer still sees it as a
- * shell read of the file where a check asks for one (score/skill-invocations.ts).
+ * file `<CODEX_HOME>/skills/<name>/SKILL.md`, the one root where a session's
+ * skills are installed (the library's and the opted-in project ones,
+ * codex-backend.ts) and the one root Codex lists for them: its bundled
+ * `.system` skills are not installed (codex-home.ts), the session's HOME has
+ * no `.agents/skills`, and a fixture's own `.agents/skills` or
+ * `.codex/skills` holds nothing the arm installed. A grep, an `ls`, a
+ * `head`, a ranged `sed`, a compound command, a pipe or redirection, or a
+ * SKILL.md anywhere else (the fixture's own, `.system`, a copy) stays the
+ * shell call it was; the evidence layer still sees it as a shell read of the
+ * file where a check asks for one (score/skill-invocations.ts).
  */
 import path from 'node:path';
 import { basename, commandParts, programOf } from '../score/extractors/language/shell-words.js';
@@ -34,12 +39,7 @@ export function installedSkillRead(
   if (files.length !== 1 || files[0] === undefined) return undefined;
   const file = path.resolve(workdir, files[0]);
   const relative = path.relative(path.resolve(skillsDir), file).split(path.sep);
-  const name =
-    relative.length === 3 && relative[0] === '.system' && relative[2] === 'SKILL.md'
-      ? relative[1]
-      : relative.length === 2 && relative[1] === 'SKILL.md'
-        ? relative[0]
-        : undefined;
+  const name = relative.length === 2 && relative[1] === 'SKILL.md' ? relative[0] : undefined;
   return name === undefined || name === '' || name.startsWith('.') ? undefined : name;
 }
 

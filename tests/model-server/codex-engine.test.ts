@@ -8,12 +8,22 @@
  * spawn_agent plus the face's wait_agent, a subagent thread), the request
  * log and the rollouts Codex writes (read back with the Codex rollout
  * reader), that no variable of the engine's environment reaches a model
- * command, and, under strace, that the engine connects to nothing but the
+ * command, that the session lists only the skills installed under
+ * `$CODEX_HOME/skills` (Codex's bundled `.system` skills neither extracted
+ * nor listed), and, under strace, that the engine connects to nothing but the
  * local server (no DNS, no other address). Skipped, with the reason
  * printed, where the binary (or strace, for the network proof) is absent.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -94,6 +104,8 @@ interface Run {
   readonly connects: readonly string[];
   readonly port: number;
   readonly ms: number;
+  /** Whether Codex extracted its bundled skills into `$CODEX_HOME/skills/.system`. */
+  readonly bundledExtracted: boolean;
 }
 
 let root: string | undefined;
@@ -129,6 +141,12 @@ beforeAll(async () => {
     sessionKey: 'codex-probe/rep1',
     sandbox: 'danger-full-access',
   });
+  // One installed skill, as a library arm's: the listing must hold it and nothing else.
+  mkdirSync(path.join(codexHome, 'skills', 'probe-skill'), { recursive: true });
+  writeFileSync(
+    path.join(codexHome, 'skills', 'probe-skill', 'SKILL.md'),
+    '---\nname: probe-skill\ndescription: Use when probing the listing\n---\nProbe.\n',
+  );
   const trace = path.join(root, 'connect.trace');
   const command = ['exec', '--json', '--strict-config', 'Count the notes.'];
   const started = performance.now();
@@ -176,6 +194,7 @@ beforeAll(async () => {
       : [],
     port: server.port,
     ms,
+    bundledExtracted: existsSync(path.join(codexHome, 'skills', '.system')),
   };
   process.stdout.write(
     `codex exec (offline, ${strace ? 'under strace' : 'plain'}): ${Math.round(ms)} ms\n`,
@@ -192,6 +211,23 @@ function foreignConnects(lines: readonly string[], port: number): string[] {
   return lines.filter(
     (line) => !line.includes(`sin_port=htons(${port}), sin_addr=inet_addr("127.0.0.1")`),
   );
+}
+
+/** The skill names under `### Available skills` in the rollouts' skills message. */
+function listedSkills(rollouts: readonly { text: string }[]): string[] {
+  const strings: string[] = [];
+  const collect = (value: unknown): void => {
+    if (typeof value === 'string') strings.push(value);
+    else if (Array.isArray(value)) value.forEach(collect);
+    else if (typeof value === 'object' && value !== null) Object.values(value).forEach(collect);
+  };
+  for (const { text } of rollouts) {
+    for (const line of text.split('\n')) if (line.startsWith('{')) collect(JSON.parse(line));
+  }
+  const listing = strings.find((text) => text.includes('### Available skills'));
+  if (listing === undefined) return [];
+  const section = listing.split('### Available skills')[1]?.split('\n### ')[0] ?? '';
+  return [...section.matchAll(/^- ([^:\n]+): .*\(file: /gm)].map((match) => match[1] ?? '');
 }
 
 function finished(): Run {
@@ -270,6 +306,24 @@ describe.skipIf(binary === undefined)('the real Codex CLI against the Responses 
     expect(reply).toContain('Environment:');
     expect(reply).not.toContain(secret);
     expect(rollouts.map((file) => file.text).join('')).not.toContain(secret);
+  });
+
+  it('lists only the installed skills: Codex’s bundled ones are neither extracted nor listed', () => {
+    const { rollouts, bundledExtracted } = finished();
+    expect(bundledExtracted).toBe(false);
+    expect(listedSkills(rollouts.slice(0, 1))).toEqual(['probe-skill']);
+  });
+
+  it('the listing reader sees a bundled skill listed beside the installed one (planted)', () => {
+    const listing =
+      '## Skills\n### Skill roots\n- `r0` = `/h/skills`\n- `r1` = `/h/skills/.system`\n### Available skills\n' +
+      '- openai-docs: Use for OpenAI docs (file: r1/openai-docs/SKILL.md)\n' +
+      '- probe-skill: Use when probing (file: r0/probe-skill/SKILL.md)\n### How to use skills\n- x: y (file: z)';
+    const line = JSON.stringify({
+      type: 'response_item',
+      payload: { content: [{ text: listing }] },
+    });
+    expect(listedSkills([{ text: line }])).toEqual(['openai-docs', 'probe-skill']);
   });
 
   it.skipIf(!strace)('connects to nothing but the local server: no DNS, no other address', () => {

@@ -176,8 +176,11 @@ describe('a skill load on codex: a whole read of an installed SKILL.md', () => {
     expect(skillInvocations([loaded]).map((found) => [found.name, found.form])).toEqual([
       ['test-first', 'tool'],
     ]);
-    expect(installedSkillRead(`cat -n ${skills}/.system/imagegen/SKILL.md`, skills, cwd)).toBe(
-      'imagegen',
+    expect(installedSkillRead(`cat -n ${skills}/test-first/SKILL.md`, skills, cwd)).toBe(
+      'test-first',
+    );
+    expect(installedSkillRead(`cat ./test-first/../debugging/SKILL.md`, skills, skills)).toBe(
+      'debugging',
     );
     // Relative to the call's workdir.
     expect(
@@ -199,6 +202,23 @@ describe('a skill load on codex: a whole read of an installed SKILL.md', () => {
       `cat ${skills}/test-first/SKILL.md.bak`,
       `cat ${cwd}/skills/test-first/SKILL.md`,
       `cat ${skills}/../skills-copy/test-first/SKILL.md`,
+      // Roots Codex may list but where the arm installs nothing: bundled, repo and HOME skills.
+      `cat -n ${skills}/.system/imagegen/SKILL.md`,
+      `cat ${cwd}/.agents/skills/test-first/SKILL.md`,
+      `cat .codex/skills/test-first/SKILL.md`,
+      `cat /x/private/home/.agents/skills/test-first/SKILL.md`,
+      `cat ${skills}/SKILL.md`,
+      `cat ${skills}/test-first/sub/SKILL.md`,
+      // Partial or diverted reads, and a cat beside another command.
+      `cat ${skills}/test-first/SKILL.md | tee notes.md`,
+      `cat ${skills}/test-first/SKILL.md | head -3`,
+      `cat ${skills}/test-first/SKILL.md >> notes.md`,
+      `cat ${skills}/test-first/SKILL.md 2>/dev/null`,
+      `cat < ${skills}/test-first/SKILL.md`,
+      `cat ${skills}/test-first/SKILL.md; rm -f notes.md`,
+      `cat ${skills}/test-first/SKILL.md && echo done`,
+      `tail -n +1 ${skills}/test-first/SKILL.md`,
+      `cat`,
     ]) {
       const call = bash(command);
       expect(asSkillLoad(call, skills, cwd), command).toBe(call);
