@@ -48,6 +48,7 @@ import type { SessionTranscript } from '../score/transcripts/session-transcript.
 import { bridgedCommand, openModelBridge } from './codex-bridge.js';
 import { capturedFromRollout, DispatchWatch } from './codex-capture.js';
 import { bundledCatalogTemplate, writeCodexHome } from './codex-home.js';
+import { execItems, trustedTranscript } from './codex-stream.js';
 import { codexTranscriptLines } from './codex-transcript.js';
 import { handedOverSessions } from './handed-over-sessions.js';
 import { tierModels } from './model-tiers.js';
@@ -376,7 +377,10 @@ export function codexBackend(options: CodexBackendOptions): SessionBackend {
       const stream = readExecStream(ended.stdout);
       const rollouts = await rolloutsIn(dirs.codexHome);
       const read = rollouts.length === 0 ? undefined : readCodexRollouts(rollouts);
-      const readBack: SessionTranscript | undefined = read?.ok === true ? read.value : undefined;
+      // The rollouts are the session's own files: only what the --json stream reports counts.
+      const trusted =
+        read?.ok === true ? trustedTranscript(read.value, execItems(ended.stdout)) : undefined;
+      const readBack: SessionTranscript | undefined = trusted?.transcript;
       const streamed = ended.ended ? watch.seen : undefined;
       const capture =
         readBack === undefined || streamed === undefined
@@ -386,6 +390,14 @@ export function codexBackend(options: CodexBackendOptions): SessionBackend {
       if (read?.ok === false) {
         request.engineLog(`redgreen: the rollouts could not be read: ${read.error.problem}\n`);
       }
+      for (const why of trusted?.dropped ?? []) {
+        request.engineLog(`redgreen: a rollout call not counted: ${why}\n`);
+      }
+      // At a capture the dispatch may not be in the rollout yet; the stream's item stands for it.
+      const disagreements = (trusted?.problems ?? []).filter(
+        (problem) => streamed === undefined || !problem.includes(`'s ${streamed.itemId} (`),
+      );
+      for (const problem of disagreements) request.engineLog(`redgreen: ${problem}\n`);
       // What the reader could not read (a call in it is not counted) goes to the rep's engine.log.
       for (const line of transcript?.malformed ?? []) {
         request.engineLog(
@@ -438,6 +450,14 @@ export function codexBackend(options: CodexBackendOptions): SessionBackend {
           'timeout',
           `no result within the session timeout (${request.limits.sessionTimeoutSeconds} s)`,
           { ...done, stopReason: 'timeout' },
+        );
+      }
+      if (disagreements.length > 0) {
+        const more = disagreements.length > 1 ? ` (and ${disagreements.length - 1} more)` : '';
+        return indeterminate(
+          'engine',
+          `the rollouts disagree with the engine's --json stream, so the transcript is not trusted: ${disagreements[0]}${more}`,
+          done,
         );
       }
       if (ended.ended) {
