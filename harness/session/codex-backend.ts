@@ -20,9 +20,11 @@
  *   AGENTS.md files not read (the other backends give exactly the named
  *   files too);
  * - after the run, the rollouts Codex wrote (the root thread's and each
- *   subagent's) are read with the Codex rollout reader and written as the
- *   rep's transcript (codex-transcript.ts); the reply is the last agent
- *   message.
+ *   subagent's) are read with the Codex rollout reader, kept to what the
+ *   engine's `--json` stream reports (codex-stream.ts: the rollouts are
+ *   files the session's commands can write, the stream is not), and
+ *   written as the rep's transcript (codex-transcript.ts); the reply is the
+ *   stream's last agent message.
  *
  * Scripted models only (createBackend refuses a live one). Under
  * `first-dispatch` (or an event stop that picks dispatches only) the engine
