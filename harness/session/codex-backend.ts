@@ -20,9 +20,11 @@
  *   AGENTS.md files not read (the other backends give exactly the named
  *   files too);
  * - after the run, the rollouts Codex wrote (the root thread's and each
- *   subagent's) are read with the Codex rollout reader and written as the
- *   rep's transcript (codex-transcript.ts); the reply is the last agent
- *   message.
+ *   subagent's) are read with the Codex rollout reader, kept to what the
+ *   engine's `--json` stream reports (codex-stream.ts: the rollouts are
+ *   files the session's commands can write, the stream is not), and
+ *   written as the rep's transcript (codex-transcript.ts); the reply is the
+ *   stream's last agent message.
  *
  * Scripted models only (createBackend refuses a live one). Under
  * `first-dispatch` (or an event stop that picks dispatches only) the engine
@@ -49,6 +51,7 @@ import { bridgedCommand, openModelBridge } from './codex-bridge.js';
 import { capturedFromRollout, DispatchWatch } from './codex-capture.js';
 import { bundledCatalogTemplate, writeCodexHome } from './codex-home.js';
 import { bareSkillName, codexSkillClash } from './codex-skill-installs.js';
+import { execItems, trustedTranscript } from './codex-stream.js';
 import { codexTranscriptLines } from './codex-transcript.js';
 import { handedOverSessions } from './handed-over-sessions.js';
 import { tierModels } from './model-tiers.js';
@@ -392,7 +395,10 @@ export function codexBackend(options: CodexBackendOptions): SessionBackend {
       const stream = readExecStream(ended.stdout);
       const rollouts = await rolloutsIn(dirs.codexHome);
       const read = rollouts.length === 0 ? undefined : readCodexRollouts(rollouts);
-      const readBack: SessionTranscript | undefined = read?.ok === true ? read.value : undefined;
+      // The rollouts are the session's own files: only what the --json stream reports counts.
+      const trusted =
+        read?.ok === true ? trustedTranscript(read.value, execItems(ended.stdout)) : undefined;
+      const readBack: SessionTranscript | undefined = trusted?.transcript;
       const streamed = ended.ended ? watch.seen : undefined;
       const capture =
         readBack === undefined || streamed === undefined
@@ -402,6 +408,14 @@ export function codexBackend(options: CodexBackendOptions): SessionBackend {
       if (read?.ok === false) {
         request.engineLog(`redgreen: the rollouts could not be read: ${read.error.problem}\n`);
       }
+      for (const why of trusted?.dropped ?? []) {
+        request.engineLog(`redgreen: a rollout call not counted: ${why}\n`);
+      }
+      // At a capture the dispatch may not be in the rollout yet; the stream's item stands for it.
+      const disagreements = (trusted?.problems ?? []).filter(
+        (problem) => streamed === undefined || !problem.includes(`'s ${streamed.itemId} (`),
+      );
+      for (const problem of disagreements) request.engineLog(`redgreen: ${problem}\n`);
       // What the reader could not read (a call in it is not counted) goes to the rep's engine.log.
       for (const line of transcript?.malformed ?? []) {
         request.engineLog(
@@ -454,6 +468,14 @@ export function codexBackend(options: CodexBackendOptions): SessionBackend {
           'timeout',
           `no result within the session timeout (${request.limits.sessionTimeoutSeconds} s)`,
           { ...done, stopReason: 'timeout' },
+        );
+      }
+      if (disagreements.length > 0) {
+        const more = disagreements.length > 1 ? ` (and ${disagreements.length - 1} more)` : '';
+        return indeterminate(
+          'engine',
+          `the rollouts disagree with the engine's --json stream, so the transcript is not trusted: ${disagreements[0]}${more}`,
+          done,
         );
       }
       if (ended.ended) {

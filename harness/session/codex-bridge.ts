@@ -78,7 +78,8 @@ export async function openModelBridge(
 export function bridgedCommand(socket: string, port: number, command: readonly string[]): string[] {
   const listening = `:${port.toString(16).toUpperCase().padStart(4, '0')} 00000000:0000 0A`;
   const script = [
-    `${SOCAT} TCP-LISTEN:${port},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:"$0" &`,
+    // Its stdout is not the engine's: the --json stream on it is what redgreen trusts.
+    `${SOCAT} TCP-LISTEN:${port},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:"$0" >/dev/null &`,
     `for _ in $(seq 200); do grep -q '${listening}' /proc/net/tcp && break; sleep 0.025; done`,
     `grep -q '${listening}' /proc/net/tcp || { echo "redgreen: the model server bridge did not start" >&2; exit 97; }`,
     'exec "$@"',

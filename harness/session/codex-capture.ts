@@ -10,12 +10,13 @@
  *    engine there (its process group is killed), so the spawned thread is
  *    never served a reply: it runs nothing, and the controller makes no
  *    further decision;
- * 2. the record: the dispatch is read from the root thread's rollout (the
- *    call as Codex recorded the model's `function_call`, read by the Codex
- *    rollout reader under Claude Code's names: `Agent {prompt, model, …}`,
- *    `SendMessage {to, message}`), not from the stream, whose item carries
- *    the prompt only; the stream's item is the fallback when the rollout
- *    holds no such call. It is recorded where the claude-code capture
+ * 2. the record: the dispatch is read from the root thread's rollout, kept
+ *    to the calls the stream reports (codex-stream.ts), so it is the call
+ *    the stream reported, with the arguments Codex recorded for the
+ *    model's `function_call` (read by the Codex rollout reader under Claude
+ *    Code's names: `Agent {prompt, model, …}`, `SendMessage {to,
+ *    message}`); the stream's item, which carries the prompt only, is the
+ *    fallback when the rollout holds no such call. It is recorded where the claude-code capture
  *    records its own: the outcome's captured dispatch (reply.md's trailer,
  *    meta.json's `dispatchCaptured`) and the transcript, whose call gets the
  *    capture's fixed refusal as its result, so the same checks score it.
