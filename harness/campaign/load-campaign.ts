@@ -194,8 +194,8 @@ async function resolveScenario(
           )
         : inputError(
             where,
-            `scenario "${entry}" has no folder ${first}, and redgreen ships none of that id`,
-            `create ${first}/ (with a scenario.json), give the path of its folder, or fix the id`,
+            `scenario "${entry}" has no folder ${first} (nor ${candidates[1] ?? first}, where redgreen scenario new writes it), and redgreen ships none of that id`,
+            `create ${first}/ with a scenario.json (or run redgreen scenario new ${entry} beside the campaign file), give the path of its folder, or fix the id`,
           ),
     );
   }

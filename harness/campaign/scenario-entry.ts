@@ -1,6 +1,7 @@
 /**
  * An entry of a campaign's `scenarios` list: a scenario id (the folder of
- * that name beside the campaign file, else the one redgreen ships in its own
+ * that name beside the campaign file, else in the `scenarios/` folder beside
+ * it, where `scenario new` puts one, else the one redgreen ships in its own
  * `scenarios/`), or the path of a scenario folder relative to the campaign
  * file (anything with a `/`). Either way the scenario's id is its folder's
  * name (its scenario file says so too), which reps, gates and `--only` use.
@@ -11,6 +12,9 @@ import { z } from 'zod';
 import { packageRoot } from '../lib/package-root.js';
 
 const SCENARIO_ID = /^[a-z0-9][a-z0-9-]*$/;
+
+/** The folder `redgreen scenario new` writes into by default (`--dir`), relative to where it runs. */
+export const SCENARIOS_FOLDER = 'scenarios';
 
 function isScenarioPath(entry: string): boolean {
   return entry.includes('/');
@@ -31,7 +35,12 @@ export function isShippedScenario(dir: string): boolean {
 /** The folders an entry's scenario may be in, in the order they are tried. */
 export function scenarioFolderCandidates(entry: string, campaignDir: string): string[] {
   if (isScenarioPath(entry)) return [path.resolve(campaignDir, entry)];
-  return [path.join(campaignDir, entry), path.join(packageRoot(), 'scenarios', entry)];
+  return [
+    path.join(campaignDir, entry),
+    // Where `redgreen scenario new <id>` writes it, run beside the campaign file.
+    path.join(campaignDir, SCENARIOS_FOLDER, entry),
+    path.join(packageRoot(), 'scenarios', entry),
+  ];
 }
 
 /**

@@ -102,6 +102,9 @@ export function registerDoctorCommand(program: Command): void {
             : `${codex} (${binaryLabel(codexBinary)})`,
       });
       const sandbox = await detectSandbox();
+      const { SOCAT } = await import('../session/codex-bridge.js');
+      const { existsSync } = await import('node:fs');
+      checks.push(socatCheck(existsSync(SOCAT), SOCAT, engines ?? []));
       checks.push({
         name: 'sandbox',
         ok: sandbox.kind === 'bubblewrap',
@@ -151,6 +154,21 @@ export function registerDoctorCommand(program: Command): void {
       }
       process.exitCode = ok ? 0 : 1;
     });
+}
+
+/**
+ * socat joins a Codex engine in the bubblewrap sandbox to the model server
+ * (session/codex-bridge.ts); missing, it warns when the campaign runs on
+ * codex (without a campaign: noted, never a warning).
+ */
+export function socatCheck(found: boolean, file: string, engines: readonly string[]): Check {
+  return {
+    name: 'socat',
+    ok: found || !engines.includes('codex'),
+    detail: found
+      ? `${file} (the codex engine in the bubblewrap sandbox reaches the model server through it)`
+      : `not found at ${file}: apt-get install socat (the codex engine in the bubblewrap sandbox needs it; claude-code and messages do not)`,
+  };
 }
 
 /** `doctor --check`: the endpoint, key and model answer a one-token request (the key is never shown). */

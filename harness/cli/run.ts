@@ -381,6 +381,12 @@ async function runNow(
         log.write(`${gateVerdictLine(summarised.value)}\n`);
       }
       if (flags.gate === true) gateCode = summarised.value.gates.exitCode;
+      else if (summarised.value.gates.outcome === 'fail') {
+        // A plain run's exit code says only that its reps were recorded (README "Exit codes").
+        process.stderr.write(
+          `redgreen: gates failed (${summarised.value.gates.why}); this run still exits 0: run with --gate (or redgreen gate <results dir>) to make a failed gate exit 1\n`,
+        );
+      }
     }
     log.write(`results: ${path.relative(cwd, summary.value.outDir) || '.'}\n`);
     if (summary.value.missing > 0 || summary.value.stoppedEarly) {

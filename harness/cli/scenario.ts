@@ -82,7 +82,7 @@ export function registerScenarioCommand(program: Command): void {
         return;
       }
       process.stdout.write(
-        `wrote ${made.value.dir}/scenario.json and prompt.hbs${flags.skill === undefined ? '' : ', and policies/follows-skill.yaml and policies/skips-skill.yaml'}; next: redgreen scenario lint ${made.value.dir}\n`,
+        `wrote ${made.value.dir}/scenario.json and prompt.hbs${flags.skill === undefined ? '' : ', and policies/follows-skill.yaml and policies/skips-skill.yaml'}; next: redgreen scenario lint ${made.value.dir}; a campaign file ${flags.dir === 'scenarios' ? 'in this folder or in scenarios/' : `in ${flags.dir}/`} names it "${id}" in its "scenarios"\n`,
       );
       process.exitCode = ExitCode.ok;
     });

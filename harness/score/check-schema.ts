@@ -150,6 +150,10 @@ export interface CompileContext extends ValidationContext {
     | undefined;
 }
 
+/** How each combinator is written, for the errors that point at them. */
+const COMBINATOR_FORMS =
+  '{"id": …, "not": {check}}, {"id": …, "all-of": [checks]}, {"id": …, "any-of": [checks]}';
+
 /** Validate one check as written and build its node; `where` names it (`checks.post[0]`). */
 export function compileCheck(
   raw: unknown,
@@ -250,12 +254,15 @@ export function compileCheck(
   const known = verbOf(verb);
   const leafSchema = leafCheckSchemas().get(verb);
   if (known === undefined || leafSchema === undefined) {
+    const combinator = (COMBINATORS as readonly string[]).includes(verb);
     return {
       ok: false,
       problem: {
         field: `${where}.verb`,
-        problem: `unknown verb "${verb}"`,
-        fix: `use one of ${verbNames().join(', ')}`,
+        problem: combinator ? `"${verb}" is a combinator, not a verb` : `unknown verb "${verb}"`,
+        fix: combinator
+          ? `write it as the key that holds the checks it combines: ${COMBINATOR_FORMS}`
+          : `use one of ${verbNames().join(', ')}; or combine checks: ${COMBINATOR_FORMS}`,
       },
     };
   }

@@ -27,6 +27,10 @@ describe('run --gate', () => {
     const plainOut = path.join(makeTempDir(), 'plain');
     const plain = await runCampaignCli([file, ...only, '--out', plainOut]);
     expect(plain.exitCode, plain.stderr).toBe(0);
+    // It says so, and how to make it count.
+    expect(plain.stderr).toMatch(
+      /^redgreen: gates failed \(.+\); this run still exits 0: run with --gate .* to make a failed gate exit 1$/m,
+    );
     const gated = await runCampaignCli([
       file,
       ...only,
@@ -50,6 +54,9 @@ describe('run --gate', () => {
       path.join(makeTempDir(), 'a'),
     ]);
     expect(holds.exitCode, holds.stderr).toBe(0);
+    const plain = await runCampaignCli([file, ...only, '--out', path.join(makeTempDir(), 'c')]);
+    expect(plain.exitCode, plain.stderr).toBe(0);
+    expect(plain.stderr).not.toMatch(/gates failed/);
     const quiet = await runCampaignCli([
       file,
       ...only,

@@ -210,6 +210,10 @@ describe('redgreen doctor', () => {
       /^codex-cli 0\.169\.0 \(node_modules\/.+\/codex\)$/,
     );
     expect(byName.sandbox?.detail).toMatch(/bubblewrap/);
+    expect(byName.socat).toMatchObject({
+      ok: true,
+      detail: expect.stringMatching(/^\/usr\/bin\/socat /),
+    });
     expect(byName.ANTHROPIC_API_KEY?.detail).toMatch(/^set/);
     expect(result.exitCode).toBe(0);
   });

@@ -90,6 +90,18 @@ describe('bad scenario files are refused at load, naming file, field and fix', (
     expect(message).toMatch(
       /scenario\.json: checks\.post\[4\]\.verb: unknown verb "file-exist"; use one of file-exists, /,
     );
+    expect(message).toContain(
+      '; or combine checks: {"id": …, "not": {check}}, {"id": …, "all-of": [checks]}',
+    );
+  });
+
+  it('a combinator written as a verb', () => {
+    const message = loadError((s) =>
+      post(s).push({ id: 'x', verb: 'any-of', checks: [{ verb: 'file-exists', path: 'a' }] }),
+    );
+    expect(message).toMatch(
+      /checks\.post\[4\]\.verb: "any-of" is a combinator, not a verb; write it as the key that holds the checks it combines: /,
+    );
   });
 
   it('a regular expression that does not compile', () => {

@@ -51,7 +51,9 @@ export type PolicyTurn =
       readonly step: number;
       readonly calls: readonly IdentifiedToolCall[];
     }
-  | { readonly kind: 'text'; readonly step: number; readonly text: string };
+  | { readonly kind: 'text'; readonly step: number; readonly text: string }
+  /** The policy cannot play this session (ScriptedPolicy.cannotPlay): no turn, no verdict. */
+  | { readonly kind: 'cannot-play'; readonly reason: string };
 
 /** The history holds tool turns this program did not ask for (another policy, seed or session). */
 export interface ReplayDivergence {
@@ -61,6 +63,7 @@ export interface ReplayDivergence {
 
 export function nextPolicyTurn(request: TurnRequest): Result<PolicyTurn, ReplayDivergence> {
   const answering = programFor(request);
+  if ('cannotPlay' in answering) return ok({ kind: 'cannot-play', reason: answering.cannotPlay });
   const played = replayProgram(answering.program, {
     key: answering.key,
     label: request.policy,
@@ -135,7 +138,9 @@ export function replayProgram<T>(
  * dispatch prompt (under the session key and the seat's own key part), else
  * the session's policy's.
  */
-function programFor(turn: TurnRequest): { readonly key: string; readonly program: PolicyProgram } {
+function programFor(
+  turn: TurnRequest,
+): { readonly key: string; readonly program: PolicyProgram } | { readonly cannotPlay: string } {
   const policy = policyByName(turn.policy);
   if (policy === undefined) throw new Error(`no scripted policy is named ${turn.policy}`);
   const request: PolicyRequest = {
@@ -154,6 +159,8 @@ function programFor(turn: TurnRequest): { readonly key: string; readonly program
       return { key: `${turn.sessionKey}\u0000${taken.key}`, program: taken.program };
     }
   }
+  const cannotPlay = policy.cannotPlay?.(request);
+  if (cannotPlay !== undefined) return { cannotPlay };
   // After the engine's compaction the program starts over from the summary: its calls get
   // new ids (a real model never repeats one), so a transcript keeps both.
   const compacted = compactionsIn(turn.promptText);
