@@ -14,8 +14,8 @@ export interface CliExtensions {
 
 const recipes: HelpEntry[] = [];
 
-export function registerCliExtensions(extensions: CliExtensions): void {
-  registerCheckFlags(extensions.checkFlags ?? []);
+export function registerCliExtensions(pack: string, extensions: CliExtensions): void {
+  registerCheckFlags(pack, extensions.checkFlags ?? []);
   recipes.push(...(extensions.recipeHelp ?? []));
 }
 

@@ -25,7 +25,7 @@ export function installPacks(packs: readonly Pack[]): void {
     installed.set(pack.name, pack);
     if (pack.brains !== undefined) registerScriptedBrains(pack.brains);
     registerFixtureExtension(pack.name, pack.fixture ?? {});
-    registerCliExtensions(pack.cli ?? {});
+    registerCliExtensions(pack.name, pack.cli ?? {});
     registerAuthoringExtension(pack.authoring ?? {});
     registerScoreContribution(pack.name, pack.score ?? {});
     registerCampaignExtension(pack.name, pack.campaign ?? {});
