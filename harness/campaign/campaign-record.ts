@@ -6,6 +6,7 @@ import { describeError } from '../lib/describe-error.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { resultsLayout } from '../results/results-layout.js';
+import { derived, registeredIdentityFields } from '../score/score-registry.js';
 import { limitsSchema } from '../session/session-limits.js';
 import { BACKEND_NAMES } from '../session/session-tool-table.js';
 import { gateSchema } from './config-schema.js';
@@ -87,10 +88,13 @@ const SCENARIO_RECORD_SHAPE = {
   /** True when that folder is one redgreen ships: then it is read from this redgreen's own. */
   shipped: z.boolean().optional(),
 };
-const RECORDED_SCENARIO_KEYS = new Set(Object.keys(SCENARIO_RECORD_SHAPE));
 
-/** `campaign.json`: what this results directory is a run of. */
-export const campaignRecordSchema = z
+/**
+ * `campaign.json` as the core knows it: its scenario records hold the core's
+ * fields only. The record a run writes and reads is campaignRecordSchema(),
+ * which adds the installed packs' identity fields.
+ */
+const coreCampaignRecordSchema = z
   .object({
     schemaVersion: z.literal(1),
     /** The campaign identity: the session identity and the scenario hashes the reps are scored with. */
@@ -157,29 +161,50 @@ export const campaignRecordSchema = z
         })
         .strict(),
     ),
-    scenarios: z.array(
-      z
-        .object(SCENARIO_RECORD_SHAPE)
-        // The packs' identity fields (e.g. a scenario's own work file), by name: strings only.
-        .catchall(z.unknown())
-        .superRefine((record, context) => {
-          for (const [key, value] of Object.entries(record)) {
-            if (!RECORDED_SCENARIO_KEYS.has(key) && typeof value !== 'string') {
-              context.addIssue({
-                code: 'custom',
-                path: [key],
-                message: 'a pack field of a scenario record is a string',
-              });
-            }
-          }
-        }),
-    ),
+    scenarios: z.array(z.object(SCENARIO_RECORD_SHAPE).strict()),
     /** Fingerprints by variant key `<recipe>:<scenario>:<layout>`. */
     fixtures: z.record(z.string(), fixtureFingerprintSchema),
     shard: shardSchema.nullable(),
   })
   .strict();
-export type CampaignRecord = z.infer<typeof campaignRecordSchema>;
+/**
+ * A campaign record. Its scenario records also hold the installed packs'
+ * identity fields (strings, by name), which the core reads only through
+ * identityFieldsOf and so does not type.
+ */
+export type CampaignRecord = z.infer<typeof coreCampaignRecordSchema>;
+
+/**
+ * A scenario record: the core's fields, then each installed pack's identity
+ * fields (ScoreContribution.identityFields), a string each and absent when
+ * the scenario leaves it out, in installation order (the order a run writes
+ * them in). Any other field is refused.
+ */
+function scenarioRecordSchema(packFields: readonly string[]) {
+  const known = [...Object.keys(SCENARIO_RECORD_SHAPE), ...packFields];
+  const clash = packFields.find((field) => field in SCENARIO_RECORD_SHAPE);
+  if (clash !== undefined) throw new Error(`a pack's identity field ${clash} is a core field`);
+  return z.strictObject(
+    {
+      ...SCENARIO_RECORD_SHAPE,
+      ...Object.fromEntries(packFields.map((field) => [field, z.string().optional()])),
+    },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? `unknown field ${issue.keys.map((key) => JSON.stringify(key)).join(', ')} (a scenario record holds ${known.join(', ')})`
+          : undefined,
+    },
+  );
+}
+
+/** `campaign.json`: what this results directory is a run of, with the installed packs' identity fields. */
+export const campaignRecordSchema = derived(
+  (): z.ZodType<CampaignRecord> =>
+    coreCampaignRecordSchema.extend({
+      scenarios: z.array(scenarioRecordSchema(registeredIdentityFields())),
+    }),
+);
 
 /**
  * Read and validate a results directory's campaign.json; a directory
@@ -200,7 +225,7 @@ export async function readCampaignRecord(
     );
   }
   try {
-    return ok(campaignRecordSchema.parse(JSON.parse(await readRegularText(layout.campaignFile))));
+    return ok(campaignRecordSchema().parse(JSON.parse(await readRegularText(layout.campaignFile))));
   } catch (error) {
     return err(
       inputError(

@@ -49,6 +49,11 @@ export interface CheckRequest {
   readonly command?: CheckCommand | undefined;
   /** Where an id is looked for, in order (default: scenarioSearchDirs()). */
   readonly scenariosDirs?: readonly string[] | undefined;
+  /**
+   * The pack flags given (`--name value`), each with the pack whose check
+   * part reads it: one for a pack the scenario does not name is refused.
+   */
+  readonly packFlags?: readonly { readonly input: string; readonly pack: string }[] | undefined;
   /** An input a pack's flag sets (harness/cli/check-flags.ts); its pack's check part reads it. */
   readonly [packInput: string]: unknown;
 }
@@ -132,8 +137,19 @@ export async function checkSession(
     request.layout,
   );
   if (!computed.ok) return computed;
+  const packs = scenario.value.config.packs ?? [];
+  const unread = (request.packFlags ?? []).find((given) => !packs.includes(given.pack));
+  if (unread !== undefined) {
+    return err(
+      inputError(
+        unread.input,
+        `is read by the ${unread.pack} pack, which scenario ${scenario.value.id} does not name (its packs: ${packs.length === 0 ? 'none' : packs.join(', ')})`,
+        `add "${unread.pack}" to the scenario's "packs" in its scenario.json, or leave ${unread.input.split(' ')[0]} off`,
+      ),
+    );
+  }
   const parts: CheckPart[] = [];
-  for (const extension of checkExtensions(scenario.value.config.packs ?? [])) {
+  for (const extension of checkExtensions(packs)) {
     const part = extension.prepare({
       scenarioId: scenario.value.id,
       scenario: scenario.value.config,

@@ -24,24 +24,25 @@ export interface CheckFlag {
 
 const LONG_FLAG_WITH_VALUE = /^--([a-z][a-z0-9]*(?:-[a-z0-9]+)*) <[a-z-]+>$/;
 
-const registered: CheckFlag[] = [];
+/** The flags packs added, each with the pack that added it (and whose check part reads it). */
+const registered: { readonly flag: CheckFlag; readonly pack: string }[] = [];
 
-/** Adds flags to the check commands; a flag the core or another pack has is a bug. */
-export function registerCheckFlags(flags: readonly CheckFlag[]): void {
+/** Adds a pack's flags to the check commands; a flag the core or another pack has is a bug. */
+export function registerCheckFlags(pack: string, flags: readonly CheckFlag[]): void {
   for (const flag of flags) {
     if (!LONG_FLAG_WITH_VALUE.test(flag.flags)) {
       throw new Error(`check flag ${JSON.stringify(flag.flags)} is not of the form --name <value>`);
     }
-    if (registered.some((known) => known.flags === flag.flags)) {
+    if (registered.some((known) => known.flag.flags === flag.flags)) {
       throw new Error(`two packs add the check flag ${flag.flags}`);
     }
-    registered.push(flag);
+    registered.push({ flag, pack });
   }
 }
 
 /** The flags packs added, in installation order. */
 export function checkFlags(): readonly CheckFlag[] {
-  return registered;
+  return registered.map((entry) => entry.flag);
 }
 
 /** The option name commander stores a flag's value under: `--own-doc <path>` → `ownDoc`. */
@@ -62,12 +63,20 @@ export function addCheckFlags(command: Command): Command {
   return command;
 }
 
-/** The request parts the pack flags given on the command line set (later flags win). */
+/**
+ * The request parts the pack flags given on the command line set (later
+ * flags win), and which pack each given flag is for (`packFlags`), so the
+ * check refuses one its scenario's packs would not read.
+ */
 export function requestFromCheckFlags(parsed: Readonly<Record<string, unknown>>): CheckRequestPart {
   let request: CheckRequestPart = {};
-  for (const flag of checkFlags()) {
+  const given: { readonly input: string; readonly pack: string }[] = [];
+  for (const { flag, pack } of registered) {
     const value = parsed[attributeOf(flag)];
-    if (typeof value === 'string') request = { ...request, ...flag.toRequest(value) };
+    if (typeof value === 'string') {
+      request = { ...request, ...flag.toRequest(value) };
+      given.push({ input: `${flag.flags.split(' ')[0] ?? ''} ${value}`, pack });
+    }
   }
-  return request;
+  return given.length === 0 ? request : { ...request, packFlags: given };
 }

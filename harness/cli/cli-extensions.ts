@@ -14,9 +14,25 @@ export interface CliExtensions {
 
 const recipes: HelpEntry[] = [];
 
-export function registerCliExtensions(extensions: CliExtensions): void {
-  registerCheckFlags(extensions.checkFlags ?? []);
+export function registerCliExtensions(pack: string, extensions: CliExtensions): void {
+  registerCheckFlags(pack, extensions.checkFlags ?? []);
   recipes.push(...(extensions.recipeHelp ?? []));
+}
+
+let defaultRecipeSource: () => string | undefined = () => undefined;
+
+/**
+ * Where `redgreen fixture --help` reads the default recipe from: the fixture
+ * room's own rule (the first installed pack that names one), handed over by
+ * installPacks so this module loads nothing of the fixture engine.
+ */
+export function setDefaultRecipeSource(source: () => string | undefined): void {
+  defaultRecipeSource = source;
+}
+
+/** The recipe `redgreen fixture` builds when none is named; undefined when no installed pack names one. */
+export function defaultRecipeForHelp(): string | undefined {
+  return defaultRecipeSource();
 }
 
 /** The installed packs' fixture recipes, in installation order. */

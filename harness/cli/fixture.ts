@@ -2,7 +2,12 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { BuildFailure, SanityGateFailure } from '../fixture/index.js';
 import { inputError } from '../lib/input-error.js';
-import { formatHelpEntries, type HelpEntry, packRecipeHelp } from './cli-extensions.js';
+import {
+  defaultRecipeForHelp,
+  formatHelpEntries,
+  type HelpEntry,
+  packRecipeHelp,
+} from './cli-extensions.js';
 import { ExitCode, failWithInputError } from './exit.js';
 import { loadPacks } from './pack-loader.js';
 
@@ -56,6 +61,13 @@ Examples:
 `;
 }
 
+/** The --recipe help: the shipped recipes' names and the default the installed packs give. */
+function recipeOptionHelp(): string {
+  const names = [...packRecipeHelp(), ...CORE_RECIPES].map((entry) => entry.name);
+  const fallback = defaultRecipeForHelp();
+  return `a recipe shipped in fixtures/ or a pack by name (${names.join(', ')}), or a recipe directory (a path with a /); ${fallback === undefined ? 'no default: no installed pack names one' : `default ${fallback}`}`;
+}
+
 /** `redgreen fixture`: build fixture repositories from a recipe. */
 export function registerFixtureCommand(program: Command): void {
   program
@@ -63,14 +75,8 @@ export function registerFixtureCommand(program: Command): void {
     .description(
       'build a fixture repository (history, files, workspace layout) from a recipe, check it with the sanity gate, and print its fingerprint',
     )
-    .argument(
-      '[scenario]',
-      'scenario id from the recipe (widget-v3: s1, s2; textkit: start; wordfreq: failing-test; slugkit: feature-worktree; buildclock, relnotes: see below)',
-    )
-    .argument(
-      '[layout]',
-      'layout id of that scenario (widget-v3: flat, scoped; buildclock, relnotes: scoped; textkit: default, claude-md; wordfreq, slugkit: default)',
-    )
+    .argument('[scenario]', "scenario id from the recipe (each shipped recipe's are listed below)")
+    .argument('[layout]', "layout id of that scenario (each shipped recipe's are listed below)")
     .argument('[dest]', 'directory to create; must not exist, or be empty')
     .option(
       '--all <dir>',
@@ -86,10 +92,7 @@ export function registerFixtureCommand(program: Command): void {
       '--realistic-gitignore',
       'also write .superpowers/sdd/.gitignore (*) in flat layouts, as the released workspace script does; off by default so fixtures match the campaign',
     )
-    .option(
-      '--recipe <name|dir>',
-      'a recipe shipped in fixtures/ or a pack by name (widget-v3, buildclock, relnotes, textkit, wordfreq), or a recipe directory (a path with a /); default widget-v3',
-    )
+    .option('--recipe <name|dir>', recipeOptionHelp())
     .addHelpText('after', helpAfter())
     .action(
       async (

@@ -15,12 +15,12 @@
 import { sha256Hex } from '../lib/hash.js';
 import { ok, type Result } from '../lib/result.js';
 import type { ConversationHistory } from './conversation.js';
+import { conversationKey } from './conversation-key.js';
 import type { ConversationText } from './conversation-text.js';
 import type { BrainAnswer } from './data-policy/brain-program.js';
 import { dataPolicyProgram } from './data-policy/interpret.js';
 import type { PolicyFile } from './data-policy/policy-schema.js';
 import { sessionView } from './data-policy/session-view.js';
-import { compactionsIn } from './engine-compaction.js';
 import { type ReplayDivergence, type ReplayedTurn, replayProgram } from './policies/next-turn.js';
 import type { Recording } from './replay/recording.js';
 import { replayProgram as recordedSession } from './replay/replay-program.js';
@@ -67,17 +67,15 @@ export function nextBrainTurn(
   const seat = (brain.file.seats ?? []).some((candidate) =>
     new RegExp(candidate.prompt, 'mi').test(view.prompt),
   );
-  const base = seat
-    ? `${request.sessionKey}\u0000${sha256Hex(view.prompt).slice(0, 16)}`
-    : request.sessionKey;
-  // After the engine's compaction the policy starts over from the summary: its calls get new
-  // ids (as the built-in policies' do, next-turn.ts), so the transcript keeps both rounds.
-  const compacted = compactionsIn(request.conversation.userMessages.flat().join('\n'));
   return replayProgram(
     dataPolicyProgram(`scripted:${brain.name}`, brain.file, view, request.offeredTools),
     {
       // Claude Code sends its subagents' requests under the controller's session key.
-      key: compacted === 0 ? base : `${base}\u0000compacted-${compacted}`,
+      key: conversationKey({
+        sessionKey: request.sessionKey,
+        seat: seat ? sha256Hex(view.prompt).slice(0, 16) : undefined,
+        userText: request.conversation.userMessages.flat().join('\n'),
+      }),
       label: brain.name,
       exchanges: request.history.exchanges,
     },

@@ -7,8 +7,9 @@
 import { registerAuthoringExtension } from '../authoring/scenario-templates.js';
 import { registerCampaignExtension } from '../campaign/campaign-extensions.js';
 import { registerCheckExtension } from '../check/check-extensions.js';
-import { registerCliExtensions } from '../cli/cli-extensions.js';
+import { registerCliExtensions, setDefaultRecipeSource } from '../cli/cli-extensions.js';
 import { registerFixtureExtension } from '../fixture/extensions.js';
+import { defaultRecipeName } from '../fixture/recipe.js';
 import { registerScriptedBrains } from '../model-server/policies/registry.js';
 import { registerScenarioExtension } from '../scenario/scenario-extensions.js';
 import { registerScoreContribution } from '../score/score-registry.js';
@@ -18,6 +19,7 @@ const installed = new Map<string, Pack>();
 
 /** Installs packs; installing the same pack again is a no-op, two packs of one name a bug. */
 export function installPacks(packs: readonly Pack[]): void {
+  setDefaultRecipeSource(defaultRecipeName);
   for (const pack of packs) {
     const known = installed.get(pack.name);
     if (known === pack) continue;
@@ -25,7 +27,7 @@ export function installPacks(packs: readonly Pack[]): void {
     installed.set(pack.name, pack);
     if (pack.brains !== undefined) registerScriptedBrains(pack.brains);
     registerFixtureExtension(pack.name, pack.fixture ?? {});
-    registerCliExtensions(pack.cli ?? {});
+    registerCliExtensions(pack.name, pack.cli ?? {});
     registerAuthoringExtension(pack.authoring ?? {});
     registerScoreContribution(pack.name, pack.score ?? {});
     registerCampaignExtension(pack.name, pack.campaign ?? {});

@@ -168,7 +168,7 @@ export async function mergeResults(
   const firstSource = resultsLayout(dirs[0] as string);
   if (existsSync(firstSource.skillsDir))
     await cp(firstSource.skillsDir, out.skillsDir, { recursive: true });
-  const merged = campaignRecordSchema.parse({
+  const merged = campaignRecordSchema().parse({
     ...record,
     reps,
     shard: null,

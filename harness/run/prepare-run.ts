@@ -470,7 +470,7 @@ export async function prepareRun(
   if (!options.resume) {
     await writeFileAtomic(
       layout.campaignFile,
-      `${JSON.stringify(campaignRecordSchema.parse(record), null, 2)}\n`,
+      `${JSON.stringify(campaignRecordSchema().parse(record), null, 2)}\n`,
     );
   }
   return ok({
@@ -722,7 +722,7 @@ async function extendRecordedSchedule(
   const record = await readCampaignRecord(layout.root, '--resume');
   if (!record.ok) return record;
   if (record.value.reps >= reps) return ok(null);
-  const extended = campaignRecordSchema.parse({
+  const extended = campaignRecordSchema().parse({
     ...record.value,
     reps,
     invocation: { ...record.value.invocation, reps: invocation.reps },

@@ -226,7 +226,7 @@ function rescoredRecord(
   const hashed = scenarios.flatMap((entry) =>
     entry.sha256 === undefined ? [] : [{ id: entry.id, sha256: entry.sha256 }],
   );
-  return campaignRecordSchema.parse({
+  return campaignRecordSchema().parse({
     ...record,
     sessionIdentity: session,
     identity:

@@ -127,14 +127,17 @@ export function knownFactsOf(
  */
 export function identityFieldsOf(scenario: object): Record<string, string> {
   const values: Record<string, string> = {};
-  for (const contribution of contributions.values()) {
-    for (const field of contribution.identityFields ?? []) {
-      const value: unknown = (scenario as Readonly<Record<string, unknown>>)[field];
-      if (typeof value === 'string') values[field] = value;
-    }
+  for (const field of registeredIdentityFields()) {
+    const value: unknown = (scenario as Readonly<Record<string, unknown>>)[field];
+    if (typeof value === 'string') values[field] = value;
   }
   return values;
 }
+
+/** Every installed pack's identity fields (see ScoreContribution), in installation order. */
+export const registeredIdentityFields = derived(() =>
+  [...contributions.values()].flatMap((contribution) => contribution.identityFields ?? []),
+);
 
 /** Every pack-added scenario field. */
 export const registeredScenarioFields = derived(() =>

@@ -8,9 +8,12 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { setDefaultRecipeSource } from '../../harness/cli/cli-extensions.js';
 import { commandListHelp } from '../../harness/cli/command-list.js';
 import { COMMANDS } from '../../harness/cli/command-table.js';
+import { registerFixtureCommand } from '../../harness/cli/fixture.js';
 import { buildProgram, loadCommander } from '../../harness/cli/program.js';
+import { defaultRecipeName } from '../../harness/fixture/index.js';
 import { policyNames } from '../../harness/model-server/index.js';
 import { cleanEnv, cliPath, repoRoot, runCli } from '../helpers/cli.js';
 
@@ -199,5 +202,35 @@ describe('help text', () => {
     const flat = result.stdout.replace(/\s+/g, ' ');
     const model = /--model <spec> (.*?) --backend/.exec(flat)?.[1] ?? '';
     for (const name of policyNames()) expect(model).toContain(name);
+  });
+});
+
+describe('`redgreen fixture --help` and the default recipe', () => {
+  const recipeHelp = (): string => {
+    const program = new Command();
+    registerFixtureCommand(program);
+    const fixture = program.commands.find((command) => command.name() === 'fixture');
+    return (fixture?.helpInformation() ?? '').replace(/\s+/g, ' ');
+  };
+
+  it('names the default recipe the installed packs give', async () => {
+    const fallback = defaultRecipeName();
+    expect(fallback).toBeDefined();
+    const result = await runCli(['fixture', '--help']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout.replace(/\s+/g, ' ')).toContain(
+      `or a recipe directory (a path with a /); default ${fallback}`,
+    );
+  });
+
+  it('computes it (planted: another default, or none, is what it names)', () => {
+    try {
+      setDefaultRecipeSource(() => 'probe-recipe');
+      expect(recipeHelp()).toContain('(a path with a /); default probe-recipe');
+      setDefaultRecipeSource(() => undefined);
+      expect(recipeHelp()).toContain('(a path with a /); no default: no installed pack names one');
+    } finally {
+      setDefaultRecipeSource(defaultRecipeName);
+    }
   });
 });

@@ -14,8 +14,8 @@ import { sha256Hex } from '../../lib/hash.js';
 import { err, ok, type Result } from '../../lib/result.js';
 import type { ToolResultBlock } from '../api-schema.js';
 import type { ToolExchange } from '../conversation.js';
+import { conversationKey } from '../conversation-key.js';
 import type { ConversationText } from '../conversation-text.js';
-import { compactionsIn } from '../engine-compaction.js';
 import { scriptedModelId } from '../model-id.js';
 import { seededRng } from '../rng.js';
 import type { ExtraCallOptions, PolicyRequest } from './policy.js';
@@ -153,18 +153,19 @@ function programFor(
     rng: turn.seed === undefined ? undefined : seededRng('policy', turn.seed, turn.sessionKey),
     extras: turn.extras,
   };
+  const userText = turn.promptText;
   for (const seat of seats()) {
     const taken = seat.take(request);
     if (taken !== undefined) {
-      return { key: `${turn.sessionKey}\u0000${taken.key}`, program: taken.program };
+      return {
+        key: conversationKey({ sessionKey: turn.sessionKey, seat: taken.key, userText }),
+        program: taken.program,
+      };
     }
   }
   const cannotPlay = policy.cannotPlay?.(request);
   if (cannotPlay !== undefined) return { cannotPlay };
-  // After the engine's compaction the program starts over from the summary: its calls get
-  // new ids (a real model never repeats one), so a transcript keeps both.
-  const compacted = compactionsIn(turn.promptText);
-  const key = compacted === 0 ? turn.sessionKey : `${turn.sessionKey}\u0000compacted-${compacted}`;
+  const key = conversationKey({ sessionKey: turn.sessionKey, userText });
   return { key, program: policy.program(request) };
 }
 
