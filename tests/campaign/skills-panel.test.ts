@@ -122,7 +122,9 @@ describe('the skills panel campaign', () => {
     const missing = await runCli(['campaign', 'lint', campaign('no-such-brain')]);
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr.trim().split('\n')).toHaveLength(1);
-    expect(missing.stderr).toMatch(/no-such-brain/);
+    expect(missing.stderr).toMatch(
+      /"scripted:no-such-brain" names no scripted policy; use one of .*scripted:skills-panel.*, or write the policy file policies\/no-such-brain\.yaml beside the campaign file/,
+    );
   });
 
   const mirror = findSuperpowersMirror();
