@@ -164,7 +164,7 @@ function scriptedChoice(
       inputError(
         source,
         `"${id}" names no scripted policy`,
-        `use one of ${knownPolicies.map((name) => SCRIPTED_PREFIX + name).join(', ')}`,
+        `use one of ${knownPolicies.map((name) => SCRIPTED_PREFIX + name).join(', ')}, or write the policy file policies/${policy}.yaml beside the campaign file`,
       ),
     );
   }

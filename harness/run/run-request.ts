@@ -26,11 +26,13 @@ import {
 } from '../evals/evals-run.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
+import type { Brain } from '../model-server/brain.js';
 import { type FaultRuleInput, parseFaultSpec, policyNames } from '../model-server/index.js';
 import { checkFreshOutput } from '../results/results-dir.js';
 import { EVALS_DIR } from '../results/results-layout.js';
 import { REPLAY_POLICY } from '../results/run-recordings.js';
 import { parseShard, type Shard } from '../schedule/schedule.js';
+import { campaignPolicyFiles, loadCampaignBrains } from './campaign-policy-files.js';
 
 /** What a user asked `redgreen run` for, before anything is resolved. */
 export interface RunFlags {
@@ -82,6 +84,8 @@ export interface RunRequest {
   readonly evalsNotes?: readonly string[] | undefined;
   /** Remove what the request wrote for a run that does not happen (a dry run's generated campaign). */
   readonly discard?: (() => Promise<void>) | undefined;
+  /** Offline brains that are policy files (campaign-policy-files.ts), by the policy name they answer. */
+  readonly brains?: ReadonlyMap<string, Brain> | undefined;
 }
 
 /**
@@ -424,6 +428,7 @@ async function resolveCampaignRequest(
   });
   if (!loaded.ok) return loaded;
   const engineNames = loaded.value.engines;
+  const policyFiles = campaignPolicyFiles(loaded.value.file);
   const several = engineNames.length > 1;
   const baseModels = resolveModels({
     config: loaded.value.config,
@@ -433,7 +438,10 @@ async function resolveCampaignRequest(
         ? flags.models
         : (previous?.models ?? (previous === undefined ? undefined : [previous.model])),
     env,
-    knownPolicies: loaded.value.replay === undefined ? policyNames() : [REPLAY_POLICY],
+    knownPolicies:
+      loaded.value.replay === undefined
+        ? [...policyNames(), ...policyFiles.keys()]
+        : [REPLAY_POLICY],
     backend: loaded.value.backend,
     // With several engines `--only model=` names an entry of the crossed axis, checked below.
     only: several ? [] : (only?.models ?? []),
@@ -451,6 +459,13 @@ async function resolveCampaignRequest(
       );
     }
   }
+  const brains = await loadCampaignBrains(
+    models.value.all.flatMap((model) =>
+      model.choice.kind === 'scripted' ? [model.choice.policy] : [],
+    ),
+    policyFiles,
+  );
+  if (!brains.ok) return brains;
   const gates = gatesForModels(loaded.value, models.value);
   if (!gates.ok) return gates;
   const campaign: ResolvedCampaign = { ...loaded.value, ...gates.value };
@@ -493,6 +508,7 @@ async function resolveCampaignRequest(
           }),
         }),
     ...(judge === undefined ? {} : { judge: { model: judge.model ?? undefined } }),
+    ...(brains.value.size === 0 ? {} : { brains: brains.value }),
     invocation: {
       campaignFile: campaign.file,
       arms,

@@ -1,0 +1,54 @@
+/**
+ * A campaign's offline brain as data: `offlineModel: "scripted:<name>"` (or a
+ * model's `offline`) that no built-in policy answers names a policy file,
+ * `policies/<name>.yaml` (or `.yml`, `.json`) beside the campaign file, else
+ * in redgreen's own `scenarios/policies/`. It is the same kind of file a
+ * scenario's calibration names (README "Calibration as data"), so one data
+ * brain can run a whole campaign of scenarios offline, each scenario's
+ * calibration saying what it must do on each text.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import type { InputError } from '../lib/input-error.js';
+import { packageRoot } from '../lib/package-root.js';
+import { ok, type Result } from '../lib/result.js';
+import type { Brain } from '../model-server/brain.js';
+import { isPolicyName } from '../model-server/index.js';
+import { loadPolicyFile, POLICY_EXTENSIONS } from '../model-server/load-policy.js';
+
+const POLICIES_DIR = 'policies';
+
+/** Policy files by name: beside the campaign file first, then redgreen's own; built-in names left out. */
+export function campaignPolicyFiles(campaignFile: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const dir of new Set([
+    path.join(path.dirname(path.resolve(campaignFile)), POLICIES_DIR),
+    path.join(packageRoot(), 'scenarios', POLICIES_DIR),
+  ])) {
+    if (!existsSync(dir)) continue;
+    for (const entry of readdirSync(dir).sort()) {
+      const extension = POLICY_EXTENSIONS.find((candidate) => entry.endsWith(candidate));
+      if (extension === undefined) continue;
+      const name = entry.slice(0, -extension.length);
+      if (isPolicyName(name) || files.has(name)) continue;
+      files.set(name, path.join(dir, entry));
+    }
+  }
+  return files;
+}
+
+/** The data brains the named offline policies need, loaded and checked; built-in names need none. */
+export async function loadCampaignBrains(
+  policies: readonly string[],
+  files: ReadonlyMap<string, string>,
+): Promise<Result<ReadonlyMap<string, Brain>, InputError>> {
+  const brains = new Map<string, Brain>();
+  for (const name of new Set(policies)) {
+    const file = files.get(name);
+    if (file === undefined || isPolicyName(name)) continue;
+    const loaded = await loadPolicyFile(file, name);
+    if (!loaded.ok) return loaded;
+    brains.set(name, loaded.value.brain);
+  }
+  return ok(brains);
+}
