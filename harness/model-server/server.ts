@@ -479,9 +479,6 @@ function scriptedAnswer(
     if (!next.ok) {
       return err(apiError('invalid_request_error', next.error.message));
     }
-    if (next.value.kind === 'cannot-play') {
-      return err(apiError('invalid_request_error', brainFailureMessage(next.value.reason)));
-    }
     content =
       next.value.kind === 'text'
         ? [{ type: 'text', text: next.value.text }]

@@ -51,9 +51,7 @@ export type PolicyTurn =
       readonly step: number;
       readonly calls: readonly IdentifiedToolCall[];
     }
-  | { readonly kind: 'text'; readonly step: number; readonly text: string }
-  /** The policy cannot play this session (ScriptedPolicy.cannotPlay): no turn, no verdict. */
-  | { readonly kind: 'cannot-play'; readonly reason: string };
+  | { readonly kind: 'text'; readonly step: number; readonly text: string };
 
 /** The history holds tool turns this program did not ask for (another policy, seed or session). */
 export interface ReplayDivergence {
@@ -63,7 +61,6 @@ export interface ReplayDivergence {
 
 export function nextPolicyTurn(request: TurnRequest): Result<PolicyTurn, ReplayDivergence> {
   const answering = programFor(request);
-  if ('cannotPlay' in answering) return ok({ kind: 'cannot-play', reason: answering.cannotPlay });
   const played = replayProgram(answering.program, {
     key: answering.key,
     label: request.policy,
@@ -138,9 +135,7 @@ export function replayProgram<T>(
  * dispatch prompt (under the session key and the seat's own key part), else
  * the session's policy's.
  */
-function programFor(
-  turn: TurnRequest,
-): { readonly key: string; readonly program: PolicyProgram } | { readonly cannotPlay: string } {
+function programFor(turn: TurnRequest): { readonly key: string; readonly program: PolicyProgram } {
   const policy = policyByName(turn.policy);
   if (policy === undefined) throw new Error(`no scripted policy is named ${turn.policy}`);
   const request: PolicyRequest = {
@@ -163,8 +158,6 @@ function programFor(
       };
     }
   }
-  const cannotPlay = policy.cannotPlay?.(request);
-  if (cannotPlay !== undefined) return { cannotPlay };
   const key = conversationKey({ sessionKey: turn.sessionKey, userText });
   return { key, program: policy.program(request) };
 }

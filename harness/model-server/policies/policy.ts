@@ -47,14 +47,6 @@ export interface ScriptedPolicy {
   readonly summary: string;
   program(request: PolicyRequest): PolicyProgram;
   /**
-   * Why this policy cannot play the session at all (a prompt it has no
-   * reading of: another skill's), said before its program runs; undefined
-   * when it can. A session it cannot play gets no verdict: the server
-   * answers with a brain failure (../brain.ts), and the rep is
-   * indeterminate at stage `brain` with this reason.
-   */
-  readonly cannotPlay?: (request: PolicyRequest) => string | undefined;
-  /**
    * Its answer to the engine's compaction request (../engine-compaction.ts),
    * given the user's texts before it; absent: the server's summary.
    */

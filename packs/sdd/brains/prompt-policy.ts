@@ -2,27 +2,21 @@
  * An SDD controller policy as the model server runs it: its context is read
  * from the campaign prompt (prompt-facts.ts). A prompt without those facts
  * that points at a task brief (a dispatch finish.ts wrote) is a subagent's:
- * it is answered by implementer.ts. A prompt without them (another skill's
- * session) is one the policy cannot play (cannotPlay: the rep is then
- * indeterminate, never a fail); a request that offers none of the tools the
- * policy needs gets a report saying so and no tool call.
+ * it is answered by implementer.ts. A prompt without them, or a request that
+ * offers none of the tools the policy needs, gets a report saying so and no
+ * tool call.
  */
 import type { ScriptedPolicy } from '../../../harness/model-server/policies/policy.js';
 import type { PolicyProgram } from '../../../harness/model-server/policies/program.js';
 import type { Policy, PolicyContext } from './context.js';
 import { briefPathIn } from './finish.js';
 import { implementerProgram } from './implementer.js';
-import { type MissingPromptItem, promptForbidsDispatch, readPromptFacts } from './prompt-facts.js';
+import { promptForbidsDispatch, readPromptFacts } from './prompt-facts.js';
 
 export function promptPolicy(policy: Policy): ScriptedPolicy {
   return {
     name: policy.name,
     summary: policy.summary,
-    cannotPlay(request) {
-      const facts = readPromptFacts(request.promptText);
-      if (facts.ok || briefPathIn(request.promptText) !== undefined) return undefined;
-      return cannotPlayNote(request.label, facts.error);
-    },
     program(request) {
       const { label } = request;
       const facts = readPromptFacts(request.promptText);
@@ -51,14 +45,6 @@ export function promptPolicy(policy: Policy): ScriptedPolicy {
       return policy.program(context);
     },
   };
-}
-
-/**
- * Why an SDD policy cannot play a session whose prompt is not an SDD
- * controller's (another skill's scenario), and what to run instead.
- */
-export function cannotPlayNote(label: string, missing: MissingPromptItem): string {
-  return `${label} cannot play this session: it plays an SDD controller prompt, and this prompt does not give ${missing.item} (expected ${missing.expected}), so no verdict; for another skill, write a policy file (README: Calibration as data: policy files) and run it with --model policy:<file>, or run a live model`;
 }
 
 // biome-ignore lint/correctness/useYield: a program that ends at once is still a program
