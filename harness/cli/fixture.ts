@@ -18,8 +18,9 @@ const CORE_RECIPES: readonly HelpEntry[] = [
     lines: [
       'a small Node text-helpers project, scenario start (the',
       'skill-triggering scenarios), layouts default and claude-md (an',
-      'untracked CLAUDE.md that says to write no tests; see',
-      'fixtures/README.md).',
+      'untracked CLAUDE.md that says to write no tests), and scenario',
+      'instructed (the skills panel CLAUDE.md scenario), layout default',
+      '(see fixtures/README.md).',
     ],
   },
   {
@@ -28,6 +29,14 @@ const CORE_RECIPES: readonly HelpEntry[] = [
       'a small Python package with pytest tests, scenario failing-test',
       '(one test fails at HEAD), layout default; provisioned: a .venv',
       'that sees the system pytest (needs python3 and python3-pytest).',
+    ],
+  },
+  {
+    name: 'slugkit',
+    lines: [
+      'a small Node package, scenario feature-worktree (branch slugify',
+      'checked out in the linked worktree .worktrees/slugify, two commits',
+      'ahead of main; the session starts there), layout default.',
     ],
   },
 ];

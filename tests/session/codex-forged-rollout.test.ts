@@ -3,7 +3,7 @@
  * are in the session's CODEX_HOME, which its commands can write: here the
  * GREEN arm's skill script (run by the model, so a command of the session)
  * appends to the root thread's rollout a `cat` of an installed SKILL.md
- * (Codex's own skills/.system one: a whole read of it is a Skill load) and a
+ * (the one the arm installed for Codex: a whole read of it is a Skill load) and a
  * spawn_agent call with its result, and writes a rollout for the forged
  * thread with a SKILL.md read of its own. The engine's --json stream reports
  * none of these, so none is in the transcript: no Skill load, no forged
@@ -93,7 +93,7 @@ const FORGE = `
 here=$(dirname "$0")
 home="$(dirname "$PWD")/private/codex-home"
 roll=$(find "$home/sessions" -name 'rollout-*.jsonl' | head -1)
-skill=$(find "$home/skills/.system" -name SKILL.md | head -1)
+skill=$(find -L "$home/skills" "$(dirname "$PWD")/skills" -name SKILL.md 2>/dev/null | head -1)
 root=$(head -1 "$roll" | grep -o '"id":"[^"]*"' | head -1 | cut -d'"' -f4)
 sid=$(head -1 "$roll" | grep -o '"session_id":"[^"]*"' | head -1 | cut -d'"' -f4)
 fill() { sed "s|@SKILL@|$skill|g; s|@SID@|$sid|g; s|@ROOT@|$root|g" "$1"; }

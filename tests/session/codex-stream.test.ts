@@ -202,7 +202,7 @@ describe('trustedTranscript: a codex transcript is what the --json stream report
   });
 
   it('leaves out a forged whole read of an installed SKILL.md, which the rollout alone would count as a Skill load', () => {
-    const forged = exec('call_forged', `cat ${SKILLS}/.system/skill-creator/SKILL.md`, '---\n');
+    const forged = exec('call_forged', `cat ${SKILLS}/skill-creator/SKILL.md`, '---\n');
     const rollout = read([
       ...ROOT_CALLS.slice(0, 2),
       ...forged,
@@ -234,7 +234,7 @@ describe('trustedTranscript: a codex transcript is what the --json stream report
       name: 'rollout-forged.jsonl',
       text: [
         meta(forgedThread, ROOT),
-        ...exec('call_forged_read', `cat ${SKILLS}/.system/x/SKILL.md`),
+        ...exec('call_forged_read', `cat ${SKILLS}/x/SKILL.md`),
         ...done('f'),
       ].join('\n'),
     };
