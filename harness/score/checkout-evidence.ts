@@ -7,6 +7,7 @@
 
 import type { Snapshot } from '../fixture/snapshot-schema.js';
 import { checkoutView } from '../fixture/snapshot-schema.js';
+import { type Evidence, required } from './evidence.js';
 import type { VerbResult } from './verb.js';
 
 export function inCheckout(
@@ -18,4 +19,18 @@ export function inCheckout(
   const view = checkoutView(snapshot, checkout);
   if (view.ok) return { ok: true, snapshot: view.snapshot };
   return { ok: false, result: { outcome: 'fail', observed: 'no checkout', detail: view.why } };
+}
+
+/** Both snapshots (they must have been captured) narrowed to one checkout, for the verbs that compare them. */
+export function beforeAndAfterInCheckout(
+  evidence: Evidence,
+  checkout: string | undefined,
+):
+  | { readonly ok: true; readonly before: Snapshot; readonly after: Snapshot }
+  | { readonly ok: false; readonly result: VerbResult } {
+  const before = inCheckout(required(evidence.before, 'before'), checkout);
+  if (!before.ok) return before;
+  const after = inCheckout(required(evidence.after, 'after'), checkout);
+  if (!after.ok) return after;
+  return { ok: true, before: before.snapshot, after: after.snapshot };
 }

@@ -5,8 +5,8 @@
  * names no file for this rep's fixture.
  */
 import { z } from 'zod';
-import { inCheckout } from '../checkout-evidence.js';
-import { fileEntry, required } from '../evidence.js';
+import { beforeAndAfterInCheckout } from '../checkout-evidence.js';
+import { fileEntry } from '../evidence.js';
 import { allOf, type Outcome } from '../kleene.js';
 import { checkoutSchema, repoPathSchema } from '../param-types.js';
 import { defineVerb, listed } from '../verb.js';
@@ -16,12 +16,9 @@ export const fileUnchanged = defineVerb({
   params: z.object({ paths: z.array(repoPathSchema).min(1), checkout: checkoutSchema }).strict(),
   reads: () => ['before', 'after'],
   run: (params, evidence) => {
-    const beforeView = inCheckout(required(evidence.before, 'before'), params.checkout);
-    if (!beforeView.ok) return beforeView.result;
-    const afterView = inCheckout(required(evidence.after, 'after'), params.checkout);
-    if (!afterView.ok) return afterView.result;
-    const before = beforeView.snapshot;
-    const after = afterView.snapshot;
+    const views = beforeAndAfterInCheckout(evidence, params.checkout);
+    if (!views.ok) return views.result;
+    const { before, after } = views;
     const changed: string[] = [];
     const missing: string[] = [];
     const outcomes: Outcome[] = params.paths.map((path) => {

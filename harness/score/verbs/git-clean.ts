@@ -5,8 +5,7 @@
  */
 import { z } from 'zod';
 import { diffSnapshots } from '../../fixture/snapshot-schema.js';
-import { inCheckout } from '../checkout-evidence.js';
-import { required } from '../evidence.js';
+import { beforeAndAfterInCheckout } from '../checkout-evidence.js';
 import { checkoutSchema } from '../param-types.js';
 import { defineVerb, listed } from '../verb.js';
 
@@ -16,11 +15,9 @@ export const gitClean = defineVerb({
   params: z.object({ untracked: z.boolean().default(false), checkout: checkoutSchema }).strict(),
   reads: () => ['before', 'after'],
   run: (params, evidence) => {
-    const before = inCheckout(required(evidence.before, 'before'), params.checkout);
-    if (!before.ok) return before.result;
-    const after = inCheckout(required(evidence.after, 'after'), params.checkout);
-    if (!after.ok) return after.result;
-    const changes = diffSnapshots(before.snapshot, after.snapshot).fileChanges.filter(
+    const views = beforeAndAfterInCheckout(evidence, params.checkout);
+    if (!views.ok) return views.result;
+    const changes = diffSnapshots(views.before, views.after).fileChanges.filter(
       (change) => params.untracked || change.trackedBefore || change.trackedAfter,
     );
     return changes.length === 0

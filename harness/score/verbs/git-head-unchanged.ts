@@ -1,7 +1,6 @@
 /** `git-head-unchanged`: HEAD (and, unless `refs: false`, every ref) is where it was before the session. */
 import { z } from 'zod';
-import { inCheckout } from '../checkout-evidence.js';
-import { required } from '../evidence.js';
+import { beforeAndAfterInCheckout } from '../checkout-evidence.js';
 import { checkoutSchema } from '../param-types.js';
 import { defineVerb, listed } from '../verb.js';
 
@@ -13,12 +12,9 @@ export const gitHeadUnchanged = defineVerb({
   params: z.object({ refs: z.boolean().default(true), checkout: checkoutSchema }).strict(),
   reads: () => ['before', 'after'],
   run: (params, evidence) => {
-    const beforeView = inCheckout(required(evidence.before, 'before'), params.checkout);
-    if (!beforeView.ok) return beforeView.result;
-    const afterView = inCheckout(required(evidence.after, 'after'), params.checkout);
-    if (!afterView.ok) return afterView.result;
-    const before = beforeView.snapshot;
-    const after = afterView.snapshot;
+    const views = beforeAndAfterInCheckout(evidence, params.checkout);
+    if (!views.ok) return views.result;
+    const { before, after } = views;
     const moved: string[] = [];
     if (before.head !== after.head)
       moved.push(`HEAD: ${short(before.head)} → ${short(after.head)}`);
