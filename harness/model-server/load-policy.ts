@@ -7,6 +7,7 @@
  * that cannot run is refused at load, never mistaken for one that fails.
  * The only file I/O of a data brain happens here.
  */
+import { existsSync, readdirSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { type InputError, inputError } from '../lib/input-error.js';
@@ -25,6 +26,28 @@ const MAX_POLICY_BYTES = 1024 * 1024;
 
 /** The file names a policy may have, in the order they are looked for. */
 export const POLICY_EXTENSIONS = ['.yaml', '.yml', '.json'] as const;
+
+/**
+ * The policy files in these folders, in the folders' order and by file name
+ * within each (a folder that does not exist holds none): each file's policy
+ * name is its name without the extension. A name found twice is listed each
+ * time; which one wins, and what a built-in policy's name means, is the
+ * caller's rule.
+ */
+export function policyFilesIn(
+  dirs: Iterable<string>,
+): { readonly name: string; readonly file: string }[] {
+  const found: { name: string; file: string }[] = [];
+  for (const dir of dirs) {
+    if (!existsSync(dir)) continue;
+    for (const entry of readdirSync(dir).sort()) {
+      const extension = POLICY_EXTENSIONS.find((candidate) => entry.endsWith(candidate));
+      if (extension === undefined) continue;
+      found.push({ name: entry.slice(0, -extension.length), file: path.join(dir, entry) });
+    }
+  }
+  return found;
+}
 
 export interface LoadedPolicy {
   readonly name: string;

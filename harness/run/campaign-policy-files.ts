@@ -7,32 +7,26 @@
  * brain can run a whole campaign of scenarios offline, each scenario's
  * calibration saying what it must do on each text.
  */
-import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { InputError } from '../lib/input-error.js';
 import { packageRoot } from '../lib/package-root.js';
 import { ok, type Result } from '../lib/result.js';
 import type { Brain } from '../model-server/brain.js';
 import { isPolicyName } from '../model-server/index.js';
-import { loadPolicyFile, POLICY_EXTENSIONS } from '../model-server/load-policy.js';
+import { loadPolicyFile, policyFilesIn } from '../model-server/load-policy.js';
 
 const POLICIES_DIR = 'policies';
 
 /** Policy files by name: beside the campaign file first, then redgreen's own; built-in names left out. */
 export function campaignPolicyFiles(campaignFile: string): Map<string, string> {
   const files = new Map<string, string>();
-  for (const dir of new Set([
+  const dirs = new Set([
     path.join(path.dirname(path.resolve(campaignFile)), POLICIES_DIR),
     path.join(packageRoot(), 'scenarios', POLICIES_DIR),
-  ])) {
-    if (!existsSync(dir)) continue;
-    for (const entry of readdirSync(dir).sort()) {
-      const extension = POLICY_EXTENSIONS.find((candidate) => entry.endsWith(candidate));
-      if (extension === undefined) continue;
-      const name = entry.slice(0, -extension.length);
-      if (isPolicyName(name) || files.has(name)) continue;
-      files.set(name, path.join(dir, entry));
-    }
+  ]);
+  for (const { name, file } of policyFilesIn(dirs)) {
+    if (isPolicyName(name) || files.has(name)) continue;
+    files.set(name, file);
   }
   return files;
 }

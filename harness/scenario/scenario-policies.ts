@@ -11,18 +11,13 @@
  * against the backend it runs on (harness/session/session-tool-table.ts is
  * the one table of what a session is given).
  */
-import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { packageRoot } from '../lib/package-root.js';
 import { err, ok, type Result } from '../lib/result.js';
 import { fitPolicyToSession, type SessionTools } from '../model-server/data-policy/session-fit.js';
 import { isPolicyName } from '../model-server/index.js';
-import {
-  type LoadedPolicy,
-  loadPolicyFile,
-  POLICY_EXTENSIONS,
-} from '../model-server/load-policy.js';
+import { type LoadedPolicy, loadPolicyFile, policyFilesIn } from '../model-server/load-policy.js';
 import type { CalibrationRun } from '../score/load-scenario.js';
 import type { ScenarioShell } from '../score/scenario-schema.js';
 import { sessionStopOf } from '../score/stop-mode.js';
@@ -41,28 +36,22 @@ export const POLICIES_DIR = 'policies';
  */
 export function policyFilesOf(scenarioDir: string): Result<Map<string, string>, InputError> {
   const files = new Map<string, string>();
-  for (const dir of new Set([
+  const dirs = new Set([
     path.join(scenarioDir, POLICIES_DIR),
     path.join(path.dirname(scenarioDir), POLICIES_DIR),
     path.join(packageRoot(), 'scenarios', POLICIES_DIR),
-  ])) {
-    if (!existsSync(dir)) continue;
-    for (const entry of readdirSync(dir).sort()) {
-      const extension = POLICY_EXTENSIONS.find((candidate) => entry.endsWith(candidate));
-      if (extension === undefined) continue;
-      const name = entry.slice(0, -extension.length);
-      const file = path.join(dir, entry);
-      if (isPolicyName(name)) {
-        return err(
-          inputError(
-            file,
-            `has the name of the built-in policy ${name}, so a calibration naming it would be ambiguous`,
-            'rename the file',
-          ),
-        );
-      }
-      if (!files.has(name)) files.set(name, file);
+  ]);
+  for (const { name, file } of policyFilesIn(dirs)) {
+    if (isPolicyName(name)) {
+      return err(
+        inputError(
+          file,
+          `has the name of the built-in policy ${name}, so a calibration naming it would be ambiguous`,
+          'rename the file',
+        ),
+      );
     }
+    if (!files.has(name)) files.set(name, file);
   }
   return ok(files);
 }
