@@ -411,3 +411,31 @@ describe('trustedTranscript: a dispatch says what the stream says it said', () =
     ]);
   });
 });
+
+describe('trustedTranscript: what the stream cannot vouch for (review-32, open)', () => {
+  // The stream's command_execution item has no working directory, so a rollout's `workdir` is
+  // the session's to write: `cat SKILL.md` run in the fixture, its rollout workdir rewritten to
+  // an installed skill's directory, reads back as that skill's load. Open: the fix needs the
+  // stream's aggregated_output compared with the installed SKILL.md (or workdir ignored).
+  it.fails('a relative cat whose rollout workdir was rewritten to a skill directory is no load', () => {
+    const forgedRead = [
+      line('response_item', {
+        type: 'function_call',
+        name: 'exec_command',
+        arguments: JSON.stringify({ cmd: 'cat SKILL.md', workdir: `${SKILLS}/test-first` }),
+        call_id: 'call_rel',
+      }),
+      line('response_item', {
+        type: 'function_call_output',
+        call_id: 'call_rel',
+        output: shellOut('---\nname: test-first\n---\n'),
+      }),
+    ];
+    const stream = [...STREAM_START, ...command('item_9', "'cat SKILL.md'"), ...STREAM_END].join(
+      '\n',
+    );
+    const trusted = trustedTranscript(read([...forgedRead, ...done('x')]), execItems(stream));
+    expect(trusted.problems).toEqual([]);
+    expect(toolUses(trusted.transcript).map((call) => call.name)).not.toContain('Skill');
+  });
+});
