@@ -137,7 +137,17 @@ function shellWords(text: string): string[] | undefined {
 /** The script a streamed command ran (`<shell> -lc <script>`), or the command itself. */
 export function streamedScript(command: string): string {
   const words = shellWords(command);
-  if (words?.length === 3 && (words[1] === '-lc' || words[1] === '-c')) return words[2] as string;
+  // Only a shell's script (as the rollout reader unwraps an argv): `wc -c file` is its own command.
+  const [program, flag, script] = words ?? [];
+  if (
+    words?.length === 3 &&
+    program !== undefined &&
+    /(?:^|\/)(?:ba|z|da)?sh$/.test(program) &&
+    flag !== undefined &&
+    /^-\w*c$/.test(flag)
+  ) {
+    return script as string;
+  }
   return command;
 }
 

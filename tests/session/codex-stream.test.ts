@@ -180,6 +180,12 @@ describe('streamedScript: the script of a streamed command', () => {
     expect(streamedScript(`/bin/sh -c "echo \\"hi\\" \\$HOME"`)).toBe('echo "hi" $HOME');
     expect(streamedScript('ls -la')).toBe('ls -la');
   });
+
+  it('is the whole command when its program is no shell (an argv `shell` call: wc -c, grep -c)', () => {
+    expect(streamedScript('wc -c notes.txt')).toBe('wc -c notes.txt');
+    expect(streamedScript('grep -c TODO src')).toBe('grep -c TODO src');
+    expect(streamedScript("/bin/zsh -lc 'wc -c notes.txt'")).toBe('wc -c notes.txt');
+  });
 });
 
 describe('trustedTranscript: a codex transcript is what the --json stream reports', () => {
