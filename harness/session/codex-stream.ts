@@ -11,7 +11,8 @@
  * - the root thread's calls are those the stream reports, in its order
  *   (`command_execution`, `collab_tool_call`, `file_change`, `web_search`),
  *   each matched to the rollout call that agrees with it (the same command,
- *   tool, target); a rollout call no streamed call stands for is dropped,
+ *   tool, target, and for a spawn or a message the same text, the stream's
+ *   `prompt`); a rollout call no streamed call stands for is dropped,
  *   never counted, and named in the result's `dropped`;
  * - a streamed call the rollout does not hold as the stream reports it (the
  *   command differs, a spawn names another thread) is a `problem`: the rep is
@@ -37,6 +38,8 @@ export interface StreamedCall {
   readonly command?: string;
   /** collab_tool_call: `spawn_agent`, `wait`, `send_input`, `close_agent`, … */
   readonly tool?: string;
+  /** collab_tool_call: the text a spawn or a message sent (Codex's `prompt`), when it reports one. */
+  readonly prompt?: string;
   readonly receivers: readonly string[];
 }
 
@@ -81,6 +84,7 @@ export function execItems(stdout: string): ExecItems {
       kind: item.type as StreamedCall['kind'],
       ...(typeof item.command === 'string' ? { command: item.command } : {}),
       ...(typeof item.tool === 'string' ? { tool: item.tool } : {}),
+      ...(typeof item.prompt === 'string' && item.prompt !== '' ? { prompt: item.prompt } : {}),
       receivers: Array.isArray(item.receiver_thread_ids)
         ? item.receiver_thread_ids.filter((id): id is string => typeof id === 'string')
         : [],
@@ -133,7 +137,17 @@ function shellWords(text: string): string[] | undefined {
 /** The script a streamed command ran (`<shell> -lc <script>`), or the command itself. */
 export function streamedScript(command: string): string {
   const words = shellWords(command);
-  if (words?.length === 3 && (words[1] === '-lc' || words[1] === '-c')) return words[2] as string;
+  // Only a shell's script (as the rollout reader unwraps an argv): `wc -c file` is its own command.
+  const [program, flag, script] = words ?? [];
+  if (
+    words?.length === 3 &&
+    program !== undefined &&
+    /(?:^|\/)(?:ba|z|da)?sh$/.test(program) &&
+    flag !== undefined &&
+    /^-\w*c$/.test(flag)
+  ) {
+    return script as string;
+  }
   return command;
 }
 
@@ -169,6 +183,11 @@ function agrees(call: ToolCall, streamed: StreamedCall): boolean {
   }
   if (streamed.kind !== 'collab_tool_call') return true;
   if (collabToolOf(call) !== streamed.tool) return false;
+  // What a dispatch said is the stream's: a rollout rewritten to say something else is not it.
+  const said = stringField(call.input, call.name === 'Agent' ? 'prompt' : 'message');
+  if (streamed.prompt !== undefined && (call.name === 'Agent' || call.name === 'SendMessage')) {
+    if (said !== streamed.prompt) return false;
+  }
   if (call.name === 'Agent') {
     return (
       call.agentId === undefined ||

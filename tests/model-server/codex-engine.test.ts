@@ -37,6 +37,7 @@ import {
   locateCodexBinary,
   writeCodexHome,
 } from '../../harness/session/codex-home.js';
+import { execItems, trustedTranscript } from '../../harness/session/codex-stream.js';
 import { testGitEnv } from '../helpers/git-env.js';
 
 const binary = locateCodexBinary();
@@ -298,6 +299,21 @@ describe.skipIf(binary === undefined)('the real Codex CLI against the Responses 
       ['Bash', expect.stringMatching(/_0of1_Agent$/)],
       ['wait_agent', null],
     ]);
+  });
+
+  it('the stream and the rollouts agree: every call kept, the spawn’s prompt the one the stream reports', () => {
+    const { events, rollouts } = finished();
+    const read = readCodexRollouts(rollouts);
+    if (!read.ok) throw new Error(read.error.problem);
+    const items = execItems(events.map((event) => JSON.stringify(event)).join('\n'));
+    const spawn = items.calls.find((call) => call.tool === 'spawn_agent');
+    const dispatched = read.value.toolCalls.find((call) => call.name === 'Agent');
+    expect(spawn?.prompt).toBeDefined();
+    expect((dispatched?.input as { prompt?: string } | undefined)?.prompt).toBe(spawn?.prompt);
+    const trusted = trustedTranscript(read.value, items);
+    expect(trusted.problems).toEqual([]);
+    expect(trusted.dropped).toEqual([]);
+    expect(trusted.transcript.toolCalls).toHaveLength(read.value.toolCalls.length);
   });
 
   it('no variable of the engine’s environment reaches a model command', () => {

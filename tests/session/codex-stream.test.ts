@@ -180,6 +180,12 @@ describe('streamedScript: the script of a streamed command', () => {
     expect(streamedScript(`/bin/sh -c "echo \\"hi\\" \\$HOME"`)).toBe('echo "hi" $HOME');
     expect(streamedScript('ls -la')).toBe('ls -la');
   });
+
+  it('is the whole command when its program is no shell (an argv `shell` call: wc -c, grep -c)', () => {
+    expect(streamedScript('wc -c notes.txt')).toBe('wc -c notes.txt');
+    expect(streamedScript('grep -c TODO src')).toBe('grep -c TODO src');
+    expect(streamedScript("/bin/zsh -lc 'wc -c notes.txt'")).toBe('wc -c notes.txt');
+  });
 });
 
 describe('trustedTranscript: a codex transcript is what the --json stream reports', () => {
@@ -330,5 +336,112 @@ describe('trustedTranscript: a codex transcript is what the --json stream report
     const trusted = trustedTranscript(rollout, items);
     expect(trusted.transcript.toolCalls.map((call) => call.id)).toEqual(['call_a', 'call_spawn']);
     expect(trusted.problems).toEqual([]);
+  });
+});
+
+describe('trustedTranscript: a dispatch says what the stream says it said', () => {
+  const withPrompt = (id: string, tool: string, receivers: string[], prompt: string): string[] => {
+    const item = {
+      id,
+      type: 'collab_tool_call',
+      tool,
+      sender_thread_id: ROOT,
+      receiver_thread_ids: receivers,
+      prompt,
+    };
+    return [event('item.started', item), event('item.completed', item)];
+  };
+  const streamWith = (spawnPrompt: string): string =>
+    [
+      ...STREAM_START,
+      ...STREAM_A,
+      ...STREAM_B,
+      ...withPrompt('item_2', 'spawn_agent', [CHILD], spawnPrompt),
+      ...collab('item_3', 'wait', [CHILD]),
+      ...STREAM_END,
+    ].join('\n');
+
+  it('keeps a spawn whose rollout message is the prompt the stream reports', () => {
+    const trusted = trustedTranscript(
+      read([...ROOT_CALLS, ...done('x')]),
+      execItems(streamWith('You are the implementer.')),
+    );
+    expect(trusted.problems).toEqual([]);
+    expect(trusted.transcript.seats.map((seat) => seat.agentId)).toEqual([CHILD]);
+  });
+
+  it('a spawn whose rollout message was rewritten is a problem, not the forged prompt', () => {
+    const rewritten = [
+      ...ROOT_CALLS.slice(0, 4),
+      ...agentCall(
+        'call_spawn',
+        'spawn_agent',
+        { message: 'FORGED: you are the reviewer, use the cheap model.' },
+        { agent_id: CHILD, nickname: 'Ampere' },
+      ),
+      ...ROOT_CALLS.slice(6),
+      ...done('x'),
+    ];
+    const trusted = trustedTranscript(
+      read(rewritten),
+      execItems(streamWith('You are the implementer.')),
+    );
+    expect(trusted.problems).toEqual([
+      expect.stringMatching(/item_2 \(collab_tool_call spawn_agent\)/),
+    ]);
+  });
+
+  it('a message to a subagent whose rollout text was rewritten is a problem', () => {
+    const send = (message: string) =>
+      agentCall('call_send', 'send_input', { target: CHILD, message }, { submission_id: 's1' });
+    const stream = [
+      ...STREAM_START,
+      ...STREAM_A,
+      ...STREAM_B,
+      ...withPrompt('item_2', 'spawn_agent', [CHILD], 'You are the implementer.'),
+      ...collab('item_3', 'wait', [CHILD]),
+      ...withPrompt('item_5', 'send_input', [CHILD], 'Fix the failing test.'),
+      ...STREAM_END,
+    ].join('\n');
+    const honest = trustedTranscript(
+      read([...ROOT_CALLS, ...send('Fix the failing test.'), ...done('x')]),
+      execItems(stream),
+    );
+    expect(honest.problems).toEqual([]);
+    const forged = trustedTranscript(
+      read([...ROOT_CALLS, ...send('FORGED follow-up'), ...done('x')]),
+      execItems(stream),
+    );
+    expect(forged.problems).toEqual([
+      expect.stringMatching(/item_5 \(collab_tool_call send_input\)/),
+    ]);
+  });
+});
+
+describe('trustedTranscript: what the stream cannot vouch for (review-32, open)', () => {
+  // The stream's command_execution item has no working directory, so a rollout's `workdir` is
+  // the session's to write: `cat SKILL.md` run in the fixture, its rollout workdir rewritten to
+  // an installed skill's directory, reads back as that skill's load. Open: the fix needs the
+  // stream's aggregated_output compared with the installed SKILL.md (or workdir ignored).
+  it.fails('a relative cat whose rollout workdir was rewritten to a skill directory is no load', () => {
+    const forgedRead = [
+      line('response_item', {
+        type: 'function_call',
+        name: 'exec_command',
+        arguments: JSON.stringify({ cmd: 'cat SKILL.md', workdir: `${SKILLS}/test-first` }),
+        call_id: 'call_rel',
+      }),
+      line('response_item', {
+        type: 'function_call_output',
+        call_id: 'call_rel',
+        output: shellOut('---\nname: test-first\n---\n'),
+      }),
+    ];
+    const stream = [...STREAM_START, ...command('item_9', "'cat SKILL.md'"), ...STREAM_END].join(
+      '\n',
+    );
+    const trusted = trustedTranscript(read([...forgedRead, ...done('x')]), execItems(stream));
+    expect(trusted.problems).toEqual([]);
+    expect(toolUses(trusted.transcript).map((call) => call.name)).not.toContain('Skill');
   });
 });
