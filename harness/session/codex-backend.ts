@@ -37,6 +37,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { trackDetachedChild } from '../lib/live-children.js';
 import { noteChildExit, stoppedFromOutside } from '../lib/outside-signals.js';
+import { ISSUED_CALLS_PATH, IssuedCallsSchema } from '../model-server/responses/issued-calls.js';
 import {
   CONFINED_LIMITS,
   commandEnvironment,
@@ -49,6 +50,7 @@ import { readCodexRollouts } from '../score/transcripts/codex-rollout.js';
 import type { SessionTranscript } from '../score/transcripts/session-transcript.js';
 import { bridgedCommand, openModelBridge } from './codex-bridge.js';
 import { capturedFromRollout, DispatchWatch } from './codex-capture.js';
+import { checkedChildCalls, type ServerRecord } from './codex-child-calls.js';
 import { bundledCatalogTemplate, writeCodexHome } from './codex-home.js';
 import { bareSkillName, codexSkillClash } from './codex-skill-installs.js';
 import { execItems, trustedTranscript } from './codex-stream.js';
@@ -210,6 +212,25 @@ function serverOf(request: SessionRequest): { host: string; port: number } | str
     return `the model server is not on this machine's loopback (${model.baseUrl})`;
   }
   return { host, port: Number(url.port || 80) };
+}
+
+/** The model server's record of the calls it issued in this session (model-server/responses/issued-calls.ts). */
+async function serverRecord(
+  server: { host: string; port: number },
+  session: string,
+): Promise<ServerRecord> {
+  const host = server.host.includes(':') ? `[${server.host}]` : server.host;
+  const url = `http://${host}:${server.port}${ISSUED_CALLS_PATH}?session=${encodeURIComponent(session)}`;
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+    if (!response.ok) return { kind: 'unavailable', why: `${url} answered ${response.status}` };
+    const parsed = IssuedCallsSchema.safeParse(await response.json());
+    if (!parsed.success)
+      return { kind: 'unavailable', why: `${url} answered no issued-calls record` };
+    return { kind: 'record', issued: parsed.data };
+  } catch (error) {
+    return { kind: 'unavailable', why: `${url}: ${(error as Error).message}` };
+  }
 }
 
 interface Ended {
@@ -398,7 +419,14 @@ export function codexBackend(options: CodexBackendOptions): SessionBackend {
       // The rollouts are the session's own files: only what the --json stream reports counts.
       const trusted =
         read?.ok === true ? trustedTranscript(read.value, execItems(ended.stdout)) : undefined;
-      const readBack: SessionTranscript | undefined = trusted?.transcript;
+      // A spawned thread's calls are not in the stream: the server's record of each thread checks them.
+      const children =
+        trusted === undefined
+          ? undefined
+          : checkedChildCalls(trusted.transcript, await serverRecord(server, request.repId), {
+              endedByRedgreen: ended.ended,
+            });
+      const readBack: SessionTranscript | undefined = children?.transcript;
       const streamed = ended.ended ? watch.seen : undefined;
       const capture =
         readBack === undefined || streamed === undefined
@@ -411,10 +439,16 @@ export function codexBackend(options: CodexBackendOptions): SessionBackend {
       for (const why of trusted?.dropped ?? []) {
         request.engineLog(`redgreen: a rollout call not counted: ${why}\n`);
       }
+      for (const why of children?.dropped ?? []) {
+        request.engineLog(`redgreen: a spawned thread's rollout call not counted: ${why}\n`);
+      }
       // At a capture the dispatch may not be in the rollout yet; the stream's item stands for it.
-      const disagreements = (trusted?.problems ?? []).filter(
-        (problem) => streamed === undefined || !problem.includes(`'s ${streamed.itemId} (`),
-      );
+      const disagreements = [
+        ...(trusted?.problems ?? []).filter(
+          (problem) => streamed === undefined || !problem.includes(`'s ${streamed.itemId} (`),
+        ),
+        ...(children?.problems ?? []),
+      ];
       for (const problem of disagreements) request.engineLog(`redgreen: ${problem}\n`);
       // What the reader could not read (a call in it is not counted) goes to the rep's engine.log.
       for (const line of transcript?.malformed ?? []) {
@@ -474,7 +508,7 @@ export function codexBackend(options: CodexBackendOptions): SessionBackend {
         const more = disagreements.length > 1 ? ` (and ${disagreements.length - 1} more)` : '';
         return indeterminate(
           'engine',
-          `the rollouts disagree with the engine's --json stream, so the transcript is not trusted: ${disagreements[0]}${more}`,
+          `the rollouts disagree with the engine's --json stream or the model server's record, so the transcript is not trusted: ${disagreements[0]}${more}`,
           done,
         );
       }
