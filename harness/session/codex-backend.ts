@@ -22,7 +22,9 @@
  * - after the run, the rollouts Codex wrote (the root thread's and each
  *   subagent's) are read with the Codex rollout reader, kept to what the
  *   engine's `--json` stream reports (codex-stream.ts: the rollouts are
- *   files the session's commands can write, the stream is not), and
+ *   files the session's commands can write, the stream is not), a spawned
+ *   thread's calls kept to what the model server issued on that thread
+ *   (codex-child-calls.ts: the stream reports the root thread only), and
  *   written as the rep's transcript (codex-transcript.ts); the reply is the
  *   stream's last agent message.
  *
