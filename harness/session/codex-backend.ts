@@ -24,7 +24,7 @@
  *   engine's `--json` stream reports (codex-stream.ts: the rollouts are
  *   files the session's commands can write, the stream is not), a spawned
  *   thread's calls kept to what the model server issued on that thread
- *   (codex-child-calls.ts: the stream reports the root thread only), and
+ *   (codex-issued-check.ts: the stream reports the root thread only), and
  *   written as the rep's transcript (codex-transcript.ts); the reply is the
  *   stream's last agent message.
  *
@@ -52,8 +52,8 @@ import { readCodexRollouts } from '../score/transcripts/codex-rollout.js';
 import type { SessionTranscript } from '../score/transcripts/session-transcript.js';
 import { bridgedCommand, openModelBridge } from './codex-bridge.js';
 import { capturedFromRollout, DispatchWatch } from './codex-capture.js';
-import { checkedChildCalls, type ServerRecord } from './codex-child-calls.js';
 import { bundledCatalogTemplate, writeCodexHome } from './codex-home.js';
+import { checkedAgainstIssued, type ServerRecord } from './codex-issued-check.js';
 import { bareSkillName, codexSkillClash } from './codex-skill-installs.js';
 import { execItems, trustedTranscript } from './codex-stream.js';
 import { codexTranscriptLines } from './codex-transcript.js';
@@ -421,12 +421,14 @@ export function codexBackend(options: CodexBackendOptions): SessionBackend {
       // The rollouts are the session's own files: only what the --json stream reports counts.
       const trusted =
         read?.ok === true ? trustedTranscript(read.value, execItems(ended.stdout)) : undefined;
-      // A spawned thread's calls are not in the stream: the server's record of each thread checks them.
+      // A spawned thread's calls are not in the stream: the server's record of each thread checks
+      // them (and the root thread's, which a command attached to the engine could write into the stream).
       const children =
         trusted === undefined
           ? undefined
-          : checkedChildCalls(trusted.transcript, await serverRecord(server, request.repId), {
+          : checkedAgainstIssued(trusted.transcript, await serverRecord(server, request.repId), {
               endedByRedgreen: ended.ended,
+              rootThread: execItems(ended.stdout).rootThread,
             });
       const readBack: SessionTranscript | undefined = children?.transcript;
       const streamed = ended.ended ? watch.seen : undefined;
@@ -442,7 +444,7 @@ export function codexBackend(options: CodexBackendOptions): SessionBackend {
         request.engineLog(`redgreen: a rollout call not counted: ${why}\n`);
       }
       for (const why of children?.dropped ?? []) {
-        request.engineLog(`redgreen: a spawned thread's rollout call not counted: ${why}\n`);
+        request.engineLog(`redgreen: a rollout call not counted: ${why}\n`);
       }
       // At a capture the dispatch may not be in the rollout yet; the stream's item stands for it.
       const disagreements = [

@@ -21,7 +21,7 @@
  *   it (its `receiver_thread_ids`); a rollout of any other thread is
  *   dropped with its calls. The calls inside a spawned thread are not in
  *   the stream (Codex reports the root thread's items only): the backend
- *   checks them against the model server's record (codex-child-calls.ts);
+ *   checks them against the model server's record (codex-issued-check.ts);
  * - the reply is the stream's last agent message.
  *
  * Pure: stdout text and a transcript in, a checked transcript out.

@@ -146,7 +146,7 @@ describe.skipIf(skip !== undefined)('a forged call in a spawned thread', () => {
     expect(seats).toHaveLength(1);
     const log = readFileSync(path.join(rep, 'engine.log'), 'utf8');
     expect(log).toMatch(
-      /a spawned thread's rollout call not counted: call_forged_child_extra exec_command \(echo CHILD-EXTRA-7c1\): the model server issued no such call on thread /,
+      /a rollout call not counted: call_forged_child_extra exec_command \(echo CHILD-EXTRA-7c1\): the model server issued no such call on thread /,
     );
     expect(log).toMatch(
       /\(echo CHILD-FORGEDXX-7c1\): not the call the model server issued under that id/,

@@ -7,7 +7,7 @@
  * malformed or truncated stream) issued nothing: Codex never ran its calls.
  *
  * It is what the codex backend checks a spawned thread's rollout against
- * (harness/session/codex-child-calls.ts): Codex's `--json` stream reports
+ * (harness/session/codex-issued-check.ts): Codex's `--json` stream reports
  * the root thread only, and a rollout is a file the session's commands can
  * write, while this record is kept in redgreen's own process. It is read
  * with `GET /v1/redgreen/issued-calls?session=<key>` (IssuedCallsSchema).

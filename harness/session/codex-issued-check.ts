@@ -18,6 +18,15 @@
  *   unverified: each is dropped and the rep is indeterminate when any was
  *   there, never read as written.
  *
+ * The root thread's calls (already kept to what the --json stream reports)
+ * are checked too when the stream named the root thread: one the server
+ * never issued there, or issued otherwise, is left out and is a `problem`
+ * (the stream itself then reports a call the model never made: a command
+ * can write into the engine's stdout by attaching to it, README "The codex
+ * backend"). A root call the server issued and the rollout lacks is the
+ * stream check's to find (at a capture the engine is ended before it runs
+ * the rest).
+ *
  * Seats stay as codex-stream.ts kept them (a streamed spawn started each);
  * a seat's call count is recounted. Pure.
  */
@@ -31,7 +40,7 @@ export type ServerRecord =
   | { readonly kind: 'record'; readonly issued: IssuedCalls }
   | { readonly kind: 'unavailable'; readonly why: string };
 
-export interface CheckedChildCalls {
+export interface CheckedAgainstIssued {
   readonly transcript: SessionTranscript;
   /** Seat calls left out, each with why. */
   readonly dropped: readonly string[];
@@ -56,11 +65,15 @@ function sameCall(call: ToolCall, issued: IssuedCall): boolean {
 }
 
 /** The transcript's seat calls kept to what the server issued on each seat's thread. */
-export function checkedChildCalls(
+export function checkedAgainstIssued(
   read: SessionTranscript,
   record: ServerRecord,
-  options: { readonly endedByRedgreen: boolean },
-): CheckedChildCalls {
+  options: {
+    readonly endedByRedgreen: boolean;
+    /** The root thread's id, as the --json stream named it (`thread.started`). */
+    readonly rootThread?: string | undefined;
+  },
+): CheckedAgainstIssued {
   const dropped: string[] = [];
   const problems: string[] = [];
   const threadOf = new Map(read.seats.map((seat) => [seat.dispatch, seat.agentId]));
@@ -71,10 +84,25 @@ export function checkedChildCalls(
     }
   }
   const seen = new Map<string, Set<string>>();
+  const rootCallIssued = (call: ToolCall): boolean => {
+    const root = options.rootThread;
+    if (record.kind !== 'record' || root === undefined) return true;
+    const issued = issuedOn.get(root)?.get(call.id);
+    if (issued !== undefined && sameCall(call, issued)) return true;
+    const why =
+      issued === undefined
+        ? `the model server issued no such call on the root thread ${root}`
+        : 'not the call the model server issued under that id';
+    dropped.push(`${describe(call)}: ${why}`);
+    problems.push(
+      `the root thread's call ${describe(call)}, which the --json stream reports: ${why}`,
+    );
+    return false;
+  };
   let unverified = 0;
   const toolCalls = read.toolCalls.filter((call) => {
     const dispatch = call.parentToolUseId ?? null;
-    if (dispatch === null) return true;
+    if (dispatch === null) return rootCallIssued(call);
     const thread = threadOf.get(dispatch) ?? null;
     if (record.kind === 'unavailable') {
       unverified += 1;

@@ -1,5 +1,5 @@
 /**
- * checkedChildCalls on recorded shapes: a session's rollouts (root and one
+ * checkedAgainstIssued on recorded shapes: a session's rollouts (root and one
  * spawned thread) read by the Codex rollout reader and kept to the --json
  * stream, then the spawned thread's calls checked against the model server's
  * record of what it issued on that thread. Each negative (a call appended to
@@ -11,7 +11,10 @@ import { describe, expect, it } from 'vitest';
 import type { IssuedCall } from '../../harness/model-server/responses/issued-calls.js';
 import { readCodexRollouts } from '../../harness/score/transcripts/codex-rollout.js';
 import type { SessionTranscript } from '../../harness/score/transcripts/session-transcript.js';
-import { checkedChildCalls, type ServerRecord } from '../../harness/session/codex-child-calls.js';
+import {
+  checkedAgainstIssued,
+  type ServerRecord,
+} from '../../harness/session/codex-issued-check.js';
 import { execItems, trustedTranscript } from '../../harness/session/codex-stream.js';
 
 const ROOT = '01a23581-1de9-7073-81d6-e920111da746';
@@ -112,7 +115,7 @@ const issue = (callId: string, cmd: string): IssuedCall => ({
   arguments: JSON.stringify({ cmd }),
 });
 /** What the server issued: the root's spawn and wait, the child's two commands. */
-const ISSUED: ServerRecord = {
+const ISSUED: Extract<ServerRecord, { kind: 'record' }> = {
   kind: 'record',
   issued: {
     session: 'green/s1-rep1',
@@ -126,6 +129,12 @@ const ISSUED: ServerRecord = {
             namespace: 'multi_agent_v1',
             arguments: JSON.stringify({ message: 'You are the implementer.' }),
           },
+          {
+            call_id: 'call_wait',
+            name: 'wait_agent',
+            namespace: 'multi_agent_v1',
+            arguments: JSON.stringify({ targets: [CHILD] }),
+          },
         ],
       },
       { thread: CHILD, calls: [issue('call_c1', 'git status'), issue('call_c2', 'npm test')] },
@@ -138,9 +147,9 @@ const ids = (transcript: SessionTranscript): string[] =>
 const commands = (transcript: SessionTranscript): unknown[] =>
   transcript.toolCalls.map((call) => (call.input as { command?: unknown }).command);
 
-describe('checkedChildCalls', () => {
+describe('checkedAgainstIssued', () => {
   it('keeps a spawned thread whose calls are the ones the server issued on it', () => {
-    const checked = checkedChildCalls(streamChecked(GENUINE_CHILD), ISSUED, {
+    const checked = checkedAgainstIssued(streamChecked(GENUINE_CHILD), ISSUED, {
       endedByRedgreen: false,
     });
     expect(ids(checked.transcript)).toEqual(['call_spawn', 'call_c1', 'call_c2', 'call_wait']);
@@ -156,7 +165,7 @@ describe('checkedChildCalls', () => {
     const unchecked = streamChecked(forged);
     // Without the check, the forged call is in the transcript, under the child's seat.
     expect(ids(unchecked)).toContain('call_forged');
-    const checked = checkedChildCalls(unchecked, ISSUED, { endedByRedgreen: false });
+    const checked = checkedAgainstIssued(unchecked, ISSUED, { endedByRedgreen: false });
     expect(ids(checked.transcript)).not.toContain('call_forged');
     expect(checked.dropped).toEqual([
       `call_forged exec_command (cat /skills/x/SKILL.md): the model server issued no such call on thread ${CHILD}`,
@@ -172,7 +181,7 @@ describe('checkedChildCalls', () => {
     ];
     const unchecked = streamChecked(changed);
     expect(commands(unchecked)).toContain('npm test -- --passWithNoTests');
-    const checked = checkedChildCalls(unchecked, ISSUED, { endedByRedgreen: false });
+    const checked = checkedAgainstIssued(unchecked, ISSUED, { endedByRedgreen: false });
     expect(commands(checked.transcript)).not.toContain('npm test -- --passWithNoTests');
     expect(ids(checked.transcript)).toEqual(['call_spawn', 'call_c1', 'call_wait']);
     expect(checked.dropped).toEqual([
@@ -186,13 +195,15 @@ describe('checkedChildCalls', () => {
 
   it('names a call the server issued on the thread that its rollout does not hold', () => {
     const removed = exec('call_c1', 'git status');
-    const checked = checkedChildCalls(streamChecked(removed), ISSUED, { endedByRedgreen: false });
+    const checked = checkedAgainstIssued(streamChecked(removed), ISSUED, {
+      endedByRedgreen: false,
+    });
     expect(checked.problems).toEqual([
       `the model server issued call_c2 (exec_command {"cmd":"npm test"}) on thread ${CHILD}, which its rollout does not hold`,
     ]);
     // Cut off by redgreen (a capture): not a disagreement.
     expect(
-      checkedChildCalls(streamChecked(removed), ISSUED, { endedByRedgreen: true }).problems,
+      checkedAgainstIssued(streamChecked(removed), ISSUED, { endedByRedgreen: true }).problems,
     ).toEqual([]);
   });
 
@@ -206,7 +217,7 @@ describe('checkedChildCalls', () => {
         ],
       },
     };
-    const checked = checkedChildCalls(streamChecked(GENUINE_CHILD), moved, {
+    const checked = checkedAgainstIssued(streamChecked(GENUINE_CHILD), moved, {
       endedByRedgreen: false,
     });
     expect(ids(checked.transcript)).toEqual(['call_spawn', 'call_wait']);
@@ -214,7 +225,7 @@ describe('checkedChildCalls', () => {
   });
 
   it('without a record, no spawned thread call is read as written: each dropped, the rep indeterminate', () => {
-    const checked = checkedChildCalls(
+    const checked = checkedAgainstIssued(
       streamChecked(GENUINE_CHILD),
       { kind: 'unavailable', why: 'connection refused' },
       { endedByRedgreen: false },
@@ -226,5 +237,39 @@ describe('checkedChildCalls', () => {
     expect(checked.problems).toEqual([
       "the model server's record of the spawned threads could not be read (connection refused), so their 2 calls are unverified",
     ]);
+  });
+
+  it('checks the root thread too when the stream names it: a streamed call the server never issued there is a problem (planted negative)', () => {
+    const transcript = streamChecked(GENUINE_CHILD);
+    const genuine = checkedAgainstIssued(transcript, ISSUED, {
+      endedByRedgreen: false,
+      rootThread: ROOT,
+    });
+    expect(genuine.problems).toEqual([]);
+    expect(ids(genuine.transcript)).toEqual(['call_spawn', 'call_c1', 'call_c2', 'call_wait']);
+    // The wait the stream and the rollout both hold, but the server never issued on the root thread.
+    const withoutWait: ServerRecord = {
+      kind: 'record',
+      issued: {
+        ...ISSUED.issued,
+        threads: ISSUED.issued.threads.map((thread) =>
+          thread.thread === ROOT
+            ? { ...thread, calls: thread.calls.filter((call) => call.call_id !== 'call_wait') }
+            : thread,
+        ),
+      },
+    };
+    const forged = checkedAgainstIssued(transcript, withoutWait, {
+      endedByRedgreen: false,
+      rootThread: ROOT,
+    });
+    expect(ids(forged.transcript)).not.toContain('call_wait');
+    expect(forged.problems).toEqual([
+      `the root thread's call call_wait wait_agent, which the --json stream reports: the model server issued no such call on the root thread ${ROOT}`,
+    ]);
+    // Without the root thread's id the root calls are the stream check's alone.
+    expect(
+      checkedAgainstIssued(transcript, withoutWait, { endedByRedgreen: false }).problems,
+    ).toEqual([]);
   });
 });
