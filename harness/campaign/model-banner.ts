@@ -22,7 +22,7 @@ function liveText(model: CampaignModel): string {
  */
 export function modelBannerLines(
   axis: ModelAxis,
-  campaign: Pick<ResolvedCampaign, 'config'>,
+  campaign: Pick<ResolvedCampaign, 'config'> & Partial<Pick<ResolvedCampaign, 'engines'>>,
 ): string[] {
   const { models } = axis;
   const only = models.length === 1 ? models[0] : undefined;
@@ -33,6 +33,12 @@ export function modelBannerLines(
           `redgreen: model ${only.choice.id} is a scripted policy on redgreen's local model server, not a real model.`,
         ];
       const key = credentialVariables(only.endpoint).join(', ');
+      // The codex engine runs scripted models only: no key makes it run the campaign's model.
+      if (campaign.engines?.every((engine) => engine === 'codex') === true) {
+        return [
+          `redgreen: this run is OFFLINE: the codex engine runs with model id ${only.choice.id}, a scripted policy on redgreen's local model server, not a real model (the codex backend runs scripted models only; setting ${key} does not change that).`,
+        ];
+      }
       return [
         `redgreen: no ${key} set, so this run is OFFLINE: the "model" is ${only.choice.id}, a scripted policy on redgreen's local model server, not a real model. Set ${key} to run ${only.standsInFor ?? campaign.config.model ?? 'the campaign model'}.`,
       ];

@@ -69,6 +69,11 @@ import { defaultExtraCallOptions, type ExtraCallOptions } from './policies/polic
 import { isPolicyName, policyByName } from './policies/registry.js';
 import { openRequestLog, type RequestLog, type RequestLogEntry } from './request-log.js';
 import { type AnswerTurn, answerResponses } from './responses/face.js';
+import {
+  createIssuedCallBook,
+  ISSUED_CALLS_PATH,
+  type IssuedCallBook,
+} from './responses/issued-calls.js';
 import { responsesError } from './responses/response-events.js';
 import { sessionKeyOf } from './session-key.js';
 import { formatSse, messageEvents } from './sse-events.js';
@@ -134,6 +139,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     faults: createFaultBook(rules.value, seed ?? ''),
     maxBodyBytes: options.maxBodyBytes ?? defaultMaxBodyBytes,
     log,
+    issued: createIssuedCallBook(),
   };
 
   // Each request until its response has closed (and its log line is written).
@@ -206,6 +212,7 @@ interface Settings {
   readonly faults: FaultBook;
   readonly maxBodyBytes: number;
   readonly log: RequestLog | undefined;
+  readonly issued: IssuedCallBook;
 }
 
 /** What the log line for a request says, filled in as handling proceeds. */
@@ -260,6 +267,10 @@ async function handle(
   const route = `${request.method} ${url.pathname.replace(/\/+$/, '')}`;
   if (route === 'POST /v1/messages') return handleMessages(settings, request, response, facts);
   if (route === 'POST /v1/responses') return handleResponses(settings, request, response, facts);
+  if (route === `GET ${ISSUED_CALLS_PATH}`) {
+    request.resume();
+    return issuedCallsOf(settings, url, response, facts);
+  }
   if (route === 'POST /v1/messages/count_tokens') {
     return handleCountTokens(request, response, facts, settings.maxBodyBytes);
   }
@@ -346,6 +357,30 @@ async function handleMessages(
   }
 }
 
+/**
+ * `GET /v1/redgreen/issued-calls?session=<key>`: the calls the Responses face
+ * issued on each thread of a session (responses/issued-calls.ts).
+ */
+function issuedCallsOf(
+  settings: Settings,
+  url: URL,
+  response: ServerResponse,
+  facts: LogFacts,
+): void {
+  const session = url.searchParams.get('session');
+  if (session === null || session === '') {
+    fail(
+      response,
+      facts,
+      apiError('invalid_request_error', 'issued-calls: give ?session=<session key>'),
+    );
+    return;
+  }
+  facts.session = session;
+  facts.action = 'issued-calls';
+  sendJson(response, { status: 200, body: settings.issued.of(session) });
+}
+
 /** `POST /v1/responses` (Codex CLI): the Responses face (responses/face.ts) decides, this writes. */
 async function handleResponses(
   settings: Settings,
@@ -378,7 +413,11 @@ async function handleResponses(
     facts.action = 'client-aborted';
     return;
   }
+  // Recorded as the answer goes out (after its delay: a client gone during it was sent nothing).
   const send = reply.send;
+  if (reply.issued !== undefined) {
+    settings.issued.record(reply.issued.session, reply.issued.thread, reply.issued.calls);
+  }
   if (send.kind === 'json') {
     if (send.retryAfter !== undefined) response.setHeader('retry-after', String(send.retryAfter));
     if (send.status === 200) response.setHeader(usageHeader, usageLabel);

@@ -22,7 +22,9 @@
  * - after the run, the rollouts Codex wrote (the root thread's and each
  *   subagent's) are read with the Codex rollout reader, kept to what the
  *   engine's `--json` stream reports (codex-stream.ts: the rollouts are
- *   files the session's commands can write, the stream is not), and
+ *   files the session's commands can write, the stream is not), a spawned
+ *   thread's calls kept to what the model server issued on that thread
+ *   (codex-issued-check.ts: the stream reports the root thread only), and
  *   written as the rep's transcript (codex-transcript.ts); the reply is the
  *   stream's last agent message.
  *
@@ -37,6 +39,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { trackDetachedChild } from '../lib/live-children.js';
 import { noteChildExit, stoppedFromOutside } from '../lib/outside-signals.js';
+import { ISSUED_CALLS_PATH, IssuedCallsSchema } from '../model-server/responses/issued-calls.js';
 import {
   CONFINED_LIMITS,
   commandEnvironment,
@@ -50,6 +53,7 @@ import type { SessionTranscript } from '../score/transcripts/session-transcript.
 import { bridgedCommand, openModelBridge } from './codex-bridge.js';
 import { capturedFromRollout, DispatchWatch } from './codex-capture.js';
 import { bundledCatalogTemplate, writeCodexHome } from './codex-home.js';
+import { checkedAgainstIssued, type ServerRecord } from './codex-issued-check.js';
 import { bareSkillName, codexSkillClash } from './codex-skill-installs.js';
 import { execItems, trustedTranscript } from './codex-stream.js';
 import { codexTranscriptLines } from './codex-transcript.js';
@@ -210,6 +214,25 @@ function serverOf(request: SessionRequest): { host: string; port: number } | str
     return `the model server is not on this machine's loopback (${model.baseUrl})`;
   }
   return { host, port: Number(url.port || 80) };
+}
+
+/** The model server's record of the calls it issued in this session (model-server/responses/issued-calls.ts). */
+async function serverRecord(
+  server: { host: string; port: number },
+  session: string,
+): Promise<ServerRecord> {
+  const host = server.host.includes(':') ? `[${server.host}]` : server.host;
+  const url = `http://${host}:${server.port}${ISSUED_CALLS_PATH}?session=${encodeURIComponent(session)}`;
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+    if (!response.ok) return { kind: 'unavailable', why: `${url} answered ${response.status}` };
+    const parsed = IssuedCallsSchema.safeParse(await response.json());
+    if (!parsed.success)
+      return { kind: 'unavailable', why: `${url} answered no issued-calls record` };
+    return { kind: 'record', issued: parsed.data };
+  } catch (error) {
+    return { kind: 'unavailable', why: `${url}: ${(error as Error).message}` };
+  }
 }
 
 interface Ended {
@@ -398,7 +421,16 @@ export function codexBackend(options: CodexBackendOptions): SessionBackend {
       // The rollouts are the session's own files: only what the --json stream reports counts.
       const trusted =
         read?.ok === true ? trustedTranscript(read.value, execItems(ended.stdout)) : undefined;
-      const readBack: SessionTranscript | undefined = trusted?.transcript;
+      // A spawned thread's calls are not in the stream: the server's record of each thread checks
+      // them (and the root thread's, which a command attached to the engine could write into the stream).
+      const children =
+        trusted === undefined
+          ? undefined
+          : checkedAgainstIssued(trusted.transcript, await serverRecord(server, request.repId), {
+              endedByRedgreen: ended.ended,
+              rootThread: execItems(ended.stdout).rootThread,
+            });
+      const readBack: SessionTranscript | undefined = children?.transcript;
       const streamed = ended.ended ? watch.seen : undefined;
       const capture =
         readBack === undefined || streamed === undefined
@@ -411,10 +443,16 @@ export function codexBackend(options: CodexBackendOptions): SessionBackend {
       for (const why of trusted?.dropped ?? []) {
         request.engineLog(`redgreen: a rollout call not counted: ${why}\n`);
       }
+      for (const why of children?.dropped ?? []) {
+        request.engineLog(`redgreen: a rollout call not counted: ${why}\n`);
+      }
       // At a capture the dispatch may not be in the rollout yet; the stream's item stands for it.
-      const disagreements = (trusted?.problems ?? []).filter(
-        (problem) => streamed === undefined || !problem.includes(`'s ${streamed.itemId} (`),
-      );
+      const disagreements = [
+        ...(trusted?.problems ?? []).filter(
+          (problem) => streamed === undefined || !problem.includes(`'s ${streamed.itemId} (`),
+        ),
+        ...(children?.problems ?? []),
+      ];
       for (const problem of disagreements) request.engineLog(`redgreen: ${problem}\n`);
       // What the reader could not read (a call in it is not counted) goes to the rep's engine.log.
       for (const line of transcript?.malformed ?? []) {
@@ -474,7 +512,7 @@ export function codexBackend(options: CodexBackendOptions): SessionBackend {
         const more = disagreements.length > 1 ? ` (and ${disagreements.length - 1} more)` : '';
         return indeterminate(
           'engine',
-          `the rollouts disagree with the engine's --json stream, so the transcript is not trusted: ${disagreements[0]}${more}`,
+          `the rollouts disagree with the engine's --json stream or the model server's record, so the transcript is not trusted: ${disagreements[0]}${more}`,
           done,
         );
       }

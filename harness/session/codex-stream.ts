@@ -21,8 +21,8 @@
  * - a spawned thread is a seat only when a kept spawn of the stream started
  *   it (its `receiver_thread_ids`); a rollout of any other thread is
  *   dropped with its calls. The calls inside a spawned thread are not in
- *   the stream (Codex reports the root thread's items only), so they are
- *   read from that thread's rollout as written;
+ *   the stream (Codex reports the root thread's items only): the backend
+ *   checks them against the model server's record (codex-issued-check.ts);
  * - the reply is the stream's last agent message.
  *
  * Pure: stdout text and a transcript in, a checked transcript out.

@@ -431,3 +431,38 @@ describe('skills on the Responses face', () => {
     );
   });
 });
+
+describe('the record of the calls the face issued', () => {
+  async function issued(session: string): Promise<{ status: number; body: unknown }> {
+    const response = await fetch(
+      `${server?.baseUrl}/v1/redgreen/issued-calls?session=${encodeURIComponent(session)}`,
+    );
+    return { status: response.status, body: await response.json() };
+  }
+
+  it('holds each call by session and thread as sent; a fault issued nothing (planted negative)', async () => {
+    await serve([{ kind: 'status', status: 500, times: 1, retryAfterSeconds: 0 }]);
+    expect((await post({ input: context })).status).toBe(500);
+    expect((await issued('sess-1')).body).toEqual({ session: 'sess-1', threads: [] });
+    const [call] = doneItems(await post({ input: context }));
+    await post({ input: context }, { 'thread-id': 'thread-2' });
+    const record = await issued('sess-1');
+    expect(record.status).toBe(200);
+    expect(record.body).toEqual({
+      session: 'sess-1',
+      threads: [
+        {
+          thread: 'thread-1',
+          calls: [{ call_id: call?.call_id, name: 'exec_command', arguments: '{"cmd":"ls"}' }],
+        },
+        {
+          thread: 'thread-2',
+          calls: [{ call_id: call?.call_id, name: 'exec_command', arguments: '{"cmd":"ls"}' }],
+        },
+      ],
+    });
+    expect((await issued('another')).body).toEqual({ session: 'another', threads: [] });
+    const bare = await fetch(`${server?.baseUrl}/v1/redgreen/issued-calls`);
+    expect(bare.status).toBe(400);
+  });
+});

@@ -44,7 +44,10 @@ describe('the invocation a run records of its models', () => {
 });
 
 describe('the banner of a run of some of its models (--only model=)', () => {
-  async function banner(flags: { models?: string[]; only?: string[] }, campaign: string) {
+  async function banner(
+    flags: { models?: string[]; only?: string[]; backend?: 'codex' },
+    campaign: string,
+  ) {
     const request = await resolveRunRequest(
       {
         campaign: path.join(repoRoot, 'scenarios', campaign),
@@ -81,6 +84,18 @@ describe('the banner of a run of some of its models (--only model=)', () => {
     );
     expect(await banner({}, 'plan-scoped-workspace-models.campaign.json')).toMatch(
       /OFFLINE: each of its 2 "models" is a scripted policy/,
+    );
+  });
+
+  it('on the codex engine, names the model id the engine runs with, not the campaign model a key would run', async () => {
+    const codex = await banner({ backend: 'codex' }, 'plan-scoped-workspace.campaign.json');
+    expect(codex).toMatch(
+      /^redgreen: this run is OFFLINE: the codex engine runs with model id scripted:skill-reader, /,
+    );
+    expect(codex).not.toMatch(/claude-sonnet-5-5/);
+    // Planted negative: on claude-code the key would run the campaign's model, and the line says so.
+    expect(await banner({}, 'plan-scoped-workspace.campaign.json')).toMatch(
+      /Set ANTHROPIC_API_KEY to run claude-sonnet-5-5\.$/,
     );
   });
 });

@@ -24,6 +24,7 @@ import { estimateInputTokens, estimateTokens } from '../usage-estimate.js';
 import { type CodexRequestFacts, codexRequestFacts } from './codex-request.js';
 import { type CodexCall, codexCallsOf } from './codex-tools.js';
 import { type ResponsesView, readResponsesRequest } from './input-view.js';
+import type { IssuedCall } from './issued-calls.js';
 import { CreateResponseRequestSchema } from './request-schema.js';
 import {
   callItems,
@@ -59,6 +60,12 @@ export interface FaceReply {
         /** Destroy the connection after the chunks instead of ending the response. */
         readonly drop: boolean;
       };
+  /** The calls this answer issues, for the server's record (issued-calls.ts); none on a fault. */
+  readonly issued?: {
+    readonly session: string;
+    readonly thread: string | null;
+    readonly calls: readonly IssuedCall[];
+  };
   readonly log: {
     readonly session: string | null;
     readonly sessionSource: string | null;
@@ -156,6 +163,22 @@ export function answerResponses(
     send: stream
       ? { kind: 'stream', chunks: responseEvents(response), drop: false }
       : { kind: 'json', status: 200, body: response },
+    issued: {
+      session: facts.session.key,
+      thread: facts.thread,
+      calls: items.flatMap((item) =>
+        item.type === 'function_call'
+          ? [
+              {
+                call_id: item.call_id,
+                name: item.name,
+                ...(item.namespace === undefined ? {} : { namespace: item.namespace }),
+                arguments: item.arguments,
+              },
+            ]
+          : [],
+      ),
+    },
     log: logged,
   };
 }
