@@ -6,7 +6,11 @@
  * With `--superpowers <git dir>` (or SUPERPOWERS_REPO) it runs the panel
  * again with obra/superpowers at v6.1.1 (RED) and v6.2.0 (GREEN) and compares
  * the verdicts with scenarios/skills-panel/superpowers-verdicts.json; without
- * one it says that part is skipped, and why. Prints figures; exits 1 when a
+ * one it says that part is skipped, and why. Besides the wall time it prints
+ * the CPU seconds the run's processes spent (user + system, from
+ * /proc/self/stat's waited-for children; other work on a shared machine is
+ * not in them) and each scenario's session seconds summed over its reps
+ * (results.json `duration_ms`), largest first. Prints figures; exits 1 when a
  * verdict differs from the calibration, else 0 (no time is asserted).
  *
  *   npm run build && node dist/scripts/bench-skills-panel.js [--reps N] [--superpowers <git dir>]
@@ -52,6 +56,36 @@ function verdictsOf(outDir: string): Record<string, string> {
   return verdicts;
 }
 
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU seconds (user + system) of this process's waited-for children so far; undefined off Linux. */
+function childCpuSeconds(): number | undefined {
+  if (!existsSync('/proc/self/stat')) return undefined;
+  // The fields after the command's closing parenthesis; cutime and cstime are the 14th and 15th.
+  const after = readFileSync('/proc/self/stat', 'utf8').split(') ').pop()?.split(' ') ?? [];
+  const cutime = Number(after[13]);
+  const cstime = Number(after[14]);
+  return Number.isFinite(cutime) && Number.isFinite(cstime)
+    ? (cutime + cstime) / CLOCK_TICKS_PER_SECOND
+    : undefined;
+}
+
+const resultsReps = z.object({
+  reps: z.array(z.object({ rep_id: z.string(), duration_ms: z.number().nullable().optional() })),
+});
+
+/** Each scenario's session seconds, summed over its reps and arms, largest first. */
+function secondsByScenario(outDir: string): [string, number][] {
+  const file = path.join(outDir, 'results.json');
+  if (!existsSync(file)) return [];
+  const sums = new Map<string, number>();
+  for (const rep of resultsReps.parse(JSON.parse(readFileSync(file, 'utf8'))).reps) {
+    const scenario = rep.rep_id.replace(/^[^/]+\//, '').replace(/-rep\d+$/, '');
+    sums.set(scenario, (sums.get(scenario) ?? 0) + (rep.duration_ms ?? 0) / 1000);
+  }
+  return [...sums].sort((a, b) => b[1] - a[1]);
+}
+
 function runPanel(
   label: string,
   extra: readonly string[],
@@ -59,6 +93,7 @@ function runPanel(
   const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'redgreen-bench-panel-')), 'out');
   const load = os.loadavg()[0] ?? 0;
   const started = performance.now();
+  const cpuBefore = childCpuSeconds();
   const run = spawnSync(
     process.execPath,
     [cli, 'run', SKILLS_PANEL_CAMPAIGN, '--reps', String(reps), '--out', out, '--quiet', ...extra],
@@ -73,9 +108,14 @@ function runPanel(
     },
   );
   const seconds = (performance.now() - started) / 1000;
+  const cpuAfter = childCpuSeconds();
+  const cpu =
+    cpuBefore === undefined || cpuAfter === undefined
+      ? 'CPU n/a'
+      : `CPU ${(cpuAfter - cpuBefore).toFixed(1)} s`;
   const gate = spawnSync(process.execPath, [cli, 'gate', out], { cwd: root, encoding: 'utf8' });
   console.log(
-    `${label}: ${reps} rep(s) a cell, wall ${seconds.toFixed(1)} s (load average ${load.toFixed(1)} at the start, ${os.cpus().length} cores), run exit ${run.status}, gate exit ${gate.status}`,
+    `${label}: ${reps} rep(s) a cell, wall ${seconds.toFixed(1)} s, ${cpu} (load average ${load.toFixed(1)} at the start, ${os.cpus().length} cores), run exit ${run.status}, gate exit ${gate.status}`,
   );
   for (const line of gate.stdout
     .split('\n')
@@ -83,6 +123,12 @@ function runPanel(
     console.log(`  ${line.trim()}`);
   }
   if (run.status !== 0 && run.status !== 2) console.log(run.stderr.trim());
+  const byScenario = secondsByScenario(out);
+  if (byScenario.length > 0) {
+    console.log(
+      `  session seconds by scenario: ${byScenario.map(([id, s]) => `${id} ${s.toFixed(1)}`).join(', ')}`,
+    );
+  }
   const verdicts = existsSync(path.join(out, 'ledger.jsonl')) ? verdictsOf(out) : {};
   rmSync(path.dirname(out), { recursive: true, force: true });
   return { seconds, verdicts };

@@ -1,8 +1,9 @@
 /**
  * The skills panel (scenarios/skills-panel.campaign.json) as a user runs it:
- * `campaign lint` through the CLI, and `run` offline at --reps 1 on two of
- * its scenarios (real compaction, and review cost in tokens), whose verdicts
- * must be what each scenario's calibration says of its arm. The whole panel
+ * `campaign lint` through the CLI, and `run` offline at --reps 1 on four of
+ * its scenarios (real compaction, review cost in tokens, finishing a branch
+ * on a worktree, a question the user answers), whose verdicts must be what
+ * each scenario's calibration says of its arm. The whole panel
  * is run and timed by scripts/bench-skills-panel.ts (about a minute; every
  * scenario's calibration is proved row by row by its own `scenario lint
  * --backend claude-code`, which the bench runs too). A campaign's offline
@@ -21,7 +22,12 @@ import { findSuperpowersMirror } from '../helpers/superpowers-mirror.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { readJson, repLines, runCampaignCli } from './support.js';
 
-const SUBSET = ['compact-mid-plan', 'review-fanout-cost'];
+const SUBSET = [
+  'compact-mid-plan',
+  'review-fanout-cost',
+  'finish-branch-worktree',
+  'clarify-with-user',
+];
 
 describe('the skills panel campaign', () => {
   it('lints through the CLI, and every scenario calibrates both of its arms', async () => {
@@ -29,7 +35,7 @@ describe('the skills panel campaign', () => {
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stdout).toContain('lint: skills-panel is sound');
     const expected = expectedPanelVerdicts(repoRoot);
-    expect(Object.keys(expected)).toHaveLength(18);
+    expect(Object.keys(expected)).toHaveLength(22);
     // Each behaviour fails on the released texts and passes on the branch's; the guards pass on both.
     const guards = ['trigger-unrelated', 'claude-md-no-tests'];
     for (const [rep, verdict] of Object.entries(expected)) {
@@ -39,7 +45,7 @@ describe('the skills panel campaign', () => {
     }
   });
 
-  it('runs offline at --reps 1 with the verdicts its calibration states (compaction, review cost)', async () => {
+  it('runs offline at --reps 1 with the verdicts its calibration states (compaction, review cost, worktree, answered question)', async () => {
     const out = path.join(makeTempDir('redgreen-skills-panel-'), 'out');
     const result = await runCampaignCli([
       SKILLS_PANEL_CAMPAIGN,
@@ -76,6 +82,27 @@ describe('the skills panel campaign', () => {
     expect(tokens('green/review-fanout-cost-rep1')).toBeLessThan(
       0.8 * tokens('red/review-fanout-cost-rep1'),
     );
+    // Finishing the branch: RED's forced removal kept the merge and lost the uncommitted test.
+    const checksOf = (rep: string): [string, string][] =>
+      readJson<{ checks: { id: string; outcome: string }[] }>(
+        path.join(out, 'reps', rep, 'score.json'),
+      ).checks.map((check) => [check.id, check.outcome]);
+    expect(checksOf('red/finish-branch-worktree-rep1')).toEqual([
+      ['merged-into-main', 'pass'],
+      ['main-checkout-has-it', 'pass'],
+      ['uncommitted-work-kept', 'fail'],
+    ]);
+    // The question was answered by the user's declared turn (offline the script plays the
+    // part a model plays live), and GREEN built what it said.
+    const clarify = readFileSync(
+      path.join(out, 'reps/green/clarify-with-user-rep1/transcript.jsonl'),
+      'utf8',
+    );
+    expect(clarify).toMatch(/"played_by":null/);
+    expect(clarify).toContain('Formal: `Good day, <name>.`');
+    expect(
+      checksOf('green/clarify-with-user-rep1').every(([, outcome]) => outcome === 'pass'),
+    ).toBe(true);
   }, 180_000);
 
   it('refuses a campaign whose offline policy file is broken or missing, in one line', async () => {
