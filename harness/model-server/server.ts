@@ -518,6 +518,10 @@ function scriptedAnswer(
     if (!next.ok) {
       return err(apiError('invalid_request_error', next.error.message));
     }
+    // A session its policy cannot play gets no verdict: a brain failure, as a data brain's.
+    if (next.value.kind === 'cannot-play') {
+      return err(apiError('invalid_request_error', brainFailureMessage(next.value.reason)));
+    }
     content =
       next.value.kind === 'text'
         ? [{ type: 'text', text: next.value.text }]

@@ -8,6 +8,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  brainFailureIn,
   isScriptedModel,
   type ModelServer,
   scriptedModelId,
@@ -86,11 +87,29 @@ describe('messages.create through the real SDK', () => {
     );
   });
 
-  it('answers a prompt it cannot read its paths from with text naming the missing item', async () => {
+  it('refuses a session turn whose prompt it cannot play as a brain failure (400) naming the policy, what it lacks and what to run instead', async () => {
     const { baseUrl } = await start();
-    const message = await sdkClient(baseUrl).messages.create(
-      firstTurn('Please continue the plan.'),
+    const client = sdkClient(baseUrl);
+    const refused = await client.messages
+      .create(firstTurn('Please add a slugify helper to src/.'))
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(refused).toBeInstanceOf(Anthropic.BadRequestError);
+    const message = (refused as InstanceType<typeof Anthropic.BadRequestError>).message;
+    expect(brainFailureIn(message)).toMatch(
+      /^scripted:structural cannot play this session: it plays an SDD controller's prompt, and this prompt does not give the fixture repository path \(expected .*\)\. No verdict: for this skill, write a policy file policies\/<name>\.yaml .*--model scripted:<name> .*, or run a live model$/,
     );
+  });
+
+  it("answers a probe (no tools: the endpoint preflight's one-token ping) as before, with text, never a refusal", async () => {
+    const { baseUrl } = await start();
+    const message = await sdkClient(baseUrl).messages.create({
+      model: 'claude-sonnet-5-5',
+      max_tokens: 1,
+      messages: [{ role: 'user', content: 'ping' }],
+    });
     expect(message.stop_reason).toBe('end_turn');
     const [block] = message.content;
     expect(block?.type === 'text' && block.text).toContain(
@@ -150,7 +169,8 @@ describe('messages.stream through the real SDK', () => {
 
   it('streams a final text answer as text_delta events', async () => {
     const { baseUrl } = await start();
-    const stream = sdkClient(baseUrl).messages.stream(firstTurn('no paths in this prompt'));
+    // A request offering no tools is answered with text saying so.
+    const stream = sdkClient(baseUrl).messages.stream({ ...firstTurn(), tools: [] });
     const pieces: string[] = [];
     stream.on('text', (text) => pieces.push(text));
     const message = await stream.finalMessage();

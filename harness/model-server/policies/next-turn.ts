@@ -8,6 +8,11 @@
  * they are deterministic and prove a history turn is the one this program
  * asked for. Nothing about a session is remembered between requests: the
  * server can restart between turns and the conversation carries on.
+ *
+ * A policy that says it cannot play the session (ScriptedPolicy.cannotPlay)
+ * gets no turn: the answer is `cannot-play` with its reason. It is asked only
+ * on a session turn, a request that offers tools; a probe that offers none
+ * (the endpoint preflight's one-token ping) is answered as before.
  */
 
 import { sha256Hex } from '../../lib/hash.js';
@@ -18,7 +23,7 @@ import { conversationKey } from '../conversation-key.js';
 import type { ConversationText } from '../conversation-text.js';
 import { scriptedModelId } from '../model-id.js';
 import { seededRng } from '../rng.js';
-import type { ExtraCallOptions, PolicyRequest } from './policy.js';
+import { cannotPlayReason, type ExtraCallOptions, type PolicyRequest } from './policy.js';
 import type { BrainCall, PolicyProgram, ToolOutcome } from './program.js';
 import { policyByName, seats } from './registry.js';
 
@@ -51,7 +56,9 @@ export type PolicyTurn =
       readonly step: number;
       readonly calls: readonly IdentifiedToolCall[];
     }
-  | { readonly kind: 'text'; readonly step: number; readonly text: string };
+  | { readonly kind: 'text'; readonly step: number; readonly text: string }
+  /** The policy cannot play this session: no turn, no verdict (cannotPlayReason's words). */
+  | { readonly kind: 'cannot-play'; readonly reason: string };
 
 /** The history holds tool turns this program did not ask for (another policy, seed or session). */
 export interface ReplayDivergence {
@@ -61,6 +68,7 @@ export interface ReplayDivergence {
 
 export function nextPolicyTurn(request: TurnRequest): Result<PolicyTurn, ReplayDivergence> {
   const answering = programFor(request);
+  if ('cannotPlay' in answering) return ok({ kind: 'cannot-play', reason: answering.cannotPlay });
   const played = replayProgram(answering.program, {
     key: answering.key,
     label: request.policy,
@@ -133,9 +141,11 @@ export function replayProgram<T>(
  * The program that answers a request, and the conversation it continues (for
  * tool_use ids): a seat's, when the conversation starts from a seat's
  * dispatch prompt (under the session key and the seat's own key part), else
- * the session's policy's.
+ * the session's policy's, unless on a session turn it cannot play the session.
  */
-function programFor(turn: TurnRequest): { readonly key: string; readonly program: PolicyProgram } {
+function programFor(
+  turn: TurnRequest,
+): { readonly key: string; readonly program: PolicyProgram } | { readonly cannotPlay: string } {
   const policy = policyByName(turn.policy);
   if (policy === undefined) throw new Error(`no scripted policy is named ${turn.policy}`);
   const request: PolicyRequest = {
@@ -158,8 +168,19 @@ function programFor(turn: TurnRequest): { readonly key: string; readonly program
       };
     }
   }
+  const cannotPlay = isSessionTurn(request) ? policy.cannotPlay?.(request) : undefined;
+  if (cannotPlay !== undefined) return { cannotPlay: cannotPlayReason(request.label, cannotPlay) };
   const key = conversationKey({ sessionKey: turn.sessionKey, userText });
   return { key, program: policy.program(request) };
+}
+
+/**
+ * Whether a request is a turn of a session a policy would act in: it offers
+ * tools. A probe offers none (the endpoint preflight's one-token ping, a
+ * client's side request), and is never refused as a session it cannot play.
+ */
+function isSessionTurn(request: PolicyRequest): boolean {
+  return request.offeredTools.size > 0;
 }
 
 function toolUseId(

@@ -47,10 +47,30 @@ export interface ScriptedPolicy {
   readonly summary: string;
   program(request: PolicyRequest): PolicyProgram;
   /**
+   * What this policy cannot play, read from the request alone (the prompt,
+   * the system text, the offered tools; never a scenario id): one phrase
+   * saying what it plays and what this session's request lacks, or
+   * undefined when it can play it. Asked only on a session turn (a request
+   * that offers tools, next-turn.ts), never on a probe such as the endpoint
+   * preflight's one-token ping. A session it cannot play gets no verdict:
+   * the server answers with a brain failure (cannotPlayReason, ../brain.ts)
+   * and the rep is indeterminate at stage `brain`. Absent: it plays any
+   * session.
+   */
+  readonly cannotPlay?: (request: PolicyRequest) => string | undefined;
+  /**
    * Its answer to the engine's compaction request (../engine-compaction.ts),
    * given the user's texts before it; absent: the server's summary.
    */
   readonly summarise?: (promptText: string) => string;
+}
+
+/**
+ * The reason a session gets when its policy cannot play it: the policy,
+ * what it could not play, and what to run instead.
+ */
+export function cannotPlayReason(label: string, what: string): string {
+  return `${label} cannot play this session: ${what}. No verdict: for this skill, write a policy file policies/<name>.yaml beside the campaign file and run --model scripted:<name> (README: Calibration as data: policy files), or run a live model`;
 }
 
 /** A subagent's conversation that a seat answers: its key part and its program. */

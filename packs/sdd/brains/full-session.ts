@@ -81,6 +81,20 @@ export function isFullSessionPrompt(promptText: string): boolean {
   return skillLine.test(promptText) && planLine.test(promptText) && repoLine.test(promptText);
 }
 
+/**
+ * What a full-session policy could not play: a prompt without the `Plan:`
+ * and `Repository:` lines its program starts from (another skill's session).
+ */
+function notAFullSessionPrompt(promptText: string): string | undefined {
+  const missing = [
+    planLine.test(promptText) ? undefined : '"Plan: /abs/plan.md"',
+    repoLine.test(promptText) ? undefined : '"Repository: /abs/repo"',
+  ].filter((line) => line !== undefined);
+  return missing.length === 0
+    ? undefined
+    : `it plays a full SDD session's prompt, and this prompt has no ${missing.join(' or ')} line`;
+}
+
 /** The reviewer a session's policy fields; every other policy's reviewer is thorough. */
 export function reviewerVariantOf(policy: string): ReviewerVariant {
   if (policy === 'full-shallow-reviewer') return 'trusts-task-test';
@@ -100,6 +114,7 @@ function fullSessionPolicy(name: FullSessionPolicyName, summary: string): Script
   return {
     name,
     summary,
+    cannotPlay: (request) => notAFullSessionPrompt(request.promptText),
     program: (request) =>
       fullSessionProgram(name, request.label, request.promptText, request.offeredTools),
   };

@@ -85,6 +85,7 @@ const readerExceptOnCodex: ScriptedPolicy = {
     CODEX_CONTEXT.test(request.conversation.system)
       ? literal.program(request)
       : skillReader.program(request),
+  cannotPlay: (request) => skillReader.cannotPlay?.(request),
 };
 
 export const sddBrains: ScriptedBrains = {
@@ -95,6 +96,8 @@ export const sddBrains: ScriptedBrains = {
     promptPolicy(alwaysRedoPolicy),
     {
       ...skillReader,
+      cannotPlay: (request) =>
+        isFullSessionPrompt(request.promptText) ? undefined : skillReader.cannotPlay?.(request),
       program: (request) =>
         isFullSessionPrompt(request.promptText)
           ? fullSessionProgram(
