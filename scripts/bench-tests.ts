@@ -4,11 +4,13 @@
  * --outputFile.json=<file>`) and prints the run's totals (files, tests, wall
  * time, sum of per-file durations), the slowest files, and, given a second
  * report, each of those files before and after with the difference.
- * Durations of one run are comparable with each other; two runs only at the
- * same load, so the load average when it was read is printed too.
+ * With --tests N it also prints the N slowest single tests (a file's slowest
+ * test names what to share or merge next), and the time of each tests/
+ * folder. Durations of one run are comparable with each other; two runs only
+ * at the same load, so the load average when it was read is printed too.
  * Prints figures; asserts nothing about time.
  *
- *   node dist/scripts/bench-tests.js <report.json> [--top N] [--before <report.json>]
+ *   node dist/scripts/bench-tests.js <report.json> [--top N] [--tests N] [--before <report.json>]
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -20,7 +22,9 @@ const fileResultSchema = z.object({
   status: z.string(),
   startTime: z.number(),
   endTime: z.number(),
-  assertionResults: z.array(z.object({ status: z.string(), duration: z.number().nullish() })),
+  assertionResults: z.array(
+    z.object({ status: z.string(), title: z.string(), duration: z.number().nullish() }),
+  ),
 });
 
 const reportSchema = z.object({
@@ -45,7 +49,7 @@ interface FileFigure {
 
 function usage(problem: string): never {
   process.stderr.write(
-    `bench-tests: ${problem}\nusage: node dist/scripts/bench-tests.js <report.json> [--top N] [--before <report.json>]\n`,
+    `bench-tests: ${problem}\nusage: node dist/scripts/bench-tests.js <report.json> [--top N] [--tests N] [--before <report.json>]\n`,
   );
   process.exit(2);
 }
@@ -91,10 +95,43 @@ function summary(label: string, report: Report, files: readonly FileFigure[]): v
   );
 }
 
+/** The N slowest single tests of a report, slowest first. */
+function slowestTests(report: Report, root: string, count: number): void {
+  const tests = report.testResults
+    .flatMap((result) =>
+      result.assertionResults.map((test) => ({
+        file: path.relative(root, result.name),
+        title: test.title,
+        duration: test.duration ?? 0,
+      })),
+    )
+    .sort((a, b) => b.duration - a.duration)
+    .slice(0, count);
+  process.stdout.write(`\nslowest ${count} tests (s)\n| s | file | test |\n| --- | --- | --- |\n`);
+  for (const test of tests)
+    process.stdout.write(`| ${seconds(test.duration)} | ${test.file} | ${test.title} |\n`);
+}
+
+/** The sum of file durations of each folder under tests/, largest first. */
+function folders(files: readonly FileFigure[]): void {
+  const byFolder = new Map<string, { duration: number; files: number }>();
+  for (const file of files) {
+    const folder = path.dirname(file.file);
+    const known = byFolder.get(folder) ?? { duration: 0, files: 0 };
+    byFolder.set(folder, { duration: known.duration + file.duration, files: known.files + 1 });
+  }
+  process.stdout.write(
+    '\nfolders (sum of file durations s, files)\n| folder | s | files |\n| --- | --- | --- |\n',
+  );
+  for (const [folder, figure] of [...byFolder].sort((a, b) => b[1].duration - a[1].duration))
+    process.stdout.write(`| ${folder} | ${seconds(figure.duration)} | ${figure.files} |\n`);
+}
+
 function main(): void {
   const args = process.argv.slice(2);
   let top = 25;
   let before: string | undefined;
+  let tests: number | undefined;
   const positional: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
@@ -102,6 +139,10 @@ function main(): void {
       top = Number(args[++i]);
       if (!Number.isInteger(top) || top < 1)
         usage('--top takes a whole number of files, 1 or more');
+    } else if (arg === '--tests') {
+      tests = Number(args[++i]);
+      if (!Number.isInteger(tests) || tests < 1)
+        usage('--tests takes a whole number of tests, 1 or more');
     } else if (arg === '--before') {
       before = args[++i];
       if (before === undefined) usage('--before takes the report of the earlier run');
@@ -144,6 +185,10 @@ function main(): void {
             String(file.count),
           ];
     process.stdout.write(`| ${cells.join(' | ')} |\n`);
+  }
+  if (tests !== undefined) {
+    slowestTests(after, root, tests);
+    folders(afterFiles);
   }
 }
 

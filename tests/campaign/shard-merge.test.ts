@@ -5,7 +5,14 @@ import { readTranscript } from '../../harness/score/transcripts/claude-messages.
 import { type CliResult, runCli } from '../helpers/cli.js';
 import { sharedRun } from '../helpers/shared-runs.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
-import { defaultCampaign, readJson, repLines, runCampaignCli, sharedWholeRun } from './support.js';
+import {
+  defaultCampaign,
+  readJson,
+  repLines,
+  runCampaignCli,
+  sharedOneRep,
+  sharedWholeRun,
+} from './support.js';
 
 /** What a rep did and decided, without the paths and ids that differ between runs. */
 function repFacts(out: string, id: string): unknown {
@@ -88,16 +95,8 @@ describe('redgreen run --shard k/n and redgreen merge', () => {
     expect(twice.exitCode).toBe(2);
     expect(twice.stderr).toMatch(/records rep .* too/);
     expect(existsSync(path.join(root, 'twice'))).toBe(false);
-    const other = path.join(root, 'other');
-    const otherRun = await runCampaignCli([
-      ...common,
-      '--shard',
-      '2/2',
-      '--model',
-      'scripted:forensic',
-      '--out',
-      other,
-    ]);
+    // Another campaign identity (the messages backend, not the engine): a run other tests share.
+    const { out: other, run: otherRun } = await sharedOneRep('2/4', ['--backend', 'messages']);
     expect(otherRun.exitCode, otherRun.stderr).toBe(0);
     const foreign = await runCli(['merge', shard1, other, '--out', path.join(root, 'foreign')]);
     expect(foreign.exitCode).toBe(2);

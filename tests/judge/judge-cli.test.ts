@@ -328,14 +328,14 @@ describe('every scripted judge through `redgreen judge`', () => {
       'max-disagreement-share needs a judged scenario, and scenario "s2" has no judge block',
     );
   });
-});
 
-describe('stored judgements over time', () => {
   it('a changed rubric makes judgements stale (score says so, judge asks again); a damaged judge.json is reported, then replaced', async () => {
-    const campaign = writeCampaign({ reps: 1, backend: 'messages', gates: [] });
-    const out = path.join(makeTempDir(), 'out');
-    const run = await runCampaignCli([campaign, '--judge', '--out', out, '--quiet']);
-    expect(run.exitCode, run.stderr).toBe(0);
+    // The last test of this block: it changes the block's scenarios. Its run is judged here
+    // by the scenarios' own offline judge (run --judge itself is the first block's).
+    const campaign = path.join(path.dirname(out), 'scenarios', 'test.campaign.json');
+    const judgedNow = await runCli(['judge', out, '--model', 'scripted:judge-agree']);
+    expect(judgedNow.exitCode, judgedNow.stderr).toBe(0);
+    expect(judgedNow.stdout).toContain('judged 4 rep(s) with scripted:judge-agree');
 
     const score = await runCli(['score', out]);
     expect(score.exitCode, score.stderr).toBe(0);
