@@ -272,4 +272,59 @@ describe('checkedAgainstIssued', () => {
       checkedAgainstIssued(transcript, withoutWait, { endedByRedgreen: false }).problems,
     ).toEqual([]);
   });
+  it("catches a root call whose rollout workdir was rewritten to a skill's directory, which the stream alone cannot (review finding)", () => {
+    // The --json stream's command item has no working directory, so `cat SKILL.md` run in the
+    // fixture, its rollout workdir rewritten to an installed skill's, reads back as that skill's
+    // load with the stream check alone. The server issued the call without that workdir.
+    const rootLines = [
+      meta(ROOT),
+      line('response_item', {
+        type: 'function_call',
+        name: 'exec_command',
+        arguments: JSON.stringify({
+          cmd: 'cat SKILL.md',
+          workdir: '/codex-home/skills/test-first',
+        }),
+        call_id: 'call_rel',
+      }),
+      line('response_item', { type: 'function_call_output', call_id: 'call_rel', output: 'x\n' }),
+      ...done('Done.'),
+    ];
+    const read = readCodexRollouts([{ name: 'rollout-root.jsonl', text: rootLines.join('\n') }]);
+    if (!read.ok) throw new Error(read.error.problem);
+    const commandItem = {
+      id: 'item_0',
+      type: 'command_execution',
+      command: "/usr/bin/bash -lc 'cat SKILL.md'",
+      aggregated_output: 'x\n',
+      exit_code: 0,
+    };
+    const stream = [
+      JSON.stringify({ type: 'thread.started', thread_id: ROOT }),
+      event('item.started', { ...commandItem, status: 'in_progress' }),
+      event('item.completed', { ...commandItem, status: 'completed' }),
+      event('item.completed', { id: 'item_1', type: 'agent_message', text: 'Done.' }),
+    ].join('\n');
+    const trusted = trustedTranscript(read.value, execItems(stream));
+    // The stream check alone keeps the call, rewritten workdir and all.
+    expect(trusted.problems).toEqual([]);
+    expect(trusted.transcript.toolCalls.map((call) => call.input)).toEqual([
+      { cmd: 'cat SKILL.md', workdir: '/codex-home/skills/test-first', command: 'cat SKILL.md' },
+    ]);
+    const issued: ServerRecord = {
+      kind: 'record',
+      issued: {
+        session: 'green/t-rep1',
+        threads: [{ thread: ROOT, calls: [issue('call_rel', 'cat SKILL.md')] }],
+      },
+    };
+    const checked = checkedAgainstIssued(trusted.transcript, issued, {
+      endedByRedgreen: false,
+      rootThread: ROOT,
+    });
+    expect(ids(checked.transcript)).toEqual([]);
+    expect(checked.problems).toEqual([
+      `the root thread's call call_rel exec_command (cat SKILL.md), which the --json stream reports: not the call the model server issued under that id`,
+    ]);
+  });
 });

@@ -418,11 +418,12 @@ describe('trustedTranscript: a dispatch says what the stream says it said', () =
   });
 });
 
-describe('trustedTranscript: what the stream cannot vouch for (review-32, open)', () => {
+describe('trustedTranscript: what the stream alone cannot vouch for (the server record checks it)', () => {
   // The stream's command_execution item has no working directory, so a rollout's `workdir` is
   // the session's to write: `cat SKILL.md` run in the fixture, its rollout workdir rewritten to
-  // an installed skill's directory, reads back as that skill's load. Open: the fix needs the
-  // stream's aggregated_output compared with the installed SKILL.md (or workdir ignored).
+  // an installed skill's directory, reads back as that skill's load. The stream check alone
+  // cannot see it; the model server's record does (codex-issued-check.test.ts, the root
+  // call whose workdir was rewritten), which the codex backend applies after this check.
   it.fails('a relative cat whose rollout workdir was rewritten to a skill directory is no load', () => {
     const forgedRead = [
       line('response_item', {
