@@ -15,15 +15,20 @@
 import { z } from 'zod';
 import { scenarioFileSchema } from '../score/scenario-schema.js';
 import { campaignSchema } from './config-schema.js';
+import { knownMetricNames, metricNameSchema } from './metric-gates-config.js';
 
 export const CAMPAIGN_SCHEMA_FILE = 'campaign.schema.json';
 export const SCENARIO_SCHEMA_FILE = 'scenario.schema.json';
 
 function published(schema: z.ZodType, title: string, description: string): object {
-  const generated = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<
-    string,
-    unknown
-  >;
+  const generated = z.toJSONSchema(schema, {
+    io: 'input',
+    unrepresentable: 'any',
+    // A gate's metric is checked against the metrics known when a file is read: listed here as those now.
+    override: ({ zodSchema, jsonSchema }) => {
+      if (zodSchema === metricNameSchema) jsonSchema.enum = knownMetricNames();
+    },
+  }) as Record<string, unknown>;
   const { $schema, ...rest } = generated;
   return {
     $schema,

@@ -22,6 +22,7 @@ import {
   campaignSchema,
   type GateConfig,
 } from './config-schema.js';
+import { metricPack } from './metric-gates-config.js';
 import { checkOnly, gatesFor, type OnlySelection, selected } from './only.js';
 import { scenarioFolderCandidates } from './scenario-entry.js';
 
@@ -525,6 +526,10 @@ export async function loadCampaign(
         ),
       );
     }
+    if (gate.kind === 'metric-ratio' || gate.kind === 'metric-cap') {
+      const problem = packMetricProblem(gate, scenarios);
+      if (problem !== undefined) return err(inputError(where, problem.problem, problem.fix));
+    }
     const gateRuns =
       only === null ||
       (gate.kind === 'max-disagreement-share' &&
@@ -714,4 +719,31 @@ function hasKeys(json: unknown, keys: readonly string[]): boolean {
 
 function isEvalsCampaign(json: unknown): boolean {
   return typeof json === 'object' && json !== null && !Array.isArray(json) && 'evals' in json;
+}
+
+/**
+ * A metric gate on a pack's metric over a scenario that does not name the
+ * pack: no rep of it would record the metric, so the gate could never decide.
+ */
+function packMetricProblem(
+  gate: { readonly metric: string; readonly scenario?: string | undefined },
+  scenarios: readonly {
+    readonly id: string;
+    readonly config: { readonly packs?: readonly string[] | undefined };
+  }[],
+): { problem: string; fix: string } | undefined {
+  const pack = metricPack(gate.metric);
+  if (pack === undefined) return undefined;
+  const covered = scenarios.filter(
+    (scenario) => gate.scenario === undefined || scenario.id === gate.scenario,
+  );
+  const without = covered.find((scenario) => !(scenario.config.packs ?? []).includes(pack));
+  if (without === undefined) return undefined;
+  return {
+    problem: `metric ${gate.metric} is the ${pack} pack's, and scenario "${without.id}" does not name that pack, so none of its reps would record it`,
+    fix:
+      gate.scenario === undefined
+        ? `give the gate "scenario" of one whose "packs" list ${pack}, or add "${pack}" to ${without.id}'s "packs"`
+        : `add "${pack}" to ${without.id}'s "packs", or gate on a core metric`,
+  };
 }

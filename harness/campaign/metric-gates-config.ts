@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { packMetricOwner, registeredPackMetrics } from '../score/pack-metric-registry.js';
 import { gateModelField } from './model-config.js';
 
 /**
@@ -23,12 +24,47 @@ export const METRIC_NAMES = [
   'files-written',
   'tool-calls-per-seat',
 ] as const;
+/** A core metric's name. */
 export type MetricName = (typeof METRIC_NAMES)[number];
 
-const metricField = z.enum(METRIC_NAMES, {
-  error: (issue) =>
-    `unknown metric ${JSON.stringify(issue.input)}: use one of ${METRIC_NAMES.join(', ')}`,
-});
+export function isCoreMetric(name: string): name is MetricName {
+  return (METRIC_NAMES as readonly string[]).includes(name);
+}
+
+/**
+ * Every metric a gate may name: the core's, then those the installed packs
+ * add (harness/score/pack-metric-registry.ts). A pack metric named like a
+ * core one is a bug.
+ */
+export function knownMetricNames(): string[] {
+  const packNames = registeredPackMetrics().map(({ name, owner }) => {
+    if (isCoreMetric(name)) throw new Error(`pack ${owner}'s metric ${name} is a core metric`);
+    return name;
+  });
+  return [...METRIC_NAMES, ...packNames];
+}
+
+/** The pack that adds a metric; undefined for a core metric or an unknown one. */
+export function metricPack(name: string): string | undefined {
+  return isCoreMetric(name) ? undefined : packMetricOwner(name);
+}
+
+function unknownMetric(input: unknown): string {
+  return `unknown metric ${JSON.stringify(input)}: use one of ${knownMetricNames().join(', ')}`;
+}
+
+/**
+ * A gate's `metric`: checked when a file is read, against the metrics known
+ * then (the packs are installed before any command runs). The published JSON
+ * Schema lists them as an enum (file-schemas.ts).
+ */
+export const metricNameSchema = z
+  .string({ error: (issue) => unknownMetric(issue.input) })
+  .refine((name) => knownMetricNames().includes(name), {
+    error: (issue) => unknownMetric(issue.input),
+  })
+  .describe('a core metric, or one an installed pack adds (README: Cost as an outcome)');
+const metricField = metricNameSchema;
 
 /** `metric-ratio`: GREEN's statistic of a metric at most `ratio` × RED's, by a seeded bootstrap interval. */
 export const metricRatioGateSchema = z

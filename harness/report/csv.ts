@@ -1,10 +1,13 @@
 import { stringify } from 'csv-stringify/sync';
+import { packMetricNamesOf } from './rep-metrics.js';
 import { REP_COLUMNS, type RepRow, type ResultsModel } from './results-schema.js';
 
 /**
  * `results.csv`: one row per rep, the columns of REP_COLUMNS in that order,
  * then one `obs_<id>` column per observation (what it saw; empty for reps of
- * a scenario without it), a header row, RFC 4180 quoting, empty cells for
+ * a scenario without it), then one `metric_<name>` column per pack metric
+ * some rep recorded (its value; `n/a` where it has none; empty where not
+ * recorded), a header row, RFC 4180 quoting, empty cells for
  * unknown values; in a campaign of several engines an `engine` column last.
  * Opens as-is in pandas (`pd.read_csv`) and spreadsheets.
  */
@@ -19,15 +22,26 @@ export function resultsCsv(model: ResultsModel): string {
         );
   // A campaign of several engines names each rep's engine last, so no earlier column moves.
   const engineColumn = model.models?.some((entry) => entry.engine !== undefined) === true;
+  const packMetrics = packMetricNamesOf(model.reps);
+  const packMetricText = (row: RepRow, name: string): string | number => {
+    const value = row.pack_metrics?.[name];
+    return value === undefined ? '' : value === null ? 'n/a' : value;
+  };
   return stringify(
     model.reps.map((row) => [
       ...columns.map((column) => row[column] ?? ''),
       ...model.observationColumns.map((id) => row.observations[id] ?? ''),
+      ...packMetrics.map((name) => packMetricText(row, name)),
       ...(engineColumn ? [row.engine ?? ''] : []),
     ]),
     {
       header: true,
-      columns: [...columns, ...observationColumns, ...(engineColumn ? ['engine'] : [])],
+      columns: [
+        ...columns,
+        ...observationColumns,
+        ...packMetrics.map((name) => `metric_${name}`),
+        ...(engineColumn ? ['engine'] : []),
+      ],
       cast: { boolean: (value) => (value ? 'true' : 'false') },
     },
   );

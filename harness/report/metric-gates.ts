@@ -11,7 +11,8 @@ import { mean, median, quantileOfSorted, randomIndex, seededRandom } from './sta
  * it or an arm has too few reps that recorded the metric. `metric-cap`
  * holds when every rep of the cells it names stayed at or under the cap,
  * and fails when one went over (an indeterminate rep too: a cut-short
- * session spent what it spent).
+ * session spent what it spent). A pack metric's reps with no value on it
+ * (n/a: a ratio over zero) are left out of both, never read as 0.
  */
 
 /** The seed of the ratio gate's resampling: the same results always give the same decision. */
@@ -65,7 +66,13 @@ export function bootstrapRatio(
 }
 
 function metricOf(cell: CellSummary | undefined, metric: string): MetricSummary | undefined {
-  return cell?.metrics?.[metric as keyof NonNullable<CellSummary['metrics']>];
+  return cell?.metrics?.[metric];
+}
+
+/** `, 2 with no value (n/a)` when a pack metric had none on some decided reps. */
+function notANumberText(summary: MetricSummary): string {
+  const count = summary.notANumber ?? 0;
+  return count === 0 ? '' : `, ${count} with no value (n/a)`;
 }
 
 function number(value: number): string {
@@ -93,7 +100,7 @@ export function evaluateMetricRatio(gate: MetricRatioGate, cells: readonly CellS
       figure: lacking
         .map(
           ([arm, summary]) =>
-            `${arm} has ${summary.values.length} decided rep(s) with ${gate.metric} recorded${summary.unrecorded === 0 ? '' : ` (${summary.unrecorded} did not record it)`}, needs ${gate.minReps}`,
+            `${arm} has ${summary.values.length} decided rep(s) with ${gate.metric} recorded${summary.unrecorded === 0 ? '' : ` (${summary.unrecorded} did not record it)`}${notANumberText(summary)}, needs ${gate.minReps}`,
         )
         .join('; '),
     };
@@ -148,10 +155,20 @@ export function evaluateMetricCap(gate: MetricCapGate, cells: readonly CellSumma
       figure: `${unrecorded.map(({ cell, summary }) => `${label(cell)}: ${summary?.unrecorded} decided rep(s) did not record ${gate.metric}`).join('; ')}`,
     };
   }
-  if (decided === 0) return { outcome: 'undecided', figure: 'no decided reps' };
+  if (decided === 0) {
+    const notANumber = read.reduce((sum, { summary }) => sum + (summary?.notANumber ?? 0), 0);
+    return {
+      outcome: 'undecided',
+      figure:
+        notANumber === 0
+          ? 'no decided reps'
+          : `no decided rep has a value of ${gate.metric} (${notANumber} n/a)`,
+    };
+  }
   const highest = Math.max(...read.flatMap(({ summary }) => summary?.values ?? []));
+  const notANumber = read.reduce((sum, { summary }) => sum + (summary?.notANumber ?? 0), 0);
   return {
     outcome: 'holds',
-    figure: `${decided} decided rep(s), highest ${number(highest)} (cap ${number(gate.max)})`,
+    figure: `${decided} decided rep(s), highest ${number(highest)} (cap ${number(gate.max)})${notANumber === 0 ? '' : `; ${notANumber} n/a, left out`}`,
   };
 }

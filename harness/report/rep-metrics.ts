@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { METRIC_NAMES, type MetricName } from '../campaign/metric-gates-config.js';
+import { isCoreMetric, METRIC_NAMES, type MetricName } from '../campaign/metric-gates-config.js';
 import type { RepMeta } from '../results/rep-meta.js';
 import { mean, median } from './stats.js';
 
@@ -50,6 +50,29 @@ export interface MetricRow {
   readonly bytes_written: number | null;
   /** Subagent seats started; null or absent when the rep did not record them. */
   readonly seats?: number | null | undefined;
+  /** The pack metrics its score.json holds (null: no value, n/a); a metric absent was not recorded. */
+  readonly pack_metrics?: Readonly<Record<string, number | null>> | undefined;
+}
+
+/** What a rep row's pack metrics hold: by metric, a value or null (n/a); absent when not recorded. */
+export const packMetricsRowSchema = z
+  .record(z.string(), z.number().nullable())
+  .describe("the pack metrics the rep's score recorded; null: no value on this rep (n/a)");
+
+/** A metric on one rep: its value, `n/a` when it has none there (a pack metric's ratio over zero), null when not recorded. */
+export type MetricReading = number | 'n/a' | null;
+
+/** A metric on one rep, core or a pack's: see MetricReading. */
+export function metricReading(row: MetricRow, metric: string): MetricReading {
+  if (isCoreMetric(metric)) return metricValue(row, metric);
+  const value = row.pack_metrics?.[metric];
+  if (value === undefined) return null;
+  return value === null ? 'n/a' : value;
+}
+
+/** The pack metrics some row recorded, in the order they first appear. */
+export function packMetricNamesOf(rows: readonly MetricRow[]): string[] {
+  return [...new Set(rows.flatMap((row) => Object.keys(row.pack_metrics ?? {})))];
 }
 
 /** A metric's value on one rep: null when the session did not record it (usage unknown, a model unpriced). */
@@ -99,6 +122,8 @@ export const metricSummarySchema = z
     values: z.array(z.number()),
     /** Decided reps that did not record it. */
     unrecorded: z.number().int(),
+    /** A pack metric's decided reps on which it has no value (n/a: a ratio over zero); left out of values and medians. */
+    notANumber: z.number().int().optional(),
     /** The largest value an indeterminate rep recorded (a cut-short session spent it too), or null. */
     indeterminateMax: z.number().nullable(),
     median: z.number().nullable(),
@@ -107,31 +132,39 @@ export const metricSummarySchema = z
   .strict();
 export type MetricSummary = z.infer<typeof metricSummarySchema>;
 
-export const cellMetricsSchema = z.record(z.enum(METRIC_NAMES), metricSummarySchema);
+/** By metric name: the core's, then the pack metrics the campaign's reps recorded. */
+export const cellMetricsSchema = z.record(z.string(), metricSummarySchema);
 export type CellMetrics = z.infer<typeof cellMetricsSchema>;
 
-/** A cell's metrics: decided reps' values (as tool_uses counts them), and what indeterminate reps spent. */
+/**
+ * A cell's metrics: decided reps' values (as tool_uses counts them), and
+ * what indeterminate reps spent; the core's, then each of `packMetrics`
+ * (the pack metrics the campaign's reps recorded), with its n/a reps counted.
+ */
 export function cellMetrics(
   rows: readonly (MetricRow & { readonly verdict: string })[],
+  packMetrics: readonly string[] = packMetricNamesOf(rows),
 ): CellMetrics {
   const decided = rows.filter((row) => row.verdict !== 'indeterminate');
   const indeterminate = rows.filter((row) => row.verdict === 'indeterminate');
-  const entries = METRIC_NAMES.map((metric) => {
-    const read = decided.map((row) => metricValue(row, metric));
-    const values = read.filter((value): value is number => value !== null);
-    const spent = indeterminate
-      .map((row) => metricValue(row, metric))
-      .filter((value): value is number => value !== null);
+  const numbers = (readings: readonly MetricReading[]): number[] =>
+    readings.filter((value): value is number => typeof value === 'number');
+  const entries = [...METRIC_NAMES, ...packMetrics].map((metric) => {
+    const read = decided.map((row) => metricReading(row, metric));
+    const values = numbers(read);
+    const notANumber = read.filter((value) => value === 'n/a').length;
+    const spent = numbers(indeterminate.map((row) => metricReading(row, metric)));
     return [
       metric,
       {
         values,
-        unrecorded: read.length - values.length,
+        unrecorded: read.filter((value) => value === null).length,
+        ...(isCoreMetric(metric) ? {} : { notANumber }),
         indeterminateMax: spent.length === 0 ? null : Math.max(...spent),
         median: median(values),
         mean: mean(values),
       },
     ] as const;
   });
-  return Object.fromEntries(entries) as CellMetrics;
+  return Object.fromEntries(entries);
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { agreementSchema } from '../judge/agreement.js';
 import { judgeRowShape, judgeSectionSchema } from '../judge/report-model.js';
-import { cellMetricsSchema, metricRowShape } from './rep-metrics.js';
+import { cellMetricsSchema, metricRowShape, packMetricsRowSchema } from './rep-metrics.js';
 import { scenarioFilesSchema } from './scenario-files.js';
 import { seatToolsSchema } from './seat-tools.js';
 import { subsetSchema } from './subset.js';
@@ -66,6 +66,8 @@ export const repRowSchema = z
     rescored_at: z.string(),
     /** What each observation of the rep's scenario saw, by observation id. */
     observations: z.record(z.string(), z.string()),
+    /** The metrics its scenario's packs add, by name (results.csv: a `metric_<name>` column each); absent when they add none. */
+    pack_metrics: packMetricsRowSchema.optional(),
   })
   .strict();
 
@@ -73,13 +75,16 @@ export type RepRow = z.infer<typeof repRowSchema>;
 
 /**
  * The fixed CSV columns, in order: stable, documented in the README. The
- * observation columns follow; `model` is added (before `model_requested`)
+ * observation columns follow, then the pack metrics' (`metric_<name>`); `model` is added (before `model_requested`)
  * only in a campaign of several models, and `engine` (after every other
  * column) only in a campaign of several engines.
  */
 export const REP_COLUMNS = (Object.keys(repRowSchema.shape) as (keyof RepRow)[]).filter(
-  (column): column is Exclude<keyof RepRow, 'observations' | 'model' | 'engine'> =>
-    column !== 'observations' && column !== 'model' && column !== 'engine',
+  (column): column is Exclude<keyof RepRow, 'observations' | 'pack_metrics' | 'model' | 'engine'> =>
+    column !== 'observations' &&
+    column !== 'pack_metrics' &&
+    column !== 'model' &&
+    column !== 'engine',
 );
 
 /** How one observation is summarised per cell: a tally of what was seen, or how many reps it held in. */

@@ -11,7 +11,7 @@ import type { LoadedResults, RecordedRep } from './load-results.js';
 import { evaluateGateOnModels } from './model-gates.js';
 import { interactionSummary, isInfrastructureFailure, modelSummaries } from './model-summary.js';
 import { axisNoun } from './model-tables.js';
-import { cellMetrics, metricRowFields } from './rep-metrics.js';
+import { cellMetrics, metricRowFields, packMetricNamesOf } from './rep-metrics.js';
 import type {
   CellSummary,
   Comparison,
@@ -112,6 +112,7 @@ function repRow(loaded: LoadedResults, rep: RecordedRep): RepRow {
         observation.observed ?? observation.outcome,
       ]),
     ),
+    ...(score.metrics === undefined ? {} : { pack_metrics: score.metrics }),
   };
 }
 
@@ -205,7 +206,8 @@ function cellSummary(
       mean: mean(values),
       bootstrap95Mean: boot === null ? null : { lower: boot.lower, upper: boot.upper },
     },
-    metrics: cellMetrics(mine),
+    // Every cell summarises each pack metric some rep of the campaign recorded: a cell without it is unrecorded.
+    metrics: cellMetrics(mine, packMetricNamesOf(rows)),
     // Like tool_uses, what an indeterminate rep observed measures nothing: the summaries count decided reps.
     observations: observationSummaries(
       mine

@@ -11,6 +11,7 @@
 import type { z } from 'zod';
 import type { DispatchReading } from './dispatch-reading.js';
 import type { AnyExtractor } from './extractors/extractor.js';
+import type { PackMetric } from './pack-metric.js';
 import type { Facts } from './placeholders.js';
 import type { AnyVerb } from './verb.js';
 
@@ -35,6 +36,12 @@ export interface ScoreContribution {
    * scenario records, so a change to one is another campaign.
    */
   readonly identityFields?: readonly string[];
+  /**
+   * Per-rep metrics by name (pack-metric.ts), computed when a rep of a
+   * scenario naming the pack is scored and gated like the core's
+   * (`metric-ratio`, `metric-cap`).
+   */
+  readonly metrics?: Readonly<Record<string, PackMetric>>;
 }
 
 /** One table entry and who brought it: a pack's name, or undefined for the core. */

@@ -22,6 +22,7 @@ import { readingSchema } from './extracted-values.js';
 import { allOf } from './kleene.js';
 import type { CompiledScenario, ObservationNode } from './load-scenario.js';
 import { summarySchema } from './observation-summary.js';
+import { packMetricValues, packMetricValuesSchema } from './pack-metric-registry.js';
 import type { Facts } from './placeholders.js';
 import { readReport } from './read-report.js';
 import { type RunnerStatus, runnerStatusSchema } from './runner-status.js';
@@ -70,6 +71,11 @@ export const repScoreSchema = z
     observations: z.array(observationResultSchema),
     /** Checks whose evidence was not given (no transcript, no repository). */
     notAssessed: z.array(z.string()),
+    /**
+     * The metrics the scenario's packs add (pack-metric-registry.ts), on this
+     * rep; absent when its packs add none, and in files from before them.
+     */
+    metrics: packMetricValuesSchema.optional(),
     /**
      * The scenario this score came from: its hash (campaign/scenario-identity.ts)
      * and, after `redgreen score`, when it rescored the rep. Absent in a score
@@ -257,6 +263,7 @@ export function scoreRep(request: ScoreRequest): RepScore {
       reasons = judged.filter((check) => check.outcome === outcome).map((check) => check.detail);
     }
   }
+  const metrics = packMetricValues(scenario.config.packs ?? [], evidence.post, facts);
   return {
     schemaVersion: SCORE_SCHEMA_VERSION,
     scenario: scenario.id,
@@ -269,5 +276,6 @@ export function scoreRep(request: ScoreRequest): RepScore {
     checks,
     observations,
     notAssessed,
+    ...(Object.keys(metrics).length === 0 ? {} : { metrics }),
   };
 }

@@ -71,6 +71,7 @@ const LAYERS: Layers = {
     'harness/score/extractors/language/clauses.ts',
     'harness/score/extractors/language/markdown.ts',
     'harness/score/extractors/language/prose-names.ts',
+    'harness/score/pack-metric.ts',
     'harness/score/param-types.ts',
     'harness/score/placeholders.ts',
     'harness/score/scenario-schema.ts',

@@ -1,6 +1,6 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { MetricName } from '../../campaign/metric-gates-config.js';
-import { metricValue } from '../rep-metrics.js';
+import { type MetricRow, metricReading, packMetricNamesOf } from '../rep-metrics.js';
 import type { ResultsModel } from '../results-schema.js';
 import { armAxis, armLabel, cellKey, scenarioLabel } from './cell-labels.js';
 import { ARM_STEP, CHART_CONFIG } from './chart-theme.js';
@@ -13,21 +13,32 @@ const CHARTED: readonly { readonly metric: MetricName; readonly title: string }[
   { metric: 'bytes-written', title: 'bytes written' },
 ];
 
+/** A metric's value on a row when it has one (not unrecorded, not n/a). */
+function chartedValue(row: MetricRow, metric: string): number | null {
+  const reading = metricReading(row, metric);
+  return typeof reading === 'number' ? reading : null;
+}
+
 /**
- * Cost per rep, drawn like tool_uses: one row of panels per metric (its own
+ * Cost per rep, drawn like tool_uses (the core's four metrics above, then
+ * every pack metric the reps recorded; a rep where it is n/a has no dot): one row of panels per metric (its own
  * scale; `model · metric` in a campaign of several models), one panel per
  * scenario, one strip per arm, one dot per decided rep and a tick at the
  * cell's median. Null when no decided rep recorded any of the metrics.
  */
 export function costChartSpec(model: ResultsModel): TopLevelSpec | null {
   const decided = model.reps.filter((row) => row.verdict !== 'indeterminate');
-  const charted = CHARTED.filter(({ metric }) =>
-    decided.some((row) => metricValue(row, metric) !== null),
+  const candidates: readonly { readonly metric: string; readonly title: string }[] = [
+    ...CHARTED,
+    ...packMetricNamesOf(decided).map((metric) => ({ metric, title: metric.replaceAll('-', ' ') })),
+  ];
+  const charted = candidates.filter(({ metric }) =>
+    decided.some((row) => chartedValue(row, metric) !== null),
   );
   if (charted.length === 0) return null;
   const values = charted.flatMap(({ metric, title }) => {
     const cellSizes = new Map<string, number>();
-    const known = decided.filter((row) => metricValue(row, metric) !== null);
+    const known = decided.filter((row) => chartedValue(row, metric) !== null);
     for (const row of known) cellSizes.set(cellKey(row), (cellSizes.get(cellKey(row)) ?? 0) + 1);
     const seen = new Map<string, number>();
     return known.map((row) => {
@@ -35,7 +46,7 @@ export function costChartSpec(model: ResultsModel): TopLevelSpec | null {
       const index = seen.get(key) ?? 0;
       seen.set(key, index + 1);
       const size = cellSizes.get(key) ?? 1;
-      const value = metricValue(row, metric) ?? 0;
+      const value = chartedValue(row, metric) ?? 0;
       return {
         metric: row.model === undefined ? title : `${row.model} · ${title}`,
         scenario: scenarioLabel(row.scenario),

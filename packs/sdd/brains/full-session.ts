@@ -31,7 +31,11 @@
  *   pass, the defect stays;
  * - `full-controller-fixes` fixes each round's findings itself (a Bash
  *   command that edits and commits) and resumes the reviewer to look again,
- *   never the implementer (out of role).
+ *   never the implementer (out of role);
+ * - `full-review-fanout` is full-skill-reader fanning every review round out
+ *   to extra fresh reviewers of the task (a second and a third opinion),
+ *   whose reports it does not act on: the cost a dispatches-per-task cap
+ *   must catch.
  */
 import path from 'node:path';
 import type { ScriptedPolicy } from '../../../harness/model-server/policies/policy.js';
@@ -64,6 +68,7 @@ export const FULL_SESSION_POLICIES = [
   'full-fixing-reviewer',
   'full-gaming-fixer',
   'full-controller-fixes',
+  'full-review-fanout',
 ] as const;
 export type FullSessionPolicyName = (typeof FULL_SESSION_POLICIES)[number];
 
@@ -159,6 +164,14 @@ export const fullControllerFixesPolicy = fullSessionPolicy(
   'full-controller-fixes',
   'calibration: the controller fixes review findings and commits itself, then resumes the reviewer to look again',
 );
+
+export const fullReviewFanoutPolicy = fullSessionPolicy(
+  'full-review-fanout',
+  'calibration: as full-skill-reader, but every review round also dispatches a second and a third fresh reviewer of the task',
+);
+
+/** The extra reviewers full-review-fanout dispatches each round, after the one it acts on. */
+const FANOUT_OPINIONS = ['second opinion', 'third opinion'] as const;
 
 const planLine = /^Plan: (\/\S+\.md)$/m;
 const repoLine = /^Repository: (\/\S+)$/m;
@@ -359,6 +372,16 @@ export function* fullSessionProgram(
         );
         reviewer = agentIdOf.exec(review.text)?.[1];
         text = subagentReport(review.text);
+        if (policy === 'full-review-fanout') {
+          for (const opinion of FANOUT_OPINIONS) {
+            yield* call(
+              foregroundAgent(
+                `Review Task ${task.number}: ${task.title} (${opinion})`,
+                reviewerPrompt(task, base, rounds),
+              ),
+            );
+          }
+        }
       }
       if (text.startsWith('Approved')) {
         verdict = `approved after ${rounds} review round(s)`;

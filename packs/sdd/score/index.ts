@@ -2,11 +2,12 @@
  * What the SDD pack adds to the score room: the readers of plan tasks and
  * path judgements in a reply, the verbs over them, the plan catalogue a
  * scenario declares (`plan`, its own, and `plans`), and the task each
- * dispatch addresses.
+ * dispatch addresses, and the cost metric over those (dispatches per task).
  */
 import { z } from 'zod';
 import type { ScoreContribution } from '../../../harness/score/score-registry.js';
 import { dispatchTaskReading } from './dispatch-tasks.js';
+import { dispatchesPerTaskMetric } from './dispatches-per-task.js';
 import { pathJudgementsExtractor } from './extractors/path-judgements.js';
 import { taskExtractor } from './extractors/task.js';
 import { tasksExtractor } from './extractors/tasks.js';
@@ -41,4 +42,5 @@ export const sddScore: ScoreContribution = {
   // The plan names the session's work: it enters the campaign identity and campaign.json.
   identityFields: ['plan'],
   dispatchReading: dispatchTaskReading,
+  metrics: { 'dispatches-per-task': dispatchesPerTaskMetric },
 };
