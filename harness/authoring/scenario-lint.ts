@@ -11,7 +11,7 @@ import path from 'node:path';
 import { type BackendName, campaignSchema } from '../campaign/config-schema.js';
 import type { ResolvedCampaign } from '../campaign/load-campaign.js';
 import { singleModelAxis } from '../campaign/model-axis.js';
-import { buildFixture, formatGateFailure, takeSnapshot } from '../fixture/index.js';
+import { buildFixture, formatGateFailure, snapshotBuiltFixture } from '../fixture/index.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { readJson } from '../lib/read-json.js';
 import { err, ok, type Result } from '../lib/result.js';
@@ -129,9 +129,10 @@ async function preCheckRows(
     }
     const facts = scenarioFacts(scenario, built.value);
     if (!facts.ok) return facts;
+    const fixture = await snapshotBuiltFixture(dest);
     const pre = await capturePreEvidence(scenario, facts.value, {
-      repoDir: dest,
-      before: await takeSnapshot(dest),
+      repoDir: fixture.repoDir,
+      before: fixture.snapshot,
       sandbox,
       readOnlyDirs: [],
       scratchDir: path.join(work, 'pre', layout),

@@ -14,7 +14,12 @@
  *   scores it without a before-snapshot.
  */
 import path from 'node:path';
-import { buildFixture, formatGateFailure, type Snapshot, takeSnapshot } from '../fixture/index.js';
+import {
+  buildFixture,
+  formatGateFailure,
+  type Snapshot,
+  snapshotBuiltFixture,
+} from '../fixture/index.js';
 import { NO_REPOSITORY_PROGRAMS, runGit } from '../fixture/run-git.js';
 import { type InputError, inputError } from '../lib/input-error.js';
 import { err, ok, type Result } from '../lib/result.js';
@@ -97,7 +102,7 @@ export async function beforeSnapshotFor(
           ),
         );
       }
-      built.set(name, await takeSnapshot(dest));
+      built.set(name, (await snapshotBuiltFixture(dest)).snapshot);
     }
     const before = built.get(layout) as Snapshot;
     if (before.head !== null && !(await historyContains(repo, before.head, after.head))) {

@@ -36,7 +36,9 @@ const CORE_RECIPES: readonly HelpEntry[] = [
     lines: [
       'a small Node package, scenario feature-worktree (branch slugify',
       'checked out in the linked worktree .worktrees/slugify, two commits',
-      'ahead of main; the session starts there), layout default.',
+      'ahead of main; the session starts there); beside-worktree (the same',
+      'worktree beside the repository: slugkit/ and slugkit-slugify/),',
+      'layout default.',
     ],
   },
 ];

@@ -19,6 +19,7 @@ import {
   checkProvisionTools,
   type FixtureFingerprint,
   formatGateFailure,
+  repositoryDirFor,
   type ToolCheck,
   takeSnapshot,
 } from '../fixture/index.js';
@@ -192,7 +193,7 @@ async function buildVariants(
       const key = variantKey(scenario.config.fixture, arm.layout);
       if (variants.has(key)) continue;
       // A recipe given by path (`../mine/recipe`) must not lead out of the work root.
-      const dir = path.join(
+      let dir = path.join(
         workRoot,
         'fixtures',
         `${key.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+/, '')}-${sha256Hex(key).slice(0, 8)}`,
@@ -222,6 +223,11 @@ async function buildVariants(
           inputError(`fixture ${key}`, `could not be built: ${problem}`, 'fix the fixture recipe'),
         );
       }
+      // The repository is the fixture root, or its subdirectory beside its worktrees.
+      const fixtureScenario = scenario.recipe.spec.scenarios[scenario.config.fixture.scenario];
+      const root = dir;
+      const repositoryDir = repositoryDirFor(scenario.recipe.spec.name, fixtureScenario?.worktrees);
+      dir = path.join(root, repositoryDir);
       const missing = (scenario.config.instructions ?? []).find(
         (file) => !existsSync(path.join(dir, file)),
       );
@@ -254,10 +260,12 @@ async function buildVariants(
       }
       variants.set(key, {
         dir,
+        ...(repositoryDir === '.' ? {} : { root }),
         fingerprint: built.value,
         // A session starting in a linked worktree: checks default to that checkout.
         snapshot: await takeSnapshot(dir, {
-          start: scenario.recipe.spec.scenarios[scenario.config.fixture.scenario]?.start,
+          start: fixtureScenario?.start,
+          ...(repositoryDir === '.' ? {} : { fixtureRoot: 'parent' as const }),
         }),
         unprovisioned,
       });

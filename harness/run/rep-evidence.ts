@@ -33,8 +33,12 @@ const REP_CAP_BYTES = 4 * 1024 * 1024;
 const COMMAND_OUTPUT_BYTES = 16 * 1024;
 const COMMAND_TAIL = 2000;
 
-async function readCapped(root: string, repoPath: string): Promise<CapturedFile> {
-  const target = path.join(root, repoPath);
+async function readCapped(
+  repository: string,
+  root: string,
+  repoPath: string,
+): Promise<CapturedFile> {
+  const target = path.join(repository, repoPath);
   const parent = await realpath(path.dirname(target)).catch(() => undefined);
   if (parent === undefined || (parent !== root && !parent.startsWith(`${root}${path.sep}`))) {
     return { omitted: 'outside the repository (a symlinked directory)' };
@@ -64,12 +68,18 @@ async function readCapped(root: string, repoPath: string): Promise<CapturedFile>
   }
 }
 
-/** The text of `paths` in the repository at `repoDir`, within the per-rep budget. */
+/**
+ * The text of `paths` in the repository at `repoDir`, within the per-rep
+ * budget. With `besideRoot` the fixture root is the repository's parent
+ * (worktrees beside it), and `../<path>` is read there too; never above it.
+ */
 export async function captureFiles(
   repoDir: string,
   paths: readonly string[],
+  besideRoot = false,
 ): Promise<CapturedFiles> {
-  const root = await realpath(repoDir);
+  const repository = await realpath(repoDir);
+  const root = besideRoot ? path.dirname(repository) : repository;
   // Entries, not assignments: a repository may hold a file named `__proto__`.
   const files: [string, CapturedFile][] = [];
   let spent = 0;
@@ -78,7 +88,7 @@ export async function captureFiles(
       files.push([repoPath, { omitted: 'the rep capture budget was spent' }]);
       continue;
     }
-    const captured = await readCapped(root, repoPath);
+    const captured = await readCapped(repository, root, repoPath);
     if ('text' in captured) spent += Buffer.byteLength(captured.text);
     files.push([repoPath, captured]);
   }
@@ -257,7 +267,11 @@ export async function capturePreEvidence(
   },
 ): Promise<PreEvidence> {
   const compiled = scenario.compiled;
-  const files = await captureFiles(rep.repoDir, filesNeeded(compiled, 'pre', facts));
+  const files = await captureFiles(
+    rep.repoDir,
+    filesNeeded(compiled, 'pre', facts, rep.before.start),
+    rep.before.fixtureRoot === 'parent',
+  );
   const needed = commandsNeeded(compiled, 'pre', facts);
   let commands: CommandOutcome[] = [];
   if (needed.length > 0) {
@@ -319,10 +333,11 @@ export async function capturePostEvidence(
   const changed = diffSnapshots(rep.before, rep.after)
     .fileChanges.filter((change) => change.kind !== 'removed')
     .map((change) => change.path);
-  const files = await captureFiles(rep.repoDir, [
-    ...changed,
-    ...filesNeeded(scenario.compiled, 'post', facts),
-  ]);
+  const files = await captureFiles(
+    rep.repoDir,
+    [...changed, ...filesNeeded(scenario.compiled, 'post', facts, rep.before.start)],
+    rep.before.fixtureRoot === 'parent',
+  );
   const commands = await runCheckCommands(
     rep.sandbox,
     'post',

@@ -57,7 +57,13 @@ import { scoreRepDirectory } from './score-rep-dir.js';
 
 /** A built fixture variant, copied once per rep. */
 export interface PreparedVariant {
+  /** The built repository. */
   readonly dir: string;
+  /**
+   * The fixture root holding it, when that is not `dir` (a repository with
+   * worktrees beside it): what is copied per rep and mounted for the session.
+   */
+  readonly root?: string | undefined;
   readonly fingerprint: FixtureFingerprint;
   /**
    * The variant's snapshot, taken once when it was built: every rep's copy is
@@ -184,11 +190,16 @@ export async function runRep(
   // Short (`<work root>/sXXXXXX`), so the engine's socket path fits a Unix socket and stays here.
   const runtimeDir = await mkdtemp(path.join(context.workRoot, 's'));
   const redactor = new SecretRedactor([model.endpoint.apiKey, ...context.secrets]);
-  const repo = path.join(privateDir, 'repo');
+  // The rep's fixture root, and the repository in it (the same directory unless worktrees sit beside it).
+  const fixtureRoot = path.join(privateDir, 'repo');
+  const repo =
+    variant.root === undefined
+      ? fixtureRoot
+      : path.join(fixtureRoot, path.relative(variant.root, variant.dir));
   try {
     // A library arm's plugin is placed while the fixture is copied; its hooks run in the copy.
     const [copied, placed] = await Promise.all([
-      copyFixture(variant.dir, repo),
+      copyFixture(variant.root ?? variant.dir, fixtureRoot),
       skill.library === undefined
         ? undefined
         : placeLibrary({
@@ -218,6 +229,8 @@ export async function runRep(
       // A baseline arm names no skill: `{{#if skillDir}}` leaves the skill's words out.
       skillDir: skill.none === true ? '' : skillDir,
       fixtureRepo: repo,
+      startDir:
+        variant.snapshot.start === undefined ? repo : path.join(repo, variant.snapshot.start),
     });
     await writeFile(path.join(partialDir, REP_FILES.prompt), prompt);
     await writeJson(path.join(partialDir, REP_FILES.snapshotBefore), variant.snapshot, redactor);
@@ -247,6 +260,7 @@ export async function runRep(
         ? await skippedSession(partialDir)
         : await runSession(context, scheduled, model, {
             prompt,
+            fixtureRoot,
             repo,
             skillDir,
             privateDir,
@@ -447,6 +461,8 @@ async function runSession(
   model: RepModel,
   rep: {
     readonly prompt: string;
+    /** What the session has mounted read-write: `repo`, or the directory holding it beside its worktrees. */
+    readonly fixtureRoot: string;
     readonly repo: string;
     /** The linked worktree the session starts in (relative to `repo`); absent: `repo` itself. */
     readonly start?: string | undefined;
@@ -476,8 +492,10 @@ async function runSession(
     outcome = await context.backend.run({
       repId: scheduled.id,
       prompt: rep.prompt,
-      fixtureRepo: rep.repo,
-      ...(rep.start === undefined ? {} : { startDir: path.join(rep.repo, rep.start) }),
+      fixtureRepo: rep.fixtureRoot,
+      ...(rep.start === undefined && rep.fixtureRoot === rep.repo
+        ? {}
+        : { startDir: path.join(rep.repo, rep.start ?? '.') }),
       skillDir: rep.skillDir,
       privateDir: path.join(rep.privateDir, 'private'),
       runtimeDir: rep.runtimeDir,

@@ -22,8 +22,13 @@ import {
 export interface PromptVariables {
   /** Absolute path of the read-only skill copy the session is told to follow. */
   readonly skillDir: string;
-  /** Absolute path of the session's fixture repository. */
+  /** Absolute path of the session's fixture repository (its main checkout). */
   readonly fixtureRepo: string;
+  /**
+   * Absolute path of the checkout the session starts in (the recipe's
+   * `start` worktree); default `fixtureRepo`.
+   */
+  readonly startDir?: string;
   readonly [packVariable: string]: string;
 }
 
@@ -189,7 +194,12 @@ export async function loadPromptTemplate(
     source,
     packVariables: scenario === undefined ? [] : packVariables,
     render: (variables: PromptVariables) =>
-      compiled({ ...scenarioVariables, ...packValues, ...variables }),
+      compiled({
+        ...scenarioVariables,
+        ...packValues,
+        startDir: variables.fixtureRepo,
+        ...variables,
+      }),
   });
 }
 

@@ -57,7 +57,7 @@ export function registerScenarioExtension(pack: string, extension: ScenarioExten
 }
 
 /** The variables every session's prompt is rendered with, whatever its packs. */
-export const CORE_VARIABLES: readonly string[] = ['skillDir', 'fixtureRepo'];
+export const CORE_VARIABLES: readonly string[] = ['skillDir', 'fixtureRepo', 'startDir'];
 
 /** The parts of the packs a scenario names, in installation order. */
 export function scenarioExtensionsOf(

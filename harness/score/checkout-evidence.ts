@@ -34,3 +34,16 @@ export function beforeAndAfterInCheckout(
   if (!after.ok) return after;
   return { ok: true, before: before.snapshot, after: after.snapshot };
 }
+
+/**
+ * Where a path of a checkout is in the fixture's snapshot and captured files:
+ * `checkout` as a check names it, else the start one; "." is the repository's.
+ */
+export function pathInCheckout(
+  checkout: string | undefined,
+  start: string | undefined,
+  repoPath: string,
+): string {
+  const name = checkout ?? start ?? '.';
+  return name === '.' ? repoPath : `${name}/${repoPath}`;
+}

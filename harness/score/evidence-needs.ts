@@ -39,9 +39,11 @@ export function filesNeeded(
   scenario: CompiledScenario,
   phase: 'pre' | 'post',
   facts: Facts,
+  /** The checkout the session starts in (a snapshot's `start`): where a path without a checkout is read. */
+  start?: string | undefined,
 ): string[] {
   const files = leafParams(nodesOf(scenario, phase), facts).flatMap(({ verb, params }) => {
-    return verb.files?.(params) ?? [];
+    return verb.files?.(params, { start }) ?? [];
   });
   return [...new Set(files)].sort();
 }

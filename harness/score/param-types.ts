@@ -67,12 +67,24 @@ export const repoPathSchema = z
     'must be relative to the repository, with "/" separators and no ".." or empty parts (it could never match)',
   );
 
+/** A worktree beside the repository, as its recipe names it: `../<dir>`. */
+const besideCheckoutSchema = z
+  .string()
+  .regex(/^\.\.\/[^/]/, 'starts with "../"')
+  .refine(
+    (value) => repoPathSchema.safeParse(value.slice(3)).success,
+    'must be "../<dir>" with "/" separators and no further ".." or empty parts',
+  );
+
 /**
  * Which checkout of the fixture a check looks at: a linked worktree's path
- * as its recipe names it (`.worktrees/feature`), or "." for the repository's
- * own; absent, the checkout the session started in.
+ * as its recipe names it (`.worktrees/feature`, or `../slugkit-review` for
+ * one beside the repository), or "." for the repository's own; absent, the
+ * checkout the session started in.
  */
-export const checkoutSchema = z.union([z.literal('.'), repoPathSchema]).optional();
+export const checkoutSchema = z
+  .union([z.literal('.'), besideCheckoutSchema, repoPathSchema])
+  .optional();
 
 /** A glob over repository paths (`**`, `*`, `?`, `[...]`, `{a,b}`), relative like repoPathSchema, that compiles. */
 export const globSchema = repoPathSchema.superRefine((glob, context) => {

@@ -39,8 +39,11 @@ export interface Verb<S extends ParamsSchema> {
   readonly params: S;
   readonly reads: (params: z.infer<S>) => readonly EvidenceKind[];
   readonly validate?: (params: z.infer<S>, context: ValidationContext) => ParamProblem | undefined;
-  /** Repository files whose text the check reads, captured at rep time. */
-  readonly files?: (params: z.infer<S>) => readonly string[];
+  /** Repository files whose text the check reads, captured at rep time; `start` is the checkout the session started in. */
+  readonly files?: (
+    params: z.infer<S>,
+    where: { readonly start: string | undefined },
+  ) => readonly string[];
   /** Commands the check needs run at rep time. */
   readonly commands?: (params: z.infer<S>) => readonly NeededCommand[];
   readonly run: (params: z.infer<S>, evidence: Evidence) => VerbResult;

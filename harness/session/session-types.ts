@@ -63,11 +63,16 @@ export interface SessionRequest {
   /** `<arm>/<scenario>-rep<N>`; also sent to the local model server as the session key. */
   readonly repId: string;
   readonly prompt: string;
-  /** Its own copy of the fixture repository (every checkout it holds), mounted read-write. */
+  /**
+   * Its own copy of the fixture root, mounted read-write: the repository and
+   * every checkout it holds (worktrees inside it, or beside it when the root
+   * is the repository's parent).
+   */
   readonly fixtureRepo: string;
   /**
    * The session's working directory when it is not `fixtureRepo`: a linked
-   * worktree inside it that the scenario's recipe names as its `start`.
+   * worktree that the scenario's recipe names as its `start`, or the
+   * repository inside a fixture root that holds worktrees beside it.
    */
   readonly startDir?: string | undefined;
   /** The read-only skill copy the prompt points at (a library arm: the installed plugin directory). */

@@ -66,7 +66,7 @@ describe("a pack's prompt variables", () => {
       /uses \{\{planPath\}\}, which the sdd pack supplies, and the scenario does not name that pack \(add "packs": \["sdd"\]/,
     );
     expect(await refusal(template('Do {{nothing}}.'), ['sdd'], {})).toMatch(
-      /uses \{\{nothing\}\}, which redgreen does not supply \(use only \{\{skillDir\}\}, \{\{fixtureRepo\}\}, \{\{planPath\}\}/,
+      /uses \{\{nothing\}\}, which redgreen does not supply \(use only \{\{skillDir\}\}, \{\{fixtureRepo\}\}, \{\{startDir\}\}, \{\{planPath\}\}/,
     );
   });
 
@@ -100,5 +100,19 @@ describe("a pack's prompt variables", () => {
     ).toMatch(
       /scenario\.json: plan: is a field of the sdd pack, and the scenario does not name that pack \(add "packs": \[.*"sdd"\]\)/,
     );
+  });
+
+  it('{{startDir}} renders the start checkout, and {{fixtureRepo}} when the session starts in the repository', async () => {
+    const loaded = await loadPromptTemplate(
+      template('In {{startDir}} of {{fixtureRepo}}.'),
+      'prompt',
+      {},
+      scenario([], {}),
+    );
+    if (!loaded.ok) throw new Error(loaded.error.problem);
+    expect(loaded.value.render({ skillDir: '/s', fixtureRepo: '/r', startDir: '/r/../wt' })).toBe(
+      'In /r/../wt of /r.',
+    );
+    expect(loaded.value.render({ skillDir: '/s', fixtureRepo: '/r' })).toBe('In /r of /r.');
   });
 });

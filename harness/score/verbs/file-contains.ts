@@ -5,26 +5,37 @@
  * tests, so `not file-contains` can never pass by deleting the file.
  */
 import { z } from 'zod';
+import { inCheckout, pathInCheckout } from '../checkout-evidence.js';
 import { fileEntry, required } from '../evidence.js';
-import { regexSource, repoPathSchema } from '../param-types.js';
+import { checkoutSchema, regexSource, repoPathSchema } from '../param-types.js';
 import { defineVerb, quotedPattern } from '../verb.js';
 
 const QUOTE = 80;
 
 export const fileContains = defineVerb({
-  summary: 'the file text matches a regular expression (caseSensitive: true|false, required)',
+  summary:
+    'the file text matches a regular expression (caseSensitive: true|false, required; checkout: which worktree, default the start one)',
   params: z
-    .object({ path: repoPathSchema, pattern: regexSource, caseSensitive: z.boolean() })
+    .object({
+      path: repoPathSchema,
+      pattern: regexSource,
+      caseSensitive: z.boolean(),
+      checkout: checkoutSchema,
+    })
     .strict(),
   reads: () => ['after', 'contents'],
-  files: (params) => [params.path],
+  files: (params, where) => [pathInCheckout(params.checkout, where.start, params.path)],
   run: (params, evidence) => {
-    if (fileEntry(required(evidence.after, 'after').files, params.path) === undefined) {
+    const after = inCheckout(required(evidence.after, 'after'), params.checkout);
+    if (!after.ok) return after.result;
+    if (fileEntry(after.snapshot.files, params.path) === undefined) {
       // "Gone" only for a file that was there: one that never existed is said so.
+      const view =
+        evidence.before === undefined ? undefined : inCheckout(evidence.before, params.checkout);
       const before =
-        evidence.before === undefined
+        view === undefined || !view.ok
           ? undefined
-          : fileEntry(evidence.before.files, params.path) !== undefined;
+          : fileEntry(view.snapshot.files, params.path) !== undefined;
       const detail =
         before === true
           ? `${params.path} is gone (the session removed it)`
@@ -33,7 +44,10 @@ export const fileContains = defineVerb({
             : `${params.path} does not exist after the session`;
       return { outcome: 'undecided', observed: 'absent', detail };
     }
-    const captured = fileEntry(required(evidence.contents, 'contents'), params.path);
+    const captured = fileEntry(
+      required(evidence.contents, 'contents'),
+      pathInCheckout(params.checkout, required(evidence.after, 'after').start, params.path),
+    );
     if (captured === undefined) {
       return {
         outcome: 'undecided',

@@ -1,12 +1,13 @@
 /**
- * `files-matching`: how many files anywhere in the work tree match globs (or
+ * `files-matching`: how many files in a checkout (default the start one) match globs (or
  * a regular expression over their paths), among those present after the
  * session or those it added, modified, removed or changed, within min/max.
  */
 import { z } from 'zod';
 import { diffSnapshots } from '../../fixture/snapshot-schema.js';
+import { inCheckout } from '../checkout-evidence.js';
 import { required } from '../evidence.js';
-import { globSchema, regexSource } from '../param-types.js';
+import { checkoutSchema, globSchema, regexSource } from '../param-types.js';
 import { counted, defineVerb, listed } from '../verb.js';
 import { globMatcher } from './glob.js';
 
@@ -14,7 +15,7 @@ const AMONG = ['present', 'added', 'modified', 'removed', 'changed'] as const;
 
 export const filesMatching = defineVerb({
   summary:
-    'the number of files matching globs or a path pattern (present, or added/modified/removed/changed) is within min/max',
+    'the number of files matching globs or a path pattern (present, or added/modified/removed/changed) is within min/max (checkout: which worktree; default the start one)',
   params: z
     .object({
       globs: z.array(globSchema).min(1).optional(),
@@ -22,6 +23,7 @@ export const filesMatching = defineVerb({
       among: z.enum(AMONG).default('present'),
       min: z.number().int().nonnegative().optional(),
       max: z.number().int().nonnegative().optional(),
+      checkout: checkoutSchema,
     })
     .strict(),
   reads: (params) => (params.among === 'present' ? ['after'] : ['before', 'after']),
@@ -57,7 +59,9 @@ export const filesMatching = defineVerb({
     return undefined;
   },
   run: (params, evidence) => {
-    const after = required(evidence.after, 'after');
+    const view = inCheckout(required(evidence.after, 'after'), params.checkout);
+    if (!view.ok) return view.result;
+    const after = view.snapshot;
     const test =
       params.pattern === undefined
         ? globMatcher(params.globs ?? [])
@@ -66,7 +70,10 @@ export const filesMatching = defineVerb({
     if (params.among === 'present') {
       paths = Object.keys(after.files);
     } else {
-      const changes = diffSnapshots(required(evidence.before, 'before'), after).fileChanges;
+      // A checkout the session made has no files before it: every one of them is added.
+      const was = inCheckout(required(evidence.before, 'before'), params.checkout);
+      const before = was.ok ? was.snapshot : { ...after, files: {} };
+      const changes = diffSnapshots(before, after).fileChanges;
       paths = changes
         .filter((change) => params.among === 'changed' || change.kind === params.among)
         .map((change) => change.path);
