@@ -386,6 +386,15 @@ async function runNow(
         process.stderr.write(
           `redgreen: gates failed (${summarised.value.gates.why}); this run still exits 0: run with --gate (or redgreen gate <results dir>) to make a failed gate exit 1\n`,
         );
+      } else if (
+        summarised.value.gates.outcome === 'undecided' &&
+        summary.value.missing === 0 &&
+        summarised.value.gates.results.some((gate) => gate.outcome === 'undecided')
+      ) {
+        // Reps not recorded have their own hint below; a campaign without gates says so in its tables.
+        process.stderr.write(
+          `redgreen: gates undecided (${summarised.value.gates.why}); this run still exits 0: more reps (--reps, or fewer indeterminate ones) may decide it; run with --gate to make an undecided gate exit 2\n`,
+        );
       }
     }
     log.write(`results: ${path.relative(cwd, summary.value.outDir) || '.'}\n`);
