@@ -288,13 +288,21 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
     await request.value.discard?.();
     return failWithInputError(tempRoot.error);
   }
+  if (request.value.resume) {
+    // A directory the resume would refuse is refused before any "resuming with …" line.
+    const refusal = await resumeRefusal(request.value, process.env, flags.unsafeNoSandbox === true);
+    if (refusal !== undefined) {
+      await request.value.discard?.();
+      return failWithInputError(refusal);
+    }
+  }
   const log = flags.json ? process.stderr : process.stdout;
   if (flags.quiet !== true || flags.dryRun === true) log.write(`${modelBanner(request.value)}\n`);
   if (request.value.resumeNote !== undefined) log.write(`redgreen: ${request.value.resumeNote}\n`);
   for (const note of request.value.evalsNotes ?? []) log.write(`redgreen: ${note}\n`);
   if (flags.dryRun) {
     try {
-      return await dryRun(request.value, log, flags.unsafeNoSandbox === true);
+      return await dryRun(request.value, log);
     } finally {
       await request.value.discard?.();
     }
@@ -303,16 +311,8 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
 }
 
 /** `--dry-run`: the cells, estimates and gates out of reach; nothing runs. */
-async function dryRun(
-  request: RunRequest,
-  log: NodeJS.WritableStream,
-  unsafeNoSandbox: boolean,
-): Promise<number> {
+async function dryRun(request: RunRequest, log: NodeJS.WritableStream): Promise<number> {
   const { dryRunLines } = await import('../run/dry-run.js');
-  if (request.resume) {
-    const resumable = await resumeRefusal(request, process.env, unsafeNoSandbox);
-    if (resumable !== undefined) return failWithInputError(resumable);
-  }
   const resume = request.resume ? await resumeState(request) : undefined;
   const { gatesOutOfReach } = await import('../run/gate-reach.js');
   const unreachable = gatesOutOfReach(request.campaign).map((note) => `note: ${note}`);
