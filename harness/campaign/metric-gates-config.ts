@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { didYouMean } from '../lib/did-you-mean.js';
 import { gateModelField } from './model-config.js';
 
 /**
@@ -27,7 +28,9 @@ export type MetricName = (typeof METRIC_NAMES)[number];
 
 const metricField = z.enum(METRIC_NAMES, {
   error: (issue) =>
-    `unknown metric ${JSON.stringify(issue.input)}: use one of ${METRIC_NAMES.join(', ')}`,
+    `unknown metric ${JSON.stringify(issue.input)}: ${
+      typeof issue.input === 'string' ? didYouMean(issue.input, METRIC_NAMES) : ''
+    }use one of ${METRIC_NAMES.join(', ')}`,
 });
 
 /** `metric-ratio`: GREEN's statistic of a metric at most `ratio` × RED's, by a seeded bootstrap interval. */
