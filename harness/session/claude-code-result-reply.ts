@@ -2,7 +2,7 @@
  * The session's final reply from the Claude Code engine's result messages.
  * A session with background agents can end in more than one result: the
  * engine reports the root thread's answer, then, once the agents finish, a
- * result for each task notification it took in. A result that ran no turn
+ * result for each of their notifications it took in. A result that ran no turn
  * of the root thread (`num_turns: 0`, empty `result`) carries no new words:
  * the reply stays the one the root thread last gave.
  */
