@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { didYouMean } from '../lib/did-you-mean.js';
 import { packMetricOwner, registeredPackMetrics } from '../score/pack-metric-registry.js';
 import { gateModelField } from './model-config.js';
 
@@ -50,7 +51,9 @@ export function metricPack(name: string): string | undefined {
 }
 
 function unknownMetric(input: unknown): string {
-  return `unknown metric ${JSON.stringify(input)}: use one of ${knownMetricNames().join(', ')}`;
+  const known = knownMetricNames();
+  const hint = typeof input === 'string' ? didYouMean(input, known) : '';
+  return `unknown metric ${JSON.stringify(input)}: ${hint}use one of ${known.join(', ')}`;
 }
 
 /**

@@ -288,13 +288,21 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
     await request.value.discard?.();
     return failWithInputError(tempRoot.error);
   }
+  if (request.value.resume) {
+    // A directory the resume would refuse is refused before any "resuming with …" line.
+    const refusal = await resumeRefusal(request.value, process.env, flags.unsafeNoSandbox === true);
+    if (refusal !== undefined) {
+      await request.value.discard?.();
+      return failWithInputError(refusal);
+    }
+  }
   const log = flags.json ? process.stderr : process.stdout;
   if (flags.quiet !== true || flags.dryRun === true) log.write(`${modelBanner(request.value)}\n`);
   if (request.value.resumeNote !== undefined) log.write(`redgreen: ${request.value.resumeNote}\n`);
   for (const note of request.value.evalsNotes ?? []) log.write(`redgreen: ${note}\n`);
   if (flags.dryRun) {
     try {
-      return await dryRun(request.value, log, flags.unsafeNoSandbox === true);
+      return await dryRun(request.value, log);
     } finally {
       await request.value.discard?.();
     }
@@ -303,16 +311,8 @@ async function runAction(campaignArg: string | undefined, flags: RunFlags): Prom
 }
 
 /** `--dry-run`: the cells, estimates and gates out of reach; nothing runs. */
-async function dryRun(
-  request: RunRequest,
-  log: NodeJS.WritableStream,
-  unsafeNoSandbox: boolean,
-): Promise<number> {
+async function dryRun(request: RunRequest, log: NodeJS.WritableStream): Promise<number> {
   const { dryRunLines } = await import('../run/dry-run.js');
-  if (request.resume) {
-    const resumable = await resumeRefusal(request, process.env, unsafeNoSandbox);
-    if (resumable !== undefined) return failWithInputError(resumable);
-  }
   const resume = request.resume ? await resumeState(request) : undefined;
   const { gatesOutOfReach } = await import('../run/gate-reach.js');
   const unreachable = gatesOutOfReach(request.campaign).map((note) => `note: ${note}`);
@@ -385,6 +385,15 @@ async function runNow(
         // A plain run's exit code says only that its reps were recorded (README "Exit codes").
         process.stderr.write(
           `redgreen: gates failed (${summarised.value.gates.why}); this run still exits 0: run with --gate (or redgreen gate <results dir>) to make a failed gate exit 1\n`,
+        );
+      } else if (
+        summarised.value.gates.outcome === 'undecided' &&
+        summary.value.missing === 0 &&
+        summarised.value.gates.results.some((gate) => gate.outcome === 'undecided')
+      ) {
+        // Reps not recorded have their own hint below; a campaign without gates says so in its tables.
+        process.stderr.write(
+          `redgreen: gates undecided (${summarised.value.gates.why}); this run still exits 0: more reps (--reps, or fewer indeterminate ones) may decide it; run with --gate to make an undecided gate exit 2\n`,
         );
       }
     }

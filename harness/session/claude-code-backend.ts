@@ -11,6 +11,7 @@ import { apiReportedModel } from '../score/reported-model.js';
 import type { StopMode } from '../score/stop-mode.js';
 import { ClaudeCodeCapture } from './claude-code-capture.js';
 import { claudeCodeRefusalHook } from './claude-code-refusals.js';
+import { replyAfterResult } from './claude-code-result-reply.js';
 import { seatWatchFor } from './claude-code-seat-watch.js';
 import { ClaudeCodeUser } from './claude-code-user.js';
 import { eventStopRule } from './dispatch-capture.js';
@@ -153,6 +154,8 @@ function endedWithoutCapture(
     readonly timedOut: boolean;
     readonly failure: string | undefined;
     readonly lastAssistantText: string | null;
+    /** The reply the results gave (a later result that ran no root turn keeps an earlier one). */
+    readonly resultReply: string | null;
     readonly timeoutSeconds: number;
   },
 ): Omit<SessionOutcome, 'capturedDispatch'> {
@@ -207,7 +210,7 @@ function endedWithoutCapture(
   return {
     ...base,
     status: { kind: 'completed' },
-    finalReply: result.result,
+    finalReply: ending.resultReply,
     stopReason: result.stop_reason ?? result.subtype,
   };
 }
@@ -252,6 +255,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
       // message; each result counts its own turns.
       let resultTurns = 0;
       let lastAssistantText: string | null = null;
+      let resultReply: string | null = null;
       let failure: string | undefined;
       const capture =
         request.stopAt !== undefined
@@ -374,6 +378,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
             }
           } else if (message.type === 'result') {
             result = message;
+            resultReply = replyAfterResult(resultReply, message);
             resultTurns += message.num_turns;
             // The session's answer is in. The engine would hold the process open for a
             // background shell up to the session timeout (a rep indeterminate for a command the
@@ -482,6 +487,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions): SessionBac
         timedOut,
         failure,
         lastAssistantText,
+        resultReply,
         timeoutSeconds: request.limits.sessionTimeoutSeconds,
       });
       return { ...outcome, capturedDispatch: null };

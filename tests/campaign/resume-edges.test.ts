@@ -205,6 +205,8 @@ describe('--resume edge cases', () => {
       const real = await runCampaignCli(['--resume', out, ...change]);
       expect(real.exitCode, change.join(' ')).toBe(2);
       expect(oneLineError(real.stderr)).toMatch(/different campaign identity/);
+      // Refused before it says it resumes.
+      expect(`${dry.stdout}${real.stdout}`).not.toMatch(/resuming with the recorded settings/);
     }
     expect(snapshotOf(out)).toEqual(before);
   });

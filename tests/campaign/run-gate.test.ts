@@ -56,7 +56,7 @@ describe('run --gate', () => {
     expect(holds.exitCode, holds.stderr).toBe(0);
     const plain = await runCampaignCli([file, ...only, '--out', path.join(makeTempDir(), 'c')]);
     expect(plain.exitCode, plain.stderr).toBe(0);
-    expect(plain.stderr).not.toMatch(/gates failed/);
+    expect(plain.stderr).not.toMatch(/gates failed|gates undecided/);
     const quiet = await runCampaignCli([
       file,
       ...only,
@@ -71,5 +71,24 @@ describe('run --gate', () => {
     ]);
     expect(quiet.exitCode, quiet.stderr).toBe(2);
     expect(quiet.stdout).toMatch(/shard/);
+  });
+
+  it('says on stderr which gate a plain run left undecided, and why', async () => {
+    // One rep recorded where the gate needs two decided.
+    const file = writeCampaign({
+      reps: 1,
+      gates: [{ kind: 'min-pass-rate', arm: 'green', scenario: 's1', passes: 2, of: 2 }],
+    });
+    const plain = await runCampaignCli([
+      file,
+      '--only',
+      'scenario=s1,arm=green',
+      '--out',
+      path.join(makeTempDir(), 'undecided'),
+    ]);
+    expect(plain.exitCode, plain.stderr).toBe(0);
+    expect(plain.stderr).toMatch(
+      /^redgreen: gates undecided \(cannot decide: S1 GREEN passes at least 2\/2: .+\); this run still exits 0: more reps .*run with --gate to make an undecided gate exit 2$/m,
+    );
   });
 });

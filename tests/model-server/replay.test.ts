@@ -115,6 +115,37 @@ describe('a replayed session', () => {
     });
   });
 
+  it('reads the rep directory as the live one for a session that starts in a worktree of the fixture', () => {
+    // The scaffold's prompt names the skill's copy ({{skillDir}}) under the rep directory, two
+    // levels above a working directory in .worktrees/pad.
+    const inWorktree: Recording = {
+      ...recorded,
+      cwd: '/tmp/run-M/rep-96e3/repo/.worktrees/pad',
+      prompt: 'Use the skill at /tmp/run-M/rep-96e3/skills/tidy: read its SKILL.md first.',
+      calls: [],
+    };
+    const view = (prompt: string): SessionView => ({
+      ...live,
+      cwd: '/tmp/run-4/rep-70a3/repo/.worktrees/pad',
+      prompt,
+    });
+    expect(
+      replay(inWorktree, [], {
+        view: view('Use the skill at /tmp/run-4/rep-70a3/skills/tidy: read its SKILL.md first.'),
+      }).answer,
+    ).toMatchObject({ kind: 'reply' });
+    // Planted: a prompt naming another skill was asked something else.
+    expect(
+      replay(inWorktree, [], {
+        view: view('Use the skill at /tmp/run-4/rep-70a3/skills/other: read its SKILL.md first.'),
+      }).answer,
+    ).toMatchObject({
+      message: expect.stringMatching(
+        /^replay diverged at turn 1: the session was asked something else/,
+      ),
+    });
+  });
+
   it('diverges when the session goes on past a recording that ends without a reply', () => {
     const { reply: _reply, ...unfinished } = recorded;
     expect(

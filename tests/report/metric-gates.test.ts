@@ -299,6 +299,10 @@ describe('the gate fields are validated with one-line errors', () => {
     const problem = refusal(ratio({ metric: 'tokens' }));
     expect(problem).toContain('unknown metric "tokens": use one of input-tokens, output-tokens');
     expect(problem).not.toContain('\n');
+    // A typo names the metric it most likely meant, as a tool name's does.
+    expect(refusal(ratio({ metric: 'input-token' }))).toContain(
+      'unknown metric "input-token": did you mean "input-tokens"? use one of input-tokens',
+    );
   });
 
   it('refuses a ratio of 0 or less, and a negative cap', () => {

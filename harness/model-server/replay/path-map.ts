@@ -2,9 +2,11 @@
  * A recorded session ran in other directories than the live one (each rep
  * works in a fresh temporary copy of its fixture): its paths are read as the
  * live session's. The recorded working directory maps to the live one, and
- * when both have the same name (redgreen's `<rep dir>/repo`), the directory
- * holding it too (where redgreen puts the rep's skill and home), so a skill
- * path in a recorded call or result names the live session's copy.
+ * so does each directory holding it for as long as the two paths end alike
+ * (`<rep dir>/repo`, or `<rep dir>/repo/.worktrees/pad` for a session that
+ * starts in a worktree): the rep directory, where redgreen puts the rep's
+ * skill and home, maps too, so a skill path in the recorded prompt, a call
+ * or a result names the live session's copy.
  */
 
 export type PathMap = readonly (readonly [recorded: string, live: string])[];
@@ -14,10 +16,15 @@ export function pathMapOf(recorded: string | undefined, live: string | undefined
   const pairs: [string, string][] = [[recorded, live]];
   const parent = (dir: string): string => dir.replace(/\/[^/]+\/?$/, '');
   const name = (dir: string): string => dir.replace(/\/+$/, '').split('/').pop() ?? '';
-  if (name(recorded) === name(live) && parent(recorded) !== '' && parent(live) !== '') {
-    pairs.push([parent(recorded), parent(live)]);
+  let from = recorded;
+  let to = live;
+  while (name(from) === name(to) && parent(from) !== '' && parent(to) !== '') {
+    from = parent(from);
+    to = parent(to);
+    if (from === to) break;
+    pairs.push([from, to]);
   }
-  // Longest first, so the working directory is replaced before the directory holding it.
+  // Longest first, so the working directory is replaced before the directories holding it.
   return pairs.sort((a, b) => b[0].length - a[0].length);
 }
 
