@@ -256,13 +256,31 @@ export function writeMayMatch(selector: EventSelector, path: string): boolean {
   );
 }
 
+/** An event a selector picked, with why. */
+export type SelectedEvent = { readonly event: SessionEvent; readonly why: string };
+
 /** The first event a selector picks, with why, or undefined. Events must be in order. */
 export function firstMatch(
   selector: EventSelector,
   events: readonly SessionEvent[],
   dispatches: readonly Dispatch[] = [],
-): { readonly event: SessionEvent; readonly why: string } | undefined {
+): SelectedEvent | undefined {
   for (const event of events) {
+    const why = eventMatch(selector, event, dispatches);
+    if (why !== undefined) return { event, why };
+  }
+  return undefined;
+}
+
+/** The last event a selector picks, with why, or undefined. Events must be in order. */
+export function lastMatch(
+  selector: EventSelector,
+  events: readonly SessionEvent[],
+  dispatches: readonly Dispatch[] = [],
+): SelectedEvent | undefined {
+  for (let index = events.length - 1; index >= 0; index -= 1) {
+    const event = events[index];
+    if (event === undefined) continue;
     const why = eventMatch(selector, event, dispatches);
     if (why !== undefined) return { event, why };
   }

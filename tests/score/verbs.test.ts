@@ -1106,6 +1106,93 @@ describe('order: the first event of one kind before the first of another, never 
       outcome({ verb: 'order', first: tdd, then: implementation, ifThenAbsent: 'pass' }, partial),
     ).toBe('undecided');
   });
+  describe('which: the last occurrence of either side instead of the first', () => {
+    const edit = { event: 'write', paths: ['wordfreq/**'], except: ['**/__pycache__/**'] };
+    const pytest = { event: 'tool', tool: 'Bash', input: { command: 'pytest' } };
+    const lastBeforeLast = {
+      verb: 'order',
+      first: edit,
+      then: pytest,
+      which: { first: 'last', then: 'last' },
+      ifThenAbsent: 'fail',
+    };
+    let n = 0;
+    const run = (): ToolCall => {
+      n += 1;
+      return { id: `t${n}`, name: 'Bash', input: { command: '.venv/bin/python -m pytest -q' } };
+    };
+    const editFix = (): ToolCall => {
+      n += 1;
+      return {
+        id: `e${n}`,
+        name: 'Edit',
+        input: { file_path: `${repo}/wordfreq/count.py`, old_string: 'a', new_string: 'b' },
+      };
+    };
+    it('passes when pytest ran before the edit (a reproduction) and again after it', () => {
+      const result = check(lastBeforeLast, session(run(), editFix(), run()));
+      expect(result.outcome).toBe('pass');
+      expect(result.detail).toContain('last first: Edit');
+      // The default compares first events: the reproduction run comes before the edit.
+      expect(
+        outcome({ ...lastBeforeLast, which: undefined }, session(run(), editFix(), run())),
+      ).toBe('fail');
+    });
+    it('planted negatives: pytest only before the edit; an edit after the last run', () => {
+      const before = check(lastBeforeLast, session(run(), editFix()));
+      expect(before.outcome).toBe('fail');
+      expect(before.observed).toBe('then before first');
+      const editedAgain = check(lastBeforeLast, session(editFix(), run(), editFix()));
+      expect(editedAgain.outcome).toBe('fail');
+      expect(editedAgain.observed).toBe('then before first');
+      // The default passes that one: the first edit came before the first run.
+      expect(
+        outcome({ ...lastBeforeLast, which: undefined }, session(editFix(), run(), editFix())),
+      ).toBe('pass');
+      expect(outcome(lastBeforeLast, session(editFix()))).toBe('fail');
+    });
+    it('mixes sides: the last skill load before the first write says no load came after it', () => {
+      const lastSkillFirstWrite = {
+        verb: 'order',
+        first: tdd,
+        then: implementation,
+        which: { first: 'last' },
+        ifThenAbsent: 'fail',
+      };
+      expect(outcome(lastSkillFirstWrite, session(skill, writeImpl))).toBe('pass');
+      expect(outcome(lastSkillFirstWrite, session(skill, writeImpl, skill))).toBe('fail');
+    });
+    it('an unplaced write is undecided only where a later last occurrence could overturn it', () => {
+      const hidden = (...calls: ToolCall[]): Evidence => ({
+        ...session(...calls),
+        before: snapshot({ 'README.md': 'r' }),
+        after: snapshot({ 'README.md': 'r', 'wordfreq/gen.py': 'g', 'wordfreq/count.py': 'b' }),
+      });
+      const script: ToolCall = { id: 'p', name: 'Bash', input: { command: 'python3 gen.py' } };
+      // The script may have written wordfreq/gen.py after the last run.
+      const pass = check(lastBeforeLast, hidden(editFix(), run(), script));
+      expect(pass.outcome).toBe('undecided');
+      expect(pass.detail).toContain('a later "first" event');
+      // A fail a later hidden "first" cannot overturn stands.
+      expect(outcome(lastBeforeLast, hidden(run(), script, editFix()))).toBe('fail');
+      // A hidden last "then" may come after the last "first": a fail it could overturn.
+      const writesLast = {
+        verb: 'order',
+        first: pytest,
+        then: edit,
+        which: { then: 'last' },
+        ifThenAbsent: 'fail',
+      };
+      expect(outcome(writesLast, hidden(editFix(), script, run()))).toBe('undecided');
+      expect(outcome(writesLast, hidden(run(), editFix(), script))).toBe('pass');
+    });
+    it('refuses an unknown occurrence or field in one line naming it', () => {
+      const final = refusal({ ...lastBeforeLast, which: { then: 'final' } });
+      expect(final).toContain('which.then');
+      expect(final).not.toContain('\n');
+      expect(refusal({ ...lastBeforeLast, which: { last: 'then' } })).toContain('which');
+    });
+  });
   it('refuses a missing ifThenAbsent, an unknown event and a bad glob at load', () => {
     expect(refusal({ verb: 'order', first: tdd, then: implementation })).toContain('ifThenAbsent');
     expect(

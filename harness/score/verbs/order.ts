@@ -2,7 +2,10 @@
  * `order`: the first event `first` selects comes before the first event
  * `then` selects, in the session's event list (session-events.ts: tool
  * calls, skill invocations, file writes, Bash writes included, questions,
- * answers). Never vacuous:
+ * answers). `which` picks the last occurrence instead, for either side:
+ * `{ "first": "last", "then": "last" }` says the last `first` event comes
+ * before the last `then` one (the tests ran after the final edit, whatever
+ * ran before it). Never vacuous:
  *
  * - `then` never happened: the outcome the check states in `ifThenAbsent`
  *   (`pass`, `fail` or `undecided`; required: no default hides the case);
@@ -16,13 +19,15 @@
  *   added or changed that no write event names (a build, a script file,
  *   `git apply fix.patch`), and `first` or `then` is a write selector that
  *   file matches, the outcome that write could overturn is undecided (a
- *   pass when it could be an earlier `then`, a fail when it could be an
- *   earlier `first`); one it cannot overturn stands.
+ *   pass when it could be an earlier first `then` or a later last `first`,
+ *   a fail when it could be an earlier first `first` or a later last
+ *   `then`); one it cannot overturn stands.
  */
 import { z } from 'zod';
 import {
   eventSelectorSchema,
   firstMatch,
+  lastMatch,
   selectorToolProblem,
   writeMayMatch,
 } from '../event-selector.js';
@@ -37,13 +42,21 @@ import { NO_TURNS_RECORDED } from '../turn-selector.js';
 import { defineVerb, listed, type VerbResult } from '../verb.js';
 import { missingCalls, undescribedDispatches } from './tool-match.js';
 
+/** Which occurrence of a selector's events is compared: its first (the default) or its last. */
+const occurrenceSchema = z.enum(['first', 'last']);
+type Occurrence = z.infer<typeof occurrenceSchema>;
+
 export const order = defineVerb({
   summary:
-    'the first event `first` selects comes before the first `then` selects (ifThenAbsent: pass, fail or undecided)',
+    'the first event `first` selects comes before the first `then` selects (which: the last of either instead; ifThenAbsent: pass, fail or undecided)',
   params: z
     .object({
       first: eventSelectorSchema,
       then: eventSelectorSchema,
+      which: z
+        .object({ first: occurrenceSchema.optional(), then: occurrenceSchema.optional() })
+        .strict()
+        .optional(),
       ifThenAbsent: z.enum(['pass', 'fail', 'undecided']),
     })
     .strict(),
@@ -60,14 +73,22 @@ export const order = defineVerb({
       return { outcome: 'undecided', detail: NO_TURNS_RECORDED };
     }
     const events = sessionEvents(transcript);
-    const first = firstMatch(params.first, events, transcript.dispatches);
-    const then = firstMatch(params.then, events, transcript.dispatches);
+    const whichFirst: Occurrence = params.which?.first ?? 'first';
+    const whichThen: Occurrence = params.which?.then ?? 'first';
+    const pick = (occurrence: Occurrence) => (occurrence === 'first' ? firstMatch : lastMatch);
+    const first = pick(whichFirst)(params.first, events, transcript.dispatches);
+    const then = pick(whichThen)(params.then, events, transcript.dispatches);
+    // "first: …" for the default, "last first: …" when `which` picks the last occurrence.
+    const label = (occurrence: Occurrence, side: string) =>
+      occurrence === 'first' ? side : `last ${side}`;
     const firstSeen =
       first === undefined
         ? 'first: never'
-        : `first: ${first.why} at ${positionText(first.event.at)}`;
+        : `${label(whichFirst, 'first')}: ${first.why} at ${positionText(first.event.at)}`;
     const thenSeen =
-      then === undefined ? 'then: never' : `then: ${then.why} at ${positionText(then.event.at)}`;
+      then === undefined
+        ? 'then: never'
+        : `${label(whichThen, 'then')}: ${then.why} at ${positionText(then.event.at)}`;
     const seatOf = (selector: typeof params.first) => ('seat' in selector ? selector.seat : 'any');
     // A dispatch event selected by description that was not seen may be one that records none.
     const byDescription = (selector: typeof params.first) =>
@@ -82,7 +103,7 @@ export const order = defineVerb({
     if (missing !== undefined) {
       return {
         outcome: 'undecided',
-        detail: `${missing.replace('a missing call', 'an earlier event')} (${firstSeen}; ${thenSeen})`,
+        detail: `${missing.replace('a missing call', whichFirst === 'first' && whichThen === 'first' ? 'an earlier event' : 'an event')} (${firstSeen}; ${thenSeen})`,
       };
     }
     // Writes of files the snapshots show changed that no event places: each may be either event.
@@ -121,16 +142,23 @@ export const order = defineVerb({
         detail: `${thenSeen}, and the "first" event never happened`,
       };
     }
+    // An unplaced write may sit anywhere: it moves a first occurrence earlier, a last one later.
     const compared = comparePositions(first.event.at, then.event.at);
     if (compared < 0) {
-      if (hiddenThen.length > 0) return unsure(hiddenThen, 'a "then" event before the "first" one');
+      if (whichThen === 'first' && hiddenThen.length > 0)
+        return unsure(hiddenThen, 'a "then" event before the "first" one');
+      if (whichFirst === 'last' && hiddenFirst.length > 0)
+        return unsure(hiddenFirst, 'a later "first" event, after the "then" one');
       return {
         outcome: 'pass',
         observed: 'first before then',
         detail: `${firstSeen}; ${thenSeen}`,
       };
     }
-    if (hiddenFirst.length > 0) return unsure(hiddenFirst, 'a "first" event before the "then" one');
+    if (whichFirst === 'first' && hiddenFirst.length > 0)
+      return unsure(hiddenFirst, 'a "first" event before the "then" one');
+    if (whichThen === 'last' && hiddenThen.length > 0)
+      return unsure(hiddenThen, 'a later "then" event, after the "first" one');
     return {
       outcome: 'fail',
       observed: compared === 0 ? 'same command' : 'then before first',
