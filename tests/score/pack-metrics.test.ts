@@ -114,7 +114,7 @@ describe('the pack metric registry', () => {
     const misspelt = await runCli(['campaign', 'lint', file]);
     expect(misspelt.exitCode).toBe(2);
     expect(misspelt.stderr.trim()).toMatch(
-      /gates\[0\]\.metric: unknown metric "dispatches-per-tsk": use one of input-tokens, .*, tool-calls-per-seat, dispatches-per-task; fix the value$/,
+      /gates\[0\]\.metric: unknown metric "dispatches-per-tsk": did you mean "dispatches-per-task"\? use one of input-tokens, .*, tool-calls-per-seat, dispatches-per-task; fix the value$/,
     );
     expect(misspelt.stderr.trim()).not.toContain('\n');
 
