@@ -5,6 +5,7 @@ import { judgeRowFields, judgeSection, rowsAgreement } from '../judge/report-mod
 import { harnessVersion } from '../lib/package-root.js';
 import type { ExtractedValue, Reading } from '../score/evidence.js';
 import { shownValue } from '../score/extracted-values.js';
+import { packMetricOf } from '../score/pack-metric-registry.js';
 import type { RepScore } from '../score/score-rep.js';
 import { gateDecision } from './gates.js';
 import type { LoadedResults, RecordedRep } from './load-results.js';
@@ -112,8 +113,21 @@ function repRow(loaded: LoadedResults, rep: RecordedRep): RepRow {
         observation.observed ?? observation.outcome,
       ]),
     ),
-    ...(score.metrics === undefined ? {} : { pack_metrics: score.metrics }),
+    ...(score.metrics === undefined ? {} : { pack_metrics: installedPackMetrics(score.metrics) }),
   };
+}
+
+/**
+ * A score's pack metrics, kept to those an installed pack adds: a results
+ * directory is untrusted input, and a name no pack adds (a core metric's, a
+ * markup) would become a column of its own.
+ */
+function installedPackMetrics(
+  metrics: NonNullable<RepScore['metrics']>,
+): Record<string, number | null> {
+  return Object.fromEntries(
+    Object.entries(metrics).filter(([name]) => packMetricOf(name) !== undefined),
+  );
 }
 
 /** What the cell statistics need to know of an arm. */

@@ -78,8 +78,10 @@ export async function captureFiles(
   paths: readonly string[],
   besideRoot = false,
 ): Promise<CapturedFiles> {
-  const repository = await realpath(repoDir);
-  const root = besideRoot ? path.dirname(repository) : repository;
+  // Beside its worktrees the repository is a directory of the session's fixture root, which the
+  // session may have replaced with a symlink: the root is resolved, the repository never followed.
+  const root = await realpath(besideRoot ? path.dirname(repoDir) : repoDir);
+  const repository = besideRoot ? path.join(root, path.basename(repoDir)) : root;
   // Entries, not assignments: a repository may hold a file named `__proto__`.
   const files: [string, CapturedFile][] = [];
   let spent = 0;

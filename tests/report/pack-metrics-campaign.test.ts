@@ -113,4 +113,20 @@ describe('dispatches-per-task on full SDD sessions', () => {
     expect(failed.exitCode).toBe(1);
     expect(failed.gates[0]).toMatchObject({ outcome: 'fails' });
   });
+
+  it("a results directory's score.json naming metrics no pack adds: they are left out of the report", async () => {
+    const copy = path.join(makeTempDir('redgreen-per-task-bogus-'), 'run');
+    cpSync(normal, copy, { recursive: true });
+    const file = path.join(copy, 'reps', 'red', `${SCENARIO}-rep1`, 'score.json');
+    const score = JSON.parse(readFileSync(file, 'utf8')) as { metrics?: Record<string, unknown> };
+    score.metrics = { ...score.metrics, 'tool-calls': 99, '<b>x</b>': 3 };
+    writeFileSync(file, JSON.stringify(score));
+    const run = await runCli(['report', copy]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const header = readFileSync(path.join(copy, 'results.csv'), 'utf8').split('\n')[0] ?? '';
+    expect(header).toContain('metric_dispatches-per-task');
+    expect(header).not.toContain('metric_tool-calls');
+    expect(header).not.toContain('<b>');
+    expect(readFileSync(path.join(copy, 'results.md'), 'utf8')).not.toContain('<b>x</b>');
+  });
 });
