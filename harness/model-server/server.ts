@@ -358,8 +358,9 @@ async function handleMessages(
 }
 
 /**
- * `GET /v1/redgreen/issued-calls?session=<key>`: the calls the Responses face
- * issued on each thread of a session (responses/issued-calls.ts).
+ * `GET /v1/redgreen/issued-calls?session=<key>&token=<token>`: the calls the
+ * Responses face issued on each thread of a session under that record token
+ * (responses/issued-calls.ts; no token reads the page of requests that sent none).
  */
 function issuedCallsOf(
   settings: Settings,
@@ -378,7 +379,8 @@ function issuedCallsOf(
   }
   facts.session = session;
   facts.action = 'issued-calls';
-  sendJson(response, { status: 200, body: settings.issued.of(session) });
+  const token = url.searchParams.get('token') ?? '';
+  sendJson(response, { status: 200, body: settings.issued.of(session, token) });
 }
 
 /** `POST /v1/responses` (Codex CLI): the Responses face (responses/face.ts) decides, this writes. */
@@ -416,7 +418,12 @@ async function handleResponses(
   // Recorded as the answer goes out (after its delay: a client gone during it was sent nothing).
   const send = reply.send;
   if (reply.issued !== undefined) {
-    settings.issued.record(reply.issued.session, reply.issued.thread, reply.issued.calls);
+    settings.issued.record(
+      reply.issued.session,
+      reply.issued.token,
+      reply.issued.thread,
+      reply.issued.calls,
+    );
   }
   if (send.kind === 'json') {
     if (send.retryAfter !== undefined) response.setHeader('retry-after', String(send.retryAfter));

@@ -34,7 +34,9 @@
  * it, and the dispatch is recorded from the rollout (codex-capture.ts); the
  * other captures are refused at load (session-tool-table.ts's stopProblem).
  */
+
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { trackDetachedChild } from '../lib/live-children.js';
@@ -220,11 +222,13 @@ function serverOf(request: SessionRequest): { host: string; port: number } | str
 async function serverRecord(
   server: { host: string; port: number },
   session: string,
+  token: string,
 ): Promise<ServerRecord> {
   const host = server.host.includes(':') ? `[${server.host}]` : server.host;
   const url = `http://${host}:${server.port}${ISSUED_CALLS_PATH}?session=${encodeURIComponent(session)}`;
+  const withToken = `${url}&token=${encodeURIComponent(token)}`;
   try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+    const response = await fetch(withToken, { signal: AbortSignal.timeout(10_000) });
     if (!response.ok) return { kind: 'unavailable', why: `${url} answered ${response.status}` };
     const parsed = IssuedCallsSchema.safeParse(await response.json());
     if (!parsed.success)
@@ -358,6 +362,8 @@ export function codexBackend(options: CodexBackendOptions): SessionBackend {
       template ??= bundledCatalogTemplate(binary, request.privateDir);
       const catalog = await template;
       if (!catalog.ok) return indeterminate('engine', catalog.error);
+      // Known to this rep's CODEX_HOME only: another rep's commands cannot read or add to its record.
+      const recordToken = randomUUID();
       const instructions = instructionsText(request);
       await writeCodexHome({
         dir: dirs.codexHome,
@@ -367,6 +373,7 @@ export function codexBackend(options: CodexBackendOptions): SessionBackend {
         otherModels: Object.values(tierModels(request.model) ?? {}),
         catalogTemplate: catalog.value,
         sessionKey: request.repId,
+        recordToken,
         sandbox: 'danger-full-access',
         projectDocs: false,
         ...(instructions === undefined ? {} : { instructions }),
@@ -426,10 +433,14 @@ export function codexBackend(options: CodexBackendOptions): SessionBackend {
       const children =
         trusted === undefined
           ? undefined
-          : checkedAgainstIssued(trusted.transcript, await serverRecord(server, request.repId), {
-              endedByRedgreen: ended.ended,
-              rootThread: execItems(ended.stdout).rootThread,
-            });
+          : checkedAgainstIssued(
+              trusted.transcript,
+              await serverRecord(server, request.repId, recordToken),
+              {
+                endedByRedgreen: ended.ended,
+                rootThread: execItems(ended.stdout).rootThread,
+              },
+            );
       const readBack: SessionTranscript | undefined = children?.transcript;
       const streamed = ended.ended ? watch.seen : undefined;
       const capture =

@@ -29,6 +29,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { z } from 'zod';
+import { RECORD_TOKEN_HEADER } from '../model-server/responses/issued-calls.js';
 
 const vendorTriples: Readonly<Record<string, string>> = {
   'linux-x64': 'x86_64-unknown-linux-musl',
@@ -132,6 +133,11 @@ export interface CodexHomeOptions {
   readonly catalogTemplate: CatalogEntry;
   /** Sent as `x-redgreen-session` on every request, so the server keys the session as the runner does. */
   readonly sessionKey?: string;
+  /**
+   * Sent as `x-redgreen-record` on every request: the token the server keeps this
+   * session's issued calls under (responses/issued-calls.ts), known only to this rep.
+   */
+  readonly recordToken?: string;
   /** Codex's own sandbox for model commands (default workspace-write). */
   readonly sandbox?: 'workspace-write' | 'danger-full-access';
   /**
@@ -206,9 +212,7 @@ export function codexConfig(options: CodexHomeOptions, catalogFile: string): str
     'request_max_retries = 0',
     'stream_max_retries = 0',
     'stream_idle_timeout_ms = 30000',
-    ...(options.sessionKey === undefined
-      ? []
-      : [`http_headers = { "x-redgreen-session" = ${quote(options.sessionKey)} }`]),
+    ...httpHeaders(options),
     '',
   ].join('\n');
 }
@@ -217,4 +221,18 @@ async function writeAtomically(file: string, text: string): Promise<void> {
   const temporary = `${file}.${process.pid}.tmp`;
   await writeFile(temporary, text);
   await rename(temporary, file);
+}
+
+/** The provider's `http_headers` line: the session key and the record token, when given. */
+function httpHeaders(options: CodexHomeOptions): string[] {
+  const quote = (value: string): string => JSON.stringify(value);
+  const pairs = [
+    ...(options.sessionKey === undefined
+      ? []
+      : [`"x-redgreen-session" = ${quote(options.sessionKey)}`]),
+    ...(options.recordToken === undefined
+      ? []
+      : [`"${RECORD_TOKEN_HEADER}" = ${quote(options.recordToken)}`]),
+  ];
+  return pairs.length === 0 ? [] : [`http_headers = { ${pairs.join(', ')} }`];
 }

@@ -465,4 +465,33 @@ describe('the record of the calls the face issued', () => {
     const bare = await fetch(`${server?.baseUrl}/v1/redgreen/issued-calls`);
     expect(bare.status).toBe(400);
   });
+
+  it("keeps a session's calls under its record token: another token neither reads nor adds to them (planted negative)", async () => {
+    await serve();
+    const page = async (token: string) =>
+      (
+        await fetch(
+          `${server?.baseUrl}/v1/redgreen/issued-calls?session=sess-1&token=${encodeURIComponent(token)}`,
+        )
+      ).json();
+    const [call] = doneItems(await post({ input: context }, { 'x-redgreen-record': 'secret-a' }));
+    const own = {
+      session: 'sess-1',
+      threads: [
+        {
+          thread: 'thread-1',
+          calls: [{ call_id: call?.call_id, name: 'exec_command', arguments: '{"cmd":"ls"}' }],
+        },
+      ],
+    };
+    expect(await page('secret-a')).toEqual(own);
+    // Without the token (or with a guess) the session's calls are not there to read.
+    expect(await page('')).toEqual({ session: 'sess-1', threads: [] });
+    expect(await page('guess')).toEqual({ session: 'sess-1', threads: [] });
+    // A request under the same session key and thread with another token fills another page.
+    await post({ input: context }, { 'x-redgreen-record': 'forger', 'thread-id': 'thread-9' });
+    await post({ input: context }, { 'thread-id': 'thread-9' });
+    expect(await page('secret-a')).toEqual(own);
+    expect(((await page('forger')) as { threads: unknown[] }).threads).toHaveLength(1);
+  });
 });

@@ -11,6 +11,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { sha256Hex } from '../../lib/hash.js';
 import { sessionHeader } from '../session-key.js';
+import { RECORD_TOKEN_HEADER } from './issued-calls.js';
 import { type TurnMetadata, TurnMetadataSchema } from './request-schema.js';
 
 export type RequestKind = 'turn' | 'subagent' | 'compaction';
@@ -20,6 +21,8 @@ export interface CodexRequestFacts {
   readonly session: { readonly key: string; readonly source: string };
   /** The thread (Codex's `thread-id`), null when the client named none. */
   readonly thread: string | null;
+  /** The record token (`x-redgreen-record`), '' when the client sent none. */
+  readonly recordToken: string;
 }
 
 const maxKeyLength = 200;
@@ -53,7 +56,8 @@ export function codexRequestFacts(
               source: 'first-message',
             };
   const thread = headerValue(headers, 'thread-id') ?? metadata?.thread_id ?? null;
-  return { kind, session, thread };
+  const recordToken = headerValue(headers, RECORD_TOKEN_HEADER) ?? '';
+  return { kind, session, thread, recordToken };
 }
 
 function turnMetadataOf(raw: string | undefined): TurnMetadata | undefined {

@@ -63,6 +63,7 @@ export interface FaceReply {
   /** The calls this answer issues, for the server's record (issued-calls.ts); none on a fault. */
   readonly issued?: {
     readonly session: string;
+    readonly token: string;
     readonly thread: string | null;
     readonly calls: readonly IssuedCall[];
   };
@@ -165,6 +166,7 @@ export function answerResponses(
       : { kind: 'json', status: 200, body: response },
     issued: {
       session: facts.session.key,
+      token: facts.recordToken,
       thread: facts.thread,
       calls: items.flatMap((item) =>
         item.type === 'function_call'

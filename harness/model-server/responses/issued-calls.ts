@@ -10,7 +10,13 @@
  * (harness/session/codex-issued-check.ts): Codex's `--json` stream reports
  * the root thread only, and a rollout is a file the session's commands can
  * write, while this record is kept in redgreen's own process. It is read
- * with `GET /v1/redgreen/issued-calls?session=<key>` (IssuedCallsSchema).
+ * with `GET /v1/redgreen/issued-calls?session=<key>&token=<token>` (IssuedCallsSchema).
+ *
+ * Each session's calls are kept under the token its requests carried in
+ * `x-redgreen-record` (RECORD_TOKEN_HEADER), a random value the codex
+ * backend writes into that rep's own CODEX_HOME: another rep's commands, which
+ * can reach this server but not that directory, can neither read the record
+ * nor add to it (a request with another token, or none, fills another page).
  *
  * A call id issued twice (a replayed request) keeps its first issue.
  */
@@ -40,20 +46,29 @@ export type IssuedCalls = z.infer<typeof IssuedCallsSchema>;
 /** The path the record is read at. */
 export const ISSUED_CALLS_PATH = '/v1/redgreen/issued-calls';
 
+/** The header a session's requests carry its record token in. */
+export const RECORD_TOKEN_HEADER = 'x-redgreen-record';
+
 export interface IssuedCallBook {
-  record(session: string, thread: string | null, calls: readonly IssuedCall[]): void;
-  of(session: string): IssuedCalls;
+  record(session: string, token: string, thread: string | null, calls: readonly IssuedCall[]): void;
+  of(session: string, token: string): IssuedCalls;
+}
+
+/** A session's page of the record under one token (a NUL cannot occur in a header). */
+function pageOf(session: string, token: string): string {
+  return `${token}\u0000${session}`;
 }
 
 export function createIssuedCallBook(): IssuedCallBook {
   const sessions = new Map<string, Map<string | null, Map<string, IssuedCall>>>();
   return {
-    record(session, thread, calls) {
+    record(session, token, thread, calls) {
       if (calls.length === 0) return;
-      let threads = sessions.get(session);
+      const key = pageOf(session, token);
+      let threads = sessions.get(key);
       if (threads === undefined) {
         threads = new Map();
-        sessions.set(session, threads);
+        sessions.set(key, threads);
       }
       let issued = threads.get(thread);
       if (issued === undefined) {
@@ -62,8 +77,9 @@ export function createIssuedCallBook(): IssuedCallBook {
       }
       for (const call of calls) if (!issued.has(call.call_id)) issued.set(call.call_id, call);
     },
-    of(session) {
-      const threads = sessions.get(session) ?? new Map<string | null, Map<string, IssuedCall>>();
+    of(session, token) {
+      const threads =
+        sessions.get(pageOf(session, token)) ?? new Map<string | null, Map<string, IssuedCall>>();
       return {
         session,
         threads: [...threads].map(([thread, calls]) => ({ thread, calls: [...calls.values()] })),
