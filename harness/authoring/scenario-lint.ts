@@ -129,7 +129,9 @@ async function preCheckRows(
     }
     const facts = scenarioFacts(scenario, built.value);
     if (!facts.ok) return facts;
-    const fixture = await snapshotBuiltFixture(dest);
+    // As a rep's pre-checks see it: checks without a checkout read the start checkout.
+    const start = scenario.recipe.spec.scenarios[scenario.config.fixture.scenario]?.start;
+    const fixture = await snapshotBuiltFixture(dest, start);
     const pre = await capturePreEvidence(scenario, facts.value, {
       repoDir: fixture.repoDir,
       before: fixture.snapshot,

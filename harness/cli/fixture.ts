@@ -175,7 +175,13 @@ async function runFixtureCommand(
       process.stdout.write(`${JSON.stringify(fingerprints, null, 2)}\n`);
     } else {
       for (const variant of built.value) {
-        process.stdout.write(fixture.formatFixtureSummary(variant.path, variant.fingerprint));
+        process.stdout.write(
+          fixture.formatFixtureSummary(
+            variant.path,
+            variant.fingerprint,
+            recipe.value.spec.scenarios[variant.fingerprint.scenario]?.start,
+          ),
+        );
       }
     }
     return ExitCode.ok;
@@ -185,7 +191,10 @@ async function runFixtureCommand(
   const built = await fixture.buildFixture({ ...common, scenario, layout, dest });
   if (!built.ok) return reportFailure(built.error, fixture.formatGateFailure);
   if (options.json) process.stdout.write(`${JSON.stringify(built.value, null, 2)}\n`);
-  else process.stdout.write(fixture.formatFixtureSummary(path.resolve(dest), built.value));
+  else {
+    const start = recipe.value.spec.scenarios[scenario]?.start;
+    process.stdout.write(fixture.formatFixtureSummary(path.resolve(dest), built.value, start));
+  }
   return ExitCode.ok;
 }
 

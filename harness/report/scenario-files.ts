@@ -37,7 +37,7 @@ export type ScenarioFiles = z.infer<typeof scenarioFilesSchema>;
 
 /** The scenario files of a directory's scenarios, from campaign.json and each rep's score. */
 export function scenarioFiles(
-  record: Pick<CampaignRecord, 'scenarios'>,
+  record: Pick<CampaignRecord, 'scenarios'> & Partial<Pick<CampaignRecord, 'fixtures'>>,
   reps: readonly { readonly scenario: string; readonly score: RepScore }[],
 ): ScenarioFiles[] {
   return record.scenarios.map((scenario) => {
@@ -55,12 +55,26 @@ export function scenarioFiles(
     return {
       id: scenario.id,
       title: scenario.title,
-      fixture: `${scenario.fixture.recipe} ${scenario.fixture.scenario}`,
+      fixture: `${recipeNameOf(record, scenario.fixture)} ${scenario.fixture.scenario}`,
       dir: scenario.dir ?? null,
       sha256: scenario.sha256 ?? null,
       scoredWith: [...groups].map(([sha256, group]) => ({ sha256, ...group })),
     };
   });
+}
+
+/**
+ * The name of the recipe a scenario builds, as its fingerprints record it
+ * (a recipe given by path, `../../fixtures/tidykit`, is `tidykit`); the
+ * scenario's `recipe` as written when no fingerprint was recorded.
+ */
+function recipeNameOf(
+  record: Partial<Pick<CampaignRecord, 'fixtures'>>,
+  fixture: { readonly recipe: string; readonly scenario: string },
+): string {
+  const prefix = `${fixture.recipe}:${fixture.scenario}:`;
+  const key = Object.keys(record.fixtures ?? {}).find((name) => name.startsWith(prefix));
+  return (key === undefined ? undefined : record.fixtures?.[key]?.recipe) ?? fixture.recipe;
 }
 
 /** Whether a scenario's reps were scored with more than one version of it. */

@@ -24,6 +24,7 @@ import type { Facts } from '../score/placeholders.js';
 import type { ScenarioShell } from '../score/scenario-schema.js';
 import { sessionStopOf } from '../score/stop-mode.js';
 import { recordedScenarioToolNames, scenarioToolNames } from '../session/session-tool-table.js';
+import { unknownCheckoutProblem } from './checkout-names.js';
 import {
   loadPromptTemplate,
   type PromptTemplate,
@@ -91,6 +92,10 @@ export async function resolveScenarioIn(
         `use one of ${Object.keys(recipe.value.spec.scenarios).join(', ')}`,
       ),
     );
+  }
+  const checkout = unknownCheckoutProblem(compiled.value, fixtureScenario.worktrees);
+  if (checkout !== undefined) {
+    return err(inputError(`${file}: ${checkout.field}`, checkout.problem, checkout.fix));
   }
   const packs = config.packs ?? [];
   for (const extension of scenarioExtensionsOf(packs)) {

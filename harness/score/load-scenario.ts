@@ -446,6 +446,28 @@ export function listScenarioIds(scenariosDir: string): string[] {
 }
 
 /**
+ * The scenario folders one level down (`skills-panel/trigger-feature`), as
+ * paths under `scenariosDir`: a group of scenarios is given by its folder.
+ */
+export function listNestedScenarioDirs(scenariosDir: string): string[] {
+  let entries: string[];
+  try {
+    entries = readdirSync(scenariosDir);
+  } catch {
+    return [];
+  }
+  const own = new Set(listScenarioIds(scenariosDir));
+  return entries
+    .filter((name) => !own.has(name) && statSync(path.join(scenariosDir, name)).isDirectory())
+    .sort()
+    .flatMap((group) =>
+      listScenarioIds(path.join(scenariosDir, group)).map((id) =>
+        path.join(scenariosDir, group, id),
+      ),
+    );
+}
+
+/**
  * A calibration run's skill directory: a bare name (no `/`) is one of the
  * skill texts redgreen ships (`skills-under-test/<name>`), as a bare recipe
  * name is one of its fixtures; a path is relative to the scenario folder.
@@ -471,13 +493,20 @@ export function resolveScenarioDir(
   const found = dirs.find((dir) => listScenarioIds(dir).includes(idOrDir));
   if (!SCENARIO_ID.test(idOrDir) || found === undefined) {
     const known = [...new Set(dirs.flatMap(listScenarioIds))].sort();
+    // Nested scenarios have no id of their own here: they are given by folder.
+    const nested = dirs.flatMap(listNestedScenarioDirs).map((dir) => {
+      const relative = path.relative(process.cwd(), dir);
+      return relative.startsWith('.') ? relative : `./${relative}`;
+    });
+    const folders =
+      nested.length === 0
+        ? 'pass a scenario folder (a path with a /)'
+        : `pass a scenario folder (a path with a /), such as a nested one: ${nested.join(', ')}`;
     return err(
       inputError(
         input,
         `unknown scenario '${idOrDir}' (looked in ${dirs.join(', ')})`,
-        known.length === 0
-          ? 'pass a scenario folder (a path with a /)'
-          : `use one of: ${known.join(', ')}, or pass a scenario folder (a path with a /)`,
+        known.length === 0 ? folders : `use one of: ${known.join(', ')}, or ${folders}`,
       ),
     );
   }

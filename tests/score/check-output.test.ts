@@ -115,6 +115,11 @@ describe('U5. the not-assessed hint names what would assess those checks', () =>
     expect(checked.exitCode).toBe(2);
     expect(checked.stderr).toMatch(/^redgreen: <scenario>: unknown scenario 's9'/);
     expect(checked.stderr).not.toMatch(/--scenario/);
+    // Nested scenarios are listed too, as the folders that name them.
+    expect(checked.stderr).toMatch(
+      /such as a nested one: \S*scenarios\/skills-panel\/clarify-with-user, /,
+    );
+    expect(checked.stderr.trimEnd().split('\n')).toHaveLength(1);
     const scored = await runCli(['score-reply', '--scenario', 's9', reply]);
     expect(scored.exitCode).toBe(2);
     expect(scored.stderr).toMatch(/^redgreen: --scenario: unknown scenario 's9'/);
