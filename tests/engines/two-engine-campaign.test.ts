@@ -160,7 +160,7 @@ describe.skipIf(skip !== undefined)('a two-engine campaign through the real engi
     );
     const csv = readFileSync(path.join(dir, 'results.csv'), 'utf8').trim().split('\n');
     expect(csv[0]).toMatch(
-      /^rep_id,arm,role,scenario,.*,model,model_requested,.*,obs_[^,]+,engine$/,
+      /^rep_id,arm,role,scenario,.*,model,model_requested,.*,obs_[^,]+(,metric_[^,]+)*,engine$/,
     );
     const engines = csv.slice(1).map((line) => line.split(',').at(-1));
     expect(engines.filter((engine) => engine === 'codex')).toHaveLength(8);
