@@ -17,13 +17,10 @@ import {
   trustedTranscript,
 } from '../../harness/session/codex-stream.js';
 import { codexTranscriptLines } from '../../harness/session/codex-transcript.js';
+import { agentCall, CHILD, done, line, meta, ROOT } from './support/codex-rollout-lines.js';
 
-const ROOT = '01a23581-1de9-7073-81d6-e920111da746';
-const CHILD = '01a23581-1fc6-72e2-aecc-c521f3b5de0c';
 const SKILLS = '/rep/private/codex-home/skills';
 
-const line = (type: string, payload: Record<string, unknown>): string =>
-  JSON.stringify({ timestamp: '2026-12-02T00:00:00.000Z', type, payload });
 const shellOut = (text: string): string =>
   `Chunk ID: d4eb92\nWall time: 0.0000 seconds\nProcess exited with code 0\nOriginal token count: 5\nOutput:\n${text}`;
 const exec = (callId: string, cmd: string, output = 'ok\n'): string[] => [
@@ -38,37 +35,6 @@ const exec = (callId: string, cmd: string, output = 'ok\n'): string[] => [
     call_id: callId,
     output: shellOut(output),
   }),
-];
-const agentCall = (callId: string, name: string, args: object, output: object): string[] => [
-  line('response_item', {
-    type: 'function_call',
-    name,
-    namespace: 'multi_agent_v1',
-    arguments: JSON.stringify(args),
-    call_id: callId,
-  }),
-  line('response_item', {
-    type: 'function_call_output',
-    call_id: callId,
-    output: JSON.stringify(output),
-  }),
-];
-const meta = (id: string, parent?: string): string =>
-  line('session_meta', {
-    id,
-    session_id: ROOT,
-    cwd: '/rep/repo',
-    ...(parent === undefined
-      ? {}
-      : { source: { subagent: { thread_spawn: { parent_thread_id: parent, depth: 1 } } } }),
-  });
-const done = (text: string): string[] => [
-  line('response_item', {
-    type: 'message',
-    role: 'assistant',
-    content: [{ type: 'output_text', text }],
-  }),
-  line('event_msg', { type: 'task_complete', last_agent_message: text }),
 ];
 
 const ROOT_CALLS = [
